@@ -1,0 +1,16 @@
+import {fileURLToPath} from "node:url";
+import {defineConfig} from "vitest/config";
+
+const packagesDir = fileURLToPath(new URL("./packages/", import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run against the TypeScript sources of sibling packages, not their build output.
+    alias: [{find: /^@xchain\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts`}],
+  },
+  test: {
+    setupFiles: ["./test/setup.ts"],
+    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 30_000,
+  },
+});
