@@ -1,0 +1,62 @@
+/** The Rootstock improvement proposals whose activation height changes a rule xchain implements. */
+export type Rskip =
+  | "RSKIP85"
+  | "RSKIP92"
+  | "RSKIP97"
+  | "RSKIP98"
+  | "RSKIP110"
+  | "RSKIP126"
+  | "RSKIP144"
+  | "RSKIP156"
+  | "RSKIP179"
+  | "RSKIP180"
+  | "RSKIP252"
+  | "RSKIP290"
+  | "RSKIP297"
+  | "RSKIP351"
+  | "RSKIP412"
+  | "RSKIP535"
+  | "RSKIPUMM";
+
+/** First block at which each RSKIP is active; -1 means never (rskj's convention). */
+export type ActivationHeights = Readonly<Record<Rskip, number>>;
+
+/** The names of the networks xchain ships presets for. */
+export type NetworkName = "mainnet" | "testnet" | "regtest";
+
+/** Per-network consensus constants (protocol spec B§4, B§5, B§7; `network-params.json`). */
+export interface NetworkParams {
+  readonly name: NetworkName;
+  /** EIP-155 chain id (`eth_chainId`). */
+  readonly chainId: number;
+  /** Network id of the peer-to-peer status handshake. */
+  readonly p2pNetworkId: number;
+  readonly p2pPort: number;
+  readonly rpcPort: number;
+  /** Target block interval of the difficulty formula, in seconds. */
+  readonly durationLimitSeconds: number;
+  readonly difficultyBoundDivisor: number;
+  /** The divisor from RSKIP-156 on (400 on mainnet and testnet; regtest keeps 2048). */
+  readonly difficultyBoundDivisorAfterRskip156: number;
+  readonly minimumDifficulty: bigint;
+  /** Testnet's minimum from RSKIP-290 on. */
+  readonly minimumDifficultyAfterRskip290?: bigint;
+  /** How far ahead of local time a block's timestamp may be; 0 disables the whole timestamp rule (regtest). */
+  readonly newBlockMaxSecondsInTheFuture: number;
+  /** Maximum |Bitcoin header time - RSK timestamp| from RSKIP-179 on (exclusive). */
+  readonly maxBtcRskTimestampDiffSeconds: number;
+  /** The same limit from RSKIP-297 on (testnet). */
+  readonly maxBtcRskTimestampDiffSecondsAfterRskip297?: number;
+  readonly uncleListLimit: number;
+  readonly uncleGenerationLimit: number;
+  readonly minGasLimit: bigint;
+  readonly gasLimitBoundDivisor: bigint;
+  readonly maxExtraDataSize: number;
+  /** Gas limit the miner moves toward. */
+  readonly targetGasLimit: bigint;
+  /** Blocks after which a block's fees are paid to its coinbase (REMASC maturity). */
+  readonly remascMaturity: number;
+  /** Whether the 10 "cow" development accounts are funded at genesis. */
+  readonly seedCowAccounts: boolean;
+  readonly activation: ActivationHeights;
+}
