@@ -12,5 +12,8 @@ export default defineConfig({
     setupFiles: ["./test/setup.ts"],
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
+    // CI also writes a JSON report, from which .ci/run prints its "N passed, M failed" line.
+    reporters: process.env.CI ? ["default", "json"] : ["default"],
+    outputFile: {json: ".vitest-results.json"},
   },
 });

@@ -1,0 +1,34 @@
+/** The `xchain` command-line program. */
+import "@xchain/utils";
+import {createRequire} from "node:module";
+import {Command, CommanderError} from "commander";
+import {registerVerifyHeaders} from "./cmds/verifyHeaders.ts";
+
+const {version} = createRequire(import.meta.url)("../../package.json") as {version: string};
+
+/** Exit code for a usage error or a failure to read input. */
+export const EXIT_USAGE = 2;
+
+/** Builds the program with every command registered. */
+export function buildProgram(): Command {
+  const program = new Command("xchain")
+    .description("xchain: a full node for a merge-mined, EVM-compatible proof-of-work chain (Rootstock-style)")
+    .version(version, "-V, --version")
+    .exitOverride()
+    .showHelpAfterError();
+  registerVerifyHeaders(program);
+  return program;
+}
+
+/** Runs the program on `argv` (as `process.argv`) and resolves to the process exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return Number(process.exitCode ?? 0);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : EXIT_USAGE;
+    console.error(`xchain: ${e instanceof Error ? e.message : String(e)}`);
+    return EXIT_USAGE;
+  }
+}

@@ -1,0 +1,2 @@
+export * from "./cli/program.ts";
+export * from "./verify/headerFileVerifier.ts";
