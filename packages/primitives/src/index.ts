@@ -1,5 +1,17 @@
+export * from "./block/block.ts";
+export * from "./block/errors.ts";
+export {EMPTY_UNCLES_HASH, unclesHash} from "./block/uncles.ts";
+export * from "./bloom.ts";
 export * from "./header/errors.ts";
 export * from "./header/fields.ts";
 export * from "./header/header.ts";
+export * from "./receipt/errors.ts";
+export type {Log} from "./receipt/log.ts";
+export * from "./receipt/receipt.ts";
 export * from "./rlp/numbers.ts";
 export * from "./rlp/rlp.ts";
+export * from "./transaction/errors.ts";
+export * from "./transaction/fields.ts";
+export * from "./transaction/remasc.ts";
+export {MAX_CHAIN_ID, publicKeyToAddress, SECP256K1_N} from "./transaction/signature.ts";
+export * from "./transaction/transaction.ts";

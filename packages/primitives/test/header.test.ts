@@ -1,7 +1,13 @@
 import {readJsonVector, readMainnetHeaderLines} from "@xchain/test-utils";
 import {bytesToHex, equalBytes, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
-import {BlockHeader, decodeRlpList, HeaderDecodeError, HeaderDecodeErrorCode, type HeaderEncodingRules} from "../src/index.ts";
+import {
+  BlockHeader,
+  decodeRlpList,
+  HeaderDecodeError,
+  HeaderDecodeErrorCode,
+  type HeaderEncodingRules,
+} from "../src/index.ts";
 
 const mainnetRules: HeaderEncodingRules = {isRskip92Active: (n) => n >= 729_000};
 const fromGenesisRules: HeaderEncodingRules = {isRskip92Active: () => true};

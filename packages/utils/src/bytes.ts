@@ -86,6 +86,14 @@ export function writeUint32BE(out: Uint8Array, offset: number, value: number): v
   out[offset + 3] = value & 0xff;
 }
 
+/** Little-endian unsigned 32-bit write. */
+export function writeUint32LE(out: Uint8Array, offset: number, value: number): void {
+  out[offset] = value & 0xff;
+  out[offset + 1] = (value >>> 8) & 0xff;
+  out[offset + 2] = (value >>> 16) & 0xff;
+  out[offset + 3] = value >>> 24;
+}
+
 /** Little-endian unsigned 32-bit read. */
 export function readUint32LE(bytes: Uint8Array, offset: number): number {
   return (

@@ -1,4 +1,5 @@
 import "./polyfills.ts";
+
 export * from "./bytes.ts";
 export * from "./crypto/hash.ts";
 export * from "./crypto/secp256k1.ts";

@@ -4,7 +4,6 @@
  * rskj's bytes exactly, whatever non-canonical number encodings the producer used (B§1, B§2).
  */
 import {concatBytes, keccak256} from "@xchain/utils";
-import {asBytes, decodeRlpList, encodeRlp, RlpError, type RlpItem} from "../rlp/rlp.ts";
 import {
   decodeNonNegativeSigned,
   decodeSafeInteger,
@@ -13,6 +12,7 @@ import {
   encodeUnsigned,
   NumberError,
 } from "../rlp/numbers.ts";
+import {asBytes, decodeRlpList, encodeRlp, RlpError, type RlpItem} from "../rlp/rlp.ts";
 import {HeaderDecodeError, HeaderDecodeErrorCode} from "./errors.ts";
 import {
   BASE_FIELD_COUNT,
@@ -84,7 +84,8 @@ export class BlockHeader implements Readonly<HeaderValues> {
     );
     this.uncleCount = numeric(() => Number(decodeUnsigned(field(HeaderField.uncleCount), "uncleCount", 31)));
 
-    const hasUmm = raw.length === BASE_FIELD_COUNT + 1 || raw.length === BASE_FIELD_COUNT + 1 + MERGED_MINING_FIELD_COUNT;
+    const hasUmm =
+      raw.length === BASE_FIELD_COUNT + 1 || raw.length === BASE_FIELD_COUNT + 1 + MERGED_MINING_FIELD_COUNT;
     this.ummRoot = hasUmm
       ? fixedLength(raw[BASE_FIELD_COUNT] as Uint8Array, "ummRoot", [0, UMM_ROOT_LENGTH])
       : undefined;
@@ -164,7 +165,10 @@ export class BlockHeader implements Readonly<HeaderValues> {
   /** A copy of this header with the merged-mining fields set (sealing a mined header). */
   withMergedMining(mergedMining: MergedMiningFields, rules: HeaderEncodingRules): BlockHeader {
     const base = this.raw.slice(0, this.baseLength());
-    return new BlockHeader([...base, mergedMining.bitcoinHeader, mergedMining.merkleProof, mergedMining.coinbase], rules);
+    return new BlockHeader(
+      [...base, mergedMining.bitcoinHeader, mergedMining.merkleProof, mergedMining.coinbase],
+      rules,
+    );
   }
 
   /** True when the merged-mining fields are present. */
@@ -240,7 +244,10 @@ function numeric<T>(decode: () => T): T {
     return decode();
   } catch (e) {
     if (e instanceof NumberError) {
-      throw new HeaderDecodeError({code: HeaderDecodeErrorCode.BAD_NUMBER, field: e.type.field, reason: e.code}, e.message);
+      throw new HeaderDecodeError(
+        {code: HeaderDecodeErrorCode.BAD_NUMBER, field: e.type.field, reason: e.code},
+        e.message,
+      );
     }
     throw e;
   }

@@ -1,0 +1,31 @@
+/**
+ * The REMASC transaction (B§2.6, B§5.2): unsigned, to the REMASC precompile, zero gasPrice,
+ * gasLimit and value, no data. It closes every block and triggers the fee payout.
+ */
+import {equalBytes, hexToBytes} from "@xchain/utils";
+import type {TransactionValues} from "./fields.ts";
+
+/** The REMASC precompiled contract. */
+export const REMASC_ADDRESS: Uint8Array = hexToBytes("0000000000000000000000000000000001000008");
+
+/** The sender rskj reports for the REMASC transaction (which has no signature): the zero address. */
+export const REMASC_SENDER: Uint8Array = new Uint8Array(20);
+
+/** The fields `isRemascTransaction` reads; `v` is undefined when the transaction is unsigned. */
+export type RemascCandidate = Readonly<TransactionValues> & {readonly v: number | undefined};
+
+/**
+ * rskj's `Transaction.isRemascTransaction` without the position check (the caller checks that it
+ * is the last transaction of its block): to REMASC, unsigned, no data, zero value, gasLimit and gasPrice.
+ */
+export function isRemascTransaction(tx: RemascCandidate): boolean {
+  return (
+    tx.to !== undefined &&
+    equalBytes(tx.to, REMASC_ADDRESS) &&
+    tx.v === undefined &&
+    tx.data.length === 0 &&
+    tx.value === 0n &&
+    tx.gasLimit === 0n &&
+    tx.gasPrice === 0n
+  );
+}

@@ -1,0 +1,247 @@
+/**
+ * A legacy Rootstock transaction (B§8). It keeps the nine RLP elements as received, because
+ * rskj hashes its own re-encoding of the parsed fields, which normalises some number encodings
+ * but keeps others exactly as given; a block body re-encodes the elements as received.
+ */
+import {bytesToBigInt, keccak256, signHash} from "@xchain/utils";
+import {encodeCoinNonNullZero, encodeCoinNullZero, encodeUnsigned} from "../rlp/numbers.ts";
+import {decodeRlp, encodeRlp, RlpError, type RlpItem} from "../rlp/rlp.ts";
+import {TransactionDecodeError, TransactionDecodeErrorCode} from "./errors.ts";
+import {
+  ADDRESS_LENGTH,
+  TRANSACTION_FIELD_COUNT,
+  type TransactionDecodeOptions,
+  TransactionField,
+  type TransactionValues,
+} from "./fields.ts";
+import {isRemascTransaction, REMASC_ADDRESS, REMASC_SENDER} from "./remasc.ts";
+import {encodeV, MAX_CHAIN_ID, parseSignature, recoverAddress, type TransactionSignature} from "./signature.ts";
+
+const EMPTY = new Uint8Array(0);
+
+/** A decoded or signed legacy transaction: typed fields, the raw elements, hash, signing hash and sender. */
+export class Transaction implements Readonly<TransactionValues> {
+  readonly nonce: bigint;
+  readonly gasPrice: bigint;
+  readonly gasLimit: bigint;
+  readonly to: Uint8Array | undefined;
+  readonly value: bigint;
+  readonly data: Uint8Array;
+  /** The v that `encode()` writes: 27/28, or chainId·2 + 35/36; undefined for the unsigned REMASC transaction. */
+  readonly v: number | undefined;
+  /** 0 when unsigned. */
+  readonly r: bigint;
+  /** 0 when unsigned. */
+  readonly s: bigint;
+  /** The EIP-155 chain id; undefined for v 27/28, and for v 35/36 (chain id 0), which rskj treats as 27/28. */
+  readonly chainId: number | undefined;
+  /** The nine RLP elements exactly as received (views into the decoded buffer) or as built. */
+  readonly receivedFields: readonly Uint8Array[];
+
+  private readonly signature: TransactionSignature | undefined;
+  private cachedHash?: Uint8Array;
+  private cachedSender?: Uint8Array;
+
+  private constructor(raw: Uint8Array[], options: TransactionDecodeOptions) {
+    this.receivedFields = raw;
+    const field = (i: TransactionField) => raw[i] as Uint8Array;
+    this.nonce = numberField(field(TransactionField.nonce), "nonce", 256);
+    this.gasPrice = numberField(field(TransactionField.gasPrice), "gasPrice", 255);
+    this.gasLimit = numberField(field(TransactionField.gasLimit), "gasLimit", 256);
+    const to = field(TransactionField.to);
+    if (to.length !== 0 && to.length !== ADDRESS_LENGTH) {
+      throw new TransactionDecodeError(
+        {code: TransactionDecodeErrorCode.BAD_TO, length: to.length},
+        `tx: to has ${to.length} bytes, expected 0 or 20`,
+      );
+    }
+    this.to = to.length === 0 ? undefined : to;
+    this.value = numberField(field(TransactionField.value), "value", 255);
+    this.data = field(TransactionField.data);
+
+    const [v, r, s] = [field(TransactionField.v), field(TransactionField.r), field(TransactionField.s)];
+    if (v.length === 0) {
+      this.v = undefined;
+      this.r = 0n;
+      this.s = 0n;
+      this.chainId = undefined;
+      if (!options.allowRemasc || r.length > 0 || s.length > 0 || !isRemascTransaction(this)) {
+        throw new TransactionDecodeError(
+          {code: TransactionDecodeErrorCode.UNSIGNED},
+          "tx: unsigned, and not the REMASC transaction of a block body",
+        );
+      }
+    } else {
+      this.signature = parseSignature(v, r, s, options.chainId);
+      this.chainId = this.signature.chainId;
+      this.v = encodeV(this.signature.recovery, this.chainId);
+      this.r = this.signature.r;
+      this.s = this.signature.s;
+    }
+  }
+
+  /**
+   * Decodes a legacy transaction. Typed (EIP-2718) transactions, unsigned transactions (unless
+   * `allowRemasc` and it is the REMASC transaction), foreign chain ids and malleable signatures are refused.
+   */
+  static decode(bytes: Uint8Array, options: TransactionDecodeOptions): Transaction {
+    const first = bytes[0];
+    // An EIP-2718 envelope starts with its type byte (0x00-0x7f), which is not RLP framing.
+    if (first !== undefined && first < 0x80) throw typedTransaction(first);
+    let item: RlpItem;
+    try {
+      item = decodeRlp(bytes);
+    } catch (e) {
+      if (e instanceof RlpError) {
+        throw new TransactionDecodeError(
+          {code: TransactionDecodeErrorCode.BAD_RLP, reason: e.code},
+          `tx: ${e.message}`,
+        );
+      }
+      throw e;
+    }
+    return Transaction.fromRlpItem(item, options);
+  }
+
+  /**
+   * Builds a transaction from an already-decoded RLP item (an element of a block body's
+   * transaction list). A byte string there is a typed transaction in its network form.
+   */
+  static fromRlpItem(item: RlpItem, options: TransactionDecodeOptions): Transaction {
+    if (!Array.isArray(item)) throw typedTransaction(item[0]);
+    if (item.length !== TRANSACTION_FIELD_COUNT) {
+      throw new TransactionDecodeError(
+        {code: TransactionDecodeErrorCode.WRONG_FIELD_COUNT, count: item.length},
+        `tx has ${item.length} fields, expected 9`,
+      );
+    }
+    const raw = item.map((field, i) => {
+      if (field instanceof Uint8Array) return field;
+      const name = TransactionField[i] as string;
+      throw new TransactionDecodeError(
+        {code: TransactionDecodeErrorCode.FIELD_IS_LIST, field: name},
+        `tx: ${name} is a list, expected a byte string`,
+      );
+    });
+    return new Transaction(raw, options);
+  }
+
+  /**
+   * Signs `values` with rskj's encodings (nonce and gasLimit minimal, gasPrice zero as `0x00`,
+   * value zero empty). Without `chainId` (or with 0, which rskj treats alike) v is 27/28.
+   */
+  static sign(values: TransactionValues, privateKey: Uint8Array, chainId?: number): Transaction {
+    if (chainId !== undefined && (!Number.isInteger(chainId) || chainId < 0 || chainId > MAX_CHAIN_ID)) {
+      throw new RangeError(`chain id ${chainId} does not fit a one-byte v`);
+    }
+    const id = chainId === 0 ? undefined : chainId;
+    const fields = [
+      encodeUnsigned(values.nonce),
+      encodeCoinNonNullZero(values.gasPrice),
+      encodeUnsigned(values.gasLimit),
+      values.to ?? EMPTY,
+      encodeCoinNullZero(values.value),
+      values.data,
+    ];
+    const {r, s, recovery} = signHash(signingHashOf(fields, id), privateKey);
+    const signature = [encodeUnsigned(BigInt(encodeV(recovery, id))), minimal(r), minimal(s)];
+    return new Transaction([...fields, ...signature], {chainId: id ?? 0});
+  }
+
+  /**
+   * rskj's encoding of the parsed transaction (B§8), which `hash()` covers: nonce `0x00`
+   * becomes empty, a zero gasPrice stays `0x00` or empty as received, value and r/s are minimal,
+   * v is 27/28 for chain id 0; gasLimit, to and data are kept as received.
+   */
+  encode(): Uint8Array {
+    const signature = this.signature
+      ? [encodeUnsigned(BigInt(this.v as number)), encodeUnsigned(this.r), encodeUnsigned(this.s)]
+      : [EMPTY, EMPTY, EMPTY];
+    return encodeRlp([...this.payloadFields(), ...signature]);
+  }
+
+  /** The transaction hash: keccak-256 of `encode()`. */
+  hash(): Uint8Array {
+    this.cachedHash ??= keccak256(this.encode());
+    return this.cachedHash;
+  }
+
+  /** The hash the sender signs: the six payload fields, plus `[chainId, empty, empty]` under EIP-155. */
+  signingHash(): Uint8Array {
+    return signingHashOf(this.payloadFields(), this.chainId);
+  }
+
+  /** The 20-byte sender recovered from the signature (the zero address for REMASC, as in rskj). */
+  sender(): Uint8Array {
+    if (!this.signature) return REMASC_SENDER;
+    this.cachedSender ??= recoverAddress(this.signingHash(), this.signature);
+    return this.cachedSender;
+  }
+
+  /** The six payload fields with rskj's re-encoding rules (B§8). */
+  private payloadFields(): Uint8Array[] {
+    const raw = this.receivedFields;
+    const nonce = raw[TransactionField.nonce] as Uint8Array;
+    const gasPrice = raw[TransactionField.gasPrice] as Uint8Array;
+    return [
+      nonce.length === 1 && nonce[0] === 0 ? EMPTY : nonce,
+      gasPrice.length === 0 ? EMPTY : encodeCoinNonNullZero(this.gasPrice),
+      raw[TransactionField.gasLimit] as Uint8Array,
+      raw[TransactionField.to] as Uint8Array,
+      encodeCoinNullZero(this.value),
+      this.data,
+    ];
+  }
+}
+
+/**
+ * The unsigned REMASC transaction that closes block `blockNumber` (B§5.2), as rskj's
+ * RemascTransaction builds it: nonce blockNumber − 1, gasPrice and gasLimit the single byte `0x00`.
+ */
+export function createRemascTransaction(blockNumber: number): Transaction {
+  if (!Number.isSafeInteger(blockNumber) || blockNumber < 1) throw new RangeError(`bad block number ${blockNumber}`);
+  const zero = Uint8Array.of(0);
+  const fields = [
+    encodeUnsigned(BigInt(blockNumber - 1)),
+    zero,
+    zero,
+    REMASC_ADDRESS,
+    EMPTY,
+    EMPTY,
+    EMPTY,
+    EMPTY,
+    EMPTY,
+  ];
+  return Transaction.fromRlpItem(fields, {chainId: 0, allowRemasc: true});
+}
+
+function typedTransaction(txType: number | undefined): TransactionDecodeError {
+  return new TransactionDecodeError(
+    {code: TransactionDecodeErrorCode.TYPED_TRANSACTION_UNSUPPORTED, txType},
+    `tx: typed transaction${txType === undefined ? "" : ` of type ${txType}`} is not supported, only legacy transactions`,
+  );
+}
+
+function signingHashOf(payload: Uint8Array[], chainId: number | undefined): Uint8Array {
+  const fields = chainId === undefined ? payload : [...payload, encodeUnsigned(BigInt(chainId)), EMPTY, EMPTY];
+  return keccak256(encodeRlp(fields));
+}
+
+function minimal(bytes: Uint8Array): Uint8Array {
+  return encodeUnsigned(bytesToBigInt(bytes));
+}
+
+/**
+ * rskj's Transaction.validate: a numeric field has at most 32 bytes; gasPrice and value are Coins
+ * whose two's-complement form must fit 32 bytes as well, so they stay below 2^255.
+ */
+function numberField(raw: Uint8Array, field: string, maxBits: number): bigint {
+  const value = bytesToBigInt(raw);
+  if (raw.length > 32 || value >> BigInt(maxBits) !== 0n) {
+    throw new TransactionDecodeError(
+      {code: TransactionDecodeErrorCode.NUMBER_OUT_OF_RANGE, field},
+      `tx: ${field} exceeds ${maxBits} bits or 32 bytes`,
+    );
+  }
+  return value;
+}
