@@ -7,7 +7,9 @@ const root = join(import.meta.dirname, "..");
 
 function documentedDeps(): Map<string, string[]> {
   const doc = readFileSync(join(root, "docs", "architecture.md"), "utf8");
-  const table = doc.split("<!-- architecture-table: package | internal deps -->")[1]?.split("<!-- /architecture-table -->")[0];
+  const table = doc
+    .split("<!-- architecture-table: package | internal deps -->")[1]
+    ?.split("<!-- /architecture-table -->")[0];
   if (!table) throw new Error("architecture table markers not found");
   const rows = new Map<string, string[]>();
   for (const line of table.split("\n")) {

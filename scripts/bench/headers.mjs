@@ -35,7 +35,8 @@ const floorInputs = raw.map((bytes) => {
   const header = BlockHeader.decode(bytes, chainspec);
   const {bitcoinHeader, merkleProof} = header.mergedMining;
   const steps = [];
-  for (let i = 0; i < merkleProof.length; i += 32) steps.push(concatBytes(new Uint8Array(32), merkleProof.subarray(i, i + 32)));
+  for (let i = 0; i < merkleProof.length; i += 32)
+    steps.push(concatBytes(new Uint8Array(32), merkleProof.subarray(i, i + 32)));
   return {bytes, bitcoinHeader, steps};
 });
 

@@ -69,9 +69,7 @@ describe("xchain verify-headers", () => {
     const file = writeLines([lines[0]!, "not hex at all", "f9", lines[0]!.slice(0, 100)]);
     const r = await xchain("verify-headers", "--network", "mainnet", file);
     const out = r.stdout.trim().split("\n");
-    expect(out[0]).toBe(
-      "block ? ? HEADER_DECODE_NOT_HEX: line is not a non-empty even-length hex string (line 2)",
-    );
+    expect(out[0]).toBe("block ? ? HEADER_DECODE_NOT_HEX: line is not a non-empty even-length hex string (line 2)");
     expect(out[1]).toMatch(/^block \? \? HEADER_DECODE_BAD_RLP: .*\(line 3\)$/);
     expect(out[2]).toMatch(/^block \? \? HEADER_DECODE_BAD_RLP: .*\(line 4\)$/);
     expect(out.at(-1)).toBe("1 valid, 3 invalid");

@@ -19,9 +19,9 @@ export interface CompressedCoinbase {
 
 /**
  * Splits a compressed coinbase (check 4). Throws COINBASE_MIDSTATE_INVALID when it is shorter than
- * 40 bytes or its byte count is not whole 64-byte blocks: rskj's BouncyCastle digest would still
- * hash such a state, but no real coinbase can produce one (`compressCoinbase` always cuts at a block
- * boundary), so xchain refuses it here rather than at the merkle check.
+ * its 40-byte midstate. A byte count that is not whole 64-byte blocks is accepted, as rskj's
+ * BouncyCastle digest accepts it: the tail is hashed from a fresh block and only the length field
+ * uses the count, so such a coinbase stands or falls at the merkle check like any other.
  */
 export function splitCompressedCoinbase(compressed: Uint8Array): CompressedCoinbase {
   if (compressed.length < MIDSTATE_SIZE_TRIMMED) {
@@ -29,13 +29,6 @@ export function splitCompressedCoinbase(compressed: Uint8Array): CompressedCoinb
   }
   const view = new DataView(compressed.buffer, compressed.byteOffset, MIDSTATE_SIZE_TRIMMED);
   const byteCount = view.getBigInt64(0);
-  if (byteCount % BigInt(SHA256_BLOCK_SIZE) !== 0n) {
-    throw new MergedMiningError({
-      code: MergedMiningErrorCode.COINBASE_MIDSTATE_INVALID,
-      length: compressed.length,
-      byteCount,
-    });
-  }
   const midstate = new Uint32Array(8);
   for (let i = 0; i < 8; i++) midstate[i] = view.getUint32(8 + 4 * i);
   return {byteCount, midstate, tail: compressed.subarray(MIDSTATE_SIZE_TRIMMED)};

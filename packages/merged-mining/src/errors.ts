@@ -10,7 +10,7 @@ export enum MergedMiningErrorCode {
   BTC_HEADER_INVALID = "MM_BTC_HEADER_INVALID",
   /** Check 3: the Bitcoin header hash is above the target of the RSK difficulty. */
   POW_ABOVE_TARGET = "MM_POW_ABOVE_TARGET",
-  /** Check 4: compressed coinbase shorter than 40 bytes, or a byte count that is not whole SHA-256 blocks. */
+  /** Check 4: compressed coinbase shorter than its 40-byte midstate. */
   COINBASE_MIDSTATE_INVALID = "MM_COINBASE_MIDSTATE_INVALID",
   /** Check 5: `RSKBLOCK:` followed by hashForMergedMining is not in the coinbase tail. */
   TAG_NOT_FOUND = "MM_TAG_NOT_FOUND",
@@ -47,7 +47,7 @@ export type MergedMiningErrorType =
   | {code: MergedMiningErrorCode.COINBASE_MISSING}
   | {code: MergedMiningErrorCode.BTC_HEADER_INVALID; length: number}
   | {code: MergedMiningErrorCode.POW_ABOVE_TARGET; powValue: bigint; target: bigint}
-  | {code: MergedMiningErrorCode.COINBASE_MIDSTATE_INVALID; length: number; byteCount?: bigint}
+  | {code: MergedMiningErrorCode.COINBASE_MIDSTATE_INVALID; length: number}
   | {code: MergedMiningErrorCode.TAG_NOT_FOUND}
   | {code: MergedMiningErrorCode.TAG_POSITION_TOO_LATE; position: number}
   | {code: MergedMiningErrorCode.TAG_NOT_LAST; position: number; lastTagPosition: number}
@@ -74,9 +74,7 @@ function describe(type: MergedMiningErrorType): string {
     case MergedMiningErrorCode.POW_ABOVE_TARGET:
       return `Bitcoin header hash ${type.powValue.toString(16)} is above target ${type.target.toString(16)}`;
     case MergedMiningErrorCode.COINBASE_MIDSTATE_INVALID:
-      return type.byteCount === undefined
-        ? `compressed coinbase of ${type.length} bytes is shorter than its 40-byte midstate`
-        : `compressed coinbase byte count ${type.byteCount} is not a whole number of SHA-256 blocks`;
+      return `compressed coinbase of ${type.length} bytes is shorter than its 40-byte midstate`;
     case MergedMiningErrorCode.TAG_NOT_FOUND:
       return "coinbase tail does not contain RSKBLOCK: followed by hashForMergedMining";
     case MergedMiningErrorCode.TAG_POSITION_TOO_LATE:

@@ -85,8 +85,8 @@ describe.each(picked.map((h) => [h.number, h] as const))("one changed byte in re
     expectCode(verify(input, {coinbase: flipByte(input.coinbase, 39)}), Code.MERKLE_ROOT_MISMATCH);
   });
 
-  it("byte count → COINBASE_MIDSTATE_INVALID, or MERKLE_ROOT_MISMATCH when still whole blocks", () => {
-    expectCode(verify(input, {coinbase: flipByte(input.coinbase, 7)}), Code.COINBASE_MIDSTATE_INVALID);
+  it("byte count → MERKLE_ROOT_MISMATCH, whole blocks or not (rskj hashes either)", () => {
+    expectCode(verify(input, {coinbase: flipByte(input.coinbase, 7)}), Code.MERKLE_ROOT_MISMATCH);
     expectCode(verify(input, {coinbase: flipByte(input.coinbase, 6)}), Code.MERKLE_ROOT_MISMATCH);
   });
 
@@ -159,9 +159,9 @@ describe("crafted proofs reaching each check (real Bitcoin header, difficulty 1)
     expectCode(verify(base, {coinbase: new Uint8Array(0), merkleProof: new Uint8Array(5)}), Code.MERKLE_PROOF_INVALID);
   });
 
-  it("COINBASE_MIDSTATE_INVALID for 39 bytes or a byte count of 65", () => {
+  it("COINBASE_MIDSTATE_INVALID for 39 bytes, not for a byte count of 65", () => {
     expectCode(verify(base, {coinbase: new Uint8Array(39)}), Code.COINBASE_MIDSTATE_INVALID);
-    expectCode(verify(base, {coinbase: craftCompressed(tagged(0, 30), 65n)}), Code.COINBASE_MIDSTATE_INVALID);
+    expectCode(verify(base, {coinbase: craftCompressed(tagged(0, 30), 65n)}), Code.MERKLE_ROOT_MISMATCH);
   });
 
   it("TAG_POSITION_TOO_LATE at tail position 64, not at 63", () => {
