@@ -117,3 +117,63 @@ describe("BlockHeader.decode errors", () => {
     }
   });
 });
+
+describe("BlockHeader.fromValues on the testnet RPC blocks", () => {
+  interface RpcBlock {
+    number: string;
+    hash: string;
+    parentHash: string;
+    sha3Uncles: string;
+    logsBloom: string;
+    transactionsRoot: string;
+    stateRoot: string;
+    receiptsRoot: string;
+    miner: string;
+    difficulty: string;
+    extraData: string;
+    gasLimit: string;
+    gasUsed: string;
+    timestamp: string;
+    uncles: string[];
+    minimumGasPrice: string;
+    paidFees: string;
+    bitcoinMergedMiningHeader: string;
+    bitcoinMergedMiningMerkleProof: string;
+    bitcoinMergedMiningCoinbaseTransaction: string;
+  }
+  const {blocks} = readJsonVector<{blocks: {rpcJson: RpcBlock; headerRlpFull: string}[]}>(
+    "testnet-blocks-from-rpc-json.json",
+  );
+  for (const {rpcJson: j, headerRlpFull} of blocks) {
+    it(`block ${Number(j.number)}: rskj's encodings of the JSON fields give the header bytes and hash`, () => {
+      const h = BlockHeader.fromValues(
+        {
+          parentHash: hexToBytes(j.parentHash),
+          unclesHash: hexToBytes(j.sha3Uncles),
+          coinbase: hexToBytes(j.miner),
+          stateRoot: hexToBytes(j.stateRoot),
+          txTrieRoot: hexToBytes(j.transactionsRoot),
+          receiptTrieRoot: hexToBytes(j.receiptsRoot),
+          logsBloom: hexToBytes(j.logsBloom),
+          difficulty: BigInt(j.difficulty),
+          number: Number(j.number),
+          gasLimit: BigInt(j.gasLimit),
+          gasUsed: BigInt(j.gasUsed),
+          timestamp: Number(j.timestamp),
+          extraData: hexToBytes(j.extraData),
+          paidFees: BigInt(j.paidFees),
+          minimumGasPrice: BigInt(j.minimumGasPrice),
+          uncleCount: j.uncles.length,
+          mergedMining: {
+            bitcoinHeader: hexToBytes(j.bitcoinMergedMiningHeader),
+            merkleProof: hexToBytes(j.bitcoinMergedMiningMerkleProof),
+            coinbase: hexToBytes(j.bitcoinMergedMiningCoinbaseTransaction),
+          },
+        },
+        fromGenesisRules,
+      );
+      expect(bytesToHex(h.encode())).toBe(headerRlpFull);
+      expect(`0x${bytesToHex(h.hash())}`).toBe(j.hash);
+    });
+  }
+});
