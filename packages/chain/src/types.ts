@@ -1,0 +1,95 @@
+/**
+ * The contract of the chain package (issue 3): what RPC, the txpool, the miner and sync read from
+ * the chain, and the events they react to. `Chain` implements it over a `KeyValueStore`.
+ */
+import type {Block, BlockHeader, Log, Receipt, Transaction} from "@xchain/primitives";
+import type {StateReader} from "@xchain/state";
+import type {NodeError} from "@xchain/utils";
+
+/** rskj's import results (protocol spec B§6.2 names them on the wire). */
+export enum ImportResultKind {
+  IMPORTED_BEST = "IMPORTED_BEST",
+  IMPORTED_NOT_BEST = "IMPORTED_NOT_BEST",
+  EXIST = "EXIST",
+  NO_PARENT = "NO_PARENT",
+  INVALID_BLOCK = "INVALID_BLOCK",
+}
+
+export type ImportResult =
+  | {kind: ImportResultKind.IMPORTED_BEST | ImportResultKind.IMPORTED_NOT_BEST; hash: Uint8Array; number: number}
+  | {kind: ImportResultKind.EXIST; hash: Uint8Array; number: number}
+  | {kind: ImportResultKind.NO_PARENT; hash: Uint8Array; number: number; parentHash: Uint8Array}
+  | {kind: ImportResultKind.INVALID_BLOCK; hash?: Uint8Array; number?: number; error: NodeError<{code: string}>};
+
+/** The best block. */
+export interface ChainHead {
+  header: BlockHeader;
+  hash: Uint8Array;
+  number: number;
+  totalDifficulty: bigint;
+}
+
+/** Where a transaction was included on the canonical chain. */
+export interface TransactionLocation {
+  blockHash: Uint8Array;
+  blockNumber: number;
+  index: number;
+}
+
+/** A log with the context RPC shows (`eth_getLogs`, receipts). */
+export interface LogWithContext {
+  log: Log;
+  blockHash: Uint8Array;
+  blockNumber: number;
+  transactionHash: Uint8Array;
+  transactionIndex: number;
+  /** Index of the log within its block. */
+  logIndex: number;
+  /** true when the log left the canonical chain in a reorganization. */
+  removed: boolean;
+}
+
+/** A log query over canonical blocks (rpc-api §4.5): topics by position, each null (any), one value or a set. */
+export interface LogFilter {
+  fromBlock: number;
+  toBlock: number;
+  addresses?: Uint8Array[];
+  topics?: (Uint8Array | Uint8Array[] | null)[];
+}
+
+/** Read access to the chain. */
+export interface ChainReader {
+  head(): ChainHead;
+  getHeader(hash: Uint8Array): Promise<BlockHeader | undefined>;
+  /** The canonical header at `number`. */
+  getHeaderByNumber(number: number): Promise<BlockHeader | undefined>;
+  getBlock(hash: Uint8Array): Promise<Block | undefined>;
+  getBlockByNumber(number: number): Promise<Block | undefined>;
+  getReceipts(blockHash: Uint8Array): Promise<Receipt[] | undefined>;
+  getTotalDifficulty(blockHash: Uint8Array): Promise<bigint | undefined>;
+  getTransactionLocation(txHash: Uint8Array): Promise<TransactionLocation | undefined>;
+  /** Canonical logs matching the filter, in chain order. */
+  getLogs(filter: LogFilter): Promise<LogWithContext[]>;
+  /** The state after the block with this hash (historical state is kept: no pruning). */
+  stateAt(blockHash: Uint8Array): Promise<StateReader>;
+}
+
+/** A new best block, and what changed on the canonical chain to reach it. */
+export interface NewHeadEvent {
+  head: ChainHead;
+  /** Blocks that joined the canonical chain, oldest first (just the new block when no reorg happened). */
+  added: Block[];
+  /** Blocks that left the canonical chain, newest first (empty when no reorg happened). */
+  removed: Block[];
+  /** Logs of the removed blocks, marked `removed: true`. */
+  removedLogs: LogWithContext[];
+  /** Logs of the added blocks. */
+  addedLogs: LogWithContext[];
+  /** Transactions of removed blocks that are not in any added block (the txpool re-admits them). */
+  droppedTransactions: Transaction[];
+}
+
+/** The events the txpool, filters and subscriptions listen to. */
+export interface ChainEvents {
+  newHead: [NewHeadEvent];
+}

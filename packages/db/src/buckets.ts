@@ -1,0 +1,38 @@
+/**
+ * Every key in the database starts with one bucket byte, so one LevelDB batch can write across
+ * buckets atomically (block import writes state, block, receipts and indexes together).
+ */
+export enum Bucket {
+  /** trie node hash (32) -> node; also contract code under ethereumjs's code prefix */
+  stateTrie = 0x01,
+  /** block hash (32) -> full header RLP */
+  header = 0x02,
+  /** block hash (32) -> RLP [transactions, uncles] (raw transaction encodings) */
+  body = 0x03,
+  /** block hash (32) -> RLP list of receipts */
+  receipts = 0x04,
+  /** block hash (32) -> total difficulty (minimal big-endian) */
+  totalDifficulty = 0x05,
+  /** block number (8, big-endian) -> canonical block hash */
+  canonicalHash = 0x06,
+  /** transaction hash (32) -> RLP [block hash, index] of its canonical inclusion */
+  txLocation = 0x07,
+  /** block number (8, big-endian) -> logs bloom (256) of the canonical block, for range log queries */
+  canonicalBloom = 0x08,
+  /** block number (8, big-endian) || block hash (32) -> empty: every stored block, canonical or not */
+  blocksByNumber = 0x09,
+  /** singleton keys (head hash, schema version) */
+  meta = 0x0f,
+}
+
+/** 8-byte big-endian encoding of a block number, so that keys sort by number. */
+export function numberKey(blockNumber: number): Uint8Array {
+  const key = new Uint8Array(8);
+  new DataView(key.buffer).setBigUint64(0, BigInt(blockNumber));
+  return key;
+}
+
+/** Inverse of `numberKey`. */
+export function numberFromKey(key: Uint8Array): number {
+  return Number(new DataView(key.buffer, key.byteOffset, 8).getBigUint64(0));
+}

@@ -1,0 +1,3 @@
+export * from "./buckets.ts";
+export * from "./levelStore.ts";
+export * from "./store.ts";

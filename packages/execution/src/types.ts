@@ -1,0 +1,87 @@
+/**
+ * The contract of the execution package (issue 3). The chain package and the test chain builder
+ * are written against these types; `BlockExecutor` implements them on @ethereumjs/evm configured
+ * with rskj's gas schedule (shared/spec/gas.md).
+ */
+import type {BatchOp} from "@xchain/db";
+import type {Log, Receipt, Transaction} from "@xchain/primitives";
+
+/** The fields of the block being executed that execution reads (known before the block is sealed). */
+export interface ExecutionBlockContext {
+  number: number;
+  timestamp: number;
+  coinbase: Uint8Array;
+  difficulty: bigint;
+  gasLimit: bigint;
+  /** BASEFEE returns it (RSKIP-412); every non-REMASC transaction must pay at least it. */
+  minimumGasPrice: bigint;
+}
+
+/** What execution needs to know about the chain the block extends. */
+export interface ExecutionChainView {
+  /** Hash of the ancestor at `number` (BLOCKHASH: the 256 most recent), undefined when out of range. */
+  blockHash(number: number): Promise<Uint8Array | undefined>;
+  /**
+   * The block whose fees this block's REMASC transaction pays out: block `number - maturity` of this
+   * chain, or undefined while number <= maturity (protocol spec Part A: its paidFees go to its coinbase).
+   */
+  maturedBlock: {coinbase: Uint8Array; paidFees: bigint} | undefined;
+}
+
+/** Input of `BlockExecutor.execute`: a block's transactions (the REMASC transaction last) on its parent's state. */
+export interface ExecuteBlockInput {
+  block: ExecutionBlockContext;
+  transactions: readonly Transaction[];
+  parentStateRoot: Uint8Array;
+  chain: ExecutionChainView;
+}
+
+/** What one transaction did. */
+export interface TransactionOutcome {
+  transaction: Transaction;
+  /** true on success, false on revert or exceptional halt. */
+  status: boolean;
+  /** Gas charged after refunds. */
+  gasUsed: bigint;
+  cumulativeGasUsed: bigint;
+  /** gasUsed × gasPrice, credited to the REMASC address. */
+  fee: bigint;
+  logs: Log[];
+  /** The created contract's address for a successful creation. */
+  contractAddress?: Uint8Array;
+  /** The revert payload, when the transaction reverted. */
+  revertData?: Uint8Array;
+}
+
+/** Everything a header commits to after execution, plus what storage keeps. */
+export interface BlockExecutionResult {
+  stateRoot: Uint8Array;
+  /** Ethereum ordered-trie root of the receipts (spec Part A: MPT, not rskj's Unitrie). */
+  receiptsRoot: Uint8Array;
+  /** Ethereum ordered-trie root of the transactions' encodings. */
+  transactionsRoot: Uint8Array;
+  logsBloom: Uint8Array;
+  gasUsed: bigint;
+  /** Sum of the fees of the block's transactions (the header's paidFees). */
+  paidFees: bigint;
+  receipts: Receipt[];
+  outcomes: TransactionOutcome[];
+  /** The state trie writes, to be written in the same batch as the block. */
+  stateWrites: BatchOp[];
+}
+
+/** Input of block assembly (miner, test builder): candidates in order; invalid ones are skipped. */
+export interface AssembleBlockInput {
+  block: ExecutionBlockContext;
+  candidates: readonly Transaction[];
+  parentStateRoot: Uint8Array;
+  chain: ExecutionChainView;
+}
+
+/** A block body that executes, with its execution result and the candidates left out (and why). */
+export interface AssembledBlock {
+  /** The included transactions, the REMASC transaction last. */
+  transactions: Transaction[];
+  result: BlockExecutionResult;
+  skipped: {transaction: Transaction; reason: string}[];
+}
