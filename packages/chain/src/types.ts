@@ -81,11 +81,14 @@ export interface NewHeadEvent {
   added: Block[];
   /** Blocks that left the canonical chain, newest first (empty when no reorg happened). */
   removed: Block[];
-  /** Logs of the removed blocks, marked `removed: true`. */
+  /** Logs of the removed blocks, marked `removed: true`, in chain order (oldest block first). */
   removedLogs: LogWithContext[];
-  /** Logs of the added blocks. */
+  /** Logs of the added blocks, in chain order. */
   addedLogs: LogWithContext[];
-  /** Transactions of removed blocks that are not in any added block (the txpool re-admits them). */
+  /**
+   * Transactions of removed blocks that are not in any added block, oldest block first (the txpool
+   * re-admits them); REMASC transactions are left out.
+   */
   droppedTransactions: Transaction[];
 }
 

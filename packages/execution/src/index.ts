@@ -1,1 +1,10 @@
+export * from "./blockExecutor.ts";
+export {createChainCommon, createProfileCommon, RSK_EIPS, RSK_HARDFORK} from "./common.ts";
+export * from "./errors.ts";
+export {GAS_PROFILES, type GasProfile, gasProfileAt} from "./gas/profile.ts";
+export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
+export {modexpGas} from "./precompiles/05-modexp.ts";
+export {isPrecompiledAddress, PRECOMPILED_ACCOUNT_ADDRESSES} from "./precompiles/addresses.ts";
+export {orderedTrieRoot, receiptsRoot, transactionsRoot} from "./roots.ts";
+export {GAS_PRICE_CAP_MULTIPLIER} from "./transactionExecutor.ts";
 export * from "./types.ts";

@@ -5,6 +5,7 @@
  */
 import type {BatchOp} from "@xchain/db";
 import type {Log, Receipt, Transaction} from "@xchain/primitives";
+import type {TransactionInvalidError} from "./errors.ts";
 
 /** The fields of the block being executed that execution reads (known before the block is sealed). */
 export interface ExecutionBlockContext {
@@ -83,5 +84,41 @@ export interface AssembledBlock {
   /** The included transactions, the REMASC transaction last. */
   transactions: Transaction[];
   result: BlockExecutionResult;
-  skipped: {transaction: Transaction; reason: string}[];
+  skipped: {transaction: Transaction; reason: string; error: TransactionInvalidError}[];
+}
+
+/**
+ * Input of `BlockExecutor.call`: one message run on the state at `stateRoot` as if in `block`,
+ * with nothing kept (eth_call, and the runs a gas estimator searches over). No nonce, balance or
+ * gas-price checks; only the intrinsic gas must fit `gasLimit`.
+ */
+export interface CallInput {
+  block: ExecutionBlockContext;
+  chain: ExecutionChainView;
+  stateRoot: Uint8Array;
+  from: Uint8Array;
+  /** Undefined for a contract creation. */
+  to?: Uint8Array;
+  value?: bigint;
+  data?: Uint8Array;
+  gasLimit: bigint;
+  gasPrice?: bigint;
+}
+
+/** What one message did: a transaction's execution, or a call's. */
+export interface CallResult {
+  /** true on success, false on revert or exceptional halt. */
+  status: boolean;
+  /** Gas charged after refunds, intrinsic gas included. */
+  gasUsed: bigint;
+  /** The refund applied: min(refund counter, gas used / 2); 0 on failure. */
+  gasRefund: bigint;
+  returnValue: Uint8Array;
+  logs: Log[];
+  /** The created contract's address for a successful creation. */
+  contractAddress?: Uint8Array;
+  /** The revert payload, when the message reverted. */
+  revertData?: Uint8Array;
+  /** The EVM's reason on failure ("revert", "out of gas", …). */
+  error?: string;
 }

@@ -1,0 +1,146 @@
+/**
+ * The chain (issue 3): opens or initializes the database, imports blocks one at a time, follows
+ * the best chain (B§4.2) and answers `ChainReader` queries. `events` emits `newHead` after each
+ * batch that moved the head has been written.
+ */
+import {EventEmitter} from "node:events";
+import type {Chainspec, GenesisParams} from "@xchain/chainspec";
+import type {KeyValueStore} from "@xchain/db";
+import {BlockExecutor, createChainCommon} from "@xchain/execution";
+import type {Block, BlockHeader, Receipt} from "@xchain/primitives";
+import {StateDatabase, type StateReader} from "@xchain/state";
+import {bytesToPrefixedHex} from "@xchain/utils";
+import {ChainError, ChainErrorCode} from "./errors.ts";
+import {buildGenesisBlock} from "./genesis.ts";
+import {type BlockExecutorApi, BlockImporter} from "./import/blockImporter.ts";
+import {newHeadEvent} from "./import/headChange.ts";
+import {initializeStore} from "./initializeStore.ts";
+import {SerialQueue} from "./serialQueue.ts";
+import {ChainStore} from "./store/chainStore.ts";
+import {queryLogs} from "./store/logQuery.ts";
+import type {
+  ChainEvents,
+  ChainHead,
+  ChainReader,
+  ImportResult,
+  LogFilter,
+  LogWithContext,
+  TransactionLocation,
+} from "./types.ts";
+
+/** What `Chain.open` needs. */
+export interface ChainOptions {
+  store: KeyValueStore;
+  chainspec: Chainspec;
+  /** The network's genesis (`getGenesisParams(name)`, or a custom file's). */
+  genesis: GenesisParams;
+  /** The world state over `store`; default a `StateDatabase` with its default cache. */
+  state?: StateDatabase;
+  /** Block execution; default the execution package's `BlockExecutor` on `state`. */
+  executor?: BlockExecutorApi;
+  /** The local clock in seconds (future-timestamp rule); default the system clock. */
+  nowSeconds?: () => number;
+}
+
+/** The block store, importer and reader of one network. */
+export class Chain implements ChainReader {
+  /** `newHead` after every import that moved the head (listeners must not throw). */
+  readonly events = new EventEmitter<ChainEvents>();
+  private readonly queue = new SerialQueue();
+
+  private constructor(
+    private readonly store: ChainStore,
+    private readonly state: StateDatabase,
+    private readonly common: ReturnType<typeof createChainCommon>,
+    private readonly importer: BlockImporter,
+    /** The hash of this network's genesis block (printed at start-up). */
+    readonly genesisHash: Uint8Array,
+    private currentHead: ChainHead,
+  ) {}
+
+  /**
+   * Opens the chain in `options.store`: writes the genesis block into an empty store; otherwise
+   * checks that the stored genesis is this network's (CHAIN_GENESIS_MISMATCH) and loads the head.
+   */
+  static async open(options: ChainOptions): Promise<Chain> {
+    const {chainspec} = options;
+    const store = new ChainStore(options.store, {rules: chainspec, chainId: chainspec.params.chainId});
+    const state = options.state ?? new StateDatabase(options.store);
+    const common = createChainCommon(chainspec);
+    const genesis = await buildGenesisBlock(options.genesis, chainspec, state, common);
+    const head = await initializeStore(store, genesis, chainspec.params.chainId);
+    const importer = new BlockImporter({
+      store,
+      chainspec,
+      executor: options.executor ?? new BlockExecutor(chainspec, state),
+      nowSeconds: options.nowSeconds ?? (() => Math.floor(Date.now() / 1000)),
+    });
+    return new Chain(store, state, common, importer, genesis.block.hash(), head);
+  }
+
+  /**
+   * Imports a block (or its encoding) after every earlier call has finished. Invalid blocks come
+   * back as INVALID_BLOCK with the typed error of the rule they break and leave the database as
+   * it was; only faults of the node itself (I/O) throw.
+   */
+  importBlock(block: Block | Uint8Array): Promise<ImportResult> {
+    return this.queue.run(async () => {
+      const outcome = await this.importer.import(block, this.currentHead);
+      if (outcome.newHead) {
+        this.currentHead = outcome.newHead.head;
+        this.events.emit("newHead", newHeadEvent(outcome.newHead.head, outcome.newHead.change));
+      }
+      return outcome.result;
+    });
+  }
+
+  head(): ChainHead {
+    return this.currentHead;
+  }
+
+  getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
+    return this.store.blocks.getHeader(hash);
+  }
+
+  async getHeaderByNumber(number: number): Promise<BlockHeader | undefined> {
+    const hash = await this.store.canonical.hashAt(number);
+    return hash && this.store.blocks.getHeader(hash);
+  }
+
+  getBlock(hash: Uint8Array): Promise<Block | undefined> {
+    return this.store.blocks.getBlock(hash);
+  }
+
+  async getBlockByNumber(number: number): Promise<Block | undefined> {
+    const hash = await this.store.canonical.hashAt(number);
+    return hash && this.store.blocks.getBlock(hash);
+  }
+
+  getReceipts(blockHash: Uint8Array): Promise<Receipt[] | undefined> {
+    return this.store.receipts.get(blockHash);
+  }
+
+  getTotalDifficulty(blockHash: Uint8Array): Promise<bigint | undefined> {
+    return this.store.totalDifficulty.get(blockHash);
+  }
+
+  async getTransactionLocation(txHash: Uint8Array): Promise<TransactionLocation | undefined> {
+    const location = await this.store.canonical.transactionLocation(txHash);
+    const header = location && (await this.store.blocks.getHeader(location.blockHash));
+    return location && header && {blockHash: location.blockHash, blockNumber: header.number, index: location.index};
+  }
+
+  getLogs(filter: LogFilter): Promise<LogWithContext[]> {
+    return queryLogs(this.store, filter, this.currentHead.number);
+  }
+
+  /** The state after the block `blockHash`; throws CHAIN_UNKNOWN_BLOCK for a block that is not stored. */
+  async stateAt(blockHash: Uint8Array): Promise<StateReader> {
+    const header = await this.store.blocks.getHeader(blockHash);
+    if (!header) {
+      const hash = bytesToPrefixedHex(blockHash);
+      throw new ChainError({code: ChainErrorCode.UNKNOWN_BLOCK, hash}, `block ${hash} is not stored`);
+    }
+    return this.state.reader(header.stateRoot, this.common);
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * One block import (issue 3 §4): decode, EXIST, NO_PARENT, validate, execute on the parent's
+ * state, compare with the header, then one `WriteBatch` with the state writes, the block, its
+ * receipts, its total difficulty and, when it becomes the head, the canonical switch. A block that
+ * fails any rule returns INVALID_BLOCK before anything is written.
+ */
+import type {Chainspec} from "@xchain/chainspec";
+import {HeaderError, isBetterHead, totalDifficulty} from "@xchain/consensus";
+import {WriteBatch} from "@xchain/db";
+import {BlockExecutionError, type BlockExecutionResult, type ExecuteBlockInput} from "@xchain/execution";
+import {MergedMiningError} from "@xchain/merged-mining";
+import {Block, BlockDecodeError, type BlockHeader} from "@xchain/primitives";
+import {bytesToPrefixedHex, type NodeError} from "@xchain/utils";
+import {BlockError, ChainError, ChainErrorCode} from "../errors.ts";
+import type {ChainStore} from "../store/chainStore.ts";
+import {type ChainHead, type ImportResult, ImportResultKind} from "../types.ts";
+import {AncestorView} from "./ancestors.ts";
+import {findHeadChange, type HeadChange, writeHeadChange} from "./headChange.ts";
+import {executionResultRule} from "./rules/executionResultRule.ts";
+import {validateBlock} from "./validateBlock.ts";
+
+/** What import needs of the execution package. */
+export interface BlockExecutorApi {
+  execute(input: ExecuteBlockInput): Promise<BlockExecutionResult>;
+}
+
+/** The dependencies of `BlockImporter`. */
+export interface BlockImporterDeps {
+  store: ChainStore;
+  chainspec: Chainspec;
+  executor: BlockExecutorApi;
+  /** The local clock, in seconds, for the future-timestamp rule. */
+  nowSeconds: () => number;
+}
+
+/** The result of an import, and when the block became the head, the switch that was written. */
+export interface ImportOutcome {
+  result: ImportResult;
+  newHead?: {head: ChainHead; change: HeadChange};
+}
+
+// The errors that mean "this block is invalid"; anything else is a fault of the node and propagates.
+const RULE_ERRORS = [BlockDecodeError, HeaderError, MergedMiningError, BlockError, BlockExecutionError];
+
+/** Imports blocks into the store; the caller serializes calls and owns the head. */
+export class BlockImporter {
+  constructor(private readonly deps: BlockImporterDeps) {}
+
+  /** Imports `input` given the current head; writes nothing unless the block is valid and new. */
+  async import(input: Block | Uint8Array, head: ChainHead): Promise<ImportOutcome> {
+    const {store, chainspec} = this.deps;
+    let block: Block;
+    try {
+      block =
+        input instanceof Block ? input : Block.decode(input, {rules: chainspec, chainId: chainspec.params.chainId});
+    } catch (e) {
+      return {result: invalid(e)};
+    }
+    const {header} = block;
+    const hash = block.hash();
+    const number = header.number;
+    if (await store.blocks.has(hash)) return {result: {kind: ImportResultKind.EXIST, hash, number}};
+    const parent = await store.blocks.getHeader(header.parentHash);
+    // An orphan is not kept: sync fetches the missing ancestors and imports the block again.
+    if (!parent) {
+      return {result: {kind: ImportResultKind.NO_PARENT, hash, number, parentHash: header.parentHash}};
+    }
+
+    let result: BlockExecutionResult;
+    try {
+      const ancestors = new AncestorView(store, parent);
+      await validateBlock(block, ancestors, chainspec, this.deps.nowSeconds());
+      result = await this.execute(block, ancestors);
+      executionResultRule(header, result);
+    } catch (e) {
+      return {result: invalid(e, hash, number)};
+    }
+
+    return this.write(block, result, parent, head);
+  }
+
+  /** One batch: state writes, block, receipts, total difficulty and, when the block is the new head, the switch. */
+  private async write(
+    block: Block,
+    result: BlockExecutionResult,
+    parent: BlockHeader,
+    head: ChainHead,
+  ): Promise<ImportOutcome> {
+    const {store} = this.deps;
+    const {header} = block;
+    const hash = block.hash();
+    const number = header.number;
+    const parentTotalDifficulty = await store.totalDifficulty.get(parent.hash());
+    if (parentTotalDifficulty === undefined) throw missingTotalDifficulty(parent.hash());
+    const candidate: ChainHead = {
+      header,
+      hash,
+      number,
+      totalDifficulty: totalDifficulty(parentTotalDifficulty, header, block.uncles),
+    };
+    const batch = new WriteBatch().append(result.stateWrites);
+    store.blocks.put(batch, block);
+    store.receipts.put(batch, hash, result.receipts);
+    store.totalDifficulty.put(batch, hash, candidate.totalDifficulty);
+    let change: HeadChange | undefined;
+    if (isBetterHead(candidate, head)) {
+      change = await findHeadChange(store, {block, receipts: result.receipts}, head.header);
+      writeHeadChange(batch, store, change, head.number);
+    }
+    await store.kv.write(batch);
+    store.blocks.remember(header);
+    if (!change) return {result: {kind: ImportResultKind.IMPORTED_NOT_BEST, hash, number}};
+    return {result: {kind: ImportResultKind.IMPORTED_BEST, hash, number}, newHead: {head: candidate, change}};
+  }
+
+  private async execute(block: Block, ancestors: AncestorView): Promise<BlockExecutionResult> {
+    const {header} = block;
+    const maturity = this.deps.chainspec.params.remascMaturity;
+    // Part A: block N pays out the fees of block N − maturity of its own chain.
+    const matured = header.number > maturity ? await ancestors.headerAt(header.number - maturity) : undefined;
+    return this.deps.executor.execute({
+      block: {
+        number: header.number,
+        timestamp: header.timestamp,
+        coinbase: header.coinbase,
+        difficulty: header.difficulty,
+        gasLimit: header.gasLimit,
+        minimumGasPrice: header.minimumGasPrice,
+      },
+      transactions: block.transactions,
+      parentStateRoot: ancestors.parent.stateRoot,
+      chain: {
+        blockHash: (n) => ancestors.blockHash(n),
+        maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
+      },
+    });
+  }
+}
+
+/** INVALID_BLOCK for a rule error (with the block's hash and number once decoded); rethrows anything else. */
+function invalid(error: unknown, hash?: Uint8Array, number?: number): ImportResult {
+  if (!isRuleError(error)) throw error;
+  const kind = ImportResultKind.INVALID_BLOCK;
+  return hash === undefined ? {kind, error} : {kind, hash, number: number as number, error};
+}
+
+function isRuleError(error: unknown): error is NodeError<{code: string}> {
+  return RULE_ERRORS.some((errorClass) => error instanceof errorClass);
+}
+
+function missingTotalDifficulty(hash: Uint8Array): ChainError {
+  const hex = bytesToPrefixedHex(hash);
+  return new ChainError(
+    {code: ChainErrorCode.MISSING_DATA, hash: hex, missing: "totalDifficulty"},
+    `block ${hex}: total difficulty not stored`,
+  );
+}

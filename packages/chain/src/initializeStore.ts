@@ -1,0 +1,71 @@
+/** Opening a chain database: the first write of the genesis, or the checks of an existing store. */
+import {WriteBatch} from "@xchain/db";
+import {bytesToPrefixedHex, equalBytes} from "@xchain/utils";
+import {ChainError, ChainErrorCode} from "./errors.ts";
+import type {GenesisBuild} from "./genesis.ts";
+import type {ChainStore} from "./store/chainStore.ts";
+import {SCHEMA_VERSION} from "./store/metaStore.ts";
+import type {ChainHead} from "./types.ts";
+
+/**
+ * Writes the genesis block, its state, the head pointer, the schema version and the chain id into
+ * an empty store (one batch), or checks them in a used one; returns the head.
+ */
+export async function initializeStore(
+  store: ChainStore,
+  {block: genesis, stateWrites}: GenesisBuild,
+  chainId: number,
+): Promise<ChainHead> {
+  const storedVersion = await store.meta.getSchemaVersion();
+  const genesisHead = {
+    header: genesis.header,
+    hash: genesis.hash(),
+    number: 0,
+    totalDifficulty: genesis.header.difficulty,
+  };
+  if (storedVersion === undefined) {
+    const batch = new WriteBatch().append(stateWrites);
+    store.blocks.put(batch, genesis);
+    store.receipts.put(batch, genesisHead.hash, []);
+    store.totalDifficulty.put(batch, genesisHead.hash, genesisHead.totalDifficulty);
+    store.canonical.putBlock(batch, genesis);
+    store.meta.putHead(batch, genesisHead.hash);
+    store.meta.putSchemaVersion(batch);
+    store.meta.putChainId(batch, chainId);
+    await store.kv.write(batch);
+    return genesisHead;
+  }
+  if (storedVersion !== SCHEMA_VERSION) {
+    throw new ChainError(
+      {code: ChainErrorCode.SCHEMA_VERSION_MISMATCH, expected: SCHEMA_VERSION, stored: storedVersion},
+      `database schema version ${storedVersion}, this node reads ${SCHEMA_VERSION}`,
+    );
+  }
+  const storedGenesis = await store.canonical.hashAt(0);
+  if (!storedGenesis || !equalBytes(storedGenesis, genesisHead.hash)) {
+    const expected = bytesToPrefixedHex(genesisHead.hash);
+    const stored = storedGenesis ? bytesToPrefixedHex(storedGenesis) : "none";
+    throw new ChainError(
+      {code: ChainErrorCode.GENESIS_MISMATCH, expected, stored},
+      `the database holds the chain of genesis ${stored}, not ${expected}`,
+    );
+  }
+  const storedChainId = await store.meta.getChainId();
+  if (storedChainId !== chainId) {
+    throw new ChainError(
+      {code: ChainErrorCode.CHAIN_ID_MISMATCH, expected: chainId, stored: storedChainId},
+      `the database holds the chain of chain id ${storedChainId}, not ${chainId}`,
+    );
+  }
+  return loadHead(store);
+}
+
+async function loadHead(store: ChainStore): Promise<ChainHead> {
+  const hash = await store.meta.getHead();
+  const header = hash && (await store.blocks.getHeader(hash));
+  const totalDifficulty = hash && (await store.totalDifficulty.get(hash));
+  if (!hash || !header || totalDifficulty === undefined) {
+    throw new ChainError({code: ChainErrorCode.HEAD_MISSING}, "the database has a genesis but no head block");
+  }
+  return {header, hash, number: header.number, totalDifficulty};
+}

@@ -1,0 +1,104 @@
+/**
+ * Blocks, canonical or not: `header` (hash → full header RLP), `body` (hash → RLP [transactions as
+ * received, uncles in full encoding]) and `blocksByNumber` (number ‖ hash → empty), which lists
+ * every stored block of a height.
+ */
+import {Bucket, type KeyValueStore, numberKey, type WriteBatch} from "@xchain/db";
+import {
+  asList,
+  Block,
+  type BlockDecodeOptions,
+  BlockHeader,
+  decodeRlp,
+  decodeRlpList,
+  encodeRlp,
+  type RlpItem,
+  Transaction,
+} from "@xchain/primitives";
+import {bytesToHex, concatBytes} from "@xchain/utils";
+import {LruCache} from "./lruCache.ts";
+
+// Enough for the 449 ancestors fork-detection data reads, with room for side chains.
+const HEADER_CACHE_ENTRIES = 2048;
+
+/** The repository of block headers and bodies. */
+export class BlockStore {
+  private readonly headers = new LruCache<string, BlockHeader>(HEADER_CACHE_ENTRIES);
+
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly decodeOptions: BlockDecodeOptions,
+  ) {}
+
+  /** Adds the writes that store `block` to `batch`. */
+  put(batch: WriteBatch, block: Block): void {
+    const hash = block.hash();
+    batch.put(Bucket.header, hash, block.header.encode());
+    batch.put(Bucket.body, hash, encodeBody(block));
+    batch.put(Bucket.blocksByNumber, concatBytes(numberKey(block.header.number), hash), new Uint8Array(0));
+  }
+
+  /** Caches a header whose block was just written (so that its children find it without a read). */
+  remember(header: BlockHeader): void {
+    this.headers.set(bytesToHex(header.hash()), header);
+  }
+
+  async getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
+    const key = bytesToHex(hash);
+    const cached = this.headers.get(key);
+    if (cached) return cached;
+    const bytes = await this.store.get(Bucket.header, hash);
+    if (!bytes) return undefined;
+    const header = BlockHeader.decode(bytes, this.decodeOptions.rules);
+    this.headers.set(key, header);
+    return header;
+  }
+
+  async has(hash: Uint8Array): Promise<boolean> {
+    return (await this.getHeader(hash)) !== undefined;
+  }
+
+  async getBlock(hash: Uint8Array): Promise<Block | undefined> {
+    const header = await this.getHeader(hash);
+    const body = header && (await this.store.get(Bucket.body, hash));
+    return body ? decodeBody(header, body, this.decodeOptions) : undefined;
+  }
+
+  /** The uncle headers of a stored block (without decoding its transactions). */
+  async getUncles(hash: Uint8Array): Promise<BlockHeader[] | undefined> {
+    const body = await this.store.get(Bucket.body, hash);
+    if (!body) return undefined;
+    return decodeUncles(decodeRlpList(body, "body")[1], this.decodeOptions);
+  }
+
+  /** Hashes of every stored block at `blockNumber`, canonical or not. */
+  async hashesAt(blockNumber: number): Promise<Uint8Array[]> {
+    const from = numberKey(blockNumber);
+    const hashes: Uint8Array[] = [];
+    for await (const [key] of this.store.entries(Bucket.blocksByNumber, {gte: from, lt: numberKey(blockNumber + 1)})) {
+      hashes.push(key.slice(from.length));
+    }
+    return hashes;
+  }
+}
+
+function encodeBody(block: Block): Uint8Array {
+  return encodeRlp([
+    block.transactions.map((tx) => [...tx.receivedFields]),
+    block.uncles.map((uncle) => decodeRlp(uncle.encode())),
+  ]);
+}
+
+// The body was validated when it was imported, so decoding it again cannot fail on its content.
+function decodeBody(header: BlockHeader, body: Uint8Array, options: BlockDecodeOptions): Block {
+  const [txItems, uncleItems] = decodeRlpList(body, "body");
+  const txList = asList(txItems, "transactions");
+  const transactions = txList.map((item, i) =>
+    Transaction.fromRlpItem(item, {chainId: options.chainId, allowRemasc: i === txList.length - 1}),
+  );
+  return new Block(header, transactions, decodeUncles(uncleItems, options));
+}
+
+function decodeUncles(uncleItems: RlpItem | undefined, options: BlockDecodeOptions): BlockHeader[] {
+  return asList(uncleItems, "uncles").map((item) => BlockHeader.fromRlpItems(asList(item, "uncle"), options.rules));
+}

@@ -1,0 +1,42 @@
+/** Singleton keys of the `meta` bucket: the head block's hash, the storage layout version and the chain id. */
+import {Bucket, type KeyValueStore, type WriteBatch} from "@xchain/db";
+import {bigIntToBytes, bytesToBigInt, utf8ToBytes} from "@xchain/utils";
+
+const HEAD_KEY = utf8ToBytes("head");
+const SCHEMA_VERSION_KEY = utf8ToBytes("schemaVersion");
+const CHAIN_ID_KEY = utf8ToBytes("chainId");
+
+/** The storage layout this code reads and writes; a change of buckets or encodings bumps it. */
+export const SCHEMA_VERSION = 1;
+
+/** The repository of the head pointer, the schema version and the chain id. */
+export class MetaStore {
+  constructor(private readonly store: KeyValueStore) {}
+
+  putHead(batch: WriteBatch, hash: Uint8Array): void {
+    batch.put(Bucket.meta, HEAD_KEY, hash);
+  }
+
+  getHead(): Promise<Uint8Array | undefined> {
+    return this.store.get(Bucket.meta, HEAD_KEY);
+  }
+
+  putSchemaVersion(batch: WriteBatch): void {
+    batch.put(Bucket.meta, SCHEMA_VERSION_KEY, Uint8Array.of(SCHEMA_VERSION));
+  }
+
+  /** The stored version, or undefined in an empty database. */
+  async getSchemaVersion(): Promise<number | undefined> {
+    return (await this.store.get(Bucket.meta, SCHEMA_VERSION_KEY))?.[0];
+  }
+
+  /** Stored bodies hold transactions signed for this chain id (two networks may share a genesis). */
+  putChainId(batch: WriteBatch, chainId: number): void {
+    batch.put(Bucket.meta, CHAIN_ID_KEY, bigIntToBytes(BigInt(chainId)));
+  }
+
+  async getChainId(): Promise<number | undefined> {
+    const bytes = await this.store.get(Bucket.meta, CHAIN_ID_KEY);
+    return bytes && Number(bytesToBigInt(bytes));
+  }
+}

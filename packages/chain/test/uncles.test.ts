@@ -1,0 +1,41 @@
+/** Uncles (B§4.3): inclusion, total difficulty, and the uncle rules through import. */
+import {HeaderErrorCode} from "@xchain/consensus";
+import {afterEach, describe, expect, it} from "vitest";
+import {ImportResultKind} from "../src/index.ts";
+import {cleanup, newBuilder, openChain, snapshot} from "./helpers.ts";
+
+afterEach(cleanup);
+
+describe("uncles", () => {
+  it("a block with uncles adds their difficulty to the total, and stores them", async () => {
+    const {chain} = await openChain();
+    const builder = await newBuilder();
+    const b1 = await builder.buildBlock();
+    const sibling = await builder.buildBlock({parent: builder.genesis, extraData: Uint8Array.of(1)});
+    const b2 = await builder.buildBlock({parent: b1, uncles: [sibling.header]});
+    for (const block of [b1, b2]) {
+      expect((await chain.importBlock(block.encode())).kind).toBe(ImportResultKind.IMPORTED_BEST);
+    }
+    expect(chain.head().totalDifficulty).toBe(4n);
+    expect((await chain.getBlock(b2.hash()))?.uncles.map((u) => u.hash())).toEqual([sibling.hash()]);
+  });
+
+  it("refuses an uncle already included by an ancestor and an uncle that is an ancestor", async () => {
+    const test = await openChain();
+    const builder = await newBuilder();
+    const b1 = await builder.buildBlock();
+    const sibling = await builder.buildBlock({parent: builder.genesis, extraData: Uint8Array.of(1)});
+    const b2 = await builder.buildBlock({parent: b1, uncles: [sibling.header]});
+    for (const block of [b1, b2]) await test.chain.importBlock(block.encode());
+    const cases = [
+      [await builder.buildBlock({parent: b2, uncles: [sibling.header]}), HeaderErrorCode.UNCLE_ALREADY_INCLUDED],
+      [await builder.buildBlock({parent: b2, uncles: [b1.header]}), HeaderErrorCode.UNCLE_IS_ANCESTOR],
+    ] as const;
+    for (const [block, code] of cases) {
+      const before = await snapshot(test.store);
+      const result = await test.chain.importBlock(block.encode());
+      expect(result.kind === ImportResultKind.INVALID_BLOCK && result.error.code).toBe(code);
+      expect(await snapshot(test.store)).toEqual(before);
+    }
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Block execution (import) and block assembly (miner, test chain builder) with rskj's gas
+ * schedule, over a `StateSource`.
+ */
+import type {Common} from "@ethereumjs/common";
+import {Address} from "@ethereumjs/util";
+import type {Chainspec} from "@xchain/chainspec";
+import {createRemascTransaction, isRemascTransaction, type Transaction} from "@xchain/primitives";
+import type {StateSource} from "@xchain/state";
+import {BlockRun} from "./blockRun.ts";
+import {createProfileCommon} from "./common.ts";
+import {
+  BlockExecutionError,
+  BlockExecutionErrorCode,
+  TransactionInvalidCode,
+  TransactionInvalidError,
+} from "./errors.ts";
+import {type GasProfile, gasProfileAt} from "./gas/profile.ts";
+import {intrinsicGas} from "./intrinsic.ts";
+import {runMessage} from "./transactionExecutor.ts";
+import type {
+  AssembleBlockInput,
+  AssembledBlock,
+  BlockExecutionResult,
+  CallInput,
+  CallResult,
+  ExecuteBlockInput,
+  ExecutionBlockContext,
+  ExecutionChainView,
+} from "./types.ts";
+
+function atIndex(index: number, error: unknown): unknown {
+  if (!(error instanceof TransactionInvalidError)) return error;
+  return new BlockExecutionError(
+    {code: BlockExecutionErrorCode.INVALID_TRANSACTION, index, reason: error.code},
+    `transaction ${index}: ${error.message}`,
+    error,
+  );
+}
+
+/** Executes and assembles blocks of one network. */
+export class BlockExecutor {
+  private readonly commons = new Map<GasProfile, Common>();
+
+  constructor(
+    readonly chainspec: Chainspec,
+    private readonly stateSource: StateSource,
+  ) {}
+
+  /** The Common in force at `height` (one per gas profile, reused: dependencies.md G15). */
+  commonAt(height: number): Common {
+    const profile = gasProfileAt(this.chainspec, height);
+    let common = this.commons.get(profile);
+    if (!common) {
+      common = createProfileCommon(this.chainspec, profile);
+      this.commons.set(profile, common);
+    }
+    return common;
+  }
+
+  /**
+   * Executes a block's transactions on its parent's state. The last must be the REMASC
+   * transaction; any invalid transaction is a `BlockExecutionError` naming its index and code.
+   */
+  async execute(input: ExecuteBlockInput): Promise<BlockExecutionResult> {
+    const {transactions} = input;
+    const last = transactions.length - 1;
+    const remasc = transactions[last];
+    if (remasc === undefined || !isRemascTransaction(remasc)) {
+      throw new BlockExecutionError(
+        {code: BlockExecutionErrorCode.MISSING_REMASC, transactionCount: transactions.length},
+        "the last transaction of a block must be the REMASC transaction",
+      );
+    }
+    const run = await this.open(input.block, input.chain, input.parentStateRoot);
+    for (let i = 0; i < last; i++) {
+      const tx = transactions[i] as Transaction;
+      try {
+        await run.apply(tx, await run.validate(tx));
+      } catch (e) {
+        throw atIndex(i, e);
+      }
+    }
+    try {
+      await run.applyRemasc(remasc);
+    } catch (e) {
+      throw atIndex(last, e);
+    }
+    return run.finish();
+  }
+
+  /**
+   * Builds a block from `candidates` in order: invalid ones are skipped with their reason (a
+   * sender's later transactions then fail their nonce check too), the REMASC transaction is appended.
+   */
+  async assembleBlock(input: AssembleBlockInput): Promise<AssembledBlock> {
+    const run = await this.open(input.block, input.chain, input.parentStateRoot);
+    const skipped: AssembledBlock["skipped"] = [];
+    for (const tx of input.candidates) {
+      let message: Awaited<ReturnType<BlockRun["validate"]>>;
+      try {
+        message = await run.validate(tx);
+      } catch (e) {
+        if (!(e instanceof TransactionInvalidError)) throw e;
+        skipped.push({transaction: tx, reason: e.message, error: e});
+        continue;
+      }
+      await run.apply(tx, message);
+    }
+    try {
+      await run.applyRemasc(createRemascTransaction(input.block.number));
+    } catch (e) {
+      throw atIndex(run.transactions.length, e);
+    }
+    const result = await run.finish();
+    return {transactions: run.transactions, result, skipped};
+  }
+
+  /**
+   * Runs one message on the state at `stateRoot` without keeping anything (eth_call; a gas
+   * estimator's trial runs). Only the intrinsic gas is checked (`TransactionInvalidError`).
+   */
+  async call(input: CallInput): Promise<CallResult> {
+    const data = input.data ?? new Uint8Array(0);
+    const intrinsic = intrinsicGas({to: input.to, data});
+    if (input.gasLimit < intrinsic) {
+      throw new TransactionInvalidError(
+        {code: TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW, gasLimit: input.gasLimit, intrinsicGas: intrinsic},
+        `call: gas limit ${input.gasLimit} below intrinsic gas ${intrinsic}`,
+      );
+    }
+    const run = await this.open(input.block, input.chain, input.stateRoot);
+    return runMessage(
+      run.env,
+      {
+        caller: new Address(input.from),
+        to: input.to === undefined ? undefined : new Address(input.to),
+        value: input.value ?? 0n,
+        data,
+        gasLimit: input.gasLimit,
+        gasPrice: input.gasPrice ?? 0n,
+        intrinsicGas: intrinsic,
+      },
+      false,
+    );
+  }
+
+  private open(
+    block: ExecutionBlockContext,
+    chain: ExecutionChainView,
+    parentStateRoot: Uint8Array,
+  ): Promise<BlockRun> {
+    const profile = gasProfileAt(this.chainspec, block.number);
+    return BlockRun.open({
+      chainspec: this.chainspec,
+      profile,
+      common: this.commonAt(block.number),
+      stateSource: this.stateSource,
+      block,
+      chain,
+      parentStateRoot,
+    });
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The execution of one block in progress: a state session on the parent's root with a single
+ * checkpoint (dependencies.md G8), the block's EVM, and the receipts so far.
+ */
+import type {Common} from "@ethereumjs/common";
+import type {MerkleStateManager} from "@ethereumjs/statemanager";
+import type {Chainspec} from "@xchain/chainspec";
+import {bloomOr, LOGS_BLOOM_LENGTH, Receipt, type Transaction} from "@xchain/primitives";
+import type {StateSession, StateSource} from "@xchain/state";
+import {createBlockEvm, evmBlock} from "./evm.ts";
+import type {GasProfile} from "./gas/profile.ts";
+import {applyRemascTransaction} from "./remasc.ts";
+import {receiptsRoot, transactionsRoot} from "./roots.ts";
+import {
+  type MessageInput,
+  runMessage,
+  type TransactionEnvironment,
+  validateTransaction,
+} from "./transactionExecutor.ts";
+import type {BlockExecutionResult, ExecutionBlockContext, ExecutionChainView, TransactionOutcome} from "./types.ts";
+
+/** Where a block runs: its network, gas profile and Common, and the state it starts from. */
+export interface BlockRunSetup {
+  chainspec: Chainspec;
+  profile: GasProfile;
+  common: Common;
+  stateSource: StateSource;
+  block: ExecutionBlockContext;
+  chain: ExecutionChainView;
+  parentStateRoot: Uint8Array;
+}
+
+/** One block being executed or assembled. */
+export class BlockRun {
+  readonly transactions: Transaction[] = [];
+  readonly receipts: Receipt[] = [];
+  readonly outcomes: TransactionOutcome[] = [];
+  gasUsed = 0n;
+  paidFees = 0n;
+
+  private constructor(
+    readonly session: StateSession,
+    readonly env: TransactionEnvironment,
+    private readonly chain: ExecutionChainView,
+  ) {}
+
+  /** Opens the session at the parent's root and the block's EVM. */
+  static async open(setup: BlockRunSetup): Promise<BlockRun> {
+    const session = await setup.stateSource.openSession(setup.parentStateRoot, setup.common);
+    const stateManager: MerkleStateManager = session.stateManager;
+    await stateManager.checkpoint();
+    const scope = {selfDestructed: new Set<string>()};
+    const evm = await createBlockEvm(setup.profile, setup.common, stateManager, setup.chain, scope);
+    const env: TransactionEnvironment = {
+      evm,
+      block: setup.block,
+      evmBlock: evmBlock(setup.block),
+      scope,
+      gasPriceCapActive: setup.chainspec.isActive("RSKIP252", setup.block.number),
+    };
+    return new BlockRun(session, env, setup.chain);
+  }
+
+  /** Checks `tx` against the state and the block so far (throws `TransactionInvalidError`). */
+  validate(tx: Transaction): Promise<MessageInput> {
+    return validateTransaction(this.env, tx, this.gasUsed);
+  }
+
+  /** Executes a validated transaction and records its receipt. */
+  async apply(tx: Transaction, message: MessageInput): Promise<void> {
+    const result = await runMessage(this.env, message, true);
+    const fee = result.gasUsed * message.gasPrice;
+    this.gasUsed += result.gasUsed;
+    this.paidFees += fee;
+    const outcome: TransactionOutcome = {
+      transaction: tx,
+      status: result.status,
+      gasUsed: result.gasUsed,
+      cumulativeGasUsed: this.gasUsed,
+      fee,
+      logs: result.logs,
+    };
+    if (result.contractAddress) outcome.contractAddress = result.contractAddress;
+    if (result.revertData) outcome.revertData = result.revertData;
+    this.record(outcome);
+  }
+
+  /** Applies the REMASC transaction that closes the block. */
+  async applyRemasc(tx: Transaction): Promise<void> {
+    await applyRemascTransaction(this.env.evm.stateManager, tx, this.chain.maturedBlock);
+    this.record({transaction: tx, status: true, gasUsed: 0n, cumulativeGasUsed: this.gasUsed, fee: 0n, logs: []});
+  }
+
+  /** Commits the block's state and computes what its header commits to. */
+  async finish(): Promise<BlockExecutionResult> {
+    await this.session.stateManager.commit();
+    const {root, writes} = await this.session.commit();
+    let bloom: Uint8Array = new Uint8Array(LOGS_BLOOM_LENGTH);
+    for (const receipt of this.receipts) bloom = bloomOr(bloom, receipt.logsBloom);
+    return {
+      stateRoot: root,
+      receiptsRoot: receiptsRoot(this.receipts),
+      transactionsRoot: transactionsRoot(this.transactions),
+      logsBloom: bloom,
+      gasUsed: this.gasUsed,
+      paidFees: this.paidFees,
+      receipts: this.receipts,
+      outcomes: this.outcomes,
+      stateWrites: writes,
+    };
+  }
+
+  private record(outcome: TransactionOutcome): void {
+    this.transactions.push(outcome.transaction);
+    this.outcomes.push(outcome);
+    this.receipts.push(
+      new Receipt({
+        success: outcome.status,
+        cumulativeGas: outcome.cumulativeGasUsed,
+        gasUsed: outcome.gasUsed,
+        logs: outcome.logs,
+      }),
+    );
+  }
+}

@@ -1,0 +1,70 @@
+import {NodeError} from "@xchain/utils";
+
+/** Why a transaction cannot be included in a block (rskj `TransactionExecutor.init` and the block tx rules). */
+export enum TransactionInvalidCode {
+  /** No sender can be recovered from the signature. */
+  BAD_SIGNATURE = "TX_INVALID_BAD_SIGNATURE",
+  /** gasPrice is below the block's minimumGasPrice (`TxsMinGasPriceRule`). */
+  GAS_PRICE_BELOW_MINIMUM = "TX_INVALID_GAS_PRICE_BELOW_MINIMUM",
+  /** gasPrice is above 100 × the block's minimumGasPrice (RSKIP-252 `BlockTxsMaxGasPriceRule`). */
+  GAS_PRICE_ABOVE_CAP = "TX_INVALID_GAS_PRICE_ABOVE_CAP",
+  /** A creation whose initcode exceeds 49,152 bytes (RSKIP-438). */
+  INITCODE_TOO_LARGE = "TX_INVALID_INITCODE_TOO_LARGE",
+  /** gasLimit is below the intrinsic gas (gas.md §2). */
+  INTRINSIC_GAS_TOO_LOW = "TX_INVALID_INTRINSIC_GAS_TOO_LOW",
+  /** gasLimit plus the gas already used in the block exceeds the block gas limit. */
+  BLOCK_GAS_LIMIT_EXCEEDED = "TX_INVALID_BLOCK_GAS_LIMIT_EXCEEDED",
+  /** The nonce is not the sender's account nonce. */
+  NONCE_MISMATCH = "TX_INVALID_NONCE_MISMATCH",
+  /** The sender's balance does not cover gasLimit × gasPrice + value. */
+  INSUFFICIENT_BALANCE = "TX_INVALID_INSUFFICIENT_BALANCE",
+  /** A REMASC transaction where an ordinary one is expected (not last, or offered to block assembly). */
+  UNEXPECTED_REMASC = "TX_INVALID_UNEXPECTED_REMASC",
+}
+
+/** Each code with its metadata. */
+export type TransactionInvalidErrorType =
+  | {code: TransactionInvalidCode.BAD_SIGNATURE; reason: string}
+  | {code: TransactionInvalidCode.GAS_PRICE_BELOW_MINIMUM; gasPrice: bigint; minimumGasPrice: bigint}
+  | {code: TransactionInvalidCode.GAS_PRICE_ABOVE_CAP; gasPrice: bigint; cap: bigint}
+  | {code: TransactionInvalidCode.INITCODE_TOO_LARGE; size: number; max: number}
+  | {code: TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW; gasLimit: bigint; intrinsicGas: bigint}
+  | {
+      code: TransactionInvalidCode.BLOCK_GAS_LIMIT_EXCEEDED;
+      gasLimit: bigint;
+      blockGasUsed: bigint;
+      blockGasLimit: bigint;
+    }
+  | {code: TransactionInvalidCode.NONCE_MISMATCH; expected: bigint; actual: bigint}
+  | {code: TransactionInvalidCode.INSUFFICIENT_BALANCE; required: bigint; balance: bigint}
+  | {code: TransactionInvalidCode.UNEXPECTED_REMASC};
+
+/** A transaction that a block may not contain at this point (nothing was executed). */
+export class TransactionInvalidError extends NodeError<TransactionInvalidErrorType> {}
+
+/** Why a block's transactions cannot be executed. */
+export enum BlockExecutionErrorCode {
+  /** The transaction at `index` is invalid; `reason` is its `TransactionInvalidCode`. */
+  INVALID_TRANSACTION = "BLOCK_EXEC_INVALID_TRANSACTION",
+  /** The last transaction is not the REMASC transaction (or the block has none). */
+  MISSING_REMASC = "BLOCK_EXEC_MISSING_REMASC",
+  /** The REMASC address holds less than the matured block's fees it must pay out. */
+  REMASC_UNDERFUNDED = "BLOCK_EXEC_REMASC_UNDERFUNDED",
+}
+
+/** Each code with its metadata. */
+export type BlockExecutionErrorType =
+  | {code: BlockExecutionErrorCode.INVALID_TRANSACTION; index: number; reason: TransactionInvalidCode}
+  | {code: BlockExecutionErrorCode.MISSING_REMASC; transactionCount: number}
+  | {code: BlockExecutionErrorCode.REMASC_UNDERFUNDED; balance: bigint; paidFees: bigint};
+
+/** A block whose transactions do not execute: the chain rejects it. */
+export class BlockExecutionError extends NodeError<BlockExecutionErrorType> {
+  /** The transaction error behind an INVALID_TRANSACTION. */
+  readonly transactionError?: TransactionInvalidError;
+
+  constructor(type: BlockExecutionErrorType, message?: string, transactionError?: TransactionInvalidError) {
+    super(type, message);
+    if (transactionError) this.transactionError = transactionError;
+  }
+}

@@ -1,0 +1,67 @@
+/** One block's EVM: the gas profile's opcodes and precompiles over a state session. */
+import type {Common} from "@ethereumjs/common";
+import {createEVM, type EVM, type EVMMockBlockchainInterface, type EVMRunCallOpts} from "@ethereumjs/evm";
+import type {MerkleStateManager} from "@ethereumjs/statemanager";
+import {Address, bigIntToBytes, setLengthLeft} from "@ethereumjs/util";
+import {profileParams} from "./common.ts";
+import type {GasProfile} from "./gas/profile.ts";
+import type {BlockScope} from "./gas/types.ts";
+import type {ExecutionBlockContext, ExecutionChainView} from "./types.ts";
+
+/** The block object @ethereumjs/evm reads its block opcodes from. */
+export type EvmBlock = NonNullable<EVMRunCallOpts["block"]>;
+
+const ZERO_HASH = new Uint8Array(32);
+
+/**
+ * The EVM view of a block: DIFFICULTY (0x44) reads `prevRandao` under shanghai, so the block
+ * difficulty goes there (gas.md §7.4); BASEFEE reads `baseFeePerGas`, the block's
+ * minimumGasPrice (RSKIP-412).
+ */
+export function evmBlock(block: ExecutionBlockContext): EvmBlock {
+  return {
+    header: {
+      number: BigInt(block.number),
+      coinbase: new Address(block.coinbase),
+      timestamp: BigInt(block.timestamp),
+      difficulty: block.difficulty,
+      prevRandao: setLengthLeft(bigIntToBytes(block.difficulty), 32),
+      gasLimit: block.gasLimit,
+      baseFeePerGas: block.minimumGasPrice,
+      getBlobGasPrice: () => undefined,
+    },
+  };
+}
+
+// BLOCKHASH asks the blockchain for the block at a height within the last 256.
+function chainAdapter(chain: ExecutionChainView): EVMMockBlockchainInterface {
+  const adapter: EVMMockBlockchainInterface = {
+    getBlock: async (number) => {
+      const hash = (await chain.blockHash(number)) ?? ZERO_HASH;
+      return {hash: () => hash};
+    },
+    putBlock: async () => {},
+    shallowCopy: () => adapter,
+  };
+  return adapter;
+}
+
+/** A fresh EVM for one block (or one call) over `stateManager`. */
+export function createBlockEvm(
+  profile: GasProfile,
+  common: Common,
+  stateManager: MerkleStateManager,
+  chain: ExecutionChainView,
+  scope: BlockScope,
+): Promise<EVM> {
+  // A copy, because every EVM subscribes to its Common's events.
+  const evmCommon = common.copy();
+  return createEVM({
+    common: evmCommon,
+    params: profileParams(profile),
+    stateManager,
+    blockchain: chainAdapter(chain),
+    customOpcodes: profile.opcodes(common, scope),
+    customPrecompiles: profile.precompiles(common),
+  });
+}

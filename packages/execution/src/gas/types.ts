@@ -1,0 +1,20 @@
+/** The @ethereumjs/evm custom-opcode types, which the package does not export by name. */
+import type {EVMOpts} from "@ethereumjs/evm";
+
+/** An entry of `EVMOpts.customOpcodes`. */
+export type CustomOpcode = NonNullable<EVMOpts["customOpcodes"]>[number];
+/** A custom opcode that replaces (or adds) an opcode. */
+export type AddOpcode = Extract<CustomOpcode, {logicFunction: unknown}>;
+/** The dynamic gas function of an opcode: returns the opcode's total gas (base fee included). */
+export type GasFunction = NonNullable<AddOpcode["gasFunction"]>;
+/** The logic function of an opcode. */
+export type LogicFunction = AddOpcode["logicFunction"];
+/** The interpreter's per-frame state handed to gas and logic functions. */
+export type RunState = Parameters<GasFunction>[0];
+/** The Common handed to gas and logic functions. */
+export type OpcodeCommon = Parameters<GasFunction>[2];
+
+/** Addresses (lowercase 0x-hex) that rskj considers deleted in the current block (gas.md §7.5). */
+export interface BlockScope {
+  readonly selfDestructed: Set<string>;
+}

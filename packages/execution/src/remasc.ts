@@ -1,0 +1,52 @@
+/**
+ * The REMASC transaction that closes every block, with xchain's simplified payout (protocol spec
+ * Part A): the fees of the matured block (`number − maturity`) go from the REMASC address to that
+ * block's coinbase. As in rskj, its sender is the zero address, it must carry that account's
+ * nonce (so nonce = number − 1), and it increments it; it costs nothing.
+ */
+import type {StateManagerInterface} from "@ethereumjs/common";
+import {Account, Address} from "@ethereumjs/util";
+import {REMASC_ADDRESS, REMASC_SENDER, type Transaction} from "@xchain/primitives";
+import {
+  BlockExecutionError,
+  BlockExecutionErrorCode,
+  TransactionInvalidCode,
+  TransactionInvalidError,
+} from "./errors.ts";
+import type {ExecutionChainView} from "./types.ts";
+
+const SENDER = new Address(REMASC_SENDER);
+const REMASC = new Address(REMASC_ADDRESS);
+
+/** Applies the REMASC transaction `tx` (already known to be one) to `state`. */
+export async function applyRemascTransaction(
+  state: StateManagerInterface,
+  tx: Transaction,
+  maturedBlock: ExecutionChainView["maturedBlock"],
+): Promise<void> {
+  const sender = (await state.getAccount(SENDER)) ?? new Account();
+  if (tx.nonce !== sender.nonce) {
+    throw new TransactionInvalidError(
+      {code: TransactionInvalidCode.NONCE_MISMATCH, expected: sender.nonce, actual: tx.nonce},
+      `REMASC transaction nonce ${tx.nonce}, expected ${sender.nonce}`,
+    );
+  }
+  sender.nonce += 1n;
+  await state.putAccount(SENDER, sender);
+  // rskj's zero-value transfer to REMASC creates its account if it is missing.
+  const remasc = (await state.getAccount(REMASC)) ?? new Account();
+  const fees = maturedBlock?.paidFees ?? 0n;
+  if (remasc.balance < fees) {
+    throw new BlockExecutionError(
+      {code: BlockExecutionErrorCode.REMASC_UNDERFUNDED, balance: remasc.balance, paidFees: fees},
+      `REMASC holds ${remasc.balance}, cannot pay the matured block's ${fees}`,
+    );
+  }
+  remasc.balance -= fees;
+  await state.putAccount(REMASC, remasc);
+  if (maturedBlock === undefined || fees === 0n) return;
+  const coinbase = new Address(maturedBlock.coinbase);
+  const miner = (await state.getAccount(coinbase)) ?? new Account();
+  miner.balance += fees;
+  await state.putAccount(coinbase, miner);
+}

@@ -1,0 +1,37 @@
+import {NodeError} from "@xchain/utils";
+
+export enum StateErrorCode {
+  /** The trie node of the requested state root is not stored: that state was never persisted. */
+  ROOT_MISSING = "STATE_ROOT_MISSING",
+  /** A trie node that a stored node references is not in the store: the database is damaged. */
+  NODE_MISSING = "STATE_NODE_MISSING",
+  /** `StateSession.commit()` was called while a state-manager checkpoint is still open. */
+  CHECKPOINT_OPEN = "STATE_CHECKPOINT_OPEN",
+  /** Something tried to write through a read-only view. */
+  READ_ONLY = "STATE_READ_ONLY",
+  /** An address, storage slot or root has the wrong length. */
+  BAD_LENGTH = "STATE_BAD_LENGTH",
+  /** A genesis allocation lists the same address twice. */
+  DUPLICATE_GENESIS_ACCOUNT = "STATE_DUPLICATE_GENESIS_ACCOUNT",
+}
+
+export type StateErrorType =
+  | {code: StateErrorCode.ROOT_MISSING; root: string}
+  | {code: StateErrorCode.NODE_MISSING; key: string}
+  | {code: StateErrorCode.CHECKPOINT_OPEN}
+  | {code: StateErrorCode.READ_ONLY; operation: string}
+  | {code: StateErrorCode.BAD_LENGTH; field: "address" | "slot" | "root"; expected: number; actual: number}
+  | {code: StateErrorCode.DUPLICATE_GENESIS_ACCOUNT; address: string};
+
+/** A failure of the state package. */
+export class StateError extends NodeError<StateErrorType> {}
+
+/** Throws BAD_LENGTH unless `bytes` has exactly `expected` bytes. */
+export function checkLength(bytes: Uint8Array, expected: number, field: "address" | "slot" | "root"): void {
+  if (bytes.length !== expected) {
+    throw new StateError(
+      {code: StateErrorCode.BAD_LENGTH, field, expected, actual: bytes.length},
+      `${field} must be ${expected} bytes, got ${bytes.length}`,
+    );
+  }
+}

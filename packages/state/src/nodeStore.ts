@@ -1,0 +1,54 @@
+import {type BatchOp, Bucket, bucketKey, type KeyValueStore} from "@xchain/db";
+import {bytesToHex, hexToBytes} from "@xchain/utils";
+import {StateError, StateErrorCode} from "./errors.ts";
+import type {NodeCache} from "./nodeCache.ts";
+import {EMPTY_TRIE_ROOT} from "./trie.ts";
+
+const EMPTY_TRIE_ROOT_HEX = bytesToHex(EMPTY_TRIE_ROOT);
+
+/**
+ * The persisted trie nodes (bucket `stateTrie`) behind a shared `NodeCache`. Sessions and readers
+ * read through it; nothing here writes to the store.
+ */
+export class TrieNodeStore {
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly cache: NodeCache,
+  ) {}
+
+  /**
+   * The node (or code) under `keyHex` (unprefixed hex, as ethereumjs passes it), from the cache or
+   * the store. A missing trie node throws NODE_MISSING: ethereumjs would read it as "no such key"
+   * and report a damaged database as a missing account. Missing code and the empty-trie root (which
+   * ethereumjs looks up for every empty trie) give undefined.
+   */
+  async get(keyHex: string): Promise<Uint8Array | undefined> {
+    const cached = this.cache.get(keyHex);
+    if (cached !== undefined) return cached;
+    const value = await this.store.get(Bucket.stateTrie, hexToBytes(keyHex));
+    if (value !== undefined) {
+      this.cache.set(keyHex, value);
+    } else if (keyHex.length === 64 && keyHex !== EMPTY_TRIE_ROOT_HEX) {
+      throw new StateError({code: StateErrorCode.NODE_MISSING, key: keyHex}, `state trie node ${keyHex} is missing`);
+    }
+    return value;
+  }
+
+  /**
+   * Whether `key` is in the store itself. The cache is not asked: it also holds nodes of sessions
+   * that were committed but never persisted, which are correct content but not stored state.
+   */
+  async isStored(key: Uint8Array): Promise<boolean> {
+    return (await this.store.get(Bucket.stateTrie, key)) !== undefined;
+  }
+
+  /** Caches nodes a session just produced (content-addressed, so correct whether or not they get persisted). */
+  remember(entries: Iterable<[string, Uint8Array]>): void {
+    for (const [keyHex, value] of entries) this.cache.set(keyHex, value);
+  }
+}
+
+/** The batch op that stores `value` under the trie key `keyHex`. */
+export function trieWrite(keyHex: string, value: Uint8Array): BatchOp {
+  return {type: "put", key: bucketKey(Bucket.stateTrie, hexToBytes(keyHex)), value};
+}

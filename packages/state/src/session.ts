@@ -1,0 +1,42 @@
+import type {MerklePatriciaTrie} from "@ethereumjs/mpt";
+import type {MerkleStateManager} from "@ethereumjs/statemanager";
+import {StateError, StateErrorCode} from "./errors.ts";
+import {type TrieNodeStore, trieWrite} from "./nodeStore.ts";
+import type {SessionTrieDB} from "./sessionDb.ts";
+import type {StateCommit, StateSession} from "./types.ts";
+
+/**
+ * A writable view of the state at one root (see `StateDatabase.openSession`). Expected use, per block:
+ *
+ *     await sm.checkpoint();        // once around the whole block (G8: one trie flush per block)
+ *     ...execute transactions...    // per-transaction checkpoints nest inside
+ *     await sm.commit();            // depth 0: the state manager flushes its caches into the trie
+ *     const {root, writes} = await session.commit();
+ *
+ * `commit()` also works when the caller used no checkpoint at all (it flushes the caches itself);
+ * it refuses to run while a checkpoint is open, because the trie would still hold writes back.
+ */
+export class TrieStateSession implements StateSession {
+  constructor(
+    readonly stateManager: MerkleStateManager,
+    private readonly trie: MerklePatriciaTrie,
+    private readonly db: SessionTrieDB,
+    private readonly nodes: TrieNodeStore,
+  ) {}
+
+  /**
+   * Flushes the caches into the trie and returns the root and the writes since the previous commit.
+   * The session stays usable: the next block can run on top, reading these writes from memory,
+   * as long as they are persisted before (or in the same batch as) that block's writes.
+   */
+  async commit(): Promise<StateCommit> {
+    if (this.trie.hasCheckpoints()) {
+      throw new StateError({code: StateErrorCode.CHECKPOINT_OPEN}, "commit the state manager's checkpoints first");
+    }
+    await this.stateManager.flush();
+    const root = Uint8Array.from(this.trie.root());
+    const entries = this.db.takeWrites(root);
+    this.nodes.remember(entries);
+    return {root, writes: entries.map(([key, value]) => trieWrite(key, value))};
+  }
+}

@@ -1,0 +1,71 @@
+import type {Common} from "@ethereumjs/common";
+import {Caches, MerkleStateManager} from "@ethereumjs/statemanager";
+import type {KeyValueStore} from "@xchain/db";
+import {bytesToPrefixedHex, equalBytes} from "@xchain/utils";
+import {checkLength, StateError, StateErrorCode} from "./errors.ts";
+import {NodeCache, type NodeCacheStats} from "./nodeCache.ts";
+import {TrieNodeStore} from "./nodeStore.ts";
+import {TrieStateReader} from "./reader.ts";
+import {ReadOnlyTrieDB} from "./readOnlyDb.ts";
+import {TrieStateSession} from "./session.ts";
+import {SessionTrieDB} from "./sessionDb.ts";
+import {EMPTY_TRIE_ROOT, openTrie} from "./trie.ts";
+import type {StateReader, StateSession, StateSource} from "./types.ts";
+
+/** Default budget of the shared trie-node cache. */
+export const DEFAULT_NODE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Options of a `StateDatabase`. */
+export interface StateDatabaseOptions {
+  /** Approximate byte budget of the trie-node cache shared by all sessions and readers; 0 disables it. */
+  nodeCacheBytes?: number;
+}
+
+/**
+ * World state on the Ethereum MPT over the `stateTrie` bucket of a `KeyValueStore`. It never
+ * writes to the store: sessions return their trie writes for the caller's batch. Nodes are never
+ * deleted, so every root ever persisted stays readable.
+ */
+export class StateDatabase implements StateSource {
+  private readonly cache: NodeCache;
+  private readonly nodes: TrieNodeStore;
+
+  constructor(store: KeyValueStore, options: StateDatabaseOptions = {}) {
+    this.cache = new NodeCache(options.nodeCacheBytes ?? DEFAULT_NODE_CACHE_BYTES);
+    this.nodes = new TrieNodeStore(store, this.cache);
+  }
+
+  /** A writable session at `root`; throws STATE_ROOT_MISSING when that state is not stored. */
+  async openSession(root: Uint8Array, common: Common): Promise<StateSession> {
+    await this.requireRoot(root);
+    const db = new SessionTrieDB(this.nodes);
+    const trie = await openTrie(db, root, common);
+    const stateManager = new MerkleStateManager({trie, common, caches: new Caches()});
+    return new TrieStateSession(stateManager, trie, db, this.nodes);
+  }
+
+  /** A read-only view at `root`; throws STATE_ROOT_MISSING when that state is not stored. */
+  async reader(root: Uint8Array, common: Common): Promise<StateReader> {
+    await this.requireRoot(root);
+    const trie = await openTrie(new ReadOnlyTrieDB(this.nodes), root, common);
+    return new TrieStateReader(Uint8Array.from(root), new MerkleStateManager({trie, common}));
+  }
+
+  /** Whether the root node of `root` is in the store (the empty-trie root always is). */
+  async hasRoot(root: Uint8Array): Promise<boolean> {
+    checkLength(root, 32, "root");
+    return equalBytes(root, EMPTY_TRIE_ROOT) || this.nodes.isStored(root);
+  }
+
+  /** Size and hit counters of the shared trie-node cache. */
+  cacheStats(): NodeCacheStats {
+    return this.cache.stats();
+  }
+
+  private async requireRoot(root: Uint8Array): Promise<void> {
+    if (!(await this.hasRoot(root))) {
+      const hex = bytesToPrefixedHex(root);
+      throw new StateError({code: StateErrorCode.ROOT_MISSING, root: hex}, `state root ${hex} is not stored`);
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import {createMPT} from "@ethereumjs/mpt";
+import {Caches, MerkleStateManager} from "@ethereumjs/statemanager";
+import {Address, createAccountFromRLP, KECCAK256_NULL, KECCAK256_RLP, ValueEncoding} from "@ethereumjs/util";
+import type {LevelStore} from "@xchain/db";
+import {WriteBatch} from "@xchain/db";
+import {describe, expect, it} from "vitest";
+import {
+  EMPTY_TRIE_ROOT,
+  NodeCache,
+  type StateCommit,
+  StateDatabase,
+  StateErrorCode,
+  type StateSession,
+} from "../src/index.ts";
+import {TrieNodeStore} from "../src/nodeStore.ts";
+import {ReadOnlyTrieDB} from "../src/readOnlyDb.ts";
+import {addressOf, closeStore, common, openStore, persist, slotOf} from "./helpers.ts";
+
+/** A seeded generator, so a failure reproduces. */
+function prng(seed: number): (n: number) => number {
+  let s = seed;
+  return (n) => {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    return s % n;
+  };
+}
+
+type Op = (sm: MerkleStateManager) => Promise<void>;
+
+/** A random state change: balances, code, storage writes and deletions, account deletions. */
+function randomOp(random: (n: number) => number, block: number): Op {
+  const address = new Address(addressOf(random(40)));
+  switch (random(6)) {
+    case 0: {
+      const code = Uint8Array.of(0x60, block, 0x60, random(256), 0x55);
+      return (sm) => sm.putCode(address, code);
+    }
+    case 1:
+    case 2: {
+      const slot = slotOf(random(12));
+      const value = random(4) === 0 ? new Uint8Array(0) : Uint8Array.of(block, random(256));
+      return async (sm) => {
+        if ((await sm.getAccount(address)) === undefined) await sm.modifyAccountFields(address, {balance: 1n});
+        await sm.putStorage(address, slot, value);
+      };
+    }
+    case 3:
+      return (sm) => sm.deleteAccount(address);
+    default: {
+      const balance = BigInt(random(1_000_000));
+      return (sm) => sm.modifyAccountFields(address, {balance});
+    }
+  }
+}
+
+/** Applies ops inside a block-wide checkpoint, with one nested checkpoint that is reverted. */
+async function runBlock(sm: MerkleStateManager, ops: Op[], reverted: Op[]): Promise<void> {
+  await sm.checkpoint();
+  for (const op of ops.slice(0, ops.length / 2)) await op(sm);
+  await sm.checkpoint();
+  for (const op of reverted) await op(sm);
+  await sm.revert();
+  for (const op of ops.slice(ops.length / 2)) await op(sm);
+  await sm.commit();
+}
+
+/** Walks the whole state at `root` (account trie, every storage trie, every code) from the store alone. */
+async function walkState(store: LevelStore, root: Uint8Array): Promise<number> {
+  const db = new ReadOnlyTrieDB(new TrieNodeStore(store, new NodeCache(0)));
+  const open = (r: Uint8Array) =>
+    createMPT({db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common, root: r});
+  let nodes = 0;
+  const accounts: Uint8Array[] = [];
+  await (await open(root)).walkAllValueNodes(async (node) => {
+    accounts.push(node.value() as Uint8Array);
+  });
+  await (await open(root)).walkAllNodes(async () => {
+    nodes++;
+  });
+  for (const rlp of accounts) {
+    const account = createAccountFromRLP(rlp);
+    if (!equal(account.storageRoot, KECCAK256_RLP)) {
+      await (await open(account.storageRoot)).walkAllNodes(async () => {
+        nodes++;
+      });
+    }
+    if (!equal(account.codeHash, KECCAK256_NULL)) {
+      const code = await db.get(`63${Buffer.from(account.codeHash).toString("hex")}`);
+      expect(code, "contract code").toBeDefined();
+    }
+  }
+  return nodes;
+}
+
+const equal = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
+
+describe("persisted writes", () => {
+  it("hold every node of every root, and give the roots of a plain in-memory state manager", async () => {
+    let store = await openStore();
+    const path = store.path;
+    const state = new StateDatabase(store);
+    const reference = new MerkleStateManager({common, caches: new Caches()});
+    const random = prng(7);
+    const roots: Uint8Array[] = [];
+    let root = EMPTY_TRIE_ROOT;
+    let continued: StateSession | undefined;
+    let unpersisted: StateCommit | undefined;
+
+    for (let block = 1; block <= 12; block++) {
+      const ops = Array.from({length: 30}, () => randomOp(random, block));
+      const reverted = Array.from({length: 5}, () => randomOp(random, block));
+      // Every third block continues the previous session before its writes are persisted.
+      const session = continued ?? (await state.openSession(root, common));
+      await runBlock(session.stateManager, ops, reverted);
+      await runBlock(reference, ops, reverted);
+      const commit = await session.commit();
+      expect(commit.root).toEqual(await reference.getStateRoot());
+      if (block % 3 === 1) {
+        continued = session;
+        unpersisted = commit;
+      } else {
+        if (unpersisted) await persist(store, unpersisted);
+        await persist(store, commit);
+        continued = undefined;
+        unpersisted = undefined;
+      }
+      root = commit.root;
+      roots.push(root);
+    }
+
+    await closeStore(store);
+    store = await openStore(path);
+    for (const r of roots) expect(await walkState(store, r)).toBeGreaterThan(0);
+  });
+
+  it("are what the walk needs: one write left out makes the state unreadable", async () => {
+    const store = await openStore();
+    const state = new StateDatabase(store);
+    const session = await state.openSession(EMPTY_TRIE_ROOT, common);
+    for (let i = 0; i < 20; i++) await session.stateManager.modifyAccountFields(new Address(addressOf(i)), {nonce: 1n});
+    const {root, writes} = await session.commit();
+    await store.write(new WriteBatch().append(writes.slice(0, -1)));
+    await expect(walkState(store, root)).rejects.toMatchObject({code: StateErrorCode.NODE_MISSING});
+    // A fresh database: this one's node cache still holds what the session produced.
+    const reader = await new StateDatabase(store).reader(root, common);
+    const reads = Promise.all(Array.from({length: 20}, (_, i) => reader.getNonce(addressOf(i))));
+    await expect(reads).rejects.toMatchObject({code: StateErrorCode.NODE_MISSING});
+  });
+});

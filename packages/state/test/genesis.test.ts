@@ -1,0 +1,77 @@
+import {readJsonVector} from "@xchain/test-utils";
+import {bytesToHex, bytesToPrefixedHex, hexToBytes} from "@xchain/utils";
+import {describe, expect, it} from "vitest";
+import {buildGenesisState, type GenesisAccount, StateDatabase, StateErrorCode} from "../src/index.ts";
+import {addressOf, common, dumpStateBucket, openStore, persist, slotOf} from "./helpers.ts";
+
+interface RegtestAccounts {
+  accounts: {seed: string; address: string; balanceWei: string | null}[];
+}
+
+/** The 10 pre-funded "cow" accounts of regtest (B§7.3). */
+function cowAlloc(): [Uint8Array, GenesisAccount][] {
+  const {accounts} = readJsonVector<RegtestAccounts>("regtest-accounts.json");
+  return accounts
+    .filter((a) => a.balanceWei !== null)
+    .map((a) => [hexToBytes(a.address), {balance: BigInt(a.balanceWei as string)}]);
+}
+
+// Regression value (equal to a plain in-memory @ethereumjs/statemanager build of the same alloc):
+// the MPT root of the 10 cow accounts, not rskj's Unitrie root (spec Part A).
+const COW_ROOT = "0x24ae531f759fd57823d126fc9a54e56492de997dd59e50f3ab84d2fde915e25e";
+
+describe("buildGenesisState", () => {
+  it("gives the same root and writes from two builds and any allocation order", async () => {
+    const alloc = cowAlloc();
+    expect(alloc).toHaveLength(10);
+    const state = new StateDatabase(await openStore());
+    const a = await buildGenesisState(state, alloc, common);
+    const b = await buildGenesisState(new StateDatabase(await openStore()), [...alloc].reverse(), common);
+    expect(bytesToPrefixedHex(a.root)).toBe(COW_ROOT);
+    expect(b.root).toEqual(a.root);
+    expect(b.writes).toEqual(a.writes);
+  });
+
+  it("stores balances, nonce, code and non-zero storage", async () => {
+    const store = await openStore();
+    const state = new StateDatabase(store);
+    const code = hexToBytes("6001600055");
+    const genesis = await buildGenesisState(
+      state,
+      [
+        [addressOf(1), {balance: 5n, nonce: 2n}],
+        [
+          addressOf(2),
+          {
+            balance: 0n,
+            code,
+            storage: [
+              [slotOf(1), hexToBytes("2a")],
+              [slotOf(2), new Uint8Array(32)],
+            ],
+          },
+        ],
+      ],
+      common,
+    );
+    expect(await dumpStateBucket(store)).toEqual([]);
+    await persist(store, genesis);
+    const reader = await state.reader(genesis.root, common);
+    expect(await reader.getBalance(addressOf(1))).toBe(5n);
+    expect(await reader.getNonce(addressOf(1))).toBe(2n);
+    expect(await reader.getCode(addressOf(2))).toEqual(code);
+    expect(bytesToHex(await reader.getStorage(addressOf(2), slotOf(1)))).toBe(`${"00".repeat(31)}2a`);
+    expect(await reader.getStorage(addressOf(2), slotOf(2))).toEqual(new Uint8Array(32));
+  });
+
+  it("rejects an address allocated twice", async () => {
+    const state = new StateDatabase(await openStore());
+    const alloc: [Uint8Array, GenesisAccount][] = [
+      [addressOf(1), {balance: 1n}],
+      [addressOf(1), {balance: 2n}],
+    ];
+    await expect(buildGenesisState(state, alloc, common)).rejects.toMatchObject({
+      code: StateErrorCode.DUPLICATE_GENESIS_ACCOUNT,
+    });
+  });
+});
