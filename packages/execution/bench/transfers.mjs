@@ -118,7 +118,8 @@ const importSeconds = (performance.now() - started) / 1000;
 // 3. Execution alone, step by step (senders recovered beforehand), on a fresh database.
 const decoded = raw.map((block) => block.map(decode));
 for (const block of decoded) for (const tx of block) tx.sender();
-let {store, executor, root} = await freshState();
+const {store, state, executor, root: genesisRoot} = await freshState();
+let root = genesisRoot;
 const steps = {
   openSessionAndEvm: 0,
   validate: 0,
@@ -131,7 +132,6 @@ const steps = {
 };
 const profile = gasProfileAt(chainspec, 1);
 const common = executor.commonAt(1);
-const state = new StateDatabase(store);
 started = performance.now();
 for (let b = 0; b < BLOCKS; b++) {
   let t = performance.now();

@@ -40,6 +40,7 @@ print(`genesis: ${accounts} accounts, ${genesis.writes.length} writes, ${(perfor
 let root = genesis.root;
 let writes = 0;
 let execMs = 0;
+const flushMs = 0;
 let commitMs = 0;
 let persistMs = 0;
 t = performance.now();
@@ -73,7 +74,7 @@ const total = performance.now() - t;
 const tx = blocks * txPerBlock;
 print(
   `import: ${blocks} blocks × ${txPerBlock} transfers in ${total.toFixed(0)} ms = ${((tx / total) * 1000).toFixed(0)} transfers/s ` +
-    `(execute ${execMs.toFixed(0)} ms, commit ${commitMs.toFixed(0)} ms, persist ${persistMs.toFixed(0)} ms; ` +
+    `(execute ${execMs.toFixed(0)} ms, block checkpoint commit ${flushMs.toFixed(0)} ms, session commit ${commitMs.toFixed(0)} ms, persist ${persistMs.toFixed(0)} ms; ` +
     `${(writes / blocks).toFixed(0)} writes/block)`,
 );
 const {entries, bytes, hits, misses} = state.cacheStats();
