@@ -46,8 +46,9 @@ function recoverSender(tx: Transaction): Address {
   try {
     return new Address(tx.sender());
   } catch (e) {
-    if (e instanceof TransactionSignatureError)
+    if (e instanceof TransactionSignatureError) {
       invalid({code: TransactionInvalidCode.BAD_SIGNATURE, reason: e.message}, e.message);
+    }
     throw e;
   }
 }
@@ -99,11 +100,12 @@ export async function validateTransaction(
   const caller = recoverSender(tx);
   const account = await env.evm.stateManager.getAccount(caller);
   const nonce = account?.nonce ?? 0n;
-  if (tx.nonce !== nonce)
+  if (tx.nonce !== nonce) {
     invalid(
       {code: TransactionInvalidCode.NONCE_MISMATCH, expected: nonce, actual: tx.nonce},
       `nonce ${tx.nonce}, expected ${nonce}`,
     );
+  }
   const required = tx.gasLimit * tx.gasPrice + tx.value;
   const balance = account?.balance ?? 0n;
   if (balance < required) {

@@ -1,0 +1,167 @@
+// Block import throughput: builds a chain of value transfers and one of ERC-20 transfers with the
+// test chain builder, then imports each, from raw block bytes, into a fresh LevelDB data directory
+// through full validation. Prints blocks/s, transactions/s, Mgas/s and peak RSS next to the rate of
+// sender recovery alone (decode + secp256k1 recovery of the same transactions), measured in the
+// same run: the floor of this work. Needs a build (`npm run build`).
+//
+//   node scripts/bench/import.mjs [blocks=1000] [txsPerBlock=100] [transfer|erc20|both=both]
+import {mkdtempSync, rmSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {Chain} from "@xchain/chain";
+import {getChainspec, regtestGenesis} from "@xchain/chainspec";
+import {calculateDifficulty} from "@xchain/consensus";
+import {LevelStore} from "@xchain/db";
+import {Block, Transaction} from "@xchain/primitives";
+import {ChainBuilder, compileSolidity, cowAccounts} from "@xchain/test-utils";
+import {concatBytes, keccak256, publicKeyOf, secp256k1Backend, utf8ToBytes} from "@xchain/utils";
+
+const blockCount = Number(process.argv[2] ?? 1000);
+const txsPerBlock = Number(process.argv[3] ?? 100);
+const which = process.argv[4] ?? "both";
+const chainspec = getChainspec("regtest");
+const chainId = chainspec.params.chainId;
+const EMPTY = new Uint8Array(0);
+
+const TOKEN = `// SPDX-License-Identifier: MIT
+pragma solidity 0.8.37;
+contract Token {
+    mapping(address => uint256) public balanceOf;
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    constructor() { balanceOf[msg.sender] = 1e30; }
+    function transfer(address to, uint256 value) external returns (bool) {
+        balanceOf[msg.sender] -= value;
+        balanceOf[to] += value;
+        emit Transfer(msg.sender, to, value);
+        return true;
+    }
+}`;
+
+/** `txsPerBlock` senders: key i is keccak("bench-sender-i"). */
+function senders() {
+  return Array.from({length: txsPerBlock}, (_, i) => {
+    const privateKey = keccak256(utf8ToBytes(`bench-sender-${i}`));
+    return {privateKey, address: keccak256(publicKeyOf(privateKey)).subarray(12), nonce: 0n};
+  });
+}
+
+function sign(from, values) {
+  return Transaction.sign(
+    {gasPrice: 0n, value: 0n, data: EMPTY, ...values, nonce: from.nonce++},
+    from.privateKey,
+    chainId,
+  );
+}
+
+function freshAddress(n, i) {
+  return keccak256(utf8ToBytes(`recipient-${n}-${i}`)).subarray(12);
+}
+
+function uint256(value) {
+  const out = new Uint8Array(32);
+  let v = BigInt(value);
+  for (let i = 31; v > 0n; i--, v >>= 8n) out[i] = Number(v & 0xffn);
+  return out;
+}
+
+/** Setup blocks fund the senders (and deploy the token); measured blocks each carry `txsPerBlock` transfers. */
+async function buildChain(kind) {
+  const builder = await ChainBuilder.create({
+    chainspec,
+    genesis: regtestGenesis,
+    difficulty: (h, p) => calculateDifficulty(h, p, chainspec),
+  });
+  const cow = {...cowAccounts()[0], nonce: 0n};
+  const from = senders();
+  const blocks = [];
+  let token;
+  let transferSelector;
+  const tokenTransfer = (to, amount) => concatBytes(transferSelector, new Uint8Array(12), to, uint256(amount));
+  if (kind === "transfer") {
+    blocks.push(
+      await builder.buildBlock({
+        transactions: from.map((s) => sign(cow, {gasLimit: 21_000n, to: s.address, value: 10n ** 21n})),
+      }),
+    );
+  } else {
+    const {bytecode, selectors} = compileSolidity(TOKEN).Token;
+    const deploy = sign(cow, {gasLimit: 1_000_000n, data: bytecode});
+    blocks.push(await builder.buildBlock({transactions: [deploy]}));
+    // The token's address: keccak(rlp([deployer, nonce 0])).
+    token = keccak256(concatBytes(Uint8Array.of(0xd6, 0x94), cow.address, Uint8Array.of(0x80))).subarray(12);
+    transferSelector = selectors["transfer(address,uint256)"];
+    blocks.push(
+      await builder.buildBlock({
+        transactions: from.map((s) =>
+          sign(cow, {gasLimit: 100_000n, to: token, data: tokenTransfer(s.address, 10n ** 24n)}),
+        ),
+      }),
+    );
+  }
+  const setup = blocks.length;
+  for (let n = 0; n < blockCount; n++) {
+    const txs = from.map((s, i) =>
+      kind === "transfer"
+        ? sign(s, {gasLimit: 21_000n, to: freshAddress(n, i), value: 1n})
+        : sign(s, {gasLimit: 100_000n, to: token, data: tokenTransfer(freshAddress(n, i), 1n)}),
+    );
+    blocks.push(await builder.buildBlock({transactions: txs}));
+  }
+  return {encoded: blocks.map((b) => b.encode()), setup};
+}
+
+/** Decode + sender recovery of every measured transaction, from the block bytes: the floor. */
+function recoveryRate(encoded, setup) {
+  const start = process.hrtime.bigint();
+  let count = 0;
+  for (const bytes of encoded.slice(setup)) {
+    const block = Block.decode(bytes, {rules: chainspec, chainId});
+    for (const tx of block.transactions.slice(0, -1)) {
+      tx.sender();
+      count++;
+    }
+  }
+  return count / (Number(process.hrtime.bigint() - start) / 1e9);
+}
+
+async function importChain(encoded, setup) {
+  const dir = mkdtempSync(join(tmpdir(), "xchain-bench-import-"));
+  const store = await LevelStore.open(dir);
+  try {
+    const chain = await Chain.open({store, chainspec, genesis: regtestGenesis});
+    for (const bytes of encoded.slice(0, setup)) await chain.importBlock(bytes);
+    let gas = 0n;
+    let txs = 0;
+    const start = process.hrtime.bigint();
+    for (const bytes of encoded.slice(setup)) {
+      const result = await chain.importBlock(bytes);
+      if (result.kind !== "IMPORTED_BEST")
+        throw new Error(`import failed: ${result.kind} ${result.error?.message ?? ""}`);
+      const header = chain.head().header;
+      gas += header.gasUsed;
+      txs += txsPerBlock;
+    }
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    return {seconds, blocks: encoded.length - setup, txs, gas};
+  } finally {
+    await store.close();
+    rmSync(dir, {recursive: true, force: true});
+  }
+}
+
+console.log(`secp256k1 backend: ${secp256k1Backend}; ${blockCount} blocks x ${txsPerBlock} transactions`);
+for (const kind of which === "both" ? ["transfer", "erc20"] : [which]) {
+  const buildStart = Date.now();
+  const {encoded, setup} = await buildChain(kind);
+  console.log(`\n[${kind}] built ${encoded.length} blocks in ${((Date.now() - buildStart) / 1000).toFixed(1)} s`);
+  const recovery = recoveryRate(encoded, setup);
+  const r = await importChain(encoded, setup);
+  const txRate = r.txs / r.seconds;
+  console.log(
+    `[${kind}] import:          ${(r.blocks / r.seconds).toFixed(1)} blocks/s, ${Math.round(txRate)} tx/s, ${(Number(r.gas) / 1e6 / r.seconds).toFixed(1)} Mgas/s (${r.seconds.toFixed(1)} s)`,
+  );
+  console.log(
+    `[${kind}] sender recovery: ${Math.round(recovery)} tx/s (decode + recover alone); import / recovery = ${(txRate / recovery).toFixed(2)}`,
+  );
+  console.log(`[${kind}] peak RSS:        ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+}
