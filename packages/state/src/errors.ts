@@ -3,7 +3,7 @@ import {NodeError} from "@xchain/utils";
 export enum StateErrorCode {
   /** The trie node of the requested state root is not stored: that state was never persisted. */
   ROOT_MISSING = "STATE_ROOT_MISSING",
-  /** A trie node that a stored node references is not in the store: the database is damaged. */
+  /** A trie node or contract code that stored state references is not in the store: the database is damaged. */
   NODE_MISSING = "STATE_NODE_MISSING",
   /** `StateSession.commit()` was called while a state-manager checkpoint is still open. */
   CHECKPOINT_OPEN = "STATE_CHECKPOINT_OPEN",

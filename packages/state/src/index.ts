@@ -1,6 +1,6 @@
-export * from "./errors.ts";
-export * from "./genesis.ts";
-export * from "./nodeCache.ts";
-export * from "./stateDatabase.ts";
+export {StateError, StateErrorCode, type StateErrorType} from "./errors.ts";
+export {buildGenesisState} from "./genesis.ts";
+export type {NodeCacheStats} from "./nodeCache.ts";
+export {DEFAULT_NODE_CACHE_BYTES, StateDatabase, type StateDatabaseOptions} from "./stateDatabase.ts";
 export {EMPTY_TRIE_ROOT} from "./trie.ts";
 export * from "./types.ts";

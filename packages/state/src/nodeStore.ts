@@ -18,19 +18,20 @@ export class TrieNodeStore {
 
   /**
    * The node (or code) under `keyHex` (unprefixed hex, as ethereumjs passes it), from the cache or
-   * the store. A missing trie node throws NODE_MISSING: ethereumjs would read it as "no such key"
-   * and report a damaged database as a missing account. Missing code and the empty-trie root (which
-   * ethereumjs looks up for every empty trie) give undefined.
+   * the store. Every key ethereumjs asks for is referenced by stored state, so a miss means a
+   * damaged database and throws NODE_MISSING (ethereumjs itself would read a missing node as "no
+   * such account"). The one exception is the empty-trie root, which ethereumjs looks up for every
+   * empty trie and which has no node: undefined.
    */
   async get(keyHex: string): Promise<Uint8Array | undefined> {
+    if (keyHex === EMPTY_TRIE_ROOT_HEX) return undefined;
     const cached = this.cache.get(keyHex);
     if (cached !== undefined) return cached;
     const value = await this.store.get(Bucket.stateTrie, hexToBytes(keyHex));
-    if (value !== undefined) {
-      this.cache.set(keyHex, value);
-    } else if (keyHex.length === 64 && keyHex !== EMPTY_TRIE_ROOT_HEX) {
-      throw new StateError({code: StateErrorCode.NODE_MISSING, key: keyHex}, `state trie node ${keyHex} is missing`);
+    if (value === undefined) {
+      throw new StateError({code: StateErrorCode.NODE_MISSING, key: keyHex}, `state entry ${keyHex} is missing`);
     }
+    this.cache.set(keyHex, value);
     return value;
   }
 

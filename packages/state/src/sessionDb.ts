@@ -15,7 +15,10 @@ export class SessionTrieDB implements DB<string, string | Uint8Array> {
   private readonly taken = new Map<string, Uint8Array>();
   /** Written but unreferenced at the last `takeWrites()`: still readable, written if referenced later. */
   private readonly orphans = new Map<string, Uint8Array>();
-  /** Keys this session read from the node store: stored already, so rewriting them is redundant. */
+  /**
+   * Keys this session read through the node store. The session only follows references from its
+   * stored root, so these are stored (even when the shared cache answered): rewriting them is redundant.
+   */
   private readonly fromStore = new Set<string>();
 
   constructor(private readonly nodes: TrieNodeStore) {}

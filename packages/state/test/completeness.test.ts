@@ -4,14 +4,8 @@ import {Address, createAccountFromRLP, KECCAK256_NULL, KECCAK256_RLP, ValueEncod
 import type {LevelStore} from "@xchain/db";
 import {WriteBatch} from "@xchain/db";
 import {describe, expect, it} from "vitest";
-import {
-  EMPTY_TRIE_ROOT,
-  NodeCache,
-  type StateCommit,
-  StateDatabase,
-  StateErrorCode,
-  type StateSession,
-} from "../src/index.ts";
+import {EMPTY_TRIE_ROOT, type StateCommit, StateDatabase, StateErrorCode, type StateSession} from "../src/index.ts";
+import {NodeCache} from "../src/nodeCache.ts";
 import {TrieNodeStore} from "../src/nodeStore.ts";
 import {ReadOnlyTrieDB} from "../src/readOnlyDb.ts";
 import {addressOf, closeStore, common, openStore, persist, slotOf} from "./helpers.ts";

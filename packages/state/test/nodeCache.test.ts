@@ -1,5 +1,6 @@
 import {describe, expect, it} from "vitest";
-import {NODE_CACHE_ENTRY_OVERHEAD, NodeCache, StateErrorCode} from "../src/index.ts";
+import {StateErrorCode} from "../src/index.ts";
+import {NODE_CACHE_ENTRY_OVERHEAD, NodeCache} from "../src/nodeCache.ts";
 import {TrieNodeStore} from "../src/nodeStore.ts";
 import {ReadOnlyTrieDB} from "../src/readOnlyDb.ts";
 import {openStore} from "./helpers.ts";
@@ -33,11 +34,12 @@ describe("NodeCache", () => {
 });
 
 describe("ReadOnlyTrieDB over the node store", () => {
-  it("refuses writes and reports a missing trie node (not the empty root) as NODE_MISSING", async () => {
+  it("refuses writes and reports a missing entry (other than the empty-trie root) as NODE_MISSING", async () => {
     const db = new ReadOnlyTrieDB(new TrieNodeStore(await openStore(), new NodeCache(0)));
     await expect(db.put()).rejects.toMatchObject({code: StateErrorCode.READ_ONLY, type: {operation: "put"}});
     await expect(db.batch()).rejects.toMatchObject({code: StateErrorCode.READ_ONLY});
     expect(await db.get("56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421")).toBeUndefined();
     await expect(db.get("00".repeat(32))).rejects.toMatchObject({code: StateErrorCode.NODE_MISSING});
+    await expect(db.get(`63${"00".repeat(32)}`)).rejects.toMatchObject({code: StateErrorCode.NODE_MISSING});
   });
 });
