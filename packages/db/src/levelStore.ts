@@ -1,6 +1,7 @@
 /** The LevelDB (classic-level) implementation of `KeyValueStore`. */
-import {ClassicLevel} from "classic-level";
+
 import {NodeError} from "@xchain/utils";
+import {ClassicLevel} from "classic-level";
 import type {Bucket} from "./buckets.ts";
 import {type BucketRange, bucketKey, type KeyValueStore, type WriteBatch} from "./store.ts";
 
@@ -33,10 +34,16 @@ export class LevelStore implements KeyValueStore {
     } catch (e) {
       const cause = (e as {cause?: {code?: string}}).cause;
       if (cause?.code === "LEVEL_LOCKED") {
-        throw new DatabaseError({code: DatabaseErrorCode.LOCKED, path}, `database at ${path} is in use by another process`);
+        throw new DatabaseError(
+          {code: DatabaseErrorCode.LOCKED, path},
+          `database at ${path} is in use by another process`,
+        );
       }
       const reason = e instanceof Error ? e.message : String(e);
-      throw new DatabaseError({code: DatabaseErrorCode.OPEN_FAILED, path, reason}, `cannot open database at ${path}: ${reason}`);
+      throw new DatabaseError(
+        {code: DatabaseErrorCode.OPEN_FAILED, path, reason},
+        `cannot open database at ${path}: ${reason}`,
+      );
     }
     return new LevelStore(db, path);
   }

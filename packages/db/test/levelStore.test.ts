@@ -2,7 +2,15 @@ import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {afterEach, describe, expect, it} from "vitest";
-import {Bucket, DatabaseError, DatabaseErrorCode, LevelStore, numberFromKey, numberKey, WriteBatch} from "../src/index.ts";
+import {
+  Bucket,
+  DatabaseError,
+  DatabaseErrorCode,
+  LevelStore,
+  numberFromKey,
+  numberKey,
+  WriteBatch,
+} from "../src/index.ts";
 
 const open: LevelStore[] = [];
 async function freshStore(path = mkdtempSync(join(tmpdir(), "xchain-db-"))): Promise<LevelStore> {
@@ -39,7 +47,11 @@ describe("LevelStore", () => {
     for await (const [k] of store.entries(Bucket.canonicalHash)) all.push(numberFromKey(k));
     expect(all).toEqual([1, 5, 42, 300]);
     const some: number[] = [];
-    for await (const [k] of store.entries(Bucket.canonicalHash, {gte: numberKey(5), lt: numberKey(300), reverse: true})) {
+    for await (const [k] of store.entries(Bucket.canonicalHash, {
+      gte: numberKey(5),
+      lt: numberKey(300),
+      reverse: true,
+    })) {
       some.push(numberFromKey(k));
     }
     expect(some).toEqual([42, 5]);

@@ -10,10 +10,16 @@ import {createCustomCommon, Mainnet} from "@ethereumjs/common";
 import {Account, Address} from "@ethereumjs/util";
 import {LevelStore, WriteBatch} from "@xchain/db";
 import {buildGenesisState, StateDatabase} from "@xchain/state";
+import {keccak256} from "@xchain/utils";
 
 const print = (line) => process.stdout.write(`${line}\n`);
 const [accounts, blocks, txPerBlock, cacheMiB] = [10_000, 100, 100, 64].map((d, i) => Number(process.argv[2 + i] ?? d));
-const common = createCustomCommon({chainId: 33}, Mainnet, {hardfork: "shanghai", eips: [1153, 5656]});
+// The project's keccak-256 (hash-wasm), as the execution package's Common supplies it.
+const common = createCustomCommon({chainId: 33}, Mainnet, {
+  hardfork: "shanghai",
+  eips: [1153, 5656],
+  customCrypto: {keccak256},
+});
 
 let seed = 1;
 const random = (n) => {
