@@ -6,12 +6,12 @@
 import {KECCAK256_NULL} from "@ethereumjs/util";
 import {getChainspec} from "@xchain/chainspec";
 import {bloomContains} from "@xchain/primitives";
+import {type CompiledContract, compileSolidity} from "@xchain/test-utils";
 import {bytesToBigInt, concatBytes, hexToBytes, keccak256, utf8ToBytes} from "@xchain/utils";
 import {beforeAll, describe, expect, it} from "vitest";
 import {calldata, word, wordAt} from "./support/abi.ts";
 import {ETHER, Signer} from "./support/accounts.ts";
 import {TestChain} from "./support/chain.ts";
-import {type Compiled, compile} from "./support/solc.ts";
 
 const SOURCE = `
 // SPDX-License-Identifier: MIT
@@ -38,7 +38,7 @@ contract Probe {
 
 const chainspec = getChainspec("regtest");
 const alice = new Signer("alice");
-let probe: Compiled;
+let probe: CompiledContract;
 let chain: TestChain;
 let probeAddress: Uint8Array;
 
@@ -59,7 +59,7 @@ async function view(selector: Uint8Array, ...args: (bigint | Uint8Array)[]): Pro
 const sel = (signature: string) => probe.selectors[signature] as Uint8Array;
 
 beforeAll(async () => {
-  probe = compile(SOURCE).Probe as Compiled;
+  probe = compileSolidity(SOURCE).Probe as CompiledContract;
   chain = await TestChain.create(chainspec, [{address: alice.address, balance: ETHER}]);
   const block = await chain.execute([alice.sign({data: probe.bytecode})]);
   probeAddress = block.result?.outcomes[0]?.contractAddress as Uint8Array;

@@ -5,11 +5,11 @@
  */
 import {getChainspec} from "@xchain/chainspec";
 import type {Transaction} from "@xchain/primitives";
+import {type CompiledContract, compileSolidity} from "@xchain/test-utils";
 import {beforeAll, describe, expect, it} from "vitest";
 import {calldata, wordAt} from "./support/abi.ts";
 import {ETHER, Signer} from "./support/accounts.ts";
 import {TestChain} from "./support/chain.ts";
-import {type Compiled, compile} from "./support/solc.ts";
 import {StockEthereum} from "./support/stockEvm.ts";
 
 // A minimal hand-written token: the constructor writes two slots without reading them and
@@ -63,7 +63,7 @@ const owner = new Signer("owner");
 const holder = new Signer("holder");
 const newcomer = Uint8Array.from({length: 20}, (_, i) => i + 1);
 const spender = Uint8Array.from({length: 20}, (_, i) => i + 101);
-let token: Compiled;
+let token: CompiledContract;
 
 const sel = (signature: string) => token.selectors[signature] as Uint8Array;
 
@@ -124,7 +124,7 @@ async function measure(): Promise<Row[]> {
 describe("ERC-20 under rskj's schedule (gas.md §10)", () => {
   let rows: Row[];
   beforeAll(async () => {
-    token = compile(TOKEN).Token as Compiled;
+    token = compileSolidity(TOKEN).Token as CompiledContract;
     rows = await measure();
     console.table(rows.map((r) => ({...r, delta: r.stock - r.rskj})));
   });

@@ -5,13 +5,13 @@
  * modexp priced by EIP-198.
  */
 import {getChainspec} from "@xchain/chainspec";
+import {type CompiledContract, compileSolidity} from "@xchain/test-utils";
 import {bytesToBigInt, concatBytes, hexToBytes} from "@xchain/utils";
 import {beforeAll, describe, expect, it} from "vitest";
 import {modexpGas} from "../src/index.ts";
 import {calldata, word} from "./support/abi.ts";
 import {ETHER, Signer} from "./support/accounts.ts";
 import {TestChain} from "./support/chain.ts";
-import {type Compiled, compile} from "./support/solc.ts";
 
 const SOURCE = `
 // SPDX-License-Identifier: MIT
@@ -37,12 +37,12 @@ contract Doomed {
 `;
 
 const chainspec = getChainspec("regtest");
-let contracts: Record<string, Compiled>;
+let contracts: Record<string, CompiledContract>;
 const alice = new Signer("alice");
 let chain: TestChain;
 
 beforeAll(async () => {
-  contracts = compile(SOURCE);
+  contracts = compileSolidity(SOURCE);
   chain = await TestChain.create(chainspec, [{address: alice.address, balance: ETHER}]);
 });
 
@@ -76,15 +76,15 @@ describe("opcode and call rules", () => {
   });
 
   it("recursion reaches call depth 400 and fails beyond (no 63/64 retention in 6.8M gas)", async () => {
-    const deep = await deploy((contracts.Deep as Compiled).bytecode);
-    const selector = (contracts.Deep as Compiled).selectors["deep(uint256)"] as Uint8Array;
+    const deep = await deploy((contracts.Deep as CompiledContract).bytecode);
+    const selector = (contracts.Deep as CompiledContract).selectors["deep(uint256)"] as Uint8Array;
     expect((await send(deep, calldata(selector, 400n))).status).toBe(true);
     expect((await send(deep, calldata(selector, 401n))).status).toBe(false);
   });
 
   it("a zero-value CALL to a missing account pays 25,000 once; precompiles always exist", async () => {
-    const poker = await deploy((contracts.Poker as Compiled).bytecode);
-    const selector = (contracts.Poker as Compiled).selectors["poke(address)"] as Uint8Array;
+    const poker = await deploy((contracts.Poker as CompiledContract).bytecode);
+    const selector = (contracts.Poker as CompiledContract).selectors["poke(address)"] as Uint8Array;
     const fresh = new Uint8Array(20).fill(0x99);
     const first = await send(poker, calldata(selector, fresh));
     const second = await send(poker, calldata(selector, fresh));
@@ -98,8 +98,8 @@ describe("opcode and call rules", () => {
   });
 
   it("SELFDESTRUCT deletes the account at the end of the transaction; the 24,000 refund is capped at half", async () => {
-    const doomed = await deploy((contracts.Doomed as Compiled).bytecode);
-    const selector = (contracts.Doomed as Compiled).selectors["die(address)"] as Uint8Array;
+    const doomed = await deploy((contracts.Doomed as CompiledContract).bytecode);
+    const selector = (contracts.Doomed as CompiledContract).selectors["die(address)"] as Uint8Array;
     const outcome = await send(doomed, calldata(selector, alice.address));
     expect(outcome.status).toBe(true);
     expect(await chain.account(doomed)).toBeUndefined();
