@@ -5,12 +5,12 @@
  * uncles; `sealBlock` reseals altered values, so that a test reaches the rule it targets.
  */
 import {buildGenesisHeader, type Chainspec, type GenesisParams} from "@xchain/chainspec";
-import {type KeyValueStore, WriteBatch} from "@xchain/db";
+import {type KeyValueStore, MemoryStore, WriteBatch} from "@xchain/db";
 import {type AssembledBlock, BlockExecutor, createChainCommon, type ExecutionChainView} from "@xchain/execution";
 import {Block, type BlockHeader, type HeaderValues, type Transaction, unclesHash} from "@xchain/primitives";
 import {buildGenesisState, StateDatabase} from "@xchain/state";
 import {bytesToHex} from "@xchain/utils";
-import {MemoryStore} from "./memoryStore.ts";
+
 import {sealHeader} from "./sealHeader.ts";
 
 /** The difficulty a header must carry given its parent: consensus' `calculateDifficulty` (test-utils sits below consensus). */

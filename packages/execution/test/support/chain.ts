@@ -4,7 +4,7 @@
  */
 import type {Common} from "@ethereumjs/common";
 import type {Chainspec} from "@xchain/chainspec";
-import {WriteBatch} from "@xchain/db";
+import {MemoryStore, WriteBatch} from "@xchain/db";
 import {createRemascTransaction, type Transaction} from "@xchain/primitives";
 import {type AccountState, buildGenesisState, StateDatabase} from "@xchain/state";
 import {keccak256, utf8ToBytes} from "@xchain/utils";
@@ -15,7 +15,6 @@ import {
   type ExecutionBlockContext,
   type ExecutionChainView,
 } from "../../src/index.ts";
-import {MemoryStore} from "./memoryStore.ts";
 
 /** A genesis allocation for tests. */
 export interface TestAccount {

@@ -2,6 +2,7 @@
 import "@xchain/utils";
 import {createRequire} from "node:module";
 import {Command, CommanderError} from "commander";
+import {registerGenesis} from "./cmds/genesis.ts";
 import {registerVerifyHeaders} from "./cmds/verifyHeaders.ts";
 
 const {version} = createRequire(import.meta.url)("../../package.json") as {version: string};
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError();
   registerVerifyHeaders(program);
+  registerGenesis(program);
   return program;
 }
 

@@ -1,6 +1,5 @@
-import {Bucket, numberKey, WriteBatch} from "@xchain/db";
 import {describe, expect, it} from "vitest";
-import {MemoryStore} from "../src/index.ts";
+import {Bucket, MemoryStore, numberKey, WriteBatch} from "../src/index.ts";
 
 describe("MemoryStore", () => {
   it("applies batches and iterates one bucket in key order with ranges, reverse and limit", async () => {

@@ -1,6 +1,8 @@
-/** An in-memory `KeyValueStore` for tests: the same bucketed keys and atomic batches as `LevelStore`. */
-import {type Bucket, type BucketRange, bucketKey, type KeyValueStore, type WriteBatch} from "@xchain/db";
+/** An in-memory `KeyValueStore` (tests, and throwaway computations such as a genesis root): the same bucketed keys and atomic batches as `LevelStore`. */
+
 import {bytesToHex, compareBytes, hexToBytes} from "@xchain/utils";
+import type {Bucket} from "./buckets.ts";
+import {type BucketRange, bucketKey, type KeyValueStore, type WriteBatch} from "./store.ts";
 
 /** Keys and values in a Map; `entries` sorts the bucket's keys on each call. */
 export class MemoryStore implements KeyValueStore {

@@ -1,0 +1,75 @@
+// End-to-end: `xchain genesis` prints the deterministic genesis hash of each network and of a custom genesis file.
+import {execFile} from "node:child_process";
+import {mkdtempSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {promisify} from "node:util";
+import {Chain} from "@xchain/chain";
+import {getChainspec, regtestGenesis} from "@xchain/chainspec";
+import {MemoryStore} from "@xchain/db";
+import {bytesToPrefixedHex} from "@xchain/utils";
+import {describe, expect, it} from "vitest";
+
+const bin = join(import.meta.dirname, "..", "..", "packages", "node", "bin", "xchain.js");
+const run = promisify(execFile);
+
+async function xchain(...args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
+  try {
+    const {stdout, stderr} = await run(process.execPath, [bin, ...args]);
+    return {code: 0, stdout, stderr};
+  } catch (e) {
+    const err = e as {code: number; stdout: string; stderr: string};
+    return {code: err.code, stdout: err.stdout, stderr: err.stderr};
+  }
+}
+
+function line(stdout: string, key: string): string | undefined {
+  return stdout
+    .split("\n")
+    .find((l) => l.startsWith(key))
+    ?.split(/\s+/)[1];
+}
+
+describe("xchain genesis", () => {
+  it("prints the regtest genesis hash the chain writes, the same on every run", async () => {
+    const chain = await Chain.open({
+      store: new MemoryStore(),
+      chainspec: getChainspec("regtest"),
+      genesis: regtestGenesis,
+    });
+    const first = await xchain("genesis", "--network", "regtest");
+    const second = await xchain("genesis", "--network", "regtest");
+    expect(first.code).toBe(0);
+    expect(line(first.stdout, "hash")).toBe(bytesToPrefixedHex(chain.genesisHash));
+    expect(second.stdout).toBe(first.stdout);
+  });
+
+  it("reads a custom genesis file", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "xchain-genesis-")), "genesis.json");
+    const genesis = {
+      config: {chainId: "0x64"},
+      difficulty: "0x01",
+      gasLimit: "0x989680",
+      timestamp: "0x0",
+      extraData: "0x",
+      coinbase: "0x3333333333333333333333333333333333333333",
+      minimumGasPrice: "0x0",
+      alloc: {"0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826": {balance: "0x1000"}},
+    };
+    writeFileSync(file, JSON.stringify(genesis));
+    const r = await xchain("genesis", "--network", "custom", "--genesis-file", file);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/chain id 100/);
+    expect(line(r.stdout, "hash")).toMatch(/^0x[0-9a-f]{64}$/);
+    writeFileSync(file, JSON.stringify({...genesis, gasLimit: "lots"}));
+    const bad = await xchain("genesis", "--network", "custom", "--genesis-file", file);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/gasLimit/);
+  });
+
+  it("asks for a genesis file with --network custom", async () => {
+    const r = await xchain("genesis", "--network", "custom");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--genesis-file/);
+  });
+});
