@@ -1,8 +1,8 @@
 // State throughput: blocks of value transfers, each block a new session on the previous root,
 // its writes persisted in one batch before the next block; then random reads through readers.
-// Needs a build (`npx tsc -b packages/state`).
+// Needs a build (`npm run build`).
 //
-//   node packages/state/bench/state.mjs [accounts=10000] [blocks=100] [txPerBlock=100] [cacheMiB=64]
+//   node scripts/bench/state.mjs [accounts=10000] [blocks=100] [txPerBlock=100] [cacheMiB=64]
 import {mkdtempSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";

@@ -1,6 +1,6 @@
 // Blocks of 100 signed value transfers (many senders, new recipients) through BlockExecutor on the
 // real StateDatabase over LevelDB, with sender recovery measured in the same run.
-// Build first: npx tsc -b packages/execution    Run: node packages/execution/bench/transfers.mjs [blocks]
+// Build first: npm run build    Run: node scripts/bench/execution.mjs [blocks]
 import {mkdtempSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
@@ -12,7 +12,7 @@ import {createRemascTransaction, Transaction} from "@xchain/primitives";
 import {buildGenesisState, StateDatabase} from "@xchain/state";
 import {keccak256, secp256k1Backend, utf8ToBytes} from "@xchain/utils";
 // Not exported: the block run's steps, to time them one by one.
-import {BlockRun} from "../dist/blockRun.js";
+import {BlockRun} from "../../packages/execution/dist/blockRun.js";
 
 const print = (line) => process.stdout.write(`${line}\n`);
 const BLOCKS = Number(process.argv[2] ?? 50);
