@@ -95,6 +95,8 @@ export class BlockRun {
   async finish(): Promise<BlockExecutionResult> {
     await this.session.stateManager.commit();
     const {root, writes} = await this.session.commit();
+    // Done with the state: the next block on this root may reuse the session's warm caches.
+    this.session.release();
     let bloom: Uint8Array = new Uint8Array(LOGS_BLOOM_LENGTH);
     for (const receipt of this.receipts) bloom = bloomOr(bloom, receipt.logsBloom);
     return {

@@ -17,11 +17,14 @@ import type {StateCommit, StateSession} from "./types.ts";
  * it refuses to run while a checkpoint is open, because the trie would still hold writes back.
  */
 export class TrieStateSession implements StateSession {
+  private lastCommitRoot: Uint8Array | undefined;
+
   constructor(
     readonly stateManager: MerkleStateManager,
     private readonly trie: MerklePatriciaTrie,
     private readonly db: SessionTrieDB,
     private readonly nodes: TrieNodeStore,
+    private readonly onRelease: (session: TrieStateSession, root: Uint8Array) => void,
   ) {}
 
   /**
@@ -37,6 +40,16 @@ export class TrieStateSession implements StateSession {
     const root = Uint8Array.from(this.trie.root());
     const entries = this.db.takeWrites(root);
     this.nodes.remember(entries);
+    this.lastCommitRoot = root;
     return {root, writes: entries.map(([key, value]) => trieWrite(key, value))};
+  }
+
+  release(): void {
+    if (this.lastCommitRoot && !this.trie.hasCheckpoints()) this.onRelease(this, this.lastCommitRoot);
+  }
+
+  /** Reused after its writes were persisted: drop the overlay's copies, the store serves them now. */
+  forgetPersisted(): void {
+    this.db.forgetPersisted();
   }
 }

@@ -66,9 +66,17 @@ export class SessionTrieDB implements DB<string, string | Uint8Array> {
     this.pending = new Map();
     return [...reached];
   }
+
+  /** Everything taken so far is persisted: serve it from the store, and forget what was never referenced. */
+  forgetPersisted(): void {
+    this.taken.clear();
+    this.orphans.clear();
+    this.fromStore.clear();
+  }
 }
 
-/** The trie is created with `ValueEncoding.Bytes`, so values arrive as bytes. */
+/** The trie is created with
+ `ValueEncoding.Bytes`, so values arrive as bytes. */
 function toBytes(value: string | Uint8Array): Uint8Array {
   if (typeof value === "string") throw new TypeError("state trie values must be bytes (ValueEncoding.Bytes)");
   return value;

@@ -1,7 +1,7 @@
 import type {Common} from "@ethereumjs/common";
-import {Caches, MerkleStateManager} from "@ethereumjs/statemanager";
+import {Caches, CacheType, MerkleStateManager} from "@ethereumjs/statemanager";
 import type {KeyValueStore} from "@xchain/db";
-import {bytesToPrefixedHex, equalBytes} from "@xchain/utils";
+import {bytesToHex, bytesToPrefixedHex, equalBytes} from "@xchain/utils";
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
 import {NodeCache, type NodeCacheStats} from "./nodeCache.ts";
 import {TrieNodeStore} from "./nodeStore.ts";
@@ -29,6 +29,8 @@ export interface StateDatabaseOptions {
 export class StateDatabase implements StateSource {
   private readonly cache: NodeCache;
   private readonly nodes: TrieNodeStore;
+  /** The last released session, reusable by the next session opened at its root (warm caches). */
+  private warm: {root: string; common: Common; session: TrieStateSession} | undefined;
 
   constructor(store: KeyValueStore, options: StateDatabaseOptions = {}) {
     this.cache = new NodeCache(options.nodeCacheBytes ?? DEFAULT_NODE_CACHE_BYTES);
@@ -38,10 +40,20 @@ export class StateDatabase implements StateSource {
   /** A writable session at `root`; throws STATE_ROOT_MISSING when that state is not stored. */
   async openSession(root: Uint8Array, common: Common): Promise<StateSession> {
     await this.requireRoot(root);
+    const warm = this.warm;
+    this.warm = undefined;
+    // The root is stored, so the released session's writes are persisted: it can go on from there
+    // with its account and storage caches warm (consecutive blocks share most of their reads).
+    if (warm && warm.common === common && warm.root === bytesToHex(root)) {
+      warm.session.forgetPersisted();
+      return warm.session;
+    }
     const db = new SessionTrieDB(this.nodes);
     const trie = await openTrie(db, root, common);
-    const stateManager = new MerkleStateManager({trie, common, caches: new Caches()});
-    return new TrieStateSession(stateManager, trie, db, this.nodes);
+    const stateManager = new MerkleStateManager({trie, common, caches: boundedCaches()});
+    return new TrieStateSession(stateManager, trie, db, this.nodes, (session, committed) => {
+      this.warm = {root: bytesToHex(committed), common, session};
+    });
   }
 
   /** A read-only view at `root`; throws STATE_ROOT_MISSING when that state is not stored. */
@@ -68,4 +80,13 @@ export class StateDatabase implements StateSource {
       throw new StateError({code: StateErrorCode.ROOT_MISSING, root: hex}, `state root ${hex} is not stored`);
     }
   }
+}
+
+/** LRU caches, so that a session reused block after block keeps a bounded working set. */
+function boundedCaches(): Caches {
+  return new Caches({
+    account: {type: CacheType.LRU, size: 100_000},
+    storage: {type: CacheType.LRU, size: 50_000},
+    code: {type: CacheType.LRU, size: 5_000},
+  });
 }

@@ -44,6 +44,11 @@ export interface StateSession {
   readonly stateManager: MerkleStateManager;
   /** Flushes caches into the trie and returns the new root and the trie writes; the session stays usable. */
   commit(): Promise<StateCommit>;
+  /**
+   * The caller is done with the session: the source may hand it, caches warm, to the next
+   * `openSession` at the root of its last commit once that root is persisted. Do not use it after.
+   */
+  release(): void;
 }
 
 /** A genesis allocation entry. */

@@ -139,3 +139,48 @@ describe("StateSession", () => {
     expect(await state.hasRoot(EMPTY_TRIE_ROOT)).toBe(true);
   });
 });
+
+describe("StateSession.release", () => {
+  it("hands the released session, caches warm, to the next session at its persisted root", async () => {
+    const store = await openStore();
+    const state = new StateDatabase(store);
+    const first = await runBlock(state, EMPTY_TRIE_ROOT, 100n);
+    first.session.release();
+    // Not persisted yet: the root is unknown, whatever was released.
+    await expect(state.openSession(first.commit.root, common)).rejects.toMatchObject({
+      code: StateErrorCode.ROOT_MISSING,
+    });
+    first.session.release();
+    await persist(store, first.commit);
+    const reused = await state.openSession(first.commit.root, common);
+    expect(reused).toBe(first.session);
+    // Only once: the next open at the same root gets a fresh session.
+    expect(await state.openSession(first.commit.root, common)).not.toBe(first.session);
+
+    // The reused session goes on like a fresh one: same root and writes as a cold session would give.
+    const sm = reused.stateManager;
+    await sm.checkpoint();
+    await setAccount(sm, addressOf(7), 7n);
+    await sm.commit();
+    const warm = await reused.commit();
+    const cold = await runBlock(state, first.commit.root, 7n, 0).then(async ({session}) => {
+      await setAccount(session.stateManager, addressOf(7), 7n);
+      return session.commit();
+    });
+    expect(warm.root).toEqual(cold.root);
+    await persist(store, warm);
+    const reader = await state.reader(warm.root, common);
+    expect(await reader.getBalance(addressOf(7))).toBe(7n);
+    expect(await reader.getBalance(addressOf(2))).toBe(102n);
+  });
+
+  it("does not hand out a session released at another root", async () => {
+    const store = await openStore();
+    const state = new StateDatabase(store);
+    const first = await runBlock(state, EMPTY_TRIE_ROOT, 100n);
+    await persist(store, first.commit);
+    const second = await runBlock(state, first.commit.root, 5n);
+    second.session.release();
+    expect(await state.openSession(first.commit.root, common)).not.toBe(second.session);
+  });
+});
