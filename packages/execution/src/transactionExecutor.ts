@@ -127,7 +127,10 @@ export async function validateTransaction(
 }
 
 async function addBalance(evm: EVM, address: Address, amount: bigint): Promise<void> {
-  const account = (await evm.stateManager.getAccount(address)) ?? new Account();
+  const existing = await evm.stateManager.getAccount(address);
+  // Adding zero changes nothing but a missing account, which rskj creates (gas.md §4).
+  if (amount === 0n && existing) return;
+  const account = existing ?? new Account();
   account.balance += amount;
   await evm.stateManager.putAccount(address, account);
 }
