@@ -13,7 +13,7 @@ import {EMPTY_TRIE_ROOT, openTrie} from "./trie.ts";
 import type {StateReader, StateSession, StateSource} from "./types.ts";
 
 /** Default budget of the shared trie-node cache. */
-export const DEFAULT_NODE_CACHE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_NODE_CACHE_BYTES = 256 * 1024 * 1024;
 
 /** Options of a `StateDatabase`. */
 export interface StateDatabaseOptions {
