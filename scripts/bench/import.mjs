@@ -180,7 +180,9 @@ try {
     writeFileSync(file, encoded.map(bytesToHex).join("\n"));
     const recovery = recoveryRate(encoded, setup);
     const r = JSON.parse(
-      execFileSync(process.execPath, [...process.execArgv, import.meta.filename, "--import", file, String(setup)], {encoding: "utf8"}),
+      execFileSync(process.execPath, [...process.execArgv, import.meta.filename, "--import", file, String(setup)], {
+        encoding: "utf8",
+      }),
     );
     const txRate = r.txs / r.seconds;
     console.log(
