@@ -1,0 +1,71 @@
+/**
+ * The contract of the miner package (issue 4): block templates, merged-mining work and
+ * submissions (`mnr_*`, protocol spec B§6), `eth_getWork`/`eth_submitWork` (docs/mining.md), and
+ * the development controls (`evm_*`). `Miner` implements it.
+ */
+import type {ImportResultKind} from "@xchain/chain";
+
+/** `mnr_getWork` (B§6.1). */
+export interface MergedMiningWork {
+  /** The value to embed after `RSKBLOCK:` (fork-detection data included). */
+  blockHashForMergedMining: Uint8Array;
+  /** 32-byte big-endian floor(2^256 / max(difficulty, 3)). */
+  target: Uint8Array;
+  feesPaidToMiner: bigint;
+  /** True when the parent changed or the fees rose enough since the last answer for this work. */
+  notify: boolean;
+  parentBlockHash: Uint8Array;
+}
+
+/** A submission that reached import (B§6.2 success object). */
+export interface SubmitBlockResult {
+  importResult: ImportResultKind;
+  blockHash: Uint8Array;
+  blockIncludedHeight: number;
+}
+
+/** Why a submission failed (-33000 on the wire, B§6.2); `reason` carries the merged-mining or import code. */
+export enum MinerErrorCode {
+  /** No cached work for the hash after the last `RSKBLOCK:` in the coinbase. */
+  WORK_NOT_FOUND = "MINER_WORK_NOT_FOUND",
+  /** The Bitcoin data does not parse (block, header, coinbase, hashes). */
+  BAD_BITCOIN_DATA = "MINER_BAD_BITCOIN_DATA",
+  /** The sealed block was rejected: proof of work or any block rule. */
+  INVALID_BLOCK = "MINER_INVALID_BLOCK",
+  /** Too many submissions (testnet: one per 10 s). */
+  RATE_LIMITED = "MINER_RATE_LIMITED",
+  /** A development control (evm_*) on a network that does not allow it, or a bad argument to it. */
+  NOT_ALLOWED = "MINER_NOT_ALLOWED",
+}
+
+/** What RPC needs from the miner. */
+export interface MinerApi {
+  readonly coinbase: Uint8Array;
+  getWork(): Promise<MergedMiningWork>;
+  submitBitcoinBlock(bitcoinBlock: Uint8Array): Promise<SubmitBlockResult>;
+  /** 80-byte header, coinbase (any serialization; a segwit one is stripped), every txid in display order. */
+  submitBitcoinBlockTransactions(header: Uint8Array, coinbase: Uint8Array, txids: Uint8Array[]): Promise<SubmitBlockResult>;
+  /** 80-byte header, coinbase, merkle branch hashes in internal order, transaction count. */
+  submitBitcoinBlockPartialMerkle(
+    header: Uint8Array,
+    coinbase: Uint8Array,
+    branch: Uint8Array[],
+    txCount: number,
+  ): Promise<SubmitBlockResult>;
+  /** `eth_getWork`: [pow hash, seed, boundary] as docs/mining.md defines them. */
+  getEthWork(): Promise<[Uint8Array, Uint8Array, Uint8Array]>;
+  /** `eth_submitWork`: true when the solution imported a block. */
+  submitEthWork(nonce: Uint8Array, powHash: Uint8Array, mixDigest: Uint8Array): Promise<boolean>;
+  /** Whether the built-in miner is running (`eth_mining`). */
+  isMining(): boolean;
+  /** Hashes per second: the built-in miner's plus those submitted by eth_submitHashrate (recent). */
+  hashrate(): bigint;
+  submitHashrate(hashesPerSecond: bigint, clientId: Uint8Array): void;
+  /** `evm_mine`: build and mine one block now. */
+  mineBlock(): Promise<SubmitBlockResult>;
+  /** `evm_increaseTime`: shifts the miner clock; returns the total shift in seconds. */
+  increaseTime(seconds: number): number;
+  /** `evm_startMining` / `evm_stopMining`. */
+  startMining(): void;
+  stopMining(): void;
+}

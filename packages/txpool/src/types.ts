@@ -1,0 +1,67 @@
+/**
+ * The contract of the txpool package (issue 4): what RPC and the miner use. `TxPool` implements it.
+ */
+import type {Transaction} from "@xchain/primitives";
+
+/** Why a transaction was refused (protocol spec B§8); RPC maps every code to -32010 with the message. */
+export enum TxPoolErrorCode {
+  TOO_LARGE = "TXPOOL_TOO_LARGE",
+  DECODE = "TXPOOL_DECODE",
+  WRONG_CHAIN_ID = "TXPOOL_WRONG_CHAIN_ID",
+  INVALID_SIGNATURE = "TXPOOL_INVALID_SIGNATURE",
+  NONCE_TOO_LOW = "TXPOOL_NONCE_TOO_LOW",
+  NONCE_TOO_HIGH = "TXPOOL_NONCE_TOO_HIGH",
+  INSUFFICIENT_FUNDS = "TXPOOL_INSUFFICIENT_FUNDS",
+  GAS_PRICE_TOO_LOW = "TXPOOL_GAS_PRICE_TOO_LOW",
+  GAS_PRICE_ABOVE_CAP = "TXPOOL_GAS_PRICE_ABOVE_CAP",
+  INTRINSIC_GAS_TOO_LOW = "TXPOOL_INTRINSIC_GAS_TOO_LOW",
+  GAS_LIMIT_ABOVE_BLOCK = "TXPOOL_GAS_LIMIT_ABOVE_BLOCK",
+  INITCODE_TOO_LARGE = "TXPOOL_INITCODE_TOO_LARGE",
+  REMASC_NOT_ACCEPTED = "TXPOOL_REMASC_NOT_ACCEPTED",
+  ALREADY_KNOWN = "TXPOOL_ALREADY_KNOWN",
+  REPLACEMENT_UNDERPRICED = "TXPOOL_REPLACEMENT_UNDERPRICED",
+  POOL_FULL = "TXPOOL_POOL_FULL",
+  SENDER_LIMIT = "TXPOOL_SENDER_LIMIT",
+}
+
+/** Where an admitted transaction sits. */
+export type TxPoolSlot = "pending" | "queued";
+
+/** The outcome of a successful admission. */
+export interface TxPoolAddResult {
+  hash: Uint8Array;
+  slot: TxPoolSlot;
+  /** The transaction it replaced (same sender and nonce, higher gas price), if any. */
+  replaced?: Transaction;
+}
+
+/** Counts for `txpool_status`. */
+export interface TxPoolStatus {
+  pending: number;
+  queued: number;
+}
+
+/** Per sender (20-byte address, lower-case hex without 0x), per nonce. */
+export interface TxPoolContent {
+  pending: Map<string, Map<bigint, Transaction>>;
+  queued: Map<string, Map<bigint, Transaction>>;
+}
+
+/** What RPC and the miner need from the pool. */
+export interface TxPoolApi {
+  /** Validates and admits a transaction; throws `TxPoolError` with the reason. */
+  add(tx: Transaction): Promise<TxPoolAddResult>;
+  /** Decodes raw bytes (size limit, legacy only, chain id) and admits them. */
+  addRaw(raw: Uint8Array): Promise<TxPoolAddResult>;
+  get(hash: Uint8Array): Transaction | undefined;
+  /** Executable transactions ordered for a block: by gas price, nonce order per sender. */
+  pendingForBlock(): Transaction[];
+  /** Every pending transaction (RPC eth_pendingTransactions). */
+  pending(): Transaction[];
+  /** The next nonce of `sender` counting its pending transactions (eth_getTransactionCount "pending"). */
+  nextNonce(sender: Uint8Array): Promise<bigint>;
+  status(): TxPoolStatus;
+  content(): TxPoolContent;
+  /** Fires with each transaction that becomes pending (newPendingTransactions, the autominer). */
+  onPending(listener: (tx: Transaction) => void): () => void;
+}
