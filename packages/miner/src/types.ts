@@ -44,7 +44,11 @@ export interface MinerApi {
   getWork(): Promise<MergedMiningWork>;
   submitBitcoinBlock(bitcoinBlock: Uint8Array): Promise<SubmitBlockResult>;
   /** 80-byte header, coinbase (any serialization; a segwit one is stripped), every txid in display order. */
-  submitBitcoinBlockTransactions(header: Uint8Array, coinbase: Uint8Array, txids: Uint8Array[]): Promise<SubmitBlockResult>;
+  submitBitcoinBlockTransactions(
+    header: Uint8Array,
+    coinbase: Uint8Array,
+    txids: Uint8Array[],
+  ): Promise<SubmitBlockResult>;
   /** 80-byte header, coinbase, merkle branch hashes in internal order, transaction count. */
   submitBitcoinBlockPartialMerkle(
     header: Uint8Array,
