@@ -9,13 +9,13 @@ import type {KeyValueStore} from "@xchain/db";
 import {BlockExecutor, createChainCommon} from "@xchain/execution";
 import type {Block, BlockHeader, Receipt} from "@xchain/primitives";
 import {StateDatabase, type StateReader} from "@xchain/state";
-import {bytesToPrefixedHex} from "@xchain/utils";
+import {bytesToPrefixedHex, SerialQueue} from "@xchain/utils";
 import {ChainError, ChainErrorCode} from "./errors.ts";
 import {buildGenesisBlock} from "./genesis.ts";
 import {type BlockExecutorApi, BlockImporter} from "./import/blockImporter.ts";
 import {newHeadEvent} from "./import/headChange.ts";
 import {initializeStore} from "./initializeStore.ts";
-import {SerialQueue} from "./serialQueue.ts";
+import {setHead} from "./setHead.ts";
 import {ChainStore} from "./store/chainStore.ts";
 import {queryLogs} from "./store/logQuery.ts";
 import type {
@@ -96,6 +96,27 @@ export class Chain implements ChainReader {
 
   head(): ChainHead {
     return this.currentHead;
+  }
+
+  /**
+   * Makes the stored block `hash` the head after every earlier import (regtest `evm_revert` and
+   * `evm_reset`): the canonical index moves in one batch and `newHead` lists the removed blocks
+   * (see `setHead.ts`). Throws CHAIN_UNKNOWN_BLOCK for a block that is not stored.
+   */
+  setHead(hash: Uint8Array): Promise<ChainHead> {
+    return this.queue.run(async () => {
+      const moved = await setHead(this.store, hash, this.currentHead);
+      if (moved) {
+        this.currentHead = moved.head;
+        this.events.emit("newHead", moved.event);
+      }
+      return this.currentHead;
+    });
+  }
+
+  /** Hashes of every stored block at `number`, canonical or not (the miner's uncle candidates). */
+  blockHashesAt(number: number): Promise<Uint8Array[]> {
+    return this.store.blocks.hashesAt(number);
   }
 
   getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {

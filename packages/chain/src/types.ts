@@ -77,7 +77,10 @@ export interface ChainReader {
 /** A new best block, and what changed on the canonical chain to reach it. */
 export interface NewHeadEvent {
   head: ChainHead;
-  /** Blocks that joined the canonical chain, oldest first (just the new block when no reorg happened). */
+  /**
+   * Blocks that joined the canonical chain, oldest first (just the new block when no reorg
+   * happened; empty when `Chain.setHead` moved the head back to one of its canonical ancestors).
+   */
   added: Block[];
   /** Blocks that left the canonical chain, newest first (empty when no reorg happened). */
   removed: Block[];
@@ -87,7 +90,8 @@ export interface NewHeadEvent {
   addedLogs: LogWithContext[];
   /**
    * Transactions of removed blocks that are not in any added block, oldest block first (the txpool
-   * re-admits them); REMASC transactions are left out.
+   * re-admits them); REMASC transactions are left out. Always empty after `Chain.setHead`, which
+   * discards them (rskj's evm_revert).
    */
   droppedTransactions: Transaction[];
 }

@@ -65,3 +65,23 @@ export interface TxPoolApi {
   /** Fires with each transaction that becomes pending (newPendingTransactions, the autominer). */
   onPending(listener: (tx: Transaction) => void): () => void;
 }
+
+/** What maintenance and eviction removed or re-admitted since the pool started (for logs and metrics). */
+export interface TxPoolStats {
+  /** Dropped because a new best block included them. */
+  included: number;
+  /** Dropped because the account nonce moved past them (included under another hash, or on another branch). */
+  stale: number;
+  /** Dropped because the sender's balance no longer pays them together with its lower nonces. */
+  unaffordable: number;
+  /** Queued transactions dropped after `queuedLifetimeMs`. */
+  expired: number;
+  /** Evicted from a full pool by a transaction paying a higher gas price. */
+  evicted: number;
+  /** Transactions of blocks that left the canonical chain, admitted again. */
+  readmitted: number;
+  /** Transactions of blocks that left the canonical chain, refused on re-admission (dropped silently). */
+  readmitRefused: number;
+  /** Maintenance runs that failed (a state read failed); the pool stays at its previous head until the next one. */
+  maintenanceFailures: number;
+}

@@ -5,3 +5,4 @@ export * from "./crypto/hash.ts";
 export * from "./crypto/secp256k1.ts";
 export * from "./errors.ts";
 export * from "./hex.ts";
+export * from "./serialQueue.ts";

@@ -105,7 +105,7 @@ export class BlockImporter {
     let change: HeadChange | undefined;
     if (isBetterHead(candidate, head)) {
       change = await findHeadChange(store, {block, receipts: result.receipts}, head.header);
-      writeHeadChange(batch, store, change, head.number);
+      writeHeadChange(batch, store, change, head.number, header);
     }
     await store.kv.write(batch);
     store.blocks.remember(header);

@@ -18,7 +18,7 @@ export interface BlockWithReceipts {
 
 /** The canonical blocks that change when the head moves. */
 export interface HeadChange {
-  /** Joining the canonical chain, oldest first; the new head last. */
+  /** Joining the canonical chain, oldest first; the new head last (none when `setHead` moves back to a canonical block). */
   added: BlockWithReceipts[];
   /** Leaving it, newest first (the old head first); empty when the new head extends the old one. */
   removed: BlockWithReceipts[];
@@ -30,10 +30,28 @@ export async function findHeadChange(
   newHead: BlockWithReceipts,
   oldHead: BlockHeader,
 ): Promise<HeadChange> {
-  const added = [newHead];
-  const removed: BlockWithReceipts[] = [];
-  let newSide = await requireHeader(store, newHead.block.header.parentHash);
-  let oldSide = oldHead;
+  const change: HeadChange = {added: [newHead], removed: []};
+  await walkToCommonAncestor(store, change, await requireHeader(store, newHead.block.header.parentHash), oldHead);
+  return change;
+}
+
+/**
+ * The change that makes the stored block `target` the head (`setHead`): walks back from it and
+ * from the old head to their common ancestor. `added` is empty when `target` is canonical.
+ */
+export async function findHeadMove(store: ChainStore, target: BlockHeader, oldHead: BlockHeader): Promise<HeadChange> {
+  const change: HeadChange = {added: [], removed: []};
+  await walkToCommonAncestor(store, change, target, oldHead);
+  return change;
+}
+
+/** Prepends the blocks from `newSide` and appends those from `oldSide` down to their common ancestor. */
+async function walkToCommonAncestor(
+  store: ChainStore,
+  {added, removed}: HeadChange,
+  newSide: BlockHeader,
+  oldSide: BlockHeader,
+): Promise<void> {
   while (newSide.number > oldSide.number) {
     added.unshift(await load(store, newSide));
     newSide = await requireHeader(store, newSide.parentHash);
@@ -48,7 +66,6 @@ export async function findHeadChange(
     newSide = await requireHeader(store, newSide.parentHash);
     oldSide = await requireHeader(store, oldSide.parentHash);
   }
-  return {added, removed};
 }
 
 /**
@@ -56,7 +73,13 @@ export async function findHeadChange(
  * locations of the added transactions, deletion of the locations of removed transactions that
  * are not re-added, and of the heights above the new head; then the head pointer.
  */
-export function writeHeadChange(batch: WriteBatch, store: ChainStore, change: HeadChange, oldHeadNumber: number): void {
+export function writeHeadChange(
+  batch: WriteBatch,
+  store: ChainStore,
+  change: HeadChange,
+  oldHeadNumber: number,
+  newHead: BlockHeader,
+): void {
   const addedTxs = new Set(change.added.flatMap(({block}) => block.transactions.map((tx) => bytesToHex(tx.hash()))));
   for (const {block} of change.removed) {
     for (const tx of block.transactions) {
@@ -64,8 +87,7 @@ export function writeHeadChange(batch: WriteBatch, store: ChainStore, change: He
     }
   }
   for (const {block} of change.added) store.canonical.putBlock(batch, block);
-  const newHead = (change.added.at(-1) as BlockWithReceipts).block;
-  for (let n = newHead.header.number + 1; n <= oldHeadNumber; n++) store.canonical.deleteHeight(batch, n);
+  for (let n = newHead.number + 1; n <= oldHeadNumber; n++) store.canonical.deleteHeight(batch, n);
   store.meta.putHead(batch, newHead.hash());
 }
 

@@ -1,4 +1,4 @@
-/** Runs async tasks one at a time, in submission order (block import is serialized). */
+/** Runs async tasks one at a time, in submission order (block import, txpool admission). */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
 
@@ -7,5 +7,10 @@ export class SerialQueue {
     const result = this.tail.then(task);
     this.tail = result.catch(() => undefined);
     return result;
+  }
+
+  /** Resolves once every task submitted so far has settled. */
+  settled(): Promise<void> {
+    return this.tail.then(() => undefined);
   }
 }

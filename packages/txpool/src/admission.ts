@@ -1,0 +1,67 @@
+/**
+ * Admission of one transaction (B§8) into the pool: the transaction alone, then against the head
+ * and the sender's account, then replacement and limits; on success it is stored and whatever
+ * became pending is announced.
+ */
+import type {Transaction} from "@xchain/primitives";
+import {bytesToHex} from "@xchain/utils";
+import type {PoolContext} from "./context.ts";
+import {TxPoolError} from "./errors.ts";
+import {poolTransaction} from "./pool/poolTransaction.ts";
+import type {SenderTransactions} from "./pool/senderTransactions.ts";
+import {type TxPoolAddResult, TxPoolErrorCode} from "./types.ts";
+import {replacementGasPrice, validateAdmission} from "./validate/rules.ts";
+import {checkSize, checkTransaction} from "./validate/transaction.ts";
+
+/** Validates and stores `tx`; throws the `TxPoolError` of the first rule it breaks. */
+export async function admit(ctx: PoolContext, tx: Transaction): Promise<TxPoolAddResult> {
+  const {store, options, chainspec} = ctx;
+  checkSize(tx.encode().length, options.maxTransactionBytes);
+  const sender = checkTransaction(tx, chainspec.params.chainId);
+  const hash = bytesToHex(tx.hash());
+  if (store.get(hash)) throw new TxPoolError({code: TxPoolErrorCode.ALREADY_KNOWN, hash});
+
+  const {view} = ctx;
+  const account = await view.account(sender);
+  const senderKey = bytesToHex(sender);
+  const pooled = store.sender(senderKey);
+  const existing = pooled?.get(tx.nonce);
+  validateAdmission(tx, {
+    blockGasLimit: view.head.header.gasLimit,
+    minimumGasPrice: view.head.header.minimumGasPrice,
+    gasPriceCapActive: chainspec.isActive("RSKIP252", view.head.number),
+    account,
+    pooledCost: (pooled?.totalCost ?? 0n) - (existing?.cost ?? 0n),
+    maxNonceGap: options.maxNonceGap,
+  });
+  if (existing) {
+    const required = replacementGasPrice(existing.gasPrice, options.priceBumpPercent);
+    if (tx.gasPrice < required) {
+      throw new TxPoolError({code: TxPoolErrorCode.REPLACEMENT_UNDERPRICED, gasPrice: tx.gasPrice, required});
+    }
+  } else {
+    makeRoom(ctx, tx, senderKey, pooled);
+  }
+
+  const ptx = poolTransaction(tx, sender, ctx.nextSequence(), ctx.nowMs());
+  const {replaced, promoted} = store.put(ptx, account.nonce);
+  ctx.announce(promoted);
+  const pending = (store.sender(senderKey) as SenderTransactions).isPending(ptx);
+  return {hash: tx.hash(), slot: pending ? "pending" : "queued", ...(replaced && {replaced: replaced.tx})};
+}
+
+/** Enforces the per-sender and total limits, evicting the cheapest evictable transaction if it pays less. */
+function makeRoom(ctx: PoolContext, tx: Transaction, senderKey: string, pooled: SenderTransactions | undefined): void {
+  const {store, options} = ctx;
+  if (pooled && pooled.size >= options.maxTransactionsPerSender) {
+    throw new TxPoolError({code: TxPoolErrorCode.SENDER_LIMIT, limit: options.maxTransactionsPerSender});
+  }
+  if (store.size < options.maxTransactions) return;
+  const victim = store.cheapestEvictable({senderKey, nonce: tx.nonce});
+  // Never evict a transaction to admit one that pays no more.
+  if (!victim || victim.gasPrice >= tx.gasPrice) {
+    throw new TxPoolError({code: TxPoolErrorCode.POOL_FULL, limit: options.maxTransactions});
+  }
+  store.delete(victim);
+  ctx.stats.evicted++;
+}

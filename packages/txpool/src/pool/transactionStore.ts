@@ -1,0 +1,95 @@
+/** Every pooled transaction, by hash and by sender: the pool's state, changed only by admission and maintenance. */
+import type {PoolTransaction} from "./poolTransaction.ts";
+import {type RebaseOutcome, SenderTransactions} from "./senderTransactions.ts";
+
+/** The pool's transactions. */
+export class TransactionStore {
+  private readonly byHash = new Map<string, PoolTransaction>();
+  private readonly bySender = new Map<string, SenderTransactions>();
+
+  /** Transactions held, pending and queued. */
+  get size(): number {
+    return this.byHash.size;
+  }
+
+  get(hash: string): PoolTransaction | undefined {
+    return this.byHash.get(hash);
+  }
+
+  sender(senderKey: string): SenderTransactions | undefined {
+    return this.bySender.get(senderKey);
+  }
+
+  /** The senders with transactions in the pool. */
+  senders(): IterableIterator<SenderTransactions> {
+    return this.bySender.values();
+  }
+
+  /** The sender keys (lower-case hex) with transactions in the pool. */
+  senderKeys(): string[] {
+    return [...this.bySender.keys()];
+  }
+
+  /** Adds (or replaces by nonce) a transaction whose sender's account nonce is `accountNonce`. */
+  put(ptx: PoolTransaction, accountNonce: bigint): {replaced?: PoolTransaction; promoted: PoolTransaction[]} {
+    let sender = this.bySender.get(ptx.senderKey);
+    if (!sender) {
+      sender = new SenderTransactions(ptx.sender, accountNonce);
+      this.bySender.set(ptx.senderKey, sender);
+    }
+    const outcome = sender.put(ptx);
+    if (outcome.replaced) this.byHash.delete(outcome.replaced.hash);
+    this.byHash.set(ptx.hash, ptx);
+    return outcome;
+  }
+
+  /** Removes a queued transaction or a sender's last one. */
+  delete(ptx: PoolTransaction): void {
+    const sender = this.bySender.get(ptx.senderKey);
+    if (!sender || this.byHash.get(ptx.hash) !== ptx) return;
+    sender.delete(ptx);
+    this.byHash.delete(ptx.hash);
+    if (sender.size === 0) this.bySender.delete(ptx.senderKey);
+  }
+
+  /** Applies a sender's new account state (see `SenderTransactions.rebase`). */
+  rebase(senderKey: string, accountNonce: bigint, balance: bigint): RebaseOutcome | undefined {
+    const sender = this.bySender.get(senderKey);
+    if (!sender) return undefined;
+    const outcome = sender.rebase(accountNonce, balance);
+    for (const ptx of [...outcome.stale, ...outcome.unaffordable]) this.byHash.delete(ptx.hash);
+    if (sender.size === 0) this.bySender.delete(senderKey);
+    return outcome;
+  }
+
+  /** Queued transactions admitted before `cutoffMs`. */
+  queuedBefore(cutoffMs: number): PoolTransaction[] {
+    const out: PoolTransaction[] = [];
+    for (const sender of this.bySender.values()) {
+      if (sender.pendingCount === sender.size) continue;
+      for (const ptx of sender.queued()) if (ptx.addedAtMs < cutoffMs) out.push(ptx);
+    }
+    return out;
+  }
+
+  /**
+   * The cheapest transaction that can go without opening a nonce gap (a sender's last), the most
+   * recent among equals; `keep` (the incoming transaction's sender and nonce) protects the lower
+   * nonces of that sender, whose removal would leave the incoming one behind a gap.
+   */
+  cheapestEvictable(keep: {senderKey: string; nonce: bigint}): PoolTransaction | undefined {
+    let victim: PoolTransaction | undefined;
+    for (const [key, sender] of this.bySender) {
+      const last = sender.last();
+      if (!last || (key === keep.senderKey && last.nonce < keep.nonce)) continue;
+      if (
+        !victim ||
+        last.gasPrice < victim.gasPrice ||
+        (last.gasPrice === victim.gasPrice && last.sequence > victim.sequence)
+      ) {
+        victim = last;
+      }
+    }
+    return victim;
+  }
+}
