@@ -1,7 +1,7 @@
 /**
- * Fork-detection data (RSKIP-110, B§2.5 step 3) and the hashForMergedMining of a sealed header:
- * from block 449 on, bytes 20..31 of the base hash are replaced by 12 bytes of FDD, which a sealed
- * header carries in its coinbase right after `RSKBLOCK:` and the 20-byte prefix.
+ * Fork-detection data (RSKIP-110, B§2.5 step 3) and hashForMergedMining of a sealed header and of
+ * a header being built: from block 449 on, bytes 20..31 of the base hash are replaced by 12 bytes
+ * of FDD, which a sealed header carries in its coinbase right after `RSKBLOCK:` and the 20-byte prefix.
  */
 import type {BlockHeader} from "@xchain/primitives";
 import {concatBytes, lastIndexOfBytes, writeUint32BE} from "@xchain/utils";
@@ -98,4 +98,50 @@ export function sealedHashForMergedMining(header: BlockHeader, forkDetectionActi
   const hash = base.slice();
   hash.set(fdd, HASH_FOR_MERGED_MINING_PREFIX_LENGTH);
   return hash;
+}
+
+/** The headers of the chain a header extends, by height (undefined when not known). */
+export type AncestorLookup = (blockNumber: number) => BlockHeader | undefined;
+
+/**
+ * The heights whose headers the FDD of block N reads: the uncle window (N-32 to N-1, whose
+ * uncle counts are summed) and the CPV blocks. Empty below block 449.
+ */
+export function forkDetectionAncestorHeights(blockNumber: number): number[] {
+  if (blockNumber < FORK_DETECTION_MIN_BLOCK) return [];
+  const window = Array.from({length: FORK_DETECTION_UNCLE_WINDOW}, (_, i) => blockNumber - 1 - i);
+  return [...new Set([...window, ...cpvHeights(blockNumber)])];
+}
+
+/**
+ * hashForMergedMining of a header being built (B§2.5): its base hash, with bytes 20..31 replaced
+ * from block 449 on, when `forkDetectionActive` (RSKIP-110 at its height), by the FDD computed from
+ * the ancestors `ancestorAt` returns (those of `forkDetectionAncestorHeights`). Throws a RangeError
+ * when one of them is unknown or has no merged-mining fields.
+ */
+export function unsealedHashForMergedMining(
+  header: BlockHeader,
+  ancestorAt: AncestorLookup,
+  forkDetectionActive: boolean,
+): Uint8Array {
+  const base = header.baseHashForMergedMining();
+  const height = header.number;
+  if (!forkDetectionActive || height < FORK_DETECTION_MIN_BLOCK) return base;
+  let uncleCountSum = 0;
+  for (let n = height - FORK_DETECTION_UNCLE_WINDOW; n < height; n++)
+    uncleCountSum += ancestor(ancestorAt, n).uncleCount;
+  const cpvBitcoinHeaders = cpvHeights(height).map((n) => {
+    const bitcoinHeader = ancestor(ancestorAt, n).mergedMining?.bitcoinHeader;
+    if (!bitcoinHeader) throw new RangeError(`ancestor ${n} has no merged-mining fields`);
+    return bitcoinHeader;
+  });
+  const hash = base.slice();
+  hash.set(computeForkDetectionData(height, cpvBitcoinHeaders, uncleCountSum), HASH_FOR_MERGED_MINING_PREFIX_LENGTH);
+  return hash;
+}
+
+function ancestor(ancestorAt: AncestorLookup, blockNumber: number): BlockHeader {
+  const header = ancestorAt(blockNumber);
+  if (!header) throw new RangeError(`ancestor ${blockNumber} is not known`);
+  return header;
 }

@@ -6,10 +6,12 @@ import {
   computeForkDetectionData,
   cpvHeights,
   FORK_DETECTION_UNCLE_WINDOW,
+  forkDetectionAncestorHeights,
   forkDetectionDataFromBlockHashes,
   MergedMiningErrorCode,
   readForkDetectionData,
   sealedHashForMergedMining,
+  unsealedHashForMergedMining,
 } from "../src/index.ts";
 import {expectCode, flipByte, loadMainnetHeaders, mainnetRules, samples} from "./fixtures.ts";
 
@@ -50,6 +52,18 @@ describe("fork-detection data on the 1,060 mainnet headers", () => {
       checked++;
     }
     expect(checked).toBe(611);
+  });
+
+  it("unsealedHashForMergedMining of the unsealed header equals the sealed one's, from the ancestors it names", () => {
+    for (const h of headers.slice(449, 460)) {
+      const needed = new Set(forkDetectionAncestorHeights(h.number));
+      const lookup = (n: number) => (needed.has(n) ? headers[n - first] : undefined);
+      const unsealed = BlockHeader.fromValues({...h, mergedMining: undefined}, mainnetRules);
+      expect(unsealedHashForMergedMining(unsealed, lookup, true)).toEqual(sealedHashForMergedMining(h, true));
+      expect(unsealedHashForMergedMining(unsealed, lookup, false)).toEqual(h.baseHashForMergedMining());
+      expect(() => unsealedHashForMergedMining(unsealed, () => undefined, true)).toThrow(RangeError);
+    }
+    expect(forkDetectionAncestorHeights(448)).toEqual([]);
   });
 });
 

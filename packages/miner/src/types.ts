@@ -36,10 +36,35 @@ export enum MinerErrorCode {
   RATE_LIMITED = "MINER_RATE_LIMITED",
   /** A development control (evm_*) on a network that does not allow it, or a bad argument to it. */
   NOT_ALLOWED = "MINER_NOT_ALLOWED",
+  /** The built-in CPU miner tried every nonce without reaching the target (a difficulty beyond a CPU). */
+  NO_SOLUTION = "MINER_NO_SOLUTION",
+}
+
+/**
+ * The regtest development controls (`evm_*`, B§6.4). Every one throws `MinerError(NOT_ALLOWED)`
+ * where the miner's `devControls` option is off (mainnet and testnet by default).
+ */
+export interface DevControls {
+  /** `evm_mine`: build and mine one block now (empty if nothing is pending). */
+  mineBlock(): Promise<SubmitBlockResult>;
+  /** `evm_increaseTime`: shifts the miner clock by whole seconds (>= 0); returns the total shift. */
+  increaseTime(seconds: number): number;
+  /** `evm_startMining` / `evm_stopMining`: the built-in miner (`eth_mining`). */
+  startMining(): void;
+  stopMining(): void;
+  /** `evm_snapshot`: remembers the head; returns the snapshot id (1, 2, … as in rskj). */
+  snapshot(): number;
+  /**
+   * `evm_revert`: moves the head back to the block of snapshot `id` and forgets that snapshot and
+   * every later one; false for an unknown id.
+   */
+  revert(id: number): Promise<boolean>;
+  /** `evm_reset`: moves the head back to genesis and forgets every snapshot. */
+  reset(): Promise<void>;
 }
 
 /** What RPC needs from the miner. */
-export interface MinerApi {
+export interface MinerApi extends DevControls {
   readonly coinbase: Uint8Array;
   getWork(): Promise<MergedMiningWork>;
   submitBitcoinBlock(bitcoinBlock: Uint8Array): Promise<SubmitBlockResult>;
@@ -56,7 +81,7 @@ export interface MinerApi {
     branch: Uint8Array[],
     txCount: number,
   ): Promise<SubmitBlockResult>;
-  /** `eth_getWork`: [pow hash, seed, boundary] as docs/mining.md defines them. */
+  /** `eth_getWork`: [SHA-256 midstate, header tail, target] as docs/mining.md defines them. */
   getEthWork(): Promise<[Uint8Array, Uint8Array, Uint8Array]>;
   /** `eth_submitWork`: true when the solution imported a block. */
   submitEthWork(nonce: Uint8Array, powHash: Uint8Array, mixDigest: Uint8Array): Promise<boolean>;
@@ -65,11 +90,4 @@ export interface MinerApi {
   /** Hashes per second: the built-in miner's plus those submitted by eth_submitHashrate (recent). */
   hashrate(): bigint;
   submitHashrate(hashesPerSecond: bigint, clientId: Uint8Array): void;
-  /** `evm_mine`: build and mine one block now. */
-  mineBlock(): Promise<SubmitBlockResult>;
-  /** `evm_increaseTime`: shifts the miner clock; returns the total shift in seconds. */
-  increaseTime(seconds: number): number;
-  /** `evm_startMining` / `evm_stopMining`. */
-  startMining(): void;
-  stopMining(): void;
 }

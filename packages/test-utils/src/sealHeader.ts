@@ -5,45 +5,28 @@
  */
 import type {Chainspec} from "@xchain/chainspec";
 import {
+  type AncestorLookup,
   buildFakeBitcoinBlock,
-  computeForkDetectionData,
-  cpvHeights,
-  FORK_DETECTION_MIN_BLOCK,
-  FORK_DETECTION_UNCLE_WINDOW,
   grindNonce,
-  HASH_FOR_MERGED_MINING_PREFIX_LENGTH,
   mergedMiningFieldsFromBlock,
   powTarget,
   serializeBitcoinBlock,
+  unsealedHashForMergedMining,
 } from "@xchain/merged-mining";
 import {BlockHeader, type HeaderValues} from "@xchain/primitives";
 
-/** The headers of the chain a header extends, by height (undefined above its parent or when unknown). */
-export type AncestorLookup = (blockNumber: number) => BlockHeader | undefined;
-
-/** hashForMergedMining of the unsealed `header`: its base hash, with fork-detection data from block 449 on. */
-export function hashForMergedMining(header: BlockHeader, ancestorAt: AncestorLookup, chainspec: Chainspec): Uint8Array {
-  const base = header.baseHashForMergedMining();
-  const height = header.number;
-  if (!chainspec.isActive("RSKIP110", height) || height < FORK_DETECTION_MIN_BLOCK) return base;
-  let uncleCountSum = 0;
-  for (let n = height - FORK_DETECTION_UNCLE_WINDOW; n < height; n++)
-    uncleCountSum += ancestor(ancestorAt, n).uncleCount;
-  const cpvBitcoinHeaders = cpvHeights(height).map((n) => {
-    const bitcoinHeader = ancestor(ancestorAt, n).mergedMining?.bitcoinHeader;
-    if (!bitcoinHeader) throw new Error(`ancestor ${n} has no merged-mining fields`);
-    return bitcoinHeader;
-  });
-  const hash = base.slice();
-  hash.set(computeForkDetectionData(height, cpvBitcoinHeaders, uncleCountSum), HASH_FOR_MERGED_MINING_PREFIX_LENGTH);
-  return hash;
-}
+// The miner computes hashForMergedMining the same way; it lives with merged mining.
+export {type AncestorLookup, unsealedHashForMergedMining} from "@xchain/merged-mining";
 
 /** `values` sealed with a real merged-mining proof at its difficulty. */
 export function sealHeader(values: HeaderValues, ancestorAt: AncestorLookup, chainspec: Chainspec): BlockHeader {
   const unsealed = BlockHeader.fromValues({...values, mergedMining: undefined}, chainspec);
   const fake = buildFakeBitcoinBlock({
-    hashForMergedMining: hashForMergedMining(unsealed, ancestorAt, chainspec),
+    hashForMergedMining: unsealedHashForMergedMining(
+      unsealed,
+      ancestorAt,
+      chainspec.isActive("RSKIP110", values.number),
+    ),
     time: values.timestamp,
   });
   const solved = grindNonce(fake.header, powTarget(values.difficulty));
@@ -52,10 +35,4 @@ export function sealHeader(values: HeaderValues, ancestorAt: AncestorLookup, cha
     mergedMiningFieldsFromBlock(serializeBitcoinBlock(solved, [fake.coinbase])),
     chainspec,
   );
-}
-
-function ancestor(ancestorAt: AncestorLookup, blockNumber: number): BlockHeader {
-  const header = ancestorAt(blockNumber);
-  if (!header) throw new Error(`ancestor ${blockNumber} is not known to the builder`);
-  return header;
 }

@@ -1,0 +1,170 @@
+/**
+ * The built-in CPU merge-miner (B§6.4, rskj `MinerClientImpl`/`AutoMinerClient`): it wraps the
+ * current work in the fake one-transaction Bitcoin block, grinds the nonce (a few attempts at
+ * regtest's target of about 2^256 / 3) and imports the sealed block. With `autoMine` it mines as
+ * soon as transactions are pending and keeps mining while the templates include some, so a burst
+ * spreads over consecutive blocks; with `blockTimeMs` it also mines a block every interval.
+ */
+import {randomBytes} from "node:crypto";
+import {setTimeout as sleep} from "node:timers/promises";
+import {
+  type BitcoinHeader,
+  buildFakeBitcoinBlock,
+  grindNonce,
+  mergedMiningFieldsFromBlock,
+  NONCE_OFFSET,
+  serializeBitcoinBlock,
+} from "@xchain/merged-mining";
+import type {MergedMiningFields} from "@xchain/primitives";
+import {readUint32LE, SerialQueue} from "@xchain/utils";
+import type {MinerTxPool} from "./deps.ts";
+import {MinerError} from "./errors.ts";
+import type {HashrateMeter} from "./hashrate.ts";
+import type {MinerOptions} from "./options.ts";
+import type {BlockTemplate} from "./template/blockTemplate.ts";
+import type {WorkManager} from "./template/workManager.ts";
+import {MinerErrorCode, type SubmitBlockResult} from "./types.ts";
+
+/** What the built-in miner works with. */
+export interface AutoMinerDeps {
+  work: WorkManager;
+  txpool: Pick<MinerTxPool, "pendingForBlock">;
+  /** Seals and imports a solved template (no rate limit: this is the node's own miner). */
+  seal: (template: BlockTemplate, fields: MergedMiningFields) => Promise<SubmitBlockResult>;
+  meter: HashrateMeter;
+  options: Pick<MinerOptions, "autoMine" | "blockTimeMs">;
+  onError: (error: unknown) => void;
+}
+
+/** Nonces tried between two yields to the event loop. */
+const GRIND_CHUNK = 1 << 16;
+const NONCE_SPACE = 2 ** 32;
+// rskj puts 0 to 999 random bytes before the tag; a few make every fake block, hence every block hash, unique.
+const EXTRANONCE_BYTES = 4;
+// The pool may still list transactions a block just included (it reacts to the chain's event): look again.
+const IDLE_RETRIES = 5;
+const IDLE_RETRY_MS = 50;
+
+/** Mines blocks on the node's own CPU. */
+export class AutoMiner {
+  private running = false;
+  private closed = false;
+  // Mining tasks run one at a time, so that two never solve the same template.
+  private readonly queue = new SerialQueue();
+  private draining: Promise<void> | undefined;
+  private drainAgain = false;
+  private interval: NodeJS.Timeout | undefined;
+  private intervalBusy = false;
+
+  constructor(private readonly deps: AutoMinerDeps) {}
+
+  /** Whether it mines on its own (`eth_mining`). */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Starts mining on its own: what is pending now, then as transactions arrive and every interval. */
+  start(): void {
+    if (this.running || this.closed) return;
+    this.running = true;
+    const {blockTimeMs} = this.deps.options;
+    if (blockTimeMs > 0) this.interval = setInterval(() => this.onInterval(), blockTimeMs);
+    this.pendingChanged();
+  }
+
+  /** Stops mining on its own after the block in flight. */
+  stop(): void {
+    this.running = false;
+    clearInterval(this.interval);
+    this.interval = undefined;
+  }
+
+  /** Transactions became pending (the caller debounces): with autoMine, mine until none is left. */
+  pendingChanged(): void {
+    if (!this.running || !this.deps.options.autoMine) return;
+    if (this.draining) {
+      this.drainAgain = true;
+      return;
+    }
+    this.draining = this.drain()
+      .catch(this.deps.onError)
+      .finally(() => {
+        this.draining = undefined;
+        if (this.drainAgain) {
+          this.drainAgain = false;
+          this.pendingChanged();
+        }
+      });
+  }
+
+  /** Mines one block on the freshest work now (evm_mine), running or not; empty if nothing is pending. */
+  mineBlock(): Promise<SubmitBlockResult> {
+    return this.queue.run(async () => this.mine((await this.deps.work.current(true)).template));
+  }
+
+  /** Stops, abandons a grind in progress and waits for the block in flight. */
+  async close(): Promise<void> {
+    this.stop();
+    this.closed = true;
+    await this.draining;
+    await this.queue.settled();
+  }
+
+  private async drain(): Promise<void> {
+    let idle = 0;
+    while (this.running && !this.closed) {
+      const mined = await this.queue.run(async () => {
+        const {template} = await this.deps.work.current(true);
+        // Only the REMASC transaction: nothing pending made it into the template.
+        if (template.transactions.length <= 1) return false;
+        await this.mine(template);
+        return true;
+      });
+      if (mined) {
+        idle = 0;
+        continue;
+      }
+      if (this.deps.txpool.pendingForBlock().length === 0 || idle === IDLE_RETRIES) return;
+      idle++;
+      await sleep(IDLE_RETRY_MS);
+      this.deps.work.markOutdated();
+    }
+  }
+
+  private onInterval(): void {
+    if (this.intervalBusy) return;
+    this.intervalBusy = true;
+    this.mineBlock()
+      .catch(this.deps.onError)
+      .finally(() => {
+        this.intervalBusy = false;
+      });
+  }
+
+  private async mine(template: BlockTemplate): Promise<SubmitBlockResult> {
+    const fake = buildFakeBitcoinBlock({
+      hashForMergedMining: template.hashForMergedMining,
+      time: template.header.timestamp,
+      prefix: randomBytes(EXTRANONCE_BYTES),
+    });
+    const solved = await this.grind(fake.header, template.target);
+    return this.deps.seal(template, mergedMiningFieldsFromBlock(serializeBitcoinBlock(solved, [fake.coinbase])));
+  }
+
+  /** Grinds the nonce in chunks, yielding in between; NO_SOLUTION after every nonce, or when closed. */
+  private async grind(header: BitcoinHeader, target: bigint): Promise<Uint8Array> {
+    let start = 0;
+    while (start < NONCE_SPACE && !this.closed) {
+      const attempts = Math.min(GRIND_CHUNK, NONCE_SPACE - start);
+      const solved = grindNonce({...header, nonce: start}, target, attempts);
+      if (solved) {
+        this.deps.meter.record(readUint32LE(solved, NONCE_OFFSET) - start + 1);
+        return solved;
+      }
+      this.deps.meter.record(attempts);
+      start += attempts;
+      await sleep(0);
+    }
+    throw new MinerError({code: MinerErrorCode.NO_SOLUTION, attempts: start});
+  }
+}

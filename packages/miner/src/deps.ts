@@ -1,0 +1,41 @@
+/** What the miner is built from: the chain it extends, the pool it takes transactions from, block assembly. */
+import type {Chain} from "@xchain/chain";
+import type {Chainspec} from "@xchain/chainspec";
+import type {BlockExecutor} from "@xchain/execution";
+import type {TxPoolApi} from "@xchain/txpool";
+
+/** The parts of the chain the miner reads, imports into and moves (`setHead` for evm_revert). */
+export type MinerChain = Pick<
+  Chain,
+  | "head"
+  | "events"
+  | "genesisHash"
+  | "importBlock"
+  | "getHeader"
+  | "getHeaderByNumber"
+  | "getBlock"
+  | "blockHashesAt"
+  | "setHead"
+>;
+
+/** Block assembly (`BlockExecutor.assembleBlock`). */
+export type BlockAssembler = Pick<BlockExecutor, "assembleBlock">;
+
+/** The pool's side of mining: the ordered executable transactions, and news of new ones. */
+export type MinerTxPool = Pick<TxPoolApi, "pendingForBlock" | "onPending">;
+
+/** The miner's collaborators. */
+export interface MinerDeps {
+  chain: MinerChain;
+  txpool: MinerTxPool;
+  /**
+   * Assembly on the chain's state. A `BlockExecutor` over a `StateDatabase` of its own (on the same
+   * store) keeps the chain's warm state session for imports (state README: warm reuse).
+   */
+  assembler: BlockAssembler;
+  chainspec: Chainspec;
+  /** Where failures of background work go (template rebuilds, the built-in miner): the node logs them. */
+  onError: (error: unknown) => void;
+  /** The wall clock in milliseconds; default `Date.now`. */
+  now?: () => number;
+}

@@ -1,0 +1,87 @@
+/**
+ * The regtest development controls (`evm_*`, B§6.4) over the built-in miner, the miner clock and
+ * the chain's `setHead`. Snapshots are numbered 1, 2, … as in rskj (`SnapshotManager`); each
+ * remembers the head's hash.
+ */
+import type {AutoMiner} from "./autoMiner.ts";
+import type {MinerClock} from "./clock.ts";
+import type {MinerChain} from "./deps.ts";
+import {MinerError} from "./errors.ts";
+import type {WorkManager} from "./template/workManager.ts";
+import {type DevControls, MinerErrorCode, type SubmitBlockResult} from "./types.ts";
+
+/** What the controls act on. */
+export interface DevControlsDeps {
+  chain: Pick<MinerChain, "head" | "setHead" | "genesisHash">;
+  clock: MinerClock;
+  work: WorkManager;
+  autoMiner: AutoMiner;
+  /** The miner's `devControls` option. */
+  enabled: boolean;
+}
+
+/** `evm_*`; every one NOT_ALLOWED when disabled. */
+export class EvmControls implements DevControls {
+  private readonly snapshots: Uint8Array[] = [];
+
+  constructor(private readonly deps: DevControlsDeps) {}
+
+  async mineBlock(): Promise<SubmitBlockResult> {
+    this.check();
+    return this.deps.autoMiner.mineBlock();
+  }
+
+  increaseTime(seconds: number): number {
+    this.check();
+    if (!Number.isSafeInteger(seconds) || seconds < 0) throw notAllowed(`cannot shift the clock by ${seconds} seconds`);
+    const total = this.deps.clock.increase(seconds);
+    this.deps.work.invalidate();
+    return total;
+  }
+
+  startMining(): void {
+    this.check();
+    this.deps.autoMiner.start();
+  }
+
+  stopMining(): void {
+    this.check();
+    this.deps.autoMiner.stop();
+  }
+
+  snapshot(): number {
+    this.check();
+    this.snapshots.push(this.deps.chain.head().hash);
+    return this.snapshots.length;
+  }
+
+  async revert(id: number): Promise<boolean> {
+    this.check();
+    const hash = Number.isSafeInteger(id) && id >= 1 ? this.snapshots[id - 1] : undefined;
+    if (!hash) return false;
+    this.snapshots.length = id - 1;
+    await this.moveHead(hash);
+    return true;
+  }
+
+  async reset(): Promise<void> {
+    this.check();
+    this.snapshots.length = 0;
+    await this.moveHead(this.deps.chain.genesisHash);
+  }
+
+  /** Work on the abandoned blocks must not be solved: it would bring them back as the heavier chain. */
+  private async moveHead(hash: Uint8Array): Promise<void> {
+    await this.deps.chain.setHead(hash);
+    this.deps.work.cache.clear();
+    this.deps.work.invalidate();
+  }
+
+  private check(): void {
+    if (!this.deps.enabled) throw notAllowed("the evm_* development controls are disabled on this network");
+  }
+}
+
+function notAllowed(reason: string): MinerError {
+  return new MinerError({code: MinerErrorCode.NOT_ALLOWED, reason});
+}

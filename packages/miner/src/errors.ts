@@ -1,0 +1,43 @@
+/**
+ * Why a submission or a development control failed. RPC answers -33000 with the message for the
+ * submission codes (rskj's wording, B§6.2) and maps NOT_ALLOWED to an invalid-parameter error.
+ */
+import {NodeError} from "@xchain/utils";
+import {MinerErrorCode} from "./types.ts";
+
+/** Each code with its metadata. */
+export type MinerErrorType =
+  /** `hash` is the 32 bytes after the last `RSKBLOCK:` (hex), absent when the coinbase has no such tag. */
+  | {code: MinerErrorCode.WORK_NOT_FOUND; hash?: string}
+  | {code: MinerErrorCode.BAD_BITCOIN_DATA; reason: string}
+  /** `reason` is the code of the rule the sealed block broke (`MM_POW_ABOVE_TARGET`, `HEADER_…`, `BLOCK_…`). */
+  | {code: MinerErrorCode.INVALID_BLOCK; reason: string; detail: string; blockHash?: string}
+  | {code: MinerErrorCode.RATE_LIMITED; retryAfterMs: number}
+  | {code: MinerErrorCode.NOT_ALLOWED; reason: string}
+  | {code: MinerErrorCode.NO_SOLUTION; attempts: number};
+
+/** A failed submission or development control. */
+export class MinerError extends NodeError<MinerErrorType> {
+  constructor(type: MinerErrorType) {
+    super(type, describe(type));
+  }
+}
+
+function describe(t: MinerErrorType): string {
+  switch (t.code) {
+    case MinerErrorCode.WORK_NOT_FOUND:
+      return t.hash === undefined
+        ? "Cannot publish block, the coinbase has no RSKBLOCK: tag followed by 32 bytes"
+        : `Cannot publish block, could not find hash 0x${t.hash} in the cache`;
+    case MinerErrorCode.BAD_BITCOIN_DATA:
+      return `Invalid Bitcoin data supplied by miner: ${t.reason}`;
+    case MinerErrorCode.INVALID_BLOCK:
+      return `Invalid block supplied by miner: ${t.reason}: ${t.detail}`;
+    case MinerErrorCode.RATE_LIMITED:
+      return "Cannot publish block, block submission rate limit exceeded";
+    case MinerErrorCode.NOT_ALLOWED:
+      return t.reason;
+    case MinerErrorCode.NO_SOLUTION:
+      return `no nonce reached the target after ${t.attempts} attempts`;
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * The miner (issue 4 §3): block templates on the head, the work cache, `mnr_*` and `eth_*` work
+ * and submissions, the built-in CPU miner and the `evm_*` controls. It rebuilds the template on a
+ * new best block, on new pending transactions (debounced) and every `rebuildIntervalMs`; eagerly
+ * while the built-in miner runs or a miner asked for work recently, otherwise on the next request.
+ */
+import {bitcoinPowValue, mergedMiningFieldsFromBlock, serializeBitcoinBlock} from "@xchain/merged-mining";
+import {bigIntToFixedBytes, equalBytes} from "@xchain/utils";
+import {AutoMiner} from "./autoMiner.ts";
+import {MinerClock} from "./clock.ts";
+import type {MinerDeps} from "./deps.ts";
+import {EvmControls} from "./devControls.ts";
+import {MinerError} from "./errors.ts";
+import {bitcoinNonceFromEthNonce, buildEthHeaderWork, ethWorkPackage, headerWithNonce} from "./ethWork.ts";
+import {HashrateMeter} from "./hashrate.ts";
+import type {MinerOptions} from "./options.ts";
+import {
+  parseBitcoinBlockSubmission,
+  parsePartialMerkleSubmission,
+  parseTransactionsSubmission,
+} from "./submit/parseSubmission.ts";
+import {SubmissionRateLimiter} from "./submit/rateLimiter.ts";
+import {sealAndImport} from "./submit/sealAndImport.ts";
+import {Submitter} from "./submit/submitter.ts";
+import {buildTemplate} from "./template/blockTemplate.ts";
+import {UncleFinder} from "./template/uncles.ts";
+import {WorkCache} from "./template/workCache.ts";
+import {WorkManager} from "./template/workManager.ts";
+import type {MergedMiningWork, MinerApi, SubmitBlockResult} from "./types.ts";
+
+const TARGET_BYTES = 32;
+
+/** The miner of one node; `close` stops it. */
+export class Miner implements MinerApi {
+  readonly coinbase: Uint8Array;
+  private readonly work: WorkManager;
+  private readonly submitter: Submitter;
+  private readonly autoMiner: AutoMiner;
+  private readonly dev: EvmControls;
+  private readonly meter: HashrateMeter;
+  private readonly now: () => number;
+  private readonly unsubscribe: () => void;
+  private readonly rebuildTimer: NodeJS.Timeout;
+  private pendingTimer: NodeJS.Timeout | undefined;
+  private lastWorkRequestAt = Number.NEGATIVE_INFINITY;
+
+  /** Subscribes to the chain and the pool, and starts the built-in miner when `options.enabled`. */
+  constructor(
+    private readonly deps: MinerDeps,
+    private readonly options: MinerOptions,
+  ) {
+    const {chain, chainspec} = deps;
+    this.coinbase = options.coinbase;
+    this.now = deps.now ?? Date.now;
+    const clock = new MinerClock(this.now);
+    const sources = {...deps, clock, uncles: new UncleFinder(chain, chainspec), options};
+    this.work = new WorkManager(
+      (head) => buildTemplate(sources, head),
+      () => chain.head(),
+      new WorkCache(options.workCacheSize),
+    );
+    this.meter = new HashrateMeter(options.hashrateWindowMs, this.now);
+    const rateLimiter = new SubmissionRateLimiter(options.submissionRateLimitMs, this.now);
+    this.submitter = new Submitter({chain, chainspec, cache: this.work.cache, rateLimiter});
+    this.autoMiner = new AutoMiner({
+      work: this.work,
+      txpool: deps.txpool,
+      seal: (template, fields) => sealAndImport(chain, chainspec, template, fields),
+      meter: this.meter,
+      options,
+      onError: deps.onError,
+    });
+    this.dev = new EvmControls({
+      chain,
+      clock,
+      work: this.work,
+      autoMiner: this.autoMiner,
+      enabled: options.devControls,
+    });
+
+    chain.events.on("newHead", this.onNewHead);
+    const stopPending = deps.txpool.onPending(this.onPending);
+    this.unsubscribe = () => {
+      chain.events.off("newHead", this.onNewHead);
+      stopPending();
+    };
+    this.rebuildTimer = setInterval(() => {
+      this.work.markOutdated();
+      this.refreshInBackground();
+    }, options.rebuildIntervalMs);
+    if (options.enabled) this.autoMiner.start();
+  }
+
+  async getWork(): Promise<MergedMiningWork> {
+    this.lastWorkRequestAt = this.now();
+    const work = await this.work.current();
+    const {header, hashForMergedMining, target} = work.template;
+    const notify = work.notify;
+    work.notify = false;
+    return {
+      blockHashForMergedMining: hashForMergedMining,
+      target: bigIntToFixedBytes(target, TARGET_BYTES),
+      feesPaidToMiner: header.paidFees,
+      notify,
+      parentBlockHash: header.parentHash,
+    };
+  }
+
+  async submitBitcoinBlock(bitcoinBlock: Uint8Array): Promise<SubmitBlockResult> {
+    return this.submitter.submit(parseBitcoinBlockSubmission(bitcoinBlock));
+  }
+
+  async submitBitcoinBlockTransactions(
+    header: Uint8Array,
+    coinbase: Uint8Array,
+    txids: Uint8Array[],
+  ): Promise<SubmitBlockResult> {
+    return this.submitter.submit(parseTransactionsSubmission(header, coinbase, txids));
+  }
+
+  async submitBitcoinBlockPartialMerkle(
+    header: Uint8Array,
+    coinbase: Uint8Array,
+    branch: Uint8Array[],
+    txCount: number,
+  ): Promise<SubmitBlockResult> {
+    return this.submitter.submit(parsePartialMerkleSubmission(header, coinbase, branch, txCount));
+  }
+
+  async getEthWork(): Promise<[Uint8Array, Uint8Array, Uint8Array]> {
+    this.lastWorkRequestAt = this.now();
+    const work = await this.work.current();
+    work.ethWork ??= buildEthHeaderWork(work.template);
+    return ethWorkPackage(work.ethWork, work.template.target);
+  }
+
+  /**
+   * `mixDigest` is not used: the work named by `powHash` (its midstate) and the nonce define the
+   * header. False for unknown work, a nonce above 2^32 − 1 or the target, or a block the chain rejects.
+   */
+  async submitEthWork(nonce: Uint8Array, powHash: Uint8Array, _mixDigest: Uint8Array): Promise<boolean> {
+    const work = this.work.cache.find((w) => w.ethWork !== undefined && equalBytes(w.ethWork.midstate, powHash));
+    const bitcoinNonce = bitcoinNonceFromEthNonce(nonce);
+    if (!work?.ethWork || bitcoinNonce === undefined) return false;
+    const header = headerWithNonce(work.ethWork.header, bitcoinNonce);
+    if (bitcoinPowValue(header) > work.template.target) return false;
+    const fields = mergedMiningFieldsFromBlock(serializeBitcoinBlock(header, [work.ethWork.coinbase]));
+    try {
+      await this.submitter.submitWork(work, fields);
+      return true;
+    } catch (e) {
+      if (e instanceof MinerError) return false;
+      throw e;
+    }
+  }
+
+  isMining(): boolean {
+    return this.autoMiner.isRunning;
+  }
+
+  hashrate(): bigint {
+    return this.meter.total();
+  }
+
+  submitHashrate(hashesPerSecond: bigint, clientId: Uint8Array): void {
+    this.meter.report(hashesPerSecond, clientId);
+  }
+
+  mineBlock(): Promise<SubmitBlockResult> {
+    return this.dev.mineBlock();
+  }
+
+  increaseTime(seconds: number): number {
+    return this.dev.increaseTime(seconds);
+  }
+
+  startMining(): void {
+    this.dev.startMining();
+  }
+
+  stopMining(): void {
+    this.dev.stopMining();
+  }
+
+  snapshot(): number {
+    return this.dev.snapshot();
+  }
+
+  revert(id: number): Promise<boolean> {
+    return this.dev.revert(id);
+  }
+
+  reset(): Promise<void> {
+    return this.dev.reset();
+  }
+
+  /** Unsubscribes, stops the timers and the built-in miner, and waits for the block and template in flight. */
+  async close(): Promise<void> {
+    this.unsubscribe();
+    clearInterval(this.rebuildTimer);
+    clearTimeout(this.pendingTimer);
+    await this.autoMiner.close();
+    await this.work.settled();
+  }
+
+  private readonly onNewHead = (): void => {
+    this.work.invalidate();
+    this.refreshInBackground();
+    this.autoMiner.pendingChanged();
+  };
+
+  private readonly onPending = (): void => {
+    this.work.markOutdated();
+    this.pendingTimer ??= setTimeout(() => {
+      this.pendingTimer = undefined;
+      this.refreshInBackground();
+      this.autoMiner.pendingChanged();
+    }, this.options.pendingDebounceMs);
+  };
+
+  /** Rebuilds now if someone will use the template soon: the built-in miner, or a miner that polled recently. */
+  private refreshInBackground(): void {
+    const polled = this.now() - this.lastWorkRequestAt < 2 * this.options.rebuildIntervalMs;
+    if (polled || this.autoMiner.isRunning) this.work.current(true).catch(this.deps.onError);
+  }
+}

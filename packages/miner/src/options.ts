@@ -1,0 +1,67 @@
+/** The miner's options and their per-network defaults (the node's `[miner]` table mirrors them). */
+import type {Chainspec} from "@xchain/chainspec";
+import {hexToBytes} from "@xchain/utils";
+
+/** Everything the miner can be told; start from `defaultMinerOptions(chainspec)`. */
+export interface MinerOptions {
+  /** The built-in CPU merge-miner runs from start-up (`eth_mining`); evm_startMining/evm_stopMining toggle it. */
+  enabled: boolean;
+  /** 20-byte address of the blocks' coinbase (REMASC pays it the fees of its blocks, Part A). */
+  coinbase: Uint8Array;
+  /** The minimumGasPrice the blocks move toward, one band step per block (B§5.1, rskj `miner.minGasPrice`). */
+  minGasPriceInWei: bigint;
+  /** The gas limit the blocks move toward (B§5.1, rskj `targetgaslimit`). */
+  targetGasLimit: bigint;
+  /** Move toward the target regardless of the parent's gas used (rskj `forcegaslimit`, default true). */
+  forceTargetGasLimit: boolean;
+  /** With the built-in miner running: a block every this many milliseconds, even empty; 0 = off. */
+  blockTimeMs: number;
+  /** With the built-in miner running: a block as soon as transactions are pending, until none is left. */
+  autoMine: boolean;
+  /** How many recent templates a submission can still solve (B§6.1: 20). */
+  workCacheSize: number;
+  /** The template is rebuilt at least this often, in milliseconds (B§6.1: 60 s). */
+  rebuildIntervalMs: number;
+  /**
+   * New pending transactions are coalesced for this long before the template is rebuilt or mined:
+   * at most one rebuild per period for them (a full template executes a block's transactions).
+   */
+  pendingDebounceMs: number;
+  /** Minimum time between two external submissions (mnr_*, eth_submitWork), in milliseconds; 0 = off. */
+  submissionRateLimitMs: number;
+  /** Whether the `evm_*` controls work (regtest). */
+  devControls: boolean;
+  /** eth_hashrate averages over this window, and forgets eth_submitHashrate reports older than it. */
+  hashrateWindowMs: number;
+}
+
+/** The regtest miner's coinbase: keccak-256 of `regtest_miner_secret_please_change` as private key (B§7.3). */
+export const REGTEST_MINER_COINBASE: Uint8Array = hexToBytes("ec4ddeb4380ad69b3e509baad9f158cdf4e4681d");
+
+/** rskj's testnet default for `miner.server.workSubmissionRateLimitInMills` (B§6.2). */
+const TESTNET_SUBMISSION_RATE_LIMIT_MS = 10_000;
+
+/**
+ * The defaults of a network: on regtest the built-in miner runs, mines as soon as transactions
+ * are pending, and the evm_* controls work; elsewhere the node only serves work to miners (the
+ * coinbase must then be configured: the default zero address would receive the fees).
+ */
+export function defaultMinerOptions(chainspec: Chainspec): MinerOptions {
+  const {name, targetGasLimit} = chainspec.params;
+  const regtest = name === "regtest";
+  return {
+    enabled: regtest,
+    coinbase: regtest ? REGTEST_MINER_COINBASE : new Uint8Array(20),
+    minGasPriceInWei: 0n,
+    targetGasLimit,
+    forceTargetGasLimit: true,
+    blockTimeMs: 0,
+    autoMine: true,
+    workCacheSize: 20,
+    rebuildIntervalMs: 60_000,
+    pendingDebounceMs: regtest ? 20 : 1_000,
+    submissionRateLimitMs: name === "testnet" ? TESTNET_SUBMISSION_RATE_LIMIT_MS : 0,
+    devControls: regtest,
+    hashrateWindowMs: 60_000,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * A block template (issue 4 §3): the next block on the head, complete but for its merged-mining
+ * fields. Transactions come from the pool in its order (by gas price, nonce order per sender) and
+ * go through block assembly, which skips the invalid ones and appends the REMASC transaction.
+ */
+import type {ChainHead} from "@xchain/chain";
+import type {Chainspec} from "@xchain/chainspec";
+import {calculateDifficulty} from "@xchain/consensus";
+import {powTarget, unsealedHashForMergedMining} from "@xchain/merged-mining";
+import {BlockHeader, type Transaction, unclesHash} from "@xchain/primitives";
+import type {MinerClock} from "../clock.ts";
+import type {BlockAssembler, MinerChain, MinerTxPool} from "../deps.ts";
+import type {MinerOptions} from "../options.ts";
+import {forkDetectionAncestors, templateChainView} from "./chainReads.ts";
+import {nextGasLimit} from "./gasLimit.ts";
+import {nextMinimumGasPrice} from "./minimumGasPrice.ts";
+import type {UncleFinder} from "./uncles.ts";
+
+/** A block waiting for its proof of work. */
+export interface BlockTemplate {
+  /** The header without merged-mining fields. */
+  header: BlockHeader;
+  /** The included transactions, the REMASC transaction last. */
+  transactions: Transaction[];
+  uncles: BlockHeader[];
+  /** What the Bitcoin coinbase commits to after `RSKBLOCK:` (fork-detection data included, B§2.5). */
+  hashForMergedMining: Uint8Array;
+  /** floor(2^256 / max(difficulty, 3)). */
+  target: bigint;
+}
+
+/** What building a template reads. */
+export interface TemplateSources {
+  chain: MinerChain;
+  txpool: Pick<MinerTxPool, "pendingForBlock">;
+  assembler: BlockAssembler;
+  chainspec: Chainspec;
+  clock: MinerClock;
+  uncles: UncleFinder;
+  options: Pick<MinerOptions, "coinbase" | "minGasPriceInWei" | "targetGasLimit" | "forceTargetGasLimit">;
+}
+
+/** Builds the template of the block after `head`. */
+export async function buildTemplate(sources: TemplateSources, head: ChainHead): Promise<BlockTemplate> {
+  const {chain, chainspec, options} = sources;
+  const parent = head.header;
+  const number = head.number + 1;
+  // B§6.4: max(now + shift, parent + 1).
+  const timestamp = Math.max(sources.clock.nowSeconds(), parent.timestamp + 1);
+  const uncles = await sources.uncles.candidates(parent);
+  const block = {
+    number,
+    timestamp,
+    coinbase: options.coinbase,
+    difficulty: calculateDifficulty({number, timestamp, uncleCount: uncles.length}, parent, chainspec),
+    gasLimit: nextGasLimit({
+      parentGasLimit: parent.gasLimit,
+      parentGasUsed: parent.gasUsed,
+      minGasLimit: chainspec.params.minGasLimit,
+      boundDivisor: chainspec.params.gasLimitBoundDivisor,
+      targetGasLimit: options.targetGasLimit,
+      forceTarget: options.forceTargetGasLimit,
+    }),
+    minimumGasPrice: nextMinimumGasPrice(parent.minimumGasPrice, options.minGasPriceInWei),
+  };
+  const {transactions, result} = await sources.assembler.assembleBlock({
+    block,
+    candidates: sources.txpool.pendingForBlock(),
+    parentStateRoot: parent.stateRoot,
+    chain: await templateChainView(chain, number, chainspec.params.remascMaturity),
+  });
+  const header = BlockHeader.fromValues(
+    {
+      ...block,
+      parentHash: head.hash,
+      unclesHash: unclesHash(uncles),
+      stateRoot: result.stateRoot,
+      txTrieRoot: result.transactionsRoot,
+      receiptTrieRoot: result.receiptsRoot,
+      logsBloom: result.logsBloom,
+      gasUsed: result.gasUsed,
+      extraData: new Uint8Array(0),
+      paidFees: result.paidFees,
+      uncleCount: uncles.length,
+      ummRoot: chainspec.hasUmmRoot(number) ? new Uint8Array(0) : undefined,
+    },
+    chainspec,
+  );
+  const forkDetectionActive = chainspec.isActive("RSKIP110", number);
+  const ancestors = forkDetectionActive ? await forkDetectionAncestors(chain, number) : () => undefined;
+  const hashForMergedMining = unsealedHashForMergedMining(header, ancestors, forkDetectionActive);
+  return {header, transactions, uncles, hashForMergedMining, target: powTarget(block.difficulty)};
+}

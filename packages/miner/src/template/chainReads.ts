@@ -1,0 +1,37 @@
+/**
+ * The reads of the chain a template needs, from the canonical index: a template always extends
+ * the head, and the template manager drops one whose head moved while it was built.
+ */
+import type {ExecutionChainView} from "@xchain/execution";
+import {type AncestorLookup, forkDetectionAncestorHeights} from "@xchain/merged-mining";
+import type {BlockHeader} from "@xchain/primitives";
+import type {MinerChain} from "../deps.ts";
+
+/** How many recent ancestors BLOCKHASH can see. */
+const BLOCKHASH_WINDOW = 256;
+
+type CanonicalReader = Pick<MinerChain, "getHeaderByNumber">;
+
+/** BLOCKHASH and the REMASC matured block for block `number` on the head. */
+export async function templateChainView(
+  chain: CanonicalReader,
+  number: number,
+  remascMaturity: number,
+): Promise<ExecutionChainView> {
+  const matured = number > remascMaturity ? await chain.getHeaderByNumber(number - remascMaturity) : undefined;
+  return {
+    blockHash: async (n) =>
+      n >= number - BLOCKHASH_WINDOW && n < number ? (await chain.getHeaderByNumber(n))?.hash() : undefined,
+    maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
+  };
+}
+
+/** The ancestors the fork-detection data of block `number` reads (B§2.5), loaded for a synchronous lookup. */
+export async function forkDetectionAncestors(chain: CanonicalReader, number: number): Promise<AncestorLookup> {
+  const headers = new Map<number, BlockHeader>();
+  for (const n of forkDetectionAncestorHeights(number)) {
+    const header = await chain.getHeaderByNumber(n);
+    if (header) headers.set(n, header);
+  }
+  return (n) => headers.get(n);
+}

@@ -1,0 +1,85 @@
+/**
+ * The current work: the latest template on the head, rebuilt when it no longer extends the head
+ * (`invalidate`, on every new head and clock shift) and, on request, when newer transactions are
+ * pending (`markOutdated`). Builds are shared; each built template enters the work cache.
+ */
+import type {ChainHead} from "@xchain/chain";
+import {bytesToHex} from "@xchain/utils";
+import type {BlockTemplate} from "./blockTemplate.ts";
+import type {Work, WorkCache} from "./workCache.ts";
+
+// B§6.1 (rskj `MinerServerImpl.getNotify`): notify when the fees rose by more than 10 %.
+const NOTIFY_FEES_PERCENT = 110n;
+
+/** Builds and hands out the current template. */
+export class WorkManager {
+  private latest: Work | undefined;
+  /** Bumped by `invalidate`: the latest template is current only when built in this epoch. */
+  private epoch = 0;
+  private latestEpoch = -1;
+  private outdated = false;
+  private building: Promise<void> | undefined;
+  private lastParent = "";
+  private notifiedFees = 0n;
+
+  constructor(
+    private readonly build: (head: ChainHead) => Promise<BlockTemplate>,
+    private readonly head: () => ChainHead,
+    readonly cache: WorkCache,
+  ) {}
+
+  /** The template no longer extends the head (new head, shifted clock): the next `current` rebuilds. */
+  invalidate(): void {
+    this.epoch++;
+  }
+
+  /** Newer transactions are pending: `current(true)` rebuilds once. */
+  markOutdated(): void {
+    this.outdated = true;
+  }
+
+  /**
+   * The current work, on the head. With `fresh`, a template older than the last pending
+   * transactions is rebuilt first (once: a stream of transactions cannot keep it waiting).
+   */
+  async current(fresh = false): Promise<Work> {
+    if (fresh && this.outdated) await this.rebuild();
+    for (;;) {
+      const work = this.latest;
+      if (work && this.latestEpoch === this.epoch) return work;
+      await this.rebuild();
+    }
+  }
+
+  /** Resolves once the build in progress, if any, has finished (its failure is the requester's). */
+  async settled(): Promise<void> {
+    await this.building?.catch(() => undefined);
+  }
+
+  private rebuild(): Promise<void> {
+    this.building ??= this.buildOnHead().finally(() => {
+      this.building = undefined;
+    });
+    return this.building;
+  }
+
+  /** A template invalidated while it was built (the head moved) is dropped: `current` builds again. */
+  private async buildOnHead(): Promise<void> {
+    const epoch = this.epoch;
+    this.outdated = false;
+    const template = await this.build(this.head());
+    if (epoch !== this.epoch) return;
+    const work: Work = {template, notify: this.notifies(template)};
+    this.cache.add(work);
+    this.latest = work;
+    this.latestEpoch = epoch;
+  }
+
+  private notifies({header}: BlockTemplate): boolean {
+    const parent = bytesToHex(header.parentHash);
+    const notify = parent !== this.lastParent || header.paidFees * 100n > this.notifiedFees * NOTIFY_FEES_PERCENT;
+    if (notify) this.notifiedFees = header.paidFees;
+    this.lastParent = parent;
+    return notify;
+  }
+}

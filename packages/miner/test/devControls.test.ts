@@ -1,0 +1,121 @@
+/** The evm_* development controls (B§6.4): mine, increaseTime, snapshot, revert, reset; refused when disabled. */
+import {ImportResultKind} from "@xchain/chain";
+import {getChainspec} from "@xchain/chainspec";
+import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
+import {describe, expect, it} from "vitest";
+import {defaultMinerOptions, MinerErrorCode} from "../src/index.ts";
+import {cows, openMiner, regtest, solvedBlock, transfer, waitFor} from "./helpers.ts";
+
+describe("evm_* controls", () => {
+  it("evm_mine mines one block now, empty when nothing is pending", async () => {
+    const {miner, chain} = await openMiner();
+    const result = await miner.mineBlock();
+    expect(result).toEqual({
+      importResult: ImportResultKind.IMPORTED_BEST,
+      blockHash: chain.head().hash,
+      blockIncludedHeight: 1,
+    });
+    expect(chain.head().header.gasUsed).toBe(0n);
+  });
+
+  it("evm_increaseTime shifts the timestamps of the next blocks and returns the total shift", async () => {
+    const now = 2_000_000_000;
+    const {miner, chain} = await openMiner({}, {now: () => now});
+    await miner.getWork();
+    expect(miner.increaseTime(3_600)).toBe(3_600);
+    expect(miner.increaseTime(400)).toBe(4_000);
+    await miner.mineBlock();
+    expect(chain.head().header.timestamp).toBe(2_000_000 + 4_000);
+    // The cached template was built before the shift: the work was rebuilt.
+    expect((await miner.getWork()).parentBlockHash).toEqual(chain.head().hash);
+    expect(() => miner.increaseTime(-1)).toThrow(
+      expect.objectContaining({type: expect.objectContaining({code: MinerErrorCode.NOT_ALLOWED})}),
+    );
+  });
+
+  it("evm_snapshot / evm_revert return to the snapshot's head; a revert forgets later snapshots", async () => {
+    const {miner, chain, pool} = await openMiner();
+    await miner.mineBlock();
+    const first = miner.snapshot();
+    const atFirst = chain.head().hash;
+    pool.add(transfer(cows[0]!, {nonce: 0n}));
+    await miner.mineBlock();
+    const second = miner.snapshot();
+    await miner.mineBlock();
+    expect([first, second]).toEqual([1, 2]);
+    expect(chain.head().number).toBe(3);
+    const staleWork = await miner.getWork();
+
+    expect(await miner.revert(first)).toBe(true);
+    expect(chain.head().hash).toEqual(atFirst);
+    expect(await chain.getBlockByNumber(2)).toBeUndefined();
+    const state = await chain.stateAt(chain.head().hash);
+    expect(await state.getNonce(cows[0]!.address)).toBe(0n);
+    // The snapshot and the later one are gone; so is the work on the abandoned blocks.
+    expect(await miner.revert(first)).toBe(false);
+    expect(await miner.revert(second)).toBe(false);
+    await expect(
+      miner.submitBitcoinBlock(solvedBlock(staleWork.blockHashForMergedMining, 2n ** 256n / 3n)),
+    ).rejects.toMatchObject({type: {code: MinerErrorCode.WORK_NOT_FOUND}});
+
+    // Mining goes on from the reverted head.
+    expect((await miner.mineBlock()).blockIncludedHeight).toBe(2);
+    expect((await miner.getWork()).parentBlockHash).toEqual(chain.head().hash);
+  });
+
+  it("evm_revert with the auto-miner and the txpool: the reverted transaction is not mined again", async () => {
+    const {miner, chain, pool} = await openMiner(
+      {enabled: true},
+      {pool: (chain) => new TxPool(defaultTxPoolOptions, {chainspec: regtest, chain})},
+    );
+    const id = miner.snapshot();
+    await pool.add(transfer(cows[0]!, {nonce: 0n}));
+    await waitFor(() => chain.head().number === 1);
+    expect(await miner.revert(id)).toBe(true);
+    await pool.settled();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(chain.head().number).toBe(0);
+    expect(pool.status()).toEqual({pending: 0, queued: 0});
+    // The same nonce can be sent again, and is mined.
+    await pool.add(transfer(cows[0]!, {nonce: 0n, value: 2n}));
+    await waitFor(() => chain.head().number === 1);
+    await pool.close();
+  });
+
+  it("evm_reset returns to genesis", async () => {
+    const {miner, chain} = await openMiner();
+    await miner.mineBlock();
+    miner.snapshot();
+    await miner.mineBlock();
+    await miner.reset();
+    expect(chain.head().number).toBe(0);
+    expect(await miner.revert(1)).toBe(false);
+    expect((await miner.mineBlock()).blockIncludedHeight).toBe(1);
+  });
+
+  it("refuses every control where they are disabled (mainnet and testnet by default)", async () => {
+    const {miner, chain} = await openMiner({devControls: false});
+    const refused = {type: expect.objectContaining({code: MinerErrorCode.NOT_ALLOWED})};
+    await expect(miner.mineBlock()).rejects.toMatchObject(refused);
+    expect(() => miner.increaseTime(1)).toThrow(expect.objectContaining(refused));
+    expect(() => miner.snapshot()).toThrow(expect.objectContaining(refused));
+    expect(() => miner.startMining()).toThrow(expect.objectContaining(refused));
+    await expect(miner.revert(1)).rejects.toMatchObject(refused);
+    await expect(miner.reset()).rejects.toMatchObject(refused);
+    expect(chain.head().number).toBe(0);
+  });
+
+  it("are on by default on regtest only; testnet limits submissions to one per 10 s", () => {
+    for (const name of ["mainnet", "testnet"] as const) {
+      expect(defaultMinerOptions(getChainspec(name))).toMatchObject({devControls: false, enabled: false});
+    }
+    expect(defaultMinerOptions(getChainspec("testnet")).submissionRateLimitMs).toBe(10_000);
+    expect(defaultMinerOptions(getChainspec("regtest"))).toMatchObject({
+      devControls: true,
+      enabled: true,
+      autoMine: true,
+      submissionRateLimitMs: 0,
+      targetGasLimit: 7_500_000n,
+    });
+  });
+});

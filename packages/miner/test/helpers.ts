@@ -1,0 +1,135 @@
+/** Shared helpers of the miner tests: a regtest chain on a MemoryStore, a small pool, a miner, Bitcoin blocks. */
+import {Chain} from "@xchain/chain";
+import {type Chainspec, getChainspec, regtestGenesis} from "@xchain/chainspec";
+import {MemoryStore} from "@xchain/db";
+import {BlockExecutor} from "@xchain/execution";
+import {buildFakeBitcoinBlock, grindNonce, serializeBitcoinBlock} from "@xchain/merged-mining";
+import {publicKeyToAddress, Transaction, type TransactionValues} from "@xchain/primitives";
+import {StateDatabase} from "@xchain/state";
+import {cowAccounts, type DevAccount} from "@xchain/test-utils";
+import {bytesToHex, keccak256, publicKeyOf, utf8ToBytes} from "@xchain/utils";
+import {afterEach} from "vitest";
+import {defaultMinerOptions, Miner, type MinerOptions, type MinerTxPool} from "../src/index.ts";
+
+export const regtest: Chainspec = getChainspec("regtest");
+export const cows: DevAccount[] = cowAccounts();
+
+/**
+ * The pool's contract as the miner sees it: executable transactions by gas price (highest first),
+ * nonce order per sender; included transactions leave on `newHead`.
+ */
+export class TestPool implements MinerTxPool {
+  private readonly txs = new Map<string, Transaction>();
+  private readonly listeners = new Set<(tx: Transaction) => void>();
+
+  constructor(chain: Chain) {
+    chain.events.on("newHead", (event) => {
+      for (const block of event.added) for (const tx of block.transactions) this.txs.delete(bytesToHex(tx.hash()));
+    });
+  }
+
+  add(...txs: Transaction[]): void {
+    for (const tx of txs) this.txs.set(bytesToHex(tx.hash()), tx);
+    for (const tx of txs) for (const listener of this.listeners) listener(tx);
+  }
+
+  get size(): number {
+    return this.txs.size;
+  }
+
+  pendingForBlock(): Transaction[] {
+    const bySender = new Map<string, Transaction[]>();
+    for (const tx of this.txs.values()) {
+      const key = bytesToHex(tx.sender());
+      bySender.set(key, [...(bySender.get(key) ?? []), tx]);
+    }
+    const queues = [...bySender.values()].map((q) => q.sort((a, b) => (a.nonce < b.nonce ? -1 : 1)));
+    const ordered: Transaction[] = [];
+    for (;;) {
+      const best = queues.filter((q) => q.length > 0).sort((a, b) => Number(b[0]!.gasPrice - a[0]!.gasPrice))[0];
+      if (!best) return ordered;
+      ordered.push(best.shift()!);
+    }
+  }
+
+  onPending(listener: (tx: Transaction) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+/** A miner on a fresh regtest chain, with its pool and the background errors it reported. */
+export interface TestMiner<P extends MinerTxPool> {
+  miner: Miner;
+  chain: Chain;
+  pool: P;
+  errors: unknown[];
+  options: MinerOptions;
+}
+
+/** What a test can change besides the options: the clock, and the pool (default a `TestPool`). */
+export interface TestSetup<P extends MinerTxPool> {
+  now?: () => number;
+  pool?: (chain: Chain) => P;
+}
+
+const miners: Miner[] = [];
+
+afterEach(async () => {
+  for (const miner of miners.splice(0)) await miner.close();
+});
+
+/** Opens a chain and a miner (closed after each test); the built-in miner is off unless `enabled`. */
+export async function openMiner<P extends MinerTxPool = TestPool>(
+  overrides: Partial<MinerOptions> = {},
+  setup: TestSetup<P> = {},
+): Promise<TestMiner<P>> {
+  const store = new MemoryStore();
+  const chain = await Chain.open({store, chainspec: regtest, genesis: regtestGenesis});
+  const pool = setup.pool ? setup.pool(chain) : (new TestPool(chain) as MinerTxPool as P);
+  const errors: unknown[] = [];
+  const options = {...defaultMinerOptions(regtest), enabled: false, ...overrides};
+  const assembler = new BlockExecutor(regtest, new StateDatabase(store));
+  const deps = {chain, txpool: pool, assembler, chainspec: regtest, onError: (e: unknown) => errors.push(e)};
+  const miner = new Miner(setup.now ? {...deps, now: setup.now} : deps, options);
+  miners.push(miner);
+  return {miner, chain, pool, errors, options};
+}
+
+/** A signed regtest transfer; gasPrice 0 and gasLimit 21,000 unless given. */
+export function transfer(from: DevAccount, values: Partial<TransactionValues> & {nonce: bigint}): Transaction {
+  return Transaction.sign(
+    {gasPrice: 0n, gasLimit: 21_000n, value: 1n, data: new Uint8Array(0), to: cows[9]!.address, ...values},
+    from.privateKey,
+    regtest.params.chainId,
+  );
+}
+
+/** An account whose key is keccak-256 of `seed` (like the cow accounts). */
+export function account(seed: string): DevAccount {
+  const privateKey = keccak256(utf8ToBytes(seed));
+  return {seed, privateKey, address: publicKeyToAddress(publicKeyOf(privateKey))};
+}
+
+/** A fake Bitcoin block for `hashForMergedMining` with its nonce ground to `target`: [header, coinbase]. */
+export function solve(hashForMergedMining: Uint8Array, target: bigint): {header: Uint8Array; coinbase: Uint8Array} {
+  const fake = buildFakeBitcoinBlock({hashForMergedMining, time: 1});
+  const header = grindNonce(fake.header, target);
+  if (!header) throw new Error("no nonce");
+  return {header, coinbase: fake.coinbase};
+}
+
+/** The full serialized Bitcoin block of `solve`. */
+export function solvedBlock(hashForMergedMining: Uint8Array, target: bigint): Uint8Array {
+  const {header, coinbase} = solve(hashForMergedMining, target);
+  return serializeBitcoinBlock(header, [coinbase]);
+}
+
+/** Resolves once `condition` holds, polling every 10 ms (rejects after `timeoutMs`). */
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const start = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
