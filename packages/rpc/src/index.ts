@@ -1,1 +1,7 @@
-export * from "./types.ts";
+export * from "./deps.ts";
+export {RpcError, RpcErrorCode, type RpcErrorObject} from "./jsonrpc/errors.ts";
+export {MethodRegistry} from "./jsonrpc/registry.ts";
+export {formatClientVersion} from "./modules/web3.ts";
+export * from "./options.ts";
+export {NO_PEERS, NOT_SYNCING, RpcServer} from "./server.ts";
+export {PrivateKeyWallet, personalMessageHash} from "./wallet.ts";

@@ -1,0 +1,95 @@
+/**
+ * What the RPC server answers from, as narrow interfaces (design "RPC"): each namespace module
+ * takes a `Pick<ModuleDeps, …>` of what it reads, so tests and the node wire only that.
+ */
+import type {EventEmitter} from "node:events";
+import type {ChainEvents, ChainReader} from "@xchain/chain";
+import type {Chainspec} from "@xchain/chainspec";
+import type {CallInput, CallResult} from "@xchain/execution";
+import type {MinerApi} from "@xchain/miner";
+import type {Transaction, TransactionValues} from "@xchain/primitives";
+import type {TxPoolApi} from "@xchain/txpool";
+import type {EventHub} from "./filters/eventHub.ts";
+import type {FilterManager} from "./filters/filterManager.ts";
+import type {SubscriptionManager} from "./filters/subscriptions.ts";
+import type {RpcOptions} from "./options.ts";
+
+/** The chain's reads plus its `newHead` events (`Chain` satisfies it). */
+export type RpcChain = ChainReader & {readonly events: Pick<EventEmitter<ChainEvents>, "on" | "off">};
+
+/** Runs one message without keeping anything (`BlockExecutor.call`). */
+export interface CallExecutor {
+  call(input: CallInput): Promise<CallResult>;
+}
+
+/**
+ * The node's development accounts (regtest's cow accounts, B§7.3): `eth_accounts`,
+ * `eth_sendTransaction`, `eth_sign`, `personal_*`. `PrivateKeyWallet` implements it.
+ */
+export interface DevWallet {
+  /** The addresses held, in a stable order. */
+  accounts(): Uint8Array[];
+  hasAccount(address: Uint8Array): boolean;
+  /** Signs a legacy transaction from a held account with the network's chain id. */
+  signTransaction(from: Uint8Array, values: TransactionValues): Transaction;
+  /** 65 bytes r ‖ s ‖ v (27/28) over keccak256("\x19Ethereum Signed Message:\n" + length + message) (rpc-api §4.4). */
+  signMessage(from: Uint8Array, message: Uint8Array): Uint8Array;
+}
+
+/** Peer information (`net_*`); a node without p2p has none. */
+export interface PeersInfo {
+  peerCount(): number;
+  /** Short peer id, separator, host and port (rpc-api §4.2). */
+  peerList(): string[];
+  /** Whether the node accepts peer connections. */
+  listening(): boolean;
+}
+
+/** A sync in progress (rpc-api §2.8). */
+export interface SyncStatus {
+  startingBlock: number;
+  currentBlock: number;
+  highestBlock: number;
+}
+
+/** Sync progress (`eth_syncing`). */
+export interface SyncStatusSource {
+  /** Undefined when not syncing. */
+  syncStatus(): SyncStatus | undefined;
+}
+
+/** The logger shape RPC writes to (pino's `(context, message)`). */
+export interface RpcLogger {
+  error(context: object, message: string): void;
+  warn(context: object, message: string): void;
+  debug(context: object, message: string): void;
+}
+
+/** What `RpcServer.start` is given. */
+export interface RpcDeps {
+  chainspec: Chainspec;
+  chain: RpcChain;
+  txpool: TxPoolApi;
+  /** Absent on a node that does not mine: mining methods answer -32601 "not available". */
+  miner?: MinerApi;
+  executor: CallExecutor;
+  /** Absent unless dev accounts are enabled: `eth_accounts` is `[]` and signing methods fail clearly. */
+  wallet?: DevWallet;
+  /** `web3_clientVersion` (see `formatClientVersion`). */
+  clientVersion: string;
+  /** Default: no peers, not listening (a node without p2p). */
+  peers?: PeersInfo;
+  /** Default: never syncing. */
+  sync?: SyncStatusSource;
+  /** Default: discards everything. */
+  logger?: RpcLogger;
+}
+
+/** What namespace modules pick from: the dependencies with defaults applied, the options and the server's services. */
+export type ModuleDeps = Required<Omit<RpcDeps, "miner" | "wallet">> &
+  Pick<RpcDeps, "miner" | "wallet"> & {
+    options: RpcOptions;
+    events: EventHub;
+    filters: FilterManager;
+    subscriptions: SubscriptionManager;
+  };

@@ -1,0 +1,32 @@
+/**
+ * Typed errors of the packages RPC calls, mapped to wire errors (design "RPC"): every txpool
+ * refusal is -32010 with its reason, a mining failure -33000 (B§6.2, B§9.5) except a refused
+ * development control (a bad argument, or evm_* where not allowed), which is -32602; a chain
+ * lookup of a block that is not stored -32600 (B§9.5). Anything else is a fault of the node: logged,
+ * and answered -32603 without details.
+ */
+import {ChainError, ChainErrorCode} from "@xchain/chain";
+import {MinerErrorCode} from "@xchain/miner";
+import {TxPoolErrorCode} from "@xchain/txpool";
+import {NodeError} from "@xchain/utils";
+import type {RpcLogger} from "./deps.ts";
+import {RpcError, RpcErrorCode} from "./jsonrpc/errors.ts";
+
+const TXPOOL_CODES: ReadonlySet<string> = new Set(Object.values(TxPoolErrorCode));
+const MINER_CODES: ReadonlySet<string> = new Set(Object.values(MinerErrorCode));
+
+/** The mapper `dispatch` uses for errors that are not already wire errors. */
+export function createErrorMapper(logger: RpcLogger): (error: unknown, method: string) => RpcError {
+  return (error, method) => {
+    if (error instanceof NodeError) {
+      if (TXPOOL_CODES.has(error.code)) return new RpcError(RpcErrorCode.TRANSACTION_REJECTED, error.message);
+      if (error.code === MinerErrorCode.NOT_ALLOWED) return RpcError.invalidParams(error.message);
+      if (MINER_CODES.has(error.code)) return new RpcError(RpcErrorCode.MINING_ERROR, error.message);
+      if (error instanceof ChainError && error.code === ChainErrorCode.UNKNOWN_BLOCK) {
+        return RpcError.invalidRequest(error.message);
+      }
+    }
+    logger.error({method, error}, "rpc method failed");
+    return RpcError.internal();
+  };
+}

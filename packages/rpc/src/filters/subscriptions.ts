@@ -1,0 +1,86 @@
+/**
+ * WebSocket subscriptions (rpc-api §3.1, §6): `newHeads` (every header added, a reorganization's
+ * whole new branch included), `logs` (logs of removed blocks again with `removed: true`, then the
+ * new ones), `newPendingTransactions` (hashes, re-admitted ones after a reorganization included,
+ * since the txpool reports them again) and `syncing` (accepted; a node that never syncs sends
+ * nothing). Subscriptions end with their connection.
+ */
+import {randomBytes} from "node:crypto";
+import {bytesToHex, toData} from "@xchain/utils";
+import {formatHeader} from "../format/header.ts";
+import {formatLog} from "../format/log.ts";
+import {RpcError} from "../jsonrpc/errors.ts";
+import type {Connection} from "../jsonrpc/registry.ts";
+import type {LogMatchRequest} from "../params/filterObject.ts";
+import type {EventHub} from "./eventHub.ts";
+import {logMatches} from "./logMatcher.ts";
+
+/** A subscription type and its filter. */
+export type SubscriptionRequest =
+  | {kind: "newHeads" | "newPendingTransactions" | "syncing"}
+  | {kind: "logs"; filter: LogMatchRequest};
+
+/** The subscriptions of every WebSocket connection. */
+export class SubscriptionManager {
+  private readonly byConnection = new Map<Connection, Map<string, () => void>>();
+
+  constructor(
+    private readonly events: EventHub,
+    private readonly maxPerConnection: number,
+  ) {}
+
+  /** eth_subscribe: returns the subscription id. */
+  subscribe(connection: Connection, request: SubscriptionRequest): string {
+    let subscriptions = this.byConnection.get(connection);
+    if (!subscriptions) {
+      subscriptions = new Map();
+      this.byConnection.set(connection, subscriptions);
+      connection.onClose(() => this.endAll(connection));
+    }
+    if (subscriptions.size >= this.maxPerConnection) {
+      throw RpcError.server(`too many subscriptions on this connection (at most ${this.maxPerConnection})`);
+    }
+    const id = `0x${bytesToHex(randomBytes(16))}`;
+    const send = (result: unknown) => connection.notify("eth_subscription", {subscription: id, result});
+    subscriptions.set(id, this.listen(request, send));
+    return id;
+  }
+
+  /** eth_unsubscribe: false when this connection has no such subscription. */
+  unsubscribe(connection: Connection, id: string): boolean {
+    const stop = this.byConnection.get(connection)?.get(id);
+    if (!stop) return false;
+    stop();
+    this.byConnection.get(connection)?.delete(id);
+    return true;
+  }
+
+  /** Ends every subscription of every connection. */
+  close(): void {
+    for (const connection of [...this.byConnection.keys()]) this.endAll(connection);
+  }
+
+  private endAll(connection: Connection): void {
+    for (const stop of this.byConnection.get(connection)?.values() ?? []) stop();
+    this.byConnection.delete(connection);
+  }
+
+  private listen(request: SubscriptionRequest, send: (result: unknown) => void): () => void {
+    switch (request.kind) {
+      case "newHeads":
+        return this.events.onNewHead((event) => {
+          for (const block of event.added) send(formatHeader(block.header));
+        });
+      case "logs":
+        return this.events.onNewHead((event) => {
+          for (const entry of [...event.removedLogs, ...event.addedLogs]) {
+            if (logMatches(request.filter, entry.log)) send(formatLog(entry));
+          }
+        });
+      case "newPendingTransactions":
+        return this.events.onPendingTransaction((tx) => send(toData(tx.hash())));
+      case "syncing":
+        return () => undefined;
+    }
+  }
+}

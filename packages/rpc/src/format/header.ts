@@ -1,0 +1,41 @@
+/** The header object of `newHeads` notifications (rpc-api §2.7). */
+import type {BlockHeader} from "@xchain/primitives";
+import {toData, toQuantity} from "@xchain/utils";
+
+/** The JSON header object. */
+export interface HeaderJson {
+  difficulty: string;
+  extraData: string;
+  gasLimit: string;
+  gasUsed: string;
+  logsBloom: string;
+  miner: string;
+  number: string;
+  parentHash: string;
+  receiptsRoot: string;
+  sha3Uncles: string;
+  stateRoot: string;
+  timestamp: string;
+  transactionsRoot: string;
+  hash: string;
+}
+
+/** Formats a header. */
+export function formatHeader(header: BlockHeader): HeaderJson {
+  return {
+    difficulty: toQuantity(header.difficulty),
+    extraData: toData(header.extraData),
+    gasLimit: toQuantity(header.gasLimit),
+    gasUsed: toQuantity(header.gasUsed),
+    logsBloom: toData(header.logsBloom),
+    miner: toData(header.coinbase),
+    number: toQuantity(header.number),
+    parentHash: toData(header.parentHash),
+    receiptsRoot: toData(header.receiptTrieRoot),
+    sha3Uncles: toData(header.unclesHash),
+    stateRoot: toData(header.stateRoot),
+    timestamp: toQuantity(header.timestamp),
+    transactionsRoot: toData(header.txTrieRoot),
+    hash: toData(header.hash()),
+  };
+}

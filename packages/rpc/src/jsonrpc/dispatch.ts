@@ -1,0 +1,125 @@
+/**
+ * Dispatch of one body (a request or a batch) for both transports, and the only place where an
+ * exception becomes a wire error (design "RPC"). Batches run sequentially, in order, and their
+ * size counts nested arrays recursively (B§9.5).
+ */
+import {setImmediate} from "node:timers/promises";
+import {MethodUnavailableError, RpcError, RpcErrorCode} from "./errors.ts";
+import {errorResponse, type JsonRpcResponse, parseRequest, resultResponse} from "./message.ts";
+import type {MethodRegistry, RequestContext} from "./registry.ts";
+
+/** What dispatch needs besides the body. */
+export interface DispatchOptions {
+  registry: MethodRegistry;
+  /** Most requests in one body, nested arrays counted recursively (rskj `max_batch_requests_size`). */
+  maxBatchSize: number;
+  /** Deepest nesting of arrays and objects accepted anywhere in a body. */
+  maxJsonDepth: number;
+  /** Maps an error that is neither an `RpcError` nor a `MethodUnavailableError` (typed errors of other packages; -32603 otherwise). */
+  mapError(error: unknown, method: string): RpcError;
+}
+
+/** What to send back: `body` is undefined when only notifications came in. */
+export interface DispatchResult {
+  body: JsonRpcResponse | JsonRpcResponse[] | {error: {code: number; message: string}} | undefined;
+  httpStatus: number;
+}
+
+// B§9.5: HTTP 400 only when the top-level error is one of these.
+const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([
+  RpcErrorCode.PARSE_ERROR,
+  RpcErrorCode.INVALID_REQUEST,
+  RpcErrorCode.INVALID_PARAMS,
+]);
+
+/** Parses and answers a body. Never throws. */
+export async function dispatch(
+  text: string,
+  options: DispatchOptions,
+  context: RequestContext,
+): Promise<DispatchResult> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return single(errorResponse(null, RpcError.parseError()));
+  }
+  if (nestingExceeds(raw, options.maxJsonDepth)) {
+    // rskj answers a stack overflow of its parser with -32600 (B§9.5).
+    return single(errorResponse(null, RpcError.invalidRequest("Invalid request: nesting too deep")));
+  }
+  if (!Array.isArray(raw)) return single(await answer(raw, options, context));
+  if (raw.length === 0) return single(errorResponse(null, RpcError.invalidRequest("invalid request: empty batch")));
+  if (countExceeds(raw, options.maxBatchSize)) {
+    const message = `Cannot dispatch batch requests. ${options.maxBatchSize} is the max number of supported batch requests`;
+    // B§9.5: a bare error object, without jsonrpc and id.
+    return {body: {error: {code: RpcErrorCode.INVALID_REQUEST, message}}, httpStatus: 400};
+  }
+  const responses: JsonRpcResponse[] = [];
+  for (const element of raw) {
+    // Between the items of a batch other connections get their turn, and the timeout can fire.
+    await setImmediate();
+    if (context.signal.aborted) break;
+    const response = await answer(element, options, context);
+    if (response) responses.push(response);
+  }
+  return {body: responses.length > 0 ? responses : undefined, httpStatus: 200};
+}
+
+function single(response: JsonRpcResponse | undefined): DispatchResult {
+  const status = response && "error" in response && BAD_REQUEST_CODES.has(response.error.code) ? 400 : 200;
+  return {body: response, httpStatus: status};
+}
+
+/** The response to one request object, undefined for a notification. */
+async function answer(
+  raw: unknown,
+  options: DispatchOptions,
+  context: RequestContext,
+): Promise<JsonRpcResponse | undefined> {
+  const parsed = parseRequest(raw);
+  if (!parsed.ok) return errorResponse(parsed.id, parsed.error);
+  const {request} = parsed;
+  let response: JsonRpcResponse;
+  try {
+    const found = options.registry.lookup(request.method);
+    if (found.kind === "unknown") throw RpcError.methodNotFound();
+    if (found.kind === "disabled") throw RpcError.methodNotAvailable(request.method, "it is disabled on this node");
+    response = resultResponse(request.id, await found.method.invoke(request.params, context));
+  } catch (e) {
+    response = errorResponse(request.id, toRpcError(e, request.method, options));
+  }
+  return request.notification ? undefined : response;
+}
+
+function toRpcError(error: unknown, method: string, options: DispatchOptions): RpcError {
+  if (error instanceof RpcError) return error;
+  if (error instanceof MethodUnavailableError) return RpcError.methodNotAvailable(method, error.reason);
+  return options.mapError(error, method);
+}
+
+/** Whether a batch holds more than `max` requests, nested arrays counted recursively (B§9.5). */
+function countExceeds(batch: unknown[], max: number): boolean {
+  let count = 0;
+  const pending: unknown[] = [batch];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (!Array.isArray(item)) {
+      if (++count > max) return true;
+      continue;
+    }
+    for (const element of item) pending.push(element);
+  }
+  return false;
+}
+
+function nestingExceeds(value: unknown, maxDepth: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop() as [unknown, number];
+    if (typeof item !== "object" || item === null) continue;
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}

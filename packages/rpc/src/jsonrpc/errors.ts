@@ -1,0 +1,126 @@
+/**
+ * JSON-RPC wire errors: the codes of rpc-api §7 and, where it is silent, rskj's (protocol spec
+ * B§9.5). Handlers throw `RpcError` (or a typed error of another package, which `dispatch` maps
+ * once); nothing else builds an error response.
+ */
+
+/** Wire error codes. */
+export enum RpcErrorCode {
+  /** The body is not JSON (B§9.5). */
+  PARSE_ERROR = -32700,
+  /** Not a request object, a bad batch, a nesting too deep, a block reference that does not exist (B§9.5). */
+  INVALID_REQUEST = -32600,
+  /** Unknown, disabled or unsupported method (B§9.5). */
+  METHOD_NOT_FOUND = -32601,
+  /** Wrong parameter count or value; the message names the argument (B§9.5). */
+  INVALID_PARAMS = -32602,
+  /** A fault of the node itself. */
+  INTERNAL_ERROR = -32603,
+  /** A request the node understood but cannot serve: insufficient funds (rpc-api §7), unknown filter or account. */
+  SERVER_ERROR = -32000,
+  /** A result over a configured limit (EIP-1474 "limit exceeded"): eth_getLogs (rpc-api §8). */
+  LIMIT_EXCEEDED = -32005,
+  /** The txpool refused a transaction (B§9.5). */
+  TRANSACTION_REJECTED = -32010,
+  /** The request timed out or its response is too large (B§9.5). */
+  TIMEOUT = -32011,
+  /** Execution reverted (rpc-api §7). */
+  REVERTED = -32015,
+  /** A mining submission failed (B§6.2). */
+  MINING_ERROR = -33000,
+}
+
+/** The `error` member of a response. */
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data?: string;
+}
+
+/** rskj's prefix for a reverted execution (rpc-api §7). */
+const REVERT_PREFIX = "VM Exception while processing transaction:";
+
+/** An error response: code, message and optional DATA. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: RpcErrorCode,
+    message: string,
+    readonly data?: string,
+  ) {
+    super(message);
+    this.name = "RpcError";
+  }
+
+  /** -32700 (B§9.5). */
+  static parseError(): RpcError {
+    return new RpcError(RpcErrorCode.PARSE_ERROR, "JSON parse error");
+  }
+
+  /** -32600 with rskj's message unless a more precise one is given. */
+  static invalidRequest(message = "invalid request"): RpcError {
+    return new RpcError(RpcErrorCode.INVALID_REQUEST, message);
+  }
+
+  /** -32601 for a name the node does not know (B§9.5). */
+  static methodNotFound(): RpcError {
+    return new RpcError(RpcErrorCode.METHOD_NOT_FOUND, "method not found");
+  }
+
+  /** -32601 for a known method that is disabled or unsupported, with rskj's wording and the reason. */
+  static methodNotAvailable(method: string, reason: string): RpcError {
+    return new RpcError(
+      RpcErrorCode.METHOD_NOT_FOUND,
+      `the method ${method} does not exist/is not available: ${reason}`,
+    );
+  }
+
+  /** -32602. */
+  static invalidParams(message: string): RpcError {
+    return new RpcError(RpcErrorCode.INVALID_PARAMS, message);
+  }
+
+  /** -32603 (B§9.5); the cause is logged, never sent. */
+  static internal(): RpcError {
+    return new RpcError(RpcErrorCode.INTERNAL_ERROR, "Internal server error");
+  }
+
+  /** -32000. */
+  static server(message: string): RpcError {
+    return new RpcError(RpcErrorCode.SERVER_ERROR, message);
+  }
+
+  /** -32015: `VM Exception while processing transaction: revert <reason>` with the payload (rpc-api §7, B§9.5). */
+  static reverted(reason: string | undefined, data: string | undefined): RpcError {
+    const message =
+      reason === undefined ? `${REVERT_PREFIX} transaction reverted` : `${REVERT_PREFIX} revert ${reason}`;
+    return new RpcError(RpcErrorCode.REVERTED, message, data);
+  }
+
+  /** -32011 (B§9.5). */
+  static timeout(): RpcError {
+    return new RpcError(RpcErrorCode.TIMEOUT, "Execution has got timeout out.");
+  }
+
+  /** -32011 for a response over the size cap (B§9.5). */
+  static responseTooLarge(maxBytes: number): RpcError {
+    return new RpcError(RpcErrorCode.TIMEOUT, `Response too large: more than ${maxBytes} bytes`);
+  }
+
+  /** The `error` member of the response. */
+  toObject(): RpcErrorObject {
+    return this.data === undefined
+      ? {code: this.code, message: this.message}
+      : {code: this.code, message: this.message, data: this.data};
+  }
+}
+
+/**
+ * Thrown by a handler that cannot serve on this node (no miner, an unsupported method); `dispatch`
+ * turns it into -32601 with the method's name, as rskj does for UnsupportedOperationException (B§9.5).
+ */
+export class MethodUnavailableError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = "MethodUnavailableError";
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The method registry: namespace tables flattened to wire names (`eth` + `getBalance` →
+ * `eth_getBalance`), duplicates refused, and each method switched on or off from its module's
+ * setting and the per-method lists of the options (rskj `rpc.modules`, design "RPC").
+ */
+
+/** A push channel to one WebSocket client (subscriptions); absent over HTTP. */
+export interface Connection {
+  /** Sends a notification `{jsonrpc, method, params}`; dropped once the connection is closed. */
+  notify(method: string, params: unknown): void;
+  /** Runs `listener` once when the connection closes (subscriptions end). */
+  onClose(listener: () => void): void;
+}
+
+/** What a handler knows about the request besides its parameters. */
+export interface RequestContext {
+  transport: "http" | "ws";
+  /** Aborted when the client goes away or the request times out: long work should stop. */
+  signal: AbortSignal;
+  connection?: Connection;
+}
+
+/** One method as the dispatcher calls it; `method()` in params/ builds them from codecs and a handler. */
+export interface RpcMethod {
+  /** Set for a method registered only so that it answers -32601 with this reason. */
+  readonly unsupported?: string;
+  invoke(params: readonly unknown[], context: RequestContext): unknown;
+}
+
+/** The methods of one namespace (or of one topic of it: `eth` is split over several files). */
+export interface NamespaceMethods {
+  namespace: string;
+  methods: Record<string, RpcMethod>;
+}
+
+/** Which methods answer. */
+export interface RegistryPolicy {
+  isNamespaceEnabled(namespace: string): boolean;
+  /** Methods switched on whatever their namespace's setting. */
+  enabledMethods: readonly string[];
+  /** Methods switched off whatever their namespace's setting. */
+  disabledMethods: readonly string[];
+}
+
+/** The answer to a lookup. */
+export type MethodLookup = {kind: "enabled"; method: RpcMethod} | {kind: "disabled"} | {kind: "unknown"};
+
+/** Every wire method of the node and whether it is on. */
+export class MethodRegistry {
+  private readonly methods = new Map<string, {method: RpcMethod; enabled: boolean}>();
+
+  /** Throws on a duplicate wire name or on an option naming a method that does not exist. */
+  constructor(tables: readonly NamespaceMethods[], policy: RegistryPolicy) {
+    const all = new Map<string, {method: RpcMethod; namespace: string}>();
+    for (const {namespace, methods} of tables) {
+      for (const [name, method] of Object.entries(methods)) {
+        const wireName = `${namespace}_${name}`;
+        if (all.has(wireName)) throw new Error(`duplicate RPC method ${wireName}`);
+        all.set(wireName, {method, namespace});
+      }
+    }
+    for (const name of [...policy.enabledMethods, ...policy.disabledMethods]) {
+      if (!all.has(name)) throw new Error(`unknown RPC method ${name} in the rpc options`);
+    }
+    for (const [wireName, {method, namespace}] of all) {
+      const enabled =
+        !policy.disabledMethods.includes(wireName) &&
+        (policy.enabledMethods.includes(wireName) || policy.isNamespaceEnabled(namespace));
+      this.methods.set(wireName, {method, enabled});
+    }
+  }
+
+  /** The method behind a wire name. */
+  lookup(wireName: string): MethodLookup {
+    const entry = this.methods.get(wireName);
+    if (!entry) return {kind: "unknown"};
+    return entry.enabled ? {kind: "enabled", method: entry.method} : {kind: "disabled"};
+  }
+
+  /** Every wire name, sorted. */
+  names(): string[] {
+    return [...this.methods.keys()].sort();
+  }
+
+  /** Whether a method is implemented, unsupported or disabled (docs, the inventory test). */
+  status(wireName: string): "enabled" | "disabled" | "unsupported" | undefined {
+    const entry = this.methods.get(wireName);
+    if (!entry) return undefined;
+    if (entry.method.unsupported !== undefined) return "unsupported";
+    return entry.enabled ? "enabled" : "disabled";
+  }
+}

@@ -1,0 +1,24 @@
+/** eth_accounts, eth_sendRawTransaction, eth_sendTransaction, eth_sign (rpc-api §4.2, §4.4). */
+import {toData} from "@xchain/utils";
+import type {ModuleDeps} from "../../deps.ts";
+import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import {callRequest} from "../../params/callObject.ts";
+import {address, data} from "../../params/hex.ts";
+import {method, param} from "../../params/method.ts";
+import {requireAccount, sendFromWallet} from "../walletActions.ts";
+
+/** The sending and signing eth_* methods. */
+export function ethAccountMethods({txpool, wallet}: Pick<ModuleDeps, "txpool" | "wallet">): Record<string, RpcMethod> {
+  return {
+    /** Handler for `eth_accounts`: the dev wallet's accounts, `[]` without one */
+    accounts: method([], () => (wallet?.accounts() ?? []).map(toData)),
+    /** Handler for `eth_sendRawTransaction`: a refusal is -32010 with the txpool's reason */
+    sendRawTransaction: method([param("transaction", data)], async (raw) => toData((await txpool.addRaw(raw)).hash)),
+    /** Handler for `eth_sendTransaction` */
+    sendTransaction: method([param("transaction", callRequest)], (request) => sendFromWallet(wallet, txpool, request)),
+    /** Handler for `eth_sign` */
+    sign: method([param("address", address), param("message", data)], (account, message) =>
+      toData(requireAccount(wallet, account).signMessage(account, message)),
+    ),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * eth_* block and uncle queries (rpc-api §4.3). A block that is not found gives null (rpc-api §7
+ * rule 2); an uncle is shown in the block shape without transactions (rpc-api §2.3).
+ */
+import {Block, type BlockHeader} from "@xchain/primitives";
+import {toQuantity} from "@xchain/utils";
+import type {ModuleDeps} from "../../deps.ts";
+import {formatBlock} from "../../format/block.ts";
+import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import {blockNumberOrTag} from "../../params/blockRef.ts";
+import {bool} from "../../params/codec.ts";
+import {hash, quantityNumber} from "../../params/hex.ts";
+import {method, optional, param} from "../../params/method.ts";
+import {findBlock} from "../../resolve/blocks.ts";
+
+/** eth_getBlockBy*, eth_getBlockTransactionCountBy*, eth_getUncleCountBy*, eth_getUncleBy*. */
+export function ethBlockMethods({
+  chain,
+  chainspec,
+}: Pick<ModuleDeps, "chain" | "chainspec">): Record<string, RpcMethod> {
+  const format = async (block: Block | undefined, full: boolean) =>
+    block ? formatBlock(block, await chain.getTotalDifficulty(block.hash()), full, chainspec) : null;
+  const formatUncle = async (block: Block | undefined, index: number) => {
+    const uncle: BlockHeader | undefined = block?.uncles[index];
+    return uncle ? format(new Block(uncle, [], []), false) : null;
+  };
+  return {
+    /** Handler for `eth_getBlockByHash` */
+    getBlockByHash: method([param("blockHash", hash), optional("fullTransactions", bool, false)], async (h, full) =>
+      format(await chain.getBlock(h), full),
+    ),
+    /** Handler for `eth_getBlockByNumber` */
+    getBlockByNumber: method(
+      [param("block", blockNumberOrTag), optional("fullTransactions", bool, false)],
+      async (ref, full) => format(await findBlock(chain, ref), full),
+    ),
+    /** Handler for `eth_getBlockTransactionCountByHash` */
+    getBlockTransactionCountByHash: method([param("blockHash", hash)], async (h) =>
+      count(await chain.getBlock(h), "transactions"),
+    ),
+    /** Handler for `eth_getBlockTransactionCountByNumber` */
+    getBlockTransactionCountByNumber: method([param("block", blockNumberOrTag)], async (ref) =>
+      count(await findBlock(chain, ref), "transactions"),
+    ),
+    /** Handler for `eth_getUncleCountByBlockHash` */
+    getUncleCountByBlockHash: method([param("blockHash", hash)], async (h) => count(await chain.getBlock(h), "uncles")),
+    /** Handler for `eth_getUncleCountByBlockNumber` */
+    getUncleCountByBlockNumber: method([param("block", blockNumberOrTag)], async (ref) =>
+      count(await findBlock(chain, ref), "uncles"),
+    ),
+    /** Handler for `eth_getUncleByBlockHashAndIndex` */
+    getUncleByBlockHashAndIndex: method([param("blockHash", hash), param("index", quantityNumber)], async (h, index) =>
+      formatUncle(await chain.getBlock(h), index),
+    ),
+    /** Handler for `eth_getUncleByBlockNumberAndIndex` */
+    getUncleByBlockNumberAndIndex: method(
+      [param("block", blockNumberOrTag), param("index", quantityNumber)],
+      async (ref, index) => formatUncle(await findBlock(chain, ref), index),
+    ),
+  };
+}
+
+function count(block: Block | undefined, part: "transactions" | "uncles"): string | null {
+  return block ? toQuantity(block[part].length) : null;
+}

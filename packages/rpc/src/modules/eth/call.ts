@@ -1,0 +1,68 @@
+/**
+ * eth_call (block required, as on the service; state overrides not supported) and eth_estimateGas
+ * (rpc-api §4.4). Without a gas limit a call gets `callGasCap`; the estimate is bounded by the
+ * block gas limit, `gasEstimationCap` (rskj's 6,800,000), the caller's gas and what the sender can
+ * pay at its gasPrice.
+ */
+import {toData, toQuantity} from "@xchain/utils";
+import type {ModuleDeps} from "../../deps.ts";
+import {RpcError} from "../../jsonrpc/errors.ts";
+import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import {blockRef, LATEST} from "../../params/blockRef.ts";
+import {type CallRequest, callRequest} from "../../params/callObject.ts";
+import {type Codec, ParamError} from "../../params/codec.ts";
+import {method, optional, param} from "../../params/method.ts";
+import {prepareCall} from "./callRunner.ts";
+import {estimateGasLimit} from "./gasEstimator.ts";
+import {failedCallError} from "./revert.ts";
+
+// rpc-api §4.4: on the service eth_call's `to` is required.
+const callWithTarget: Codec<CallRequest> = (value, path) => {
+  const request = callRequest(value, path);
+  if (!request.to) throw new ParamError(`${path}.to`, "required");
+  return request;
+};
+
+const noStateOverride: Codec<never> = (_value, path) => {
+  throw new ParamError(path, "state overrides are not supported");
+};
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** eth_call and eth_estimateGas. */
+export function ethCallMethods(deps: Pick<ModuleDeps, "chain" | "executor" | "options">): Record<string, RpcMethod> {
+  const {options} = deps;
+  return {
+    /** Handler for `eth_call`: a revert is -32015 with the reason and payload (rpc-api §7) */
+    call: method(
+      [param("transaction", callWithTarget), param("block", blockRef), optional("stateOverride", noStateOverride)],
+      async (request, block) => {
+        const prepared = await prepareCall(deps, request, block);
+        const cap = BigInt(options.callGasCap);
+        const gas = min(request.gas ?? cap, cap);
+        const result = await prepared.run(gas);
+        if (!result) throw RpcError.server(`intrinsic gas too low: ${gas} < ${prepared.intrinsicGas}`);
+        if (!result.status) throw failedCallError(result);
+        return toData(result.returnValue);
+      },
+    ),
+    /** Handler for `eth_estimateGas`: the lowest gas limit that succeeds */
+    estimateGas: method(
+      [param("transaction", callRequest), optional("block", blockRef, LATEST)],
+      async (request, block, context) => {
+        const prepared = await prepareCall(deps, request, block);
+        let bound = min(prepared.header.gasLimit, BigInt(options.gasEstimationCap));
+        if (request.gas !== undefined) bound = min(bound, request.gas);
+        const gasPrice = request.gasPrice ?? 0n;
+        if (gasPrice > 0n) bound = min(bound, prepared.balanceAfterValue / gasPrice);
+        const estimate = await estimateGasLimit({
+          run: prepared.run,
+          intrinsicGas: prepared.intrinsicGas,
+          upperBound: bound,
+          signal: context.signal,
+        });
+        return toQuantity(estimate);
+      },
+    ),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * A call object prepared against a block for eth_call and eth_estimateGas: the sender (the zero
+ * address when none is given), its balance checked against `value` (-32000 `insufficient funds for
+ * transfer`, rpc-api §7), and a runner for any gas limit.
+ */
+import {type CallResult, intrinsicGas, TransactionInvalidCode, TransactionInvalidError} from "@xchain/execution";
+import type {BlockHeader} from "@xchain/primitives";
+import type {ModuleDeps} from "../../deps.ts";
+import {RpcError} from "../../jsonrpc/errors.ts";
+import type {BlockRef} from "../../params/blockRef.ts";
+import type {CallRequest} from "../../params/callObject.ts";
+import {requireHeader} from "../../resolve/blocks.ts";
+import {callEnvironment} from "../../resolve/callEnvironment.ts";
+
+/** A call ready to run at any gas limit. */
+export interface PreparedCall {
+  header: BlockHeader;
+  /** The sender's balance minus the value sent. */
+  balanceAfterValue: bigint;
+  /** The least gas limit the executor accepts. */
+  intrinsicGas: bigint;
+  /** Runs the message; undefined when `gasLimit` is below the intrinsic gas. */
+  run(gasLimit: bigint): Promise<CallResult | undefined>;
+}
+
+const ZERO_ADDRESS = new Uint8Array(20);
+
+/** Resolves the block, checks the balance and returns the runner. */
+export async function prepareCall(
+  {chain, executor}: Pick<ModuleDeps, "chain" | "executor">,
+  request: CallRequest,
+  block: BlockRef,
+): Promise<PreparedCall> {
+  const header = await requireHeader(chain, block);
+  const from = request.from ?? ZERO_ADDRESS;
+  const value = request.value ?? 0n;
+  const data = request.data ?? new Uint8Array(0);
+  const balance = await (await chain.stateAt(header.hash())).getBalance(from);
+  if (value > balance) throw RpcError.server("insufficient funds for transfer");
+  const environment = await callEnvironment(chain, header);
+  const input = {...environment, from, to: request.to, value, data, gasPrice: request.gasPrice ?? 0n};
+  return {
+    header,
+    balanceAfterValue: balance - value,
+    intrinsicGas: intrinsicGas({to: request.to, data}),
+    run: async (gasLimit) => {
+      try {
+        return await executor.call({...input, gasLimit});
+      } catch (e) {
+        if (e instanceof TransactionInvalidError && e.code === TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW)
+          return undefined;
+        throw e;
+      }
+    },
+  };
+}

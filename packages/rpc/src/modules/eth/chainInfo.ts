@@ -1,0 +1,36 @@
+/** eth_* identity and head methods (rpc-api §4.2). */
+import {toQuantity} from "@xchain/utils";
+import type {ModuleDeps} from "../../deps.ts";
+import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import {method} from "../../params/method.ts";
+
+/** The highest "rsk" capability version, 62 (B§7.1: what rskj returns, not the doc's "62"). */
+export const PROTOCOL_VERSION = "0x3e";
+
+/** eth_chainId, eth_protocolVersion, eth_syncing, eth_gasPrice, eth_blockNumber. */
+export function ethChainInfoMethods({
+  chainspec,
+  chain,
+  sync,
+}: Pick<ModuleDeps, "chainspec" | "chain" | "sync">): Record<string, RpcMethod> {
+  return {
+    /** Handler for `eth_chainId` */
+    chainId: method([], () => toQuantity(chainspec.params.chainId)),
+    /** Handler for `eth_protocolVersion` */
+    protocolVersion: method([], () => PROTOCOL_VERSION),
+    /** Handler for `eth_syncing` (rpc-api §2.8) */
+    syncing: method([], () => {
+      const status = sync.syncStatus();
+      if (!status) return false;
+      return {
+        startingBlock: toQuantity(status.startingBlock),
+        currentBlock: toQuantity(status.currentBlock),
+        highestBlock: toQuantity(status.highestBlock),
+      };
+    }),
+    /** Handler for `eth_gasPrice`: the best block's minimumGasPrice × 1.1 (B§8, rskj `rpc.gasPriceMultiplier`) */
+    gasPrice: method([], () => toQuantity((chain.head().header.minimumGasPrice * 11n) / 10n)),
+    /** Handler for `eth_blockNumber` */
+    blockNumber: method([], () => toQuantity(chain.head().number)),
+  };
+}

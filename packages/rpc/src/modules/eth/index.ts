@@ -1,0 +1,31 @@
+/** The `eth` namespace, split by topic; the registry checks that no two topics define the same method. */
+import type {ModuleDeps} from "../../deps.ts";
+import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import {ethAccountMethods} from "./accounts.ts";
+import {ethBlockMethods} from "./blocks.ts";
+import {ethCallMethods} from "./call.ts";
+import {ethChainInfoMethods} from "./chainInfo.ts";
+import {ethFilterMethods} from "./filters.ts";
+import {ethLogMethods} from "./logs.ts";
+import {ethMiningMethods} from "./mining.ts";
+import {ethStateMethods} from "./state.ts";
+import {ethSubscriptionMethods} from "./subscribe.ts";
+import {ethTransactionMethods} from "./transactions.ts";
+import {ethUnsupportedMethods} from "./unsupported.ts";
+
+/** Every table of the eth namespace. */
+export function ethModule(deps: ModuleDeps): Record<string, RpcMethod>[] {
+  return [
+    ethChainInfoMethods(deps),
+    ethStateMethods(deps),
+    ethBlockMethods(deps),
+    ethTransactionMethods(deps),
+    ethAccountMethods(deps),
+    ethCallMethods(deps),
+    ethLogMethods(deps),
+    ethFilterMethods(deps),
+    ethSubscriptionMethods(deps),
+    ethMiningMethods(deps),
+    ethUnsupportedMethods(),
+  ];
+}

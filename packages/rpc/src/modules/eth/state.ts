@@ -1,0 +1,35 @@
+/** eth_* state queries (rpc-api §4.3): at a block number, tag, hash or `{blockHash}`/`{blockNumber}` map. */
+import {toData, toQuantity} from "@xchain/utils";
+import type {ModuleDeps} from "../../deps.ts";
+import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import {blockRef, LATEST} from "../../params/blockRef.ts";
+import {address, word} from "../../params/hex.ts";
+import {method, optional, param} from "../../params/method.ts";
+import {stateAt} from "../../resolve/blocks.ts";
+
+/** eth_getBalance, eth_getStorageAt, eth_getTransactionCount, eth_getCode. */
+export function ethStateMethods({chain, txpool}: Pick<ModuleDeps, "chain" | "txpool">): Record<string, RpcMethod> {
+  return {
+    /** Handler for `eth_getBalance` */
+    getBalance: method([param("address", address), optional("block", blockRef, LATEST)], async (account, block) =>
+      toQuantity(await (await stateAt(chain, block)).getBalance(account)),
+    ),
+    /** Handler for `eth_getStorageAt`: 32 bytes, zeros for a missing slot */
+    getStorageAt: method(
+      [param("address", address), param("position", word), param("block", blockRef)],
+      async (account, slot, block) => toData(await (await stateAt(chain, block)).getStorage(account, slot)),
+    ),
+    /** Handler for `eth_getTransactionCount`: `pending` counts the txpool's pending transactions */
+    getTransactionCount: method(
+      [param("address", address), optional("block", blockRef, LATEST)],
+      async (account, block) => {
+        if (block.kind === "tag" && block.tag === "pending") return toQuantity(await txpool.nextNonce(account));
+        return toQuantity(await (await stateAt(chain, block)).getNonce(account));
+      },
+    ),
+    /** Handler for `eth_getCode` */
+    getCode: method([param("address", address), param("block", blockRef)], async (account, block) =>
+      toData(await (await stateAt(chain, block)).getCode(account)),
+    ),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * eth_subscribe and eth_unsubscribe (rpc-api §4.8): WebSocket only. Over HTTP they answer -32601
+ * "not available" naming the reason, the error rskj gives for a method a transport lacks.
+ */
+import type {ModuleDeps} from "../../deps.ts";
+import {MethodUnavailableError, RpcError} from "../../jsonrpc/errors.ts";
+import type {Connection, RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
+import {type Codec, jsonType, ParamError, string} from "../../params/codec.ts";
+import {type LogMatchRequest, logMatchRequest} from "../../params/filterObject.ts";
+import {method, optional, param} from "../../params/method.ts";
+
+const KINDS = ["newHeads", "logs", "newPendingTransactions", "syncing"] as const;
+type Kind = (typeof KINDS)[number];
+
+const subscriptionKind: Codec<Kind> = (value, path) => {
+  if (typeof value !== "string" || !(KINDS as readonly string[]).includes(value)) {
+    const got = typeof value === "string" ? `"${value}"` : jsonType(value);
+    throw new ParamError(path, `expected one of ${KINDS.join(", ")}, got ${got}`);
+  }
+  return value as Kind;
+};
+
+function connectionOf(context: RequestContext): Connection {
+  if (!context.connection) throw new MethodUnavailableError("subscriptions need a WebSocket connection");
+  return context.connection;
+}
+
+/** eth_subscribe, eth_unsubscribe. */
+export function ethSubscriptionMethods({subscriptions}: Pick<ModuleDeps, "subscriptions">): Record<string, RpcMethod> {
+  return {
+    /** Handler for `eth_subscribe` */
+    subscribe: method(
+      [param("subscription", subscriptionKind), optional("filter", logMatchRequest)],
+      (kind, filter: LogMatchRequest | undefined, context) => {
+        const connection = connectionOf(context);
+        if (kind === "logs") return subscriptions.subscribe(connection, {kind, filter: filter ?? {}});
+        if (filter) throw RpcError.invalidParams("invalid argument 1 (filter): only the logs subscription takes one");
+        return subscriptions.subscribe(connection, {kind});
+      },
+    ),
+    /** Handler for `eth_unsubscribe` */
+    unsubscribe: method([param("subscriptionId", string)], (id, context) =>
+      subscriptions.unsubscribe(connectionOf(context), id),
+    ),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The `evm` development controls (B§6.4) through the miner. Results follow rskj: evm_mine,
+ * evm_startMining, evm_stopMining and evm_reset return null, evm_increaseTime the total shift and
+ * evm_snapshot the snapshot id as QUANTITYs, evm_revert a boolean. Where the miner's controls are
+ * off it refuses them (MinerError NOT_ALLOWED, -32602).
+ */
+import {toQuantity} from "@xchain/utils";
+import type {ModuleDeps} from "../deps.ts";
+import type {RpcMethod} from "../jsonrpc/registry.ts";
+import {nonNegativeInteger} from "../params/hex.ts";
+import {method, param} from "../params/method.ts";
+import {requireMiner} from "./unavailable.ts";
+
+/** evm_* methods. */
+export function evmMethods({miner}: Pick<ModuleDeps, "miner">): Record<string, RpcMethod> {
+  return {
+    /** Handler for `evm_mine`: builds and mines one block now */
+    mine: method([], async () => {
+      await requireMiner(miner).mineBlock();
+      return null;
+    }),
+    /** Handler for `evm_increaseTime`: shifts the miner clock; returns the total shift in seconds */
+    increaseTime: method([param("seconds", nonNegativeInteger)], (s) =>
+      toQuantity(requireMiner(miner).increaseTime(s)),
+    ),
+    /** Handler for `evm_startMining` */
+    startMining: method([], () => {
+      requireMiner(miner).startMining();
+      return null;
+    }),
+    /** Handler for `evm_stopMining` */
+    stopMining: method([], () => {
+      requireMiner(miner).stopMining();
+      return null;
+    }),
+    /** Handler for `evm_snapshot`: remembers the head; returns the snapshot id */
+    snapshot: method([], () => toQuantity(requireMiner(miner).snapshot())),
+    /** Handler for `evm_revert`: back to a snapshot's head; false for an unknown id */
+    revert: method([param("snapshotId", nonNegativeInteger)], (id) => requireMiner(miner).revert(id)),
+    /** Handler for `evm_reset`: back to genesis */
+    reset: method([], async () => {
+      await requireMiner(miner).reset();
+      return null;
+    }),
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Every namespace and its factory (design "RPC"): `rpcModules` is complete over the namespace
+ * names, and `buildMethodTables` gives the registry one table per namespace topic.
+ */
+import type {ModuleDeps} from "../deps.ts";
+import type {NamespaceMethods, RpcMethod} from "../jsonrpc/registry.ts";
+import type {RpcModuleName} from "../options.ts";
+import {ethModule} from "./eth/index.ts";
+import {evmMethods} from "./evm.ts";
+import {mnrMethods} from "./mnr.ts";
+import {netMethods} from "./net.ts";
+import {personalMethods} from "./personal.ts";
+import {txpoolMethods} from "./txpool.ts";
+import {dbMethods, debugMethods, scoMethods, shhMethods, traceMethods} from "./unsupported.ts";
+import {web3Methods} from "./web3.ts";
+import {xchainMethods} from "./xchain.ts";
+
+/** Builds a namespace's method tables. */
+export type ModuleFactory = (deps: ModuleDeps) => Record<string, RpcMethod>[];
+
+/** The factory of every namespace. */
+export const rpcModules = {
+  web3: (deps) => [web3Methods(deps)],
+  net: (deps) => [netMethods(deps)],
+  eth: ethModule,
+  xchain: (deps) => [xchainMethods(deps)],
+  evm: (deps) => [evmMethods(deps)],
+  mnr: (deps) => [mnrMethods(deps)],
+  personal: (deps) => [personalMethods(deps)],
+  txpool: (deps) => [txpoolMethods(deps)],
+  debug: () => [debugMethods()],
+  trace: () => [traceMethods()],
+  sco: () => [scoMethods()],
+  db: () => [dbMethods()],
+  shh: () => [shhMethods()],
+} satisfies Record<RpcModuleName, ModuleFactory>;
+
+/** One table per namespace topic, for the registry. */
+export function buildMethodTables(deps: ModuleDeps): NamespaceMethods[] {
+  return Object.entries(rpcModules).flatMap(([namespace, factory]) =>
+    factory(deps).map((methods) => ({namespace, methods})),
+  );
+}

@@ -1,0 +1,19 @@
+/** The `net` namespace (rpc-api §4.2): the network id is the chain id as a decimal string (B§7.1). */
+import {toQuantity} from "@xchain/utils";
+import type {ModuleDeps} from "../deps.ts";
+import type {RpcMethod} from "../jsonrpc/registry.ts";
+import {method} from "../params/method.ts";
+
+/** net_* methods. */
+export function netMethods({chainspec, peers}: Pick<ModuleDeps, "chainspec" | "peers">): Record<string, RpcMethod> {
+  return {
+    /** Handler for `net_version` */
+    version: method([], () => String(chainspec.params.chainId)),
+    /** Handler for `net_listening`: whether peers can connect */
+    listening: method([], () => peers.listening()),
+    /** Handler for `net_peerCount` */
+    peerCount: method([], () => toQuantity(peers.peerCount())),
+    /** Handler for `net_peerList` */
+    peerList: method([], () => peers.peerList()),
+  };
+}

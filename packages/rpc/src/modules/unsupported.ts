@@ -1,0 +1,56 @@
+/**
+ * Namespaces registered only so that the inventory matches rpc-api §4.7 and callers get a
+ * deliberate -32601 "not available" with the reason instead of "method not found" (design "RPC").
+ */
+import type {RpcMethod} from "../jsonrpc/registry.ts";
+import {unsupported} from "../params/method.ts";
+
+/** Stubs answering -32601 with `reason`. */
+export function unsupportedMethods(names: readonly string[], reason: string): Record<string, RpcMethod> {
+  return Object.fromEntries(names.map((name) => [name, unsupported(reason)]));
+}
+
+/** debug_*: no tracer yet. */
+export function debugMethods(): Record<string, RpcMethod> {
+  return unsupportedMethods(
+    ["traceTransaction", "traceBlockByHash", "wireProtocolQueueSize"],
+    "xchain has no tracer or wire protocol queue yet",
+  );
+}
+
+/** trace_*: no tracer yet. */
+export function traceMethods(): Record<string, RpcMethod> {
+  return unsupportedMethods(["block", "transaction", "filter"], "xchain has no tracer yet");
+}
+
+/** sco_*: peer scoring needs the peer-to-peer network this node does not run. */
+export function scoMethods(): Record<string, RpcMethod> {
+  return unsupportedMethods(
+    ["banAddress", "unbanAddress", "peerList", "bannedAddresses", "reputationSummary"],
+    "this node has no peer-to-peer network to score",
+  );
+}
+
+/** db_*: deprecated (rpc-api §9.4). */
+export function dbMethods(): Record<string, RpcMethod> {
+  return unsupportedMethods(["putString", "getString", "putHex", "getHex"], "the db methods are deprecated");
+}
+
+/** shh_*: whisper is not supported (rpc-api §4.7). */
+export function shhMethods(): Record<string, RpcMethod> {
+  return unsupportedMethods(
+    [
+      "post",
+      "version",
+      "newIdentity",
+      "hasIdentity",
+      "newGroup",
+      "addToGroup",
+      "newFilter",
+      "uninstallFilter",
+      "getFilterChanges",
+      "getMessages",
+    ],
+    "the whisper protocol is not supported",
+  );
+}

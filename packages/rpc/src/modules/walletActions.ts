@@ -1,0 +1,43 @@
+/**
+ * What eth_sendTransaction, eth_sign and personal_* share: the dev wallet's account checks and
+ * sending from it (rpc-api §4.4: gas 90,000 and gasPrice 0 unless given; the nonce follows the
+ * txpool's pending transactions).
+ */
+import type {TxPoolApi} from "@xchain/txpool";
+import {toData} from "@xchain/utils";
+import type {DevWallet} from "../deps.ts";
+import {RpcError} from "../jsonrpc/errors.ts";
+import type {CallRequest} from "../params/callObject.ts";
+
+/** rpc-api §8: eth_sendTransaction's defaults. */
+const DEFAULT_GAS = 90_000n;
+const DEFAULT_GAS_PRICE = 0n;
+
+/** The wallet holding `address`, or -32000 saying why not. */
+export function requireAccount(wallet: DevWallet | undefined, address: Uint8Array): DevWallet {
+  if (!wallet) {
+    throw RpcError.server("this node holds no accounts: sign transactions yourself and use eth_sendRawTransaction");
+  }
+  if (!wallet.hasAccount(address)) throw RpcError.server(`unknown account ${toData(address)}`);
+  return wallet;
+}
+
+/** Signs `request` with the wallet's key for `request.from` and submits it; returns the hash. */
+export async function sendFromWallet(
+  wallet: DevWallet | undefined,
+  txpool: Pick<TxPoolApi, "add" | "nextNonce">,
+  request: CallRequest,
+): Promise<string> {
+  const {from} = request;
+  if (!from) throw RpcError.invalidParams("invalid argument 0 (transaction.from): required");
+  const signer = requireAccount(wallet, from);
+  const tx = signer.signTransaction(from, {
+    nonce: request.nonce ?? (await txpool.nextNonce(from)),
+    gasPrice: request.gasPrice ?? DEFAULT_GAS_PRICE,
+    gasLimit: request.gas ?? DEFAULT_GAS,
+    to: request.to,
+    value: request.value ?? 0n,
+    data: request.data ?? new Uint8Array(0),
+  });
+  return toData((await txpool.add(tx)).hash);
+}

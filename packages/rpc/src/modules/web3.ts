@@ -1,0 +1,21 @@
+/** The `web3` namespace (rpc-api §4.2). */
+import {keccak256, toData} from "@xchain/utils";
+import type {ModuleDeps} from "../deps.ts";
+import type {RpcMethod} from "../jsonrpc/registry.ts";
+import {data} from "../params/hex.ts";
+import {method, param} from "../params/method.ts";
+
+/** `xchain/<version>/<platform>/node<major>`, after rskj's `RskJ/<version>/<os>/Java<major>` (B§7.1). */
+export function formatClientVersion(version: string): string {
+  return `xchain/${version}/${process.platform}/node${process.versions.node.split(".")[0]}`;
+}
+
+/** web3_* methods. */
+export function web3Methods({clientVersion}: Pick<ModuleDeps, "clientVersion">): Record<string, RpcMethod> {
+  return {
+    /** Handler for `web3_clientVersion` */
+    clientVersion: method([], () => clientVersion),
+    /** Handler for `web3_sha3`: Keccak-256, not SHA3-256 (rpc-api §4.2) */
+    sha3: method([param("data", data)], (bytes) => toData(keccak256(bytes))),
+  };
+}

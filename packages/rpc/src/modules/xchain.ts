@@ -1,0 +1,35 @@
+/** The chain-specific `xchain` namespace (rpc-api §4.6, rskj's `rsk_*` of B§9.1). */
+import {toData} from "@xchain/utils";
+import type {ModuleDeps} from "../deps.ts";
+import type {RpcMethod} from "../jsonrpc/registry.ts";
+import {blockNumberOrTag} from "../params/blockRef.ts";
+import {hash} from "../params/hex.ts";
+import {method, param, unsupported} from "../params/method.ts";
+import {findHeader} from "../resolve/blocks.ts";
+import {PROTOCOL_VERSION} from "./eth/chainInfo.ts";
+
+/** xchain_* methods. */
+export function xchainMethods({chain}: Pick<ModuleDeps, "chain">): Record<string, RpcMethod> {
+  return {
+    /** Handler for `xchain_protocolVersion` */
+    protocolVersion: method([], () => PROTOCOL_VERSION),
+    /** Handler for `xchain_getRawBlockHeaderByHash`: the full header encoding, merged-mining fields included */
+    getRawBlockHeaderByHash: method([param("blockHash", hash)], async (h) => {
+      const header = await chain.getHeader(h);
+      return header ? toData(header.encode()) : null;
+    }),
+    /** Handler for `xchain_getRawBlockHeaderByNumber` */
+    getRawBlockHeaderByNumber: method([param("block", blockNumberOrTag)], async (ref) => {
+      const header = await findHeader(chain, ref);
+      return header ? toData(header.encode()) : null;
+    }),
+    /** Handler for `xchain_getRawTransactionReceiptByHash`: the 6-field receipt of a canonical transaction */
+    getRawTransactionReceiptByHash: method([param("transactionHash", hash)], async (txHash) => {
+      const location = await chain.getTransactionLocation(txHash);
+      const receipt = location && (await chain.getReceipts(location.blockHash))?.[location.index];
+      return receipt ? toData(receipt.encode()) : null;
+    }),
+    getTransactionReceiptNodesByHash: unsupported("receipt trie proofs are not built yet"),
+    getStorageBytesAt: unsupported("storage values are 32-byte words here; use eth_getStorageAt"),
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * The rpc options (`[rpc]` of node.config.toml, `--rpc.*` flags) and their defaults. Which
+ * namespaces answer depends on the network unless configured (issue 4): on regtest all of them; on
+ * mainnet and testnet `mnr` is on and `evm`, `personal`, `debug`, `trace` and `sco` are off.
+ */
+import type {NetworkName} from "@xchain/chainspec";
+
+/** The namespaces (rpc-api §1.5). */
+export const RPC_MODULE_NAMES = [
+  "web3",
+  "net",
+  "eth",
+  "xchain",
+  "evm",
+  "mnr",
+  "personal",
+  "txpool",
+  "debug",
+  "trace",
+  "sco",
+  "db",
+  "shh",
+] as const;
+
+/** A namespace. */
+export type RpcModuleName = (typeof RPC_MODULE_NAMES)[number];
+
+/** One listener. */
+export interface RpcListenerOptions {
+  /** Whether this transport listens at all. */
+  enabled: boolean;
+  /** Interface to bind; loopback by default, so that nothing is exposed unless asked. */
+  host: string;
+  /** TCP port; 0 picks a free one (`RpcServer.httpPort` / `wsPort` tell which). */
+  port: number;
+}
+
+/** Everything the RPC server can be told. */
+export interface RpcOptions {
+  /** HTTP POST listener (default 127.0.0.1:4444, B§7.1). */
+  http: RpcListenerOptions;
+  /** WebSocket listener (default 127.0.0.1:4445). */
+  ws: RpcListenerOptions;
+  /** Origins answered with CORS headers over HTTP; `"*"` allows any, empty sends none (default none). */
+  corsOrigins: string[];
+  /** Most requests in one body, nested arrays counted recursively (rskj `max_batch_requests_size`, 50). */
+  maxBatchSize: number;
+  /** Largest HTTP body or WebSocket message; larger ones get 413 (HTTP) or close 1009 (WS). Default 5 MiB. */
+  maxBodyBytes: number;
+  /** Deepest JSON nesting accepted (-32600 beyond, B§9.5). Default 64. */
+  maxJsonDepth: number;
+  /** Time budget of one body (a batch as a whole); past it the answer is -32011 (rskj `rpc.timeout`, 5,000 ms). */
+  requestTimeoutMs: number;
+  /** Largest serialized response; a larger one is replaced by -32011 (rskj: 10 MB). */
+  maxResponseBytes: number;
+  /**
+   * Requests one WebSocket connection may have running; further messages wait with the socket
+   * paused. Default 4: CPU-bound calls of one connection then hold the event loop for at most four
+   * calls' time before other connections are read.
+   */
+  maxInFlightPerConnection: number;
+  /** Subscriptions one WebSocket connection may hold. Default 100. */
+  maxSubscriptionsPerConnection: number;
+  /** Unsent bytes a WebSocket client may leave queued before it is disconnected as too slow. Default 16 MiB. */
+  maxWsBufferedBytes: number;
+  /** Per-namespace switch (`[rpc.modules.evm] enabled = true`); unset namespaces follow the network default. */
+  modules: Partial<Record<RpcModuleName, {enabled: boolean}>>;
+  /** Single methods switched on or off whatever their namespace says (`eth_sendTransaction`). */
+  methods: {enabled: string[]; disabled: string[]};
+  /** A polled filter not polled for this long is removed (rpc-api §3.2; geth's 5 minutes). */
+  filterTimeoutMs: number;
+  /** Most installed polled filters; eth_new*Filter fails beyond. Default 1,000. */
+  maxFilters: number;
+  /** Most unpolled entries a filter keeps; the oldest are dropped beyond. Default 10,000. */
+  maxFilterChanges: number;
+  /** eth_getLogs: a range up to this many blocks has no cap on logs (rpc-api §8, 2,000). */
+  logsMaxBlockRange: number;
+  /** eth_getLogs over a longer range: at most this many logs (rpc-api §8, 10,000). */
+  logsMaxResults: number;
+  /** eth_estimateGas upper bound when the caller gives no gas (rskj `rpc.gasEstimationCap`, 6,800,000). */
+  gasEstimationCap: number;
+  /** eth_call gas when the caller gives none, and the most it may ask for. Default 50,000,000. */
+  callGasCap: number;
+}
+
+/** The defaults; `modules` is empty, so each namespace follows `isModuleEnabledByDefault`. */
+export const defaultRpcOptions: RpcOptions = {
+  http: {enabled: true, host: "127.0.0.1", port: 4444},
+  ws: {enabled: true, host: "127.0.0.1", port: 4445},
+  corsOrigins: [],
+  maxBatchSize: 50,
+  maxBodyBytes: 5 * 1024 * 1024,
+  maxJsonDepth: 64,
+  requestTimeoutMs: 5_000,
+  maxResponseBytes: 10 * 1024 * 1024,
+  maxInFlightPerConnection: 4,
+  maxSubscriptionsPerConnection: 100,
+  maxWsBufferedBytes: 16 * 1024 * 1024,
+  modules: {},
+  methods: {enabled: [], disabled: []},
+  filterTimeoutMs: 5 * 60_000,
+  maxFilters: 1_000,
+  maxFilterChanges: 10_000,
+  logsMaxBlockRange: 2_000,
+  logsMaxResults: 10_000,
+  gasEstimationCap: 6_800_000,
+  callGasCap: 50_000_000,
+};
+
+const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];
+
+/** Whether a namespace answers on `network` when the options do not say (issue 4). */
+export function isModuleEnabledByDefault(module: RpcModuleName, network: NetworkName): boolean {
+  return network === "regtest" || !OFF_OUTSIDE_REGTEST.includes(module);
+}

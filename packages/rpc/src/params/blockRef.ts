@@ -1,0 +1,59 @@
+/**
+ * Block references (rpc-api §4.3): a hex number, a tag (`latest`, `earliest`, `pending`), a block
+ * hash where the method allows one, and the node reference's map `{blockHash}` / `{blockNumber}`
+ * (EIP-1898, with `requireCanonical`).
+ */
+import {toData, toQuantity} from "@xchain/utils";
+import {bool, type Codec, jsonType, objectMembers, optionalMember, ParamError} from "./codec.ts";
+import {hash, quantityNumber} from "./hex.ts";
+
+/** A block tag. */
+export type BlockTag = "latest" | "earliest" | "pending";
+
+/** A block by canonical number or tag. */
+export type BlockNumberOrTag = {kind: "number"; number: number} | {kind: "tag"; tag: BlockTag};
+
+/** Any block reference. */
+export type BlockRef = BlockNumberOrTag | {kind: "hash"; hash: Uint8Array; requireCanonical: boolean};
+
+/** The default block of the methods where it is optional. */
+export const LATEST: BlockNumberOrTag = {kind: "tag", tag: "latest"};
+
+const TAGS: readonly string[] = ["latest", "earliest", "pending"];
+const HASH_LENGTH = 66;
+
+/** A hex block number or a tag. */
+export const blockNumberOrTag: Codec<BlockNumberOrTag> = (value, path) => {
+  if (typeof value !== "string") {
+    throw new ParamError(path, `expected a block number or tag, got ${jsonType(value)}`);
+  }
+  if (TAGS.includes(value)) return {kind: "tag", tag: value as BlockTag};
+  if (!value.startsWith("0x")) throw new ParamError(path, `invalid block identifier "${value}"`);
+  return {kind: "number", number: quantityNumber(value, path)};
+};
+
+/** A hex block number, a tag, a block hash, or `{blockHash, requireCanonical?}` / `{blockNumber}`. */
+export const blockRef: Codec<BlockRef> = (value, path) => {
+  if (typeof value === "string") {
+    return value.length === HASH_LENGTH && value.startsWith("0x")
+      ? {kind: "hash", hash: hash(value, path), requireCanonical: false}
+      : blockNumberOrTag(value, path);
+  }
+  const members = objectMembers(value, path);
+  const hasHash = members.blockHash !== undefined;
+  if (hasHash === (members.blockNumber !== undefined)) {
+    throw new ParamError(path, "expected exactly one of blockHash and blockNumber");
+  }
+  if (!hasHash) return blockNumberOrTag(members.blockNumber, `${path}.blockNumber`);
+  return {
+    kind: "hash",
+    hash: hash(members.blockHash, `${path}.blockHash`),
+    requireCanonical: optionalMember(members, "requireCanonical", bool, path) ?? false,
+  };
+};
+
+/** How a reference reads in messages (`Block 0x10 not found`). */
+export function describeBlockRef(ref: BlockRef): string {
+  if (ref.kind === "tag") return ref.tag;
+  return ref.kind === "number" ? toQuantity(ref.number) : toData(ref.hash);
+}

@@ -1,0 +1,102 @@
+/**
+ * The JSON-RPC server: builds the registry from the namespace modules, the event hub, polled
+ * filters and subscriptions, and listens over HTTP and WebSocket as configured.
+ */
+import type {ModuleDeps, PeersInfo, RpcDeps, RpcLogger, SyncStatusSource} from "./deps.ts";
+import {createErrorMapper} from "./errorMapping.ts";
+import {EventHub} from "./filters/eventHub.ts";
+import {FilterManager} from "./filters/filterManager.ts";
+import {SubscriptionManager} from "./filters/subscriptions.ts";
+import type {DispatchOptions} from "./jsonrpc/dispatch.ts";
+import {MethodRegistry} from "./jsonrpc/registry.ts";
+import {buildMethodTables} from "./modules/index.ts";
+import {isModuleEnabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
+import {createHttpTransport} from "./transport/http.ts";
+import {type Listener, listen} from "./transport/listener.ts";
+import {createWsTransport} from "./transport/ws.ts";
+
+/** A node without p2p: no peers, not listening for them. */
+export const NO_PEERS: PeersInfo = {peerCount: () => 0, peerList: () => [], listening: () => false};
+/** A node that never syncs. */
+export const NOT_SYNCING: SyncStatusSource = {syncStatus: () => undefined};
+const SILENT: RpcLogger = {error: () => undefined, warn: () => undefined, debug: () => undefined};
+
+/** The running server. */
+export class RpcServer {
+  private constructor(
+    /** Every method and whether it answers. */
+    readonly registry: MethodRegistry,
+    private readonly http: Listener | undefined,
+    private readonly ws: Listener | undefined,
+    private readonly services: {events: EventHub; filters: FilterManager; subscriptions: SubscriptionManager},
+  ) {}
+
+  /** Builds the methods and listens; throws when an address cannot be bound or the options name an unknown method. */
+  static async start(options: RpcOptions, deps: RpcDeps): Promise<RpcServer> {
+    const logger = deps.logger ?? SILENT;
+    const events = new EventHub(deps.chain, deps.txpool, logger);
+    const filters = new FilterManager(events, options);
+    const subscriptions = new SubscriptionManager(events, options.maxSubscriptionsPerConnection);
+    const services = {events, filters, subscriptions};
+    const moduleDeps: ModuleDeps = {
+      ...deps,
+      peers: deps.peers ?? NO_PEERS,
+      sync: deps.sync ?? NOT_SYNCING,
+      logger,
+      options,
+      ...services,
+    };
+    let http: Listener | undefined;
+    try {
+      const registry = new MethodRegistry(buildMethodTables(moduleDeps), {
+        isNamespaceEnabled: (namespace) =>
+          options.modules[namespace as RpcModuleName]?.enabled ??
+          isModuleEnabledByDefault(namespace as RpcModuleName, deps.chainspec.params.name),
+        enabledMethods: options.methods.enabled,
+        disabledMethods: options.methods.disabled,
+      });
+      const dispatchOptions: DispatchOptions = {
+        registry,
+        maxBatchSize: options.maxBatchSize,
+        maxJsonDepth: options.maxJsonDepth,
+        mapError: createErrorMapper(logger),
+      };
+      if (options.http.enabled) {
+        const server = createHttpTransport(dispatchOptions, options, logger);
+        http = await listen(server, options.http.host, options.http.port);
+      }
+      let ws: Listener | undefined;
+      if (options.ws.enabled) {
+        const transport = createWsTransport(dispatchOptions, options, logger);
+        ws = await listen(transport.server, options.ws.host, options.ws.port, transport.closeClients);
+      }
+      return new RpcServer(registry, http, ws, services);
+    } catch (e) {
+      await http?.close();
+      closeServices(services);
+      throw e;
+    }
+  }
+
+  /** The bound HTTP port, undefined when HTTP is disabled. */
+  get httpPort(): number | undefined {
+    return this.http?.port;
+  }
+
+  /** The bound WebSocket port, undefined when WebSocket is disabled. */
+  get wsPort(): number | undefined {
+    return this.ws?.port;
+  }
+
+  /** Stops accepting, closes every connection, ends subscriptions and filters. */
+  async close(): Promise<void> {
+    await Promise.all([this.http?.close(), this.ws?.close()]);
+    closeServices(this.services);
+  }
+}
+
+function closeServices(services: {events: EventHub; filters: FilterManager; subscriptions: SubscriptionManager}): void {
+  services.subscriptions.close();
+  services.filters.close();
+  services.events.close();
+}

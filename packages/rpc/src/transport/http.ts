@@ -1,0 +1,113 @@
+/**
+ * JSON-RPC over HTTP (rpc-api §4.1): POST with a JSON content type, bodies up to `maxBodyBytes`
+ * (larger: 413 and the connection closed), CORS for the configured origins, HTTP 400 only for the
+ * top-level errors of B§9.5. A client that disconnects mid-request aborts its work; nothing is
+ * written to a closed response.
+ */
+import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
+import type {RpcLogger} from "../deps.ts";
+import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
+import type {RpcOptions} from "../options.ts";
+import {type ReplyLimits, reply} from "./respond.ts";
+
+/** What the HTTP transport needs. */
+export type HttpTransportOptions = ReplyLimits & Pick<RpcOptions, "corsOrigins" | "maxBodyBytes">;
+
+/** The whole body must arrive within this time (slow clients are cut off). */
+const BODY_TIMEOUT_MS = 30_000;
+
+/** An HTTP server answering JSON-RPC on any path; call `listen` on it. */
+export function createHttpTransport(
+  dispatchOptions: DispatchOptions,
+  options: HttpTransportOptions,
+  logger: RpcLogger,
+): Server {
+  const server = createServer((req, res) => {
+    handle(req, res, dispatchOptions, options).catch((error) => {
+      logger.error({error}, "rpc http request failed");
+      if (!res.headersSent && !res.destroyed) res.writeHead(500).end();
+    });
+  });
+  server.requestTimeout = BODY_TIMEOUT_MS;
+  return server;
+}
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  dispatchOptions: DispatchOptions,
+  options: HttpTransportOptions,
+): Promise<void> {
+  const cors = corsHeaders(req, options.corsOrigins);
+  if (req.method === "OPTIONS") {
+    res
+      .writeHead(204, {...cors, "Access-Control-Allow-Methods": "POST, OPTIONS", "Access-Control-Max-Age": "600"})
+      .end();
+    return;
+  }
+  if (req.method !== "POST") {
+    res.writeHead(405, {...cors, Allow: "POST, OPTIONS", "Content-Type": "text/plain"}).end("only POST is supported\n");
+    return;
+  }
+  if (!/^application\/json(\s*;|$)/i.test(req.headers["content-type"] ?? "")) {
+    res.writeHead(415, {...cors, "Content-Type": "text/plain"}).end("Content-Type must be application/json\n");
+    return;
+  }
+  const {socket} = res;
+  const body = await readBody(req, options.maxBodyBytes);
+  if (body === undefined) {
+    if (res.destroyed) return;
+    // Transport abuse: refuse and drop the connection rather than read the rest.
+    res.writeHead(413, {...cors, Connection: "close", "Content-Type": "text/plain"}).end("request body too large\n");
+    res.on("finish", () => socket?.destroy());
+    return;
+  }
+  const clientGone = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) clientGone.abort();
+  });
+  const answer = await reply(body, dispatchOptions, options, {kind: "http", clientGone: clientGone.signal});
+  if (res.destroyed || res.writableEnded) return;
+  res.writeHead(answer.httpStatus, {...cors, "Content-Type": "application/json"}).end(answer.payload ?? "");
+}
+
+/**
+ * The body as text, or undefined when it exceeds `maxBytes` (by its Content-Length or while
+ * reading; the rest is not read) or the client went away before sending it all.
+ */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers["content-length"] ?? 0) > maxBytes) {
+      resolve(undefined);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const onData = (chunk: Buffer) => {
+      length += chunk.length;
+      if (length <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off("data", onData);
+      req.pause();
+      resolve(undefined);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.once("close", () => resolve(undefined));
+    req.once("error", reject);
+  });
+}
+
+function corsHeaders(req: IncomingMessage, allowed: readonly string[]): Record<string, string> {
+  const origin = req.headers.origin;
+  if (allowed.length === 0 || origin === undefined) return {};
+  const allowOrigin = allowed.includes("*") ? "*" : allowed.includes(origin) ? origin : undefined;
+  if (!allowOrigin) return {};
+  return {
+    "Access-Control-Allow-Origin": allowOrigin,
+    "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "Content-Type",
+    Vary: "Origin",
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * JSON-RPC over WebSocket (rpc-api §4.1, §4.8): text messages through the same dispatch, each at
+ * most `maxBodyBytes` (larger: the `ws` library closes with 1009). A connection runs at most
+ * `maxInFlightPerConnection` requests at a time; the messages already read beyond that wait, and
+ * the socket is paused until they have started, so a flooding client slows itself down (TCP
+ * backpressure) instead of queueing work without bound. A client that leaves more than
+ * `maxWsBufferedBytes` unread is disconnected. Closing a connection ends its subscriptions.
+ */
+import {setMaxListeners} from "node:events";
+import {createServer, type Server} from "node:http";
+import {type RawData, WebSocket, WebSocketServer} from "ws";
+import type {RpcLogger} from "../deps.ts";
+import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
+import type {Connection} from "../jsonrpc/registry.ts";
+import type {RpcOptions} from "../options.ts";
+import {type ReplyLimits, reply} from "./respond.ts";
+
+/** What the WebSocket transport needs. */
+export type WsTransportOptions = ReplyLimits &
+  Pick<RpcOptions, "maxBodyBytes" | "maxInFlightPerConnection" | "maxWsBufferedBytes">;
+
+/** An HTTP server that upgrades to WebSocket (426 otherwise), and how to drop its clients. */
+export interface WsTransport {
+  server: Server;
+  /** Closes every open connection (their subscriptions end). */
+  closeClients(): void;
+}
+
+/** Creates the WebSocket transport; call `listen` on its server. */
+export function createWsTransport(
+  dispatchOptions: DispatchOptions,
+  options: WsTransportOptions,
+  logger: RpcLogger,
+): WsTransport {
+  const server = createServer((_req, res) => {
+    res.writeHead(426, {"Content-Type": "text/plain", Upgrade: "websocket"}).end("WebSocket only\n");
+  });
+  const wss = new WebSocketServer({server, maxPayload: options.maxBodyBytes, perMessageDeflate: false});
+  wss.on("connection", (socket) => serve(socket, dispatchOptions, options, logger));
+  return {
+    server,
+    closeClients: () => {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+    },
+  };
+}
+
+function serve(
+  socket: WebSocket,
+  dispatchOptions: DispatchOptions,
+  options: WsTransportOptions,
+  logger: RpcLogger,
+): void {
+  const gone = new AbortController();
+  // Each running request listens on it.
+  setMaxListeners(options.maxInFlightPerConnection + 1, gone.signal);
+  const closeListeners: (() => void)[] = [];
+  // Messages read but not yet running: bounded, since the socket is paused while it is not empty.
+  const waiting: string[] = [];
+  let inFlight = 0;
+
+  const send = (payload: string) => {
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (socket.bufferedAmount > options.maxWsBufferedBytes) {
+      logger.warn({bufferedBytes: socket.bufferedAmount}, "rpc ws client too slow, disconnecting");
+      socket.terminate();
+      return;
+    }
+    socket.send(payload);
+  };
+  const connection: Connection = {
+    notify: (method, params) => send(JSON.stringify({jsonrpc: "2.0", method, params})),
+    onClose: (listener) => {
+      closeListeners.push(listener);
+    },
+  };
+  const pump = () => {
+    while (inFlight < options.maxInFlightPerConnection && waiting.length > 0 && !gone.signal.aborted) {
+      const text = waiting.shift() as string;
+      inFlight++;
+      reply(text, dispatchOptions, options, {kind: "ws", connection, clientGone: gone.signal})
+        .then((answer) => {
+          if (answer.payload !== undefined) send(answer.payload);
+        })
+        .catch((error) => logger.error({error}, "rpc ws request failed"))
+        .finally(() => {
+          inFlight--;
+          // The next one starts in a later turn of the event loop, so that other sockets are read in between.
+          setImmediate(pump);
+        });
+    }
+    if (waiting.length === 0 && socket.isPaused) socket.resume();
+  };
+
+  socket.on("message", (data: RawData, isBinary: boolean) => {
+    // With the default binaryType ("nodebuffer") a message is one Buffer; binary frames are not JSON text.
+    waiting.push(isBinary ? "" : (data as Buffer).toString("utf8"));
+    if (inFlight >= options.maxInFlightPerConnection) socket.pause();
+    pump();
+  });
+  socket.on("error", (error) => logger.debug({error}, "rpc ws connection error"));
+  socket.on("close", () => {
+    gone.abort();
+    waiting.length = 0;
+    for (const listener of closeListeners.splice(0)) listener();
+  });
+}

@@ -1,0 +1,76 @@
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {TestNode} from "../support/node.ts";
+
+let node: TestNode;
+beforeAll(async () => {
+  node = await TestNode.start({miner: {}});
+});
+afterAll(() => node.close());
+
+const head = async () => Number(await node.result("eth_blockNumber"));
+
+describe("evm_mine", () => {
+  it("mines one block now and returns null", async () => {
+    const before = await head();
+    expect(await node.result("evm_mine")).toBeNull();
+    expect(await head()).toBe(before + 1);
+  });
+});
+
+describe("evm_increaseTime", () => {
+  it("shifts the miner clock and returns the total shift (B§6.4)", async () => {
+    expect(await node.result("evm_increaseTime", ["0xa"])).toBe("0xa");
+    expect(await node.result("evm_increaseTime", [5])).toBe("0xf");
+    expect((await node.error("evm_increaseTime", [-1])).message).toBe(
+      "invalid argument 0 (seconds): expected a non-negative integer",
+    );
+  });
+});
+
+describe("evm_snapshot", () => {
+  it("returns an id that evm_revert goes back to", async () => {
+    const id = await node.result("evm_snapshot");
+    expect(id).toMatch(/^0x[1-9a-f][0-9a-f]*$/);
+    const at = await head();
+    await node.result("evm_mine");
+    await node.result("evm_mine");
+    expect(await head()).toBe(at + 2);
+    expect(await node.result("evm_revert", [id])).toBe(true);
+    expect(await head()).toBe(at);
+  });
+});
+
+describe("evm_revert", () => {
+  it("is false for an unknown snapshot", async () => {
+    expect(await node.result("evm_revert", ["0x99"])).toBe(false);
+  });
+});
+
+describe("evm_reset", () => {
+  it("goes back to genesis and returns null", async () => {
+    await node.result("evm_mine");
+    expect(await node.result("evm_reset")).toBeNull();
+    expect(await head()).toBe(0);
+  });
+});
+
+describe("evm_startMining", () => {
+  it("starts the built-in miner; evm_stopMining stops it", async () => {
+    expect(await node.result("evm_startMining")).toBeNull();
+    expect(await node.result("eth_mining")).toBe(true);
+    expect(await node.result("evm_stopMining")).toBeNull();
+    expect(await node.result("eth_mining")).toBe(false);
+  });
+});
+
+describe("evm_stopMining", () => {
+  it("is refused with -32602 where the miner's controls are off", async () => {
+    const locked = await TestNode.start({miner: {devControls: false}});
+    try {
+      const error = await locked.error("evm_stopMining");
+      expect(error.code).toBe(-32602);
+    } finally {
+      await locked.close();
+    }
+  });
+});

@@ -1,0 +1,56 @@
+import {toData} from "@xchain/utils";
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {buildFixture, type Fixture} from "../support/fixture.ts";
+import {TestNode} from "../support/node.ts";
+
+let node: TestNode;
+let fixture: Fixture;
+beforeAll(async () => {
+  node = await TestNode.start();
+  fixture = await buildFixture(node);
+});
+afterAll(() => node.close());
+
+describe("xchain_protocolVersion", () => {
+  it("is 0x3e (B§9.1)", async () => {
+    expect(await node.result("xchain_protocolVersion")).toBe("0x3e");
+  });
+});
+
+describe("xchain_getRawBlockHeaderByHash", () => {
+  it("is the full header encoding, merged-mining fields included; null when unknown", async () => {
+    const block = fixture.blocks[1];
+    expect(await node.result("xchain_getRawBlockHeaderByHash", [toData(block.hash())])).toBe(
+      toData(block.header.encode()),
+    );
+    expect(await node.result("xchain_getRawBlockHeaderByHash", [`0x${"12".repeat(32)}`])).toBeNull();
+  });
+});
+
+describe("xchain_getRawBlockHeaderByNumber", () => {
+  it("takes a number or tag; null above the head", async () => {
+    expect(await node.result("xchain_getRawBlockHeaderByNumber", ["0x1"])).toBe(
+      toData(fixture.blocks[0].header.encode()),
+    );
+    expect(await node.result("xchain_getRawBlockHeaderByNumber", ["latest"])).toBe(
+      toData(fixture.blocks[2].header.encode()),
+    );
+    expect(await node.result("xchain_getRawBlockHeaderByNumber", ["0x40"])).toBeNull();
+  });
+});
+
+describe("xchain_getRawTransactionReceiptByHash", () => {
+  it("is the 6-field receipt encoding; null when unknown", async () => {
+    const receipts = (await node.chain.getReceipts(fixture.blocks[1].hash()))!;
+    expect(await node.result("xchain_getRawTransactionReceiptByHash", [toData(fixture.ping.hash())])).toBe(
+      toData(receipts[1]!.encode()),
+    );
+    expect(await node.result("xchain_getRawTransactionReceiptByHash", [`0x${"12".repeat(32)}`])).toBeNull();
+  });
+});
+
+describe("xchain_getTransactionReceiptNodesByHash", () => {
+  it("is not available yet", async () => {
+    expect((await node.error("xchain_getTransactionReceiptNodesByHash", [])).code).toBe(-32601);
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * A node for RPC tests: a regtest `Chain` on a MemoryStore, the real txpool, optionally the real
+ * miner and the cow accounts as dev wallet, and an `RpcServer` on ephemeral loopback ports.
+ * Blocks come from the test-utils `ChainBuilder` and go through full import.
+ */
+import {Chain} from "@xchain/chain";
+import {type Chainspec, type GenesisParams, getChainspec, regtestGenesis} from "@xchain/chainspec";
+import {calculateDifficulty} from "@xchain/consensus";
+import {MemoryStore} from "@xchain/db";
+import {BlockExecutor} from "@xchain/execution";
+import {defaultMinerOptions, Miner, type MinerOptions} from "@xchain/miner";
+import {type Block, Transaction, type TransactionValues} from "@xchain/primitives";
+import {StateDatabase} from "@xchain/state";
+import {type BuildBlockOptions, ChainBuilder, cowAccounts, type DevAccount} from "@xchain/test-utils";
+import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
+import {defaultRpcOptions, PrivateKeyWallet, type RpcDeps, type RpcOptions, RpcServer} from "../../src/index.ts";
+
+export const regtest: Chainspec = getChainspec("regtest");
+
+/** The funded regtest accounts. */
+export const cows: DevAccount[] = cowAccounts();
+
+/** A JSON-RPC response as the tests read it. */
+export interface Reply {
+  jsonrpc?: string;
+  id?: unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read results of every shape
+  result?: any;
+  error?: {code: number; message: string; data?: string};
+}
+
+/** What a test node is made of. */
+export interface TestNodeOptions {
+  rpc?: Partial<RpcOptions>;
+  /** The cow accounts as dev wallet (default true). */
+  wallet?: boolean;
+  /** Run the real miner with these options over regtest's defaults (built-in miner off unless said). */
+  miner?: Partial<MinerOptions>;
+  /** The chainspec RPC is told (module defaults); the chain itself is always regtest. */
+  rpcChainspec?: Chainspec;
+  deps?: Partial<RpcDeps>;
+  /** Default: regtest's (the cow accounts funded). */
+  genesis?: GenesisParams;
+}
+
+/** A running node and helpers to talk to it. */
+export class TestNode {
+  private constructor(
+    readonly chain: Chain,
+    readonly builder: ChainBuilder,
+    readonly txpool: TxPool,
+    readonly miner: Miner | undefined,
+    readonly server: RpcServer,
+  ) {}
+
+  static async start(options: TestNodeOptions = {}): Promise<TestNode> {
+    const store = new MemoryStore();
+    const state = new StateDatabase(store);
+    const genesis = options.genesis ?? regtestGenesis;
+    const chain = await Chain.open({store, chainspec: regtest, genesis, state});
+    const executor = new BlockExecutor(regtest, state);
+    const txpool = new TxPool(defaultTxPoolOptions, {chainspec: regtest, chain});
+    const miner = options.miner
+      ? new Miner(
+          {chain, txpool, assembler: executor, chainspec: regtest, onError: () => undefined},
+          {...defaultMinerOptions(regtest), enabled: false, ...options.miner},
+        )
+      : undefined;
+    const builder = await ChainBuilder.create({
+      chainspec: regtest,
+      genesis,
+      difficulty: (header, parent) => calculateDifficulty(header, parent, regtest),
+    });
+    const rpcOptions: RpcOptions = {
+      ...defaultRpcOptions,
+      ...options.rpc,
+      http: {...defaultRpcOptions.http, port: 0, ...options.rpc?.http},
+      ws: {...defaultRpcOptions.ws, port: 0, ...options.rpc?.ws},
+    };
+    const server = await RpcServer.start(rpcOptions, {
+      chainspec: options.rpcChainspec ?? regtest,
+      chain,
+      txpool,
+      miner,
+      executor,
+      wallet:
+        options.wallet === false
+          ? undefined
+          : new PrivateKeyWallet(
+              cows.map((c) => c.privateKey),
+              regtest.params.chainId,
+            ),
+      clientVersion: "xchain/0.1.0/test/node20",
+      ...options.deps,
+    });
+    return new TestNode(chain, builder, txpool, miner, server);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.server.httpPort}`;
+  }
+
+  get wsUrl(): string {
+    return `ws://127.0.0.1:${this.server.wsPort}`;
+  }
+
+  /** POSTs a raw body; returns the status, headers and text. */
+  async post(
+    body: string,
+    headers: Record<string, string> = {},
+  ): Promise<{status: number; headers: Headers; text: string}> {
+    const res = await fetch(this.url, {
+      method: "POST",
+      headers: {"content-type": "application/json", ...headers},
+      body,
+    });
+    return {status: res.status, headers: res.headers, text: await res.text()};
+  }
+
+  /** One request over HTTP; the whole response. */
+  async call(method: string, params: unknown[] = []): Promise<Reply> {
+    const {text} = await this.post(JSON.stringify({jsonrpc: "2.0", id: 1, method, params}));
+    return JSON.parse(text) as Reply;
+  }
+
+  /** The result of a request; throws on an error response. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read results of every shape
+  async result(method: string, params: unknown[] = []): Promise<any> {
+    const reply = await this.call(method, params);
+    if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
+    return reply.result;
+  }
+
+  /** The error of a request; throws on success. */
+  async error(method: string, params: unknown[] = []): Promise<NonNullable<Reply["error"]>> {
+    const reply = await this.call(method, params);
+    if (!reply.error) throw new Error(`${method}: expected an error, got ${JSON.stringify(reply.result)}`);
+    return reply.error;
+  }
+
+  /** Builds a block on the builder's tip and imports it. */
+  async mine(options: BuildBlockOptions = {}): Promise<Block> {
+    const block = await this.builder.buildBlock(options);
+    const result = await this.chain.importBlock(block.encode());
+    if (result.kind !== "IMPORTED_BEST" && result.kind !== "IMPORTED_NOT_BEST") {
+      throw new Error(`import: ${result.kind}`);
+    }
+    return block;
+  }
+
+  async close(): Promise<void> {
+    await this.server.close();
+    await this.miner?.close();
+    await this.txpool.close();
+  }
+}
+
+/** A transaction signed by `from` with regtest's chain id; gasPrice 0 and gasLimit 21,000 unless given. */
+export function signTx(from: DevAccount, values: Partial<TransactionValues> & {nonce: bigint}): Transaction {
+  return Transaction.sign(
+    {gasPrice: 0n, gasLimit: 21_000n, value: 0n, data: new Uint8Array(0), to: undefined, ...values},
+    from.privateKey,
+    regtest.params.chainId,
+  );
+}
