@@ -8,6 +8,7 @@ import type {Chainspec} from "@xchain/chainspec";
 import {createRemascTransaction, isRemascTransaction, type Transaction} from "@xchain/primitives";
 import type {StateSource} from "@xchain/state";
 import {BlockRun} from "./blockRun.ts";
+import {CallRunner} from "./callRunner.ts";
 import {createProfileCommon} from "./common.ts";
 import {
   BlockExecutionError,
@@ -17,7 +18,6 @@ import {
 } from "./errors.ts";
 import {type GasProfile, gasProfileAt} from "./gas/profile.ts";
 import {intrinsicGas} from "./intrinsic.ts";
-import {runMessage} from "./transactionExecutor.ts";
 import type {
   AssembleBlockInput,
   AssembledBlock,
@@ -41,11 +41,14 @@ function atIndex(index: number, error: unknown): unknown {
 /** Executes and assembles blocks of one network. */
 export class BlockExecutor {
   private readonly commons = new Map<GasProfile, Common>();
+  private readonly calls: CallRunner;
 
   constructor(
     readonly chainspec: Chainspec,
     private readonly stateSource: StateSource,
-  ) {}
+  ) {
+    this.calls = new CallRunner(chainspec, stateSource);
+  }
 
   /** The Common in force at `height` (one per gas profile, reused: dependencies.md G15). */
   commonAt(height: number): Common {
@@ -129,9 +132,12 @@ export class BlockExecutor {
         `call: gas limit ${input.gasLimit} below intrinsic gas ${intrinsic}`,
       );
     }
-    const run = await this.open(input.block, input.chain, input.stateRoot);
-    return runMessage(
-      run.env,
+    return this.calls.run(
+      gasProfileAt(this.chainspec, input.block.number),
+      this.commonAt(input.block.number),
+      input.stateRoot,
+      input.block,
+      input.chain,
       {
         caller: new Address(input.from),
         to: input.to === undefined ? undefined : new Address(input.to),
@@ -141,7 +147,6 @@ export class BlockExecutor {
         gasPrice: input.gasPrice ?? 0n,
         intrinsicGas: intrinsic,
       },
-      false,
     );
   }
 

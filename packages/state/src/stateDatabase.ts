@@ -38,13 +38,13 @@ export class StateDatabase implements StateSource {
   }
 
   /** A writable session at `root`; throws STATE_ROOT_MISSING when that state is not stored. */
-  async openSession(root: Uint8Array, common: Common): Promise<StateSession> {
+  async openSession(root: Uint8Array, common: Common, options: {takeReleased?: boolean} = {}): Promise<StateSession> {
     await this.requireRoot(root);
     const warm = this.warm;
-    this.warm = undefined;
     // The root is stored, so the released session's writes are persisted: it can go on from there
     // with its account and storage caches warm (consecutive blocks share most of their reads).
-    if (warm && warm.common === common && warm.root === bytesToHex(root)) {
+    if ((options.takeReleased ?? true) && warm && warm.common === common && warm.root === bytesToHex(root)) {
+      this.warm = undefined;
       warm.session.forgetPersisted();
       return warm.session;
     }

@@ -62,8 +62,12 @@ export interface GenesisAccount {
 
 /** Opens sessions and readers over persisted state. */
 export interface StateSource {
-  /** A writable session at `root` (the parent block's state root); throws STATE_ROOT_MISSING when unknown. */
-  openSession(root: Uint8Array, common: Common): Promise<StateSession>;
+  /**
+   * A writable session at `root` (the parent block's state root); throws STATE_ROOT_MISSING when
+   * unknown. By default a session released at that root is handed out again (see `release`);
+   * `takeReleased: false` leaves it for the next block and opens a fresh one.
+   */
+  openSession(root: Uint8Array, common: Common, options?: {takeReleased?: boolean}): Promise<StateSession>;
   /** A read-only view at `root`; throws STATE_ROOT_MISSING when unknown. */
   reader(root: Uint8Array, common: Common): Promise<StateReader>;
   /** Whether the trie node of `root` is stored (the empty-trie root always is). */
