@@ -73,6 +73,9 @@ export class CallRunner {
     if (this.context?.key === key) return this.context;
     // Not the import's warm session: taking it would leave the next block a cold one.
     const session = await this.stateSource.openSession(stateRoot, common, {takeReleased: false});
+    // An outer checkpoint that is never closed: each call's revert then stops at depth 1, where
+    // ethereumjs neither flushes nor clears its caches (which it does on every revert to depth 0).
+    await session.stateManager.checkpoint();
     const scope: BlockScope = {selfDestructed: new Set<string>()};
     const view = {current: chain};
     const delegate: ExecutionChainView = {

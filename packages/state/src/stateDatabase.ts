@@ -29,6 +29,8 @@ export interface StateDatabaseOptions {
 export class StateDatabase implements StateSource {
   private readonly cache: NodeCache;
   private readonly nodes: TrieNodeStore;
+  /** The most recent readers by root: RPC reads the head's state over and over (caches stay warm). */
+  private readonly readers = new Map<string, {common: Common; reader: StateReader}>();
   /** The last released session, reusable by the next session opened at its root (warm caches). */
   private warm: {root: string; common: Common; session: TrieStateSession} | undefined;
 
@@ -58,9 +60,20 @@ export class StateDatabase implements StateSource {
 
   /** A read-only view at `root`; throws STATE_ROOT_MISSING when that state is not stored. */
   async reader(root: Uint8Array, common: Common): Promise<StateReader> {
+    const key = bytesToHex(root);
+    const cached = this.readers.get(key);
+    if (cached && cached.common === common) return cached.reader;
     await this.requireRoot(root);
     const trie = await openTrie(new ReadOnlyTrieDB(this.nodes), root, common);
-    return new TrieStateReader(Uint8Array.from(root), new MerkleStateManager({trie, common}));
+    const reader = new TrieStateReader(
+      Uint8Array.from(root),
+      new MerkleStateManager({trie, common, caches: readerCaches()}),
+    );
+    this.readers.delete(key);
+    this.readers.set(key, {common, reader});
+    // Map order is insertion order: the first key is the least recently created reader.
+    if (this.readers.size > MAX_CACHED_READERS) this.readers.delete(this.readers.keys().next().value as string);
+    return reader;
   }
 
   /** Whether the root node of `root` is in the store (the empty-trie root always is). */
@@ -80,6 +93,18 @@ export class StateDatabase implements StateSource {
       throw new StateError({code: StateErrorCode.ROOT_MISSING, root: hex}, `state root ${hex} is not stored`);
     }
   }
+}
+
+/** Readers kept for reuse (the head and a few recent blocks). */
+const MAX_CACHED_READERS = 4;
+
+/** A reader's caches: it only reads, so entries never need flushing; bounded. */
+function readerCaches(): Caches {
+  return new Caches({
+    account: {type: CacheType.LRU, size: 20_000},
+    storage: {type: CacheType.LRU, size: 20_000},
+    code: {type: CacheType.LRU, size: 1_000},
+  });
 }
 
 /** LRU caches, so that a session reused block after block keeps a bounded working set. */

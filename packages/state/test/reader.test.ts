@@ -94,3 +94,23 @@ describe("StateReader", () => {
     });
   });
 });
+
+describe("StateDatabase.reader reuse", () => {
+  it("hands out the same reader for the same root, and a new one for another root", async () => {
+    const store = await openStore();
+    const state = new StateDatabase(store);
+    const session = await state.openSession(EMPTY_TRIE_ROOT, common);
+    await setAccount(session.stateManager, addressOf(1), 11n);
+    const first = await session.commit();
+    await persist(store, first);
+    await setAccount(session.stateManager, addressOf(1), 12n);
+    const second = await session.commit();
+    await persist(store, second);
+    const a = await state.reader(first.root, common);
+    expect(await state.reader(first.root, common)).toBe(a);
+    const b = await state.reader(second.root, common);
+    expect(b).not.toBe(a);
+    expect(await a.getBalance(addressOf(1))).toBe(11n);
+    expect(await b.getBalance(addressOf(1))).toBe(12n);
+  });
+});

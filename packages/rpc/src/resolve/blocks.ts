@@ -31,6 +31,8 @@ export async function findHeader(
   chain: Pick<ChainReader, "head" | "getHeader" | "getHeaderByNumber">,
   ref: BlockRef,
 ): Promise<BlockHeader | undefined> {
+  // The head is in memory: the tags that name it need no lookup in the canonical index.
+  if (ref.kind === "tag" && ref.tag !== "earliest") return chain.head().header;
   if (ref.kind !== "hash") return chain.getHeaderByNumber(blockNumberOf(chain, ref));
   const header = await chain.getHeader(ref.hash);
   if (!header) return undefined;
