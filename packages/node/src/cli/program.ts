@@ -1,11 +1,10 @@
 /** The `xchain` command-line program. */
 import "@xchain/utils";
-import {createRequire} from "node:module";
 import {Command, CommanderError} from "commander";
+import {XCHAIN_VERSION} from "../version.ts";
 import {registerGenesis} from "./cmds/genesis.ts";
+import {registerStart} from "./cmds/start.ts";
 import {registerVerifyHeaders} from "./cmds/verifyHeaders.ts";
-
-const {version} = createRequire(import.meta.url)("../../package.json") as {version: string};
 
 /** Exit code for a usage error or a failure to read input. */
 export const EXIT_USAGE = 2;
@@ -14,9 +13,10 @@ export const EXIT_USAGE = 2;
 export function buildProgram(): Command {
   const program = new Command("xchain")
     .description("xchain: a full node for a merge-mined, EVM-compatible proof-of-work chain (Rootstock-style)")
-    .version(version, "-V, --version")
+    .version(XCHAIN_VERSION, "-V, --version")
     .exitOverride()
     .showHelpAfterError();
+  registerStart(program);
   registerVerifyHeaders(program);
   registerGenesis(program);
   return program;

@@ -1,5 +1,7 @@
 /**
- * eth_call (block required, as on the service; state overrides not supported) and eth_estimateGas
+ * eth_call (block required, as on the service; without `to` it simulates a contract creation, as
+ * geth and rskj do and as web3.js relies on before sending a deployment; state overrides not
+ * supported) and eth_estimateGas
  * (rpc-api §4.4). Without a gas limit a call gets `callGasCap`; the estimate is bounded by the
  * block gas limit, `gasEstimationCap` (rskj's 6,800,000), the caller's gas and what the sender can
  * pay at its gasPrice.
@@ -9,19 +11,12 @@ import type {ModuleDeps} from "../../deps.ts";
 import {RpcError} from "../../jsonrpc/errors.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import {blockRef, LATEST} from "../../params/blockRef.ts";
-import {type CallRequest, callRequest} from "../../params/callObject.ts";
+import {callRequest} from "../../params/callObject.ts";
 import {type Codec, ParamError} from "../../params/codec.ts";
 import {method, optional, param} from "../../params/method.ts";
 import {prepareCall} from "./callRunner.ts";
 import {estimateGasLimit} from "./gasEstimator.ts";
 import {failedCallError} from "./revert.ts";
-
-// rpc-api §4.4: on the service eth_call's `to` is required.
-const callWithTarget: Codec<CallRequest> = (value, path) => {
-  const request = callRequest(value, path);
-  if (!request.to) throw new ParamError(`${path}.to`, "required");
-  return request;
-};
 
 const noStateOverride: Codec<never> = (_value, path) => {
   throw new ParamError(path, "state overrides are not supported");
@@ -35,7 +30,7 @@ export function ethCallMethods(deps: Pick<ModuleDeps, "chain" | "executor" | "op
   return {
     /** Handler for `eth_call`: a revert is -32015 with the reason and payload (rpc-api §7) */
     call: method(
-      [param("transaction", callWithTarget), param("block", blockRef), optional("stateOverride", noStateOverride)],
+      [param("transaction", callRequest), param("block", blockRef), optional("stateOverride", noStateOverride)],
       async (request, block) => {
         const prepared = await prepareCall(deps, request, block);
         const cap = BigInt(options.callGasCap);

@@ -74,12 +74,14 @@ describe("eth_call", () => {
     });
   });
 
-  it("requires the block and `to` (rpc-api §4.4), and refuses state overrides", async () => {
+  it("simulates a contract creation without `to` (as geth and rskj; web3.js relies on it)", async () => {
+    // PUSH1 0x2a PUSH1 0 MSTORE8 PUSH1 1 PUSH1 0 RETURN: init code whose runtime code is 0x2a.
+    expect(await node.result("eth_call", [{data: "0x602a60005360016000f3"}, "latest"])).toBe("0x2a");
+  });
+
+  it("requires the block (rpc-api §4.4), and refuses state overrides", async () => {
     const call = {to: toData(fixture.contract), data: toData(probeCall.value())};
     expect((await node.error("eth_call", [call])).message).toBe("missing value for required argument 1 (block)");
-    expect((await node.error("eth_call", [{data: "0x"}, "latest"])).message).toBe(
-      "invalid argument 0 (transaction.to): required",
-    );
     expect((await node.error("eth_call", [call, "latest", {}])).message).toBe(
       "invalid argument 2 (stateOverride): state overrides are not supported",
     );

@@ -1,0 +1,63 @@
+/** `xchain start`: run a node until SIGINT or SIGTERM. */
+import type {Command} from "commander";
+import {resolveNodeOptions} from "../../config/load.ts";
+import {NodeStartError, NodeStartErrorCode} from "../../errors.ts";
+import {createLogger} from "../../logger.ts";
+import {Node} from "../../node.ts";
+import type {NodeOptions} from "../../options.ts";
+import {XCHAIN_VERSION} from "../../version.ts";
+import {addConfigFlags, givenConfigFlags} from "../configFlags.ts";
+
+const EXIT_GRACE_MS = 5_000;
+
+/** Registers the command on the program. */
+export function registerStart(program: Command): void {
+  const start = program
+    .command("start")
+    .description(
+      "start a node: database, chain, txpool, miner and JSON-RPC; precedence of settings: " +
+        "defaults < network preset < --config file < flags",
+    )
+    .option("--config <file>", "node.config.toml to read (every key is optional)");
+  addConfigFlags(start).action(async (opts: {config?: string}, command: Command) => {
+    const options = await resolveNodeOptions({configFile: opts.config, flags: givenConfigFlags(command)});
+    await runUntilSignal(options);
+  });
+}
+
+/** Runs a node until SIGINT or SIGTERM, then closes it; a second signal exits at once. */
+async function runUntilSignal(options: NodeOptions): Promise<void> {
+  const logger = createLogger(options.log.level);
+  const controller = new AbortController();
+  const stopped = new Promise<string>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (controller.signal.aborted) {
+        logger.warn(`${signal} again: exiting without a clean shutdown`);
+        process.exit(1);
+      }
+      controller.abort();
+      resolve(signal);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+  let node: Node;
+  try {
+    node = await Node.init(options, {logger, signal: controller.signal, version: XCHAIN_VERSION});
+  } catch (e) {
+    if (e instanceof NodeStartError && e.code === NodeStartErrorCode.ABORTED) {
+      logger.info(`${await stopped} during start-up: stopped`);
+      return;
+    }
+    throw e;
+  }
+  const signal = await stopped;
+  logger.info(`${signal}: shutting down`);
+  await node.close();
+  logger.info("stopped");
+  // Everything is closed, so the process ends by itself; if a stray handle kept it alive, end it anyway.
+  setTimeout(() => {
+    logger.warn(`still running ${EXIT_GRACE_MS} ms after shutdown: exiting`);
+    process.exit(0);
+  }, EXIT_GRACE_MS).unref();
+}

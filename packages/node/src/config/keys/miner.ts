@@ -1,0 +1,78 @@
+/** The `[miner]` table: `MinerOptions` of @xchain/miner (defaults per network: `defaultMinerOptions`). */
+import type {ConfigKey} from "../schema.ts";
+import type {ValueKind} from "../values.ts";
+
+const MS: ValueKind = {type: "integer", min: 0, max: 24 * 60 * 60 * 1000};
+
+/** Templates, the built-in merge-miner and the work served to external miners. */
+export const minerKeys: readonly ConfigKey[] = [
+  {
+    key: "miner.enabled",
+    kind: {type: "boolean"},
+    description: "run the built-in CPU merge-miner (regtest); work is served to external miners (mnr_*) either way",
+  },
+  {
+    key: "miner.coinbase",
+    kind: {type: "address"},
+    placeholder: "address",
+    description: "address that receives the fees of mined blocks (set it on mainnet and testnet)",
+  },
+  {
+    key: "miner.minGasPriceInWei",
+    kind: {type: "bigint"},
+    placeholder: "wei",
+    description: "minimumGasPrice the blocks move toward, one band step per block",
+  },
+  {
+    key: "miner.targetGasLimit",
+    kind: {type: "bigint"},
+    placeholder: "gas",
+    description: "gas limit the blocks move toward",
+  },
+  {
+    key: "miner.forceTargetGasLimit",
+    kind: {type: "boolean"},
+    description: "move toward the target gas limit whatever the parent's gas used",
+  },
+  {
+    key: "miner.blockTimeMs",
+    kind: MS,
+    placeholder: "ms",
+    description: "with the built-in miner: a block every this many milliseconds, even empty (0: off)",
+  },
+  {
+    key: "miner.autoMine",
+    kind: {type: "boolean"},
+    description: "with the built-in miner: a block as soon as transactions are pending",
+  },
+  {
+    key: "miner.workCacheSize",
+    kind: {type: "integer", min: 1, max: 1000},
+    description: "how many recent templates a submission can still solve",
+  },
+  {
+    key: "miner.rebuildIntervalMs",
+    kind: {type: "integer", min: 1, max: 24 * 60 * 60 * 1000},
+    placeholder: "ms",
+    description: "the template is rebuilt at least this often",
+  },
+  {
+    key: "miner.pendingDebounceMs",
+    kind: MS,
+    placeholder: "ms",
+    description: "new pending transactions are gathered this long before the template is rebuilt or mined",
+  },
+  {
+    key: "miner.submissionRateLimitMs",
+    kind: MS,
+    placeholder: "ms",
+    description: "minimum time between two external submissions (mnr_*, eth_submitWork); 0: no limit",
+  },
+  {key: "miner.devControls", kind: {type: "boolean"}, description: "whether the evm_* controls work"},
+  {
+    key: "miner.hashrateWindowMs",
+    kind: {type: "integer", min: 1, max: 24 * 60 * 60 * 1000},
+    placeholder: "ms",
+    description: "eth_hashrate averages over this window",
+  },
+];

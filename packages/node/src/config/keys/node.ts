@@ -1,0 +1,45 @@
+/** The keys the node itself reads: network, data directory, logging, wallet, state cache. */
+import {LOG_LEVELS} from "../../logger.ts";
+import {NETWORK_CHOICES} from "../../network.ts";
+import type {ConfigKey} from "../schema.ts";
+
+/** Top-level keys and the `[log]`, `[wallet]` and `[state]` tables. */
+export const nodeKeys: readonly ConfigKey[] = [
+  {
+    key: "network",
+    kind: {type: "string", choices: NETWORK_CHOICES},
+    placeholder: "name",
+    description: "the network whose rules apply: mainnet (chain id 30), testnet (31), regtest (33) or custom",
+  },
+  {
+    key: "dataDir",
+    kind: {type: "path"},
+    flag: "--datadir",
+    placeholder: "dir",
+    description: "directory of the node's database (LevelDB); one node at a time may use it",
+  },
+  {
+    key: "genesisFile",
+    kind: {type: "path"},
+    flag: "--genesis-file",
+    placeholder: "file",
+    optional: true,
+    description: "genesis JSON of a custom network (network = custom only)",
+  },
+  {
+    key: "log.level",
+    kind: {type: "string", choices: LOG_LEVELS},
+    placeholder: "level",
+    description: "least severe level written to stdout (pretty on a terminal, JSON lines otherwise)",
+  },
+  {
+    key: "wallet.enabled",
+    kind: {type: "boolean"},
+    description: "the cow accounts as dev accounts (eth_accounts, eth_sendTransaction, eth_sign); regtest only",
+  },
+  {
+    key: "state.cacheMb",
+    kind: {type: "integer", min: 0, max: 65536},
+    description: "trie-node cache of the world state, in MiB (0 disables it)",
+  },
+];

@@ -1,0 +1,81 @@
+/** The `[rpc]` tables: `RpcOptions` of @xchain/rpc. */
+import {RPC_MODULE_NAMES} from "@xchain/rpc";
+import type {ConfigKey} from "../schema.ts";
+import type {ValueKind} from "../values.ts";
+
+const PORT: ValueKind = {type: "integer", min: 0, max: 65535};
+const COUNT: ValueKind = {type: "integer", min: 1, max: 1_000_000_000};
+const MS: ValueKind = {type: "integer", min: 1, max: 24 * 60 * 60 * 1000};
+
+function listener(transport: "http" | "ws", what: string): ConfigKey[] {
+  return [
+    {key: `rpc.${transport}.enabled`, kind: {type: "boolean"}, description: `serve JSON-RPC over ${what}`},
+    {
+      key: `rpc.${transport}.host`,
+      kind: {type: "string"},
+      placeholder: "host",
+      description: `interface the ${what} listener binds (0.0.0.0 exposes it to the network)`,
+    },
+    {key: `rpc.${transport}.port`, kind: PORT, placeholder: "port", description: `${what} port (0 picks a free one)`},
+  ];
+}
+
+/** Per-namespace switches: unset, a namespace follows its network default. */
+const moduleKeys: ConfigKey[] = RPC_MODULE_NAMES.map((name) => ({
+  key: `rpc.modules.${name}.enabled`,
+  kind: {type: "boolean"},
+  optional: true,
+  description: `${name}_* methods on or off; unset, the network decides (all on regtest; evm, personal, debug, trace, sco off on mainnet and testnet)`,
+}));
+
+/** Transports, limits and which methods answer. */
+export const rpcKeys: readonly ConfigKey[] = [
+  {
+    key: "rpc.corsOrigins",
+    kind: {type: "strings"},
+    placeholder: "origins",
+    description: 'origins answered with CORS headers over HTTP ("*" for any; comma-separated as a flag)',
+  },
+  {key: "rpc.maxBatchSize", kind: COUNT, description: "most requests in one batch"},
+  {key: "rpc.maxBodyBytes", kind: COUNT, description: "largest HTTP body or WebSocket message, in bytes"},
+  {key: "rpc.maxJsonDepth", kind: {type: "integer", min: 1, max: 10_000}, description: "deepest JSON nesting accepted"},
+  {key: "rpc.requestTimeoutMs", kind: MS, description: "time budget of one request body (a batch as a whole)"},
+  {key: "rpc.maxResponseBytes", kind: COUNT, description: "largest response; a larger one is replaced by -32011"},
+  {key: "rpc.maxInFlightPerConnection", kind: COUNT, description: "requests one WebSocket connection may have running"},
+  {
+    key: "rpc.maxSubscriptionsPerConnection",
+    kind: COUNT,
+    description: "subscriptions one WebSocket connection may hold",
+  },
+  {
+    key: "rpc.maxWsBufferedBytes",
+    kind: COUNT,
+    description: "unsent bytes a WebSocket client may leave queued before it is disconnected",
+  },
+  {key: "rpc.filterTimeoutMs", kind: MS, description: "a polled filter not polled for this long is removed"},
+  {key: "rpc.maxFilters", kind: COUNT, description: "most installed polled filters"},
+  {key: "rpc.maxFilterChanges", kind: COUNT, description: "most unpolled entries a filter keeps"},
+  {
+    key: "rpc.logsMaxBlockRange",
+    kind: COUNT,
+    description: "eth_getLogs: a range up to this many blocks has no cap on logs",
+  },
+  {key: "rpc.logsMaxResults", kind: COUNT, description: "eth_getLogs over a longer range: at most this many logs"},
+  {key: "rpc.gasEstimationCap", kind: COUNT, description: "eth_estimateGas upper bound when the caller gives no gas"},
+  {key: "rpc.callGasCap", kind: COUNT, description: "eth_call gas when the caller gives none, and the most it may ask"},
+  ...listener("http", "HTTP POST"),
+  ...listener("ws", "WebSocket"),
+  {
+    key: "rpc.methods.enabled",
+    kind: {type: "strings"},
+    placeholder: "methods",
+    description: "methods switched on whatever their namespace says",
+  },
+  {
+    key: "rpc.methods.disabled",
+    kind: {type: "strings"},
+    placeholder: "methods",
+    description: "methods switched off whatever their namespace says (they answer -32601)",
+  },
+  ...moduleKeys,
+];

@@ -1,0 +1,37 @@
+/** The `[txpool]` table: `TxPoolOptions` of @xchain/txpool. */
+import type {ConfigKey} from "../schema.ts";
+
+/** Limits and rules of the transaction pool. */
+export const txpoolKeys: readonly ConfigKey[] = [
+  {
+    key: "txpool.maxTransactions",
+    kind: {type: "integer", min: 1, max: 1_000_000},
+    description:
+      "most transactions in the pool, pending and queued; when full the cheapest is evicted for a dearer one",
+  },
+  {
+    key: "txpool.maxTransactionsPerSender",
+    kind: {type: "integer", min: 1, max: 1_000_000},
+    description: "most transactions of one sender in the pool",
+  },
+  {
+    key: "txpool.maxNonceGap",
+    kind: {type: "integer", min: 1, max: 1_000_000},
+    description: "how far above the account nonce a transaction's nonce may be",
+  },
+  {
+    key: "txpool.maxTransactionBytes",
+    kind: {type: "integer", min: 1, max: 16 * 1024 * 1024},
+    description: "largest encoded transaction accepted, in bytes",
+  },
+  {
+    key: "txpool.priceBumpPercent",
+    kind: {type: "integer", min: 0, max: 1000},
+    description: "extra gas price, in percent, that replaces a pooled transaction of the same sender and nonce",
+  },
+  {
+    key: "txpool.queuedLifetimeMs",
+    kind: {type: "integer", min: 1, max: Number.MAX_SAFE_INTEGER},
+    description: "how long a transaction behind a nonce gap may wait, in milliseconds",
+  },
+];

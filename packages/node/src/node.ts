@@ -1,0 +1,178 @@
+/**
+ * The node runner: `Node.init` builds the components in dependency order (database → chain →
+ * txpool → miner → RPC), each with a child logger, and `close` tears them down in reverse: RPC stops
+ * accepting requests first, the miner finishes or abandons its block (an import is one atomic
+ * batch), and the database closes last.
+ */
+import {mkdir} from "node:fs/promises";
+import {join} from "node:path";
+import {Chain} from "@xchain/chain";
+import {DatabaseError, DatabaseErrorCode, LevelStore} from "@xchain/db";
+import {BlockExecutor} from "@xchain/execution";
+import {Miner} from "@xchain/miner";
+import {formatClientVersion, RpcServer} from "@xchain/rpc";
+import {StateDatabase} from "@xchain/state";
+import {TxPool} from "@xchain/txpool";
+import {bytesToPrefixedHex, equalBytes} from "@xchain/utils";
+import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
+import type {Logger} from "./logger.ts";
+import {loadNetwork} from "./network.ts";
+import type {NodeOptions} from "./options.ts";
+import {createDevWallet} from "./wallet/devWallet.ts";
+
+/** What `Node.init` is given besides the options. */
+export interface NodeInitModules {
+  logger: Logger;
+  /** Aborting it (a signal during start-up) stops `init`, which then closes what it built. */
+  signal?: AbortSignal;
+  /** `web3_clientVersion`'s version part (the node package's version). */
+  version?: string;
+}
+
+/** Where the RPC server listens (ports as bound: a configured 0 becomes the chosen port). */
+export interface RpcEndpoints {
+  http?: string;
+  ws?: string;
+}
+
+/** A component's shutdown, run in reverse order of construction. */
+interface Closer {
+  name: string;
+  close(): Promise<void> | void;
+}
+
+const MIB = 1024 * 1024;
+
+/** A running node. */
+export class Node {
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    private readonly closers: Closer[],
+    private readonly logger: Logger,
+    readonly chain: Chain,
+    readonly endpoints: RpcEndpoints,
+  ) {}
+
+  /** Builds and starts every component; on failure closes what was built and rethrows. */
+  static async init(opts: NodeOptions, {logger, signal, version = "0.0.0"}: NodeInitModules): Promise<Node> {
+    const closers: Closer[] = [];
+    const checkAbort = () => {
+      if (signal?.aborted) throw new NodeStartError({code: NodeStartErrorCode.ABORTED}, "start-up interrupted");
+    };
+    try {
+      const {chainspec, genesis} = await loadNetwork(opts.network, opts.genesisFile);
+      const db = await openDatabase(opts.dataDir);
+      closers.push({name: "database", close: () => db.close()});
+      checkAbort();
+
+      const state = new StateDatabase(db, {nodeCacheBytes: opts.state.cacheMb * MIB});
+      const executor = new BlockExecutor(chainspec, state);
+      const chain = await Chain.open({store: db, chainspec, genesis, state, executor});
+      logChain(logger.child({module: "chain"}), chain, opts.network, chainspec.params.chainId);
+      checkAbort();
+
+      const txpoolLogger = logger.child({module: "txpool"});
+      const txpool = new TxPool(opts.txpool, {
+        chainspec,
+        chain,
+        onMaintenanceError: (err) => txpoolLogger.error({err}, "txpool maintenance after a new block failed"),
+      });
+      closers.push({name: "txpool", close: () => txpool.close()});
+
+      const minerLogger = logger.child({module: "miner"});
+      if (equalBytes(opts.miner.coinbase, new Uint8Array(20))) {
+        minerLogger.warn("miner.coinbase is the zero address: the fees of mined blocks are lost; set miner.coinbase");
+      }
+      // Block assembly gets a state database of its own (same store), so that it does not take the
+      // chain's warm session away from imports (state README).
+      const assembler = new BlockExecutor(
+        chainspec,
+        new StateDatabase(db, {nodeCacheBytes: (opts.state.cacheMb * MIB) / 4}),
+      );
+      const miner = new Miner(
+        {chain, txpool, assembler, chainspec, onError: (err) => minerLogger.error({err}, "mining failed")},
+        opts.miner,
+      );
+      closers.push({name: "miner", close: () => miner.close()});
+      checkAbort();
+
+      const rpc = await RpcServer.start(opts.rpc, {
+        chainspec,
+        chain,
+        txpool,
+        miner,
+        executor,
+        wallet: createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
+        clientVersion: formatClientVersion(version),
+        logger: logger.child({module: "rpc"}),
+      });
+      closers.push({name: "rpc", close: () => rpc.close()});
+      const endpoints: RpcEndpoints = {
+        http: rpc.httpPort === undefined ? undefined : `http://${hostForUrl(opts.rpc.http.host)}:${rpc.httpPort}`,
+        ws: rpc.wsPort === undefined ? undefined : `ws://${hostForUrl(opts.rpc.ws.host)}:${rpc.wsPort}`,
+      };
+      const startupMs = Math.round(performance.now());
+      logger
+        .child({module: "rpc"})
+        .info(
+          {...endpoints, startupMs},
+          `JSON-RPC ready ${startupMs} ms after start: ${[endpoints.http, endpoints.ws].filter(Boolean).join(" ") || "(no listener enabled)"}`,
+        );
+      return new Node(closers, logger, chain, endpoints);
+    } catch (e) {
+      await closeAll(closers, logger);
+      throw e;
+    }
+  }
+
+  /** Stops every component in reverse order of construction; safe to call more than once. */
+  close(): Promise<void> {
+    this.closing ??= closeAll(this.closers, this.logger);
+    return this.closing;
+  }
+}
+
+function logChain(logger: Logger, chain: Chain, network: string, chainId: number): void {
+  const head = chain.head();
+  logger.info(
+    {genesisHash: bytesToPrefixedHex(chain.genesisHash), head: head.number, headHash: bytesToPrefixedHex(head.hash)},
+    `${network} (chain id ${chainId}): genesis ${bytesToPrefixedHex(chain.genesisHash)}, head block ${head.number}`,
+  );
+}
+
+/** An IPv6 address goes in brackets in a URL. */
+function hostForUrl(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+async function openDatabase(dataDir: string): Promise<LevelStore> {
+  try {
+    await mkdir(dataDir, {recursive: true});
+    return await LevelStore.open(join(dataDir, "db"));
+  } catch (e) {
+    if (e instanceof DatabaseError && e.code === DatabaseErrorCode.LOCKED) {
+      throw new NodeStartError(
+        {code: NodeStartErrorCode.DATADIR_IN_USE, dataDir},
+        `the data directory ${dataDir} is in use by another xchain node (its database is locked); ` +
+          "stop that node or start this one with another --datadir",
+      );
+    }
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new NodeStartError(
+      {code: NodeStartErrorCode.DATADIR_UNUSABLE, dataDir, reason},
+      `cannot use the data directory ${dataDir}: ${reason}`,
+    );
+  }
+}
+
+async function closeAll(closers: Closer[], logger: Logger): Promise<void> {
+  for (const closer of [...closers].reverse()) {
+    try {
+      await closer.close();
+      logger.debug({component: closer.name}, `${closer.name} closed`);
+    } catch (e) {
+      logger.error({component: closer.name, err: e}, `closing the ${closer.name} failed`);
+    }
+  }
+}

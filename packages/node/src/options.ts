@@ -1,0 +1,80 @@
+/**
+ * `NodeOptions`: every option of a node, one table per component, as node.config.toml and the
+ * dotted flags spell them. Each package owns its defaults (`defaultXOptions`); this file combines
+ * them and adds the presets of each network. Precedence: defaults < preset < file < flags.
+ */
+import {homedir} from "node:os";
+import {join} from "node:path";
+import {getChainspec} from "@xchain/chainspec";
+import {defaultMinerOptions, type MinerOptions} from "@xchain/miner";
+import {defaultRpcOptions, type RpcOptions} from "@xchain/rpc";
+import {defaultTxPoolOptions, type TxPoolOptions} from "@xchain/txpool";
+import type {LogLevel} from "./logger.ts";
+import type {NetworkChoice} from "./network.ts";
+
+export type {NetworkChoice} from "./network.ts";
+
+/** Every option of a node. */
+export interface NodeOptions {
+  network: NetworkChoice;
+  /** Where the node keeps its database; preset `~/.xchain/<network>`. */
+  dataDir: string;
+  /** The genesis JSON of a `custom` network. */
+  genesisFile: string | undefined;
+  log: {level: LogLevel};
+  /** The development wallet: the cow accounts sign for `eth_sendTransaction` and `eth_sign` (regtest only). */
+  wallet: {enabled: boolean};
+  state: {
+    /** Budget of the world state's trie-node cache, in MiB. */
+    cacheMb: number;
+  };
+  txpool: TxPoolOptions;
+  miner: MinerOptions;
+  rpc: RpcOptions;
+}
+
+/** The options before any network preset (the package defaults; the miner's of regtest). */
+export const defaultNodeOptions: NodeOptions = {
+  network: "regtest",
+  dataDir: defaultDataDir("regtest"),
+  genesisFile: undefined,
+  log: {level: "info"},
+  wallet: {enabled: false},
+  state: {cacheMb: 256},
+  txpool: defaultTxPoolOptions,
+  miner: defaultMinerOptions(getChainspec("regtest")),
+  rpc: defaultRpcOptions,
+};
+
+/** What a network changes from the defaults (rpc namespaces follow the network inside the rpc package). */
+export interface NetworkPreset {
+  network: NetworkChoice;
+  dataDir: string;
+  wallet: {enabled: boolean};
+  miner: MinerOptions;
+}
+
+/** The regtest block interval besides automining: rskj regtest's `delayBetweenBlocks` (B§6.4). */
+const DEV_BLOCK_TIME_MS = 1_000;
+
+/**
+ * The preset of `network`: its data directory, the dev wallet on regtest only, and the miner's
+ * defaults (a custom network runs regtest's rules, so it mines like regtest, without the cow wallet).
+ * Development networks also mine a block every second: a client that polls for new blocks (ethers'
+ * `tx.wait()`) and first looked just after its transaction's block would otherwise wait forever.
+ */
+export function networkPreset(network: NetworkChoice): NetworkPreset {
+  const chainspec = getChainspec(network === "custom" ? "regtest" : network);
+  const miner = defaultMinerOptions(chainspec);
+  return {
+    network,
+    dataDir: defaultDataDir(network),
+    wallet: {enabled: network === "regtest"},
+    miner: miner.enabled ? {...miner, blockTimeMs: DEV_BLOCK_TIME_MS} : miner,
+  };
+}
+
+/** `~/.xchain/<network>`. */
+export function defaultDataDir(network: NetworkChoice): string {
+  return join(homedir(), ".xchain", network);
+}

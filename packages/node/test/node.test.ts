@@ -1,0 +1,71 @@
+import {mkdtempSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {afterEach, describe, expect, it} from "vitest";
+import {resolveNodeOptions} from "../src/config/load.ts";
+import {NodeStartError, NodeStartErrorCode} from "../src/errors.ts";
+import {createLogger} from "../src/logger.ts";
+import {Node} from "../src/node.ts";
+
+const logger = createLogger("silent");
+const open: Node[] = [];
+
+async function options(dataDir: string, extra: [string, string][] = []) {
+  const flags = new Map<string, string>([["dataDir", dataDir], ["rpc.http.port", "0"], ["rpc.ws.port", "0"], ...extra]);
+  return resolveNodeOptions({flags});
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((n) => n.close()));
+});
+
+describe("Node", () => {
+  it("starts every component, reports its endpoints and closes in reverse order", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "xchain-node-"));
+    const node = await Node.init(await options(dataDir, [["miner.blockTimeMs", "0"]]), {logger});
+    open.push(node);
+    expect(node.endpoints.http).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(node.endpoints.ws).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(node.endpoints.http!, {
+      method: "POST",
+      headers: {"content-type": "application/json"},
+      body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "eth_accounts", params: []}),
+    });
+    expect(((await response.json()) as {result: string[]}).result).toHaveLength(10);
+    await node.close();
+    await node.close();
+    await expect(fetch(node.endpoints.http!)).rejects.toThrow();
+  });
+
+  it("refuses a second node on the same data directory and leaves the first running", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "xchain-node-"));
+    open.push(await Node.init(await options(dataDir), {logger}));
+    const second = await Node.init(await options(dataDir), {logger}).catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(NodeStartError);
+    expect((second as NodeStartError).type).toEqual({code: NodeStartErrorCode.DATADIR_IN_USE, dataDir});
+    expect((second as Error).message).toMatch(/in use by another xchain node/);
+  });
+
+  it("stops start-up when aborted, releasing the data directory", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "xchain-node-"));
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = await Node.init(await options(dataDir), {logger, signal: controller.signal}).catch(
+      (e: unknown) => e,
+    );
+    expect((aborted as NodeStartError).code).toBe(NodeStartErrorCode.ABORTED);
+    open.push(await Node.init(await options(dataDir), {logger}));
+  });
+
+  it("runs without the dev wallet when it is off", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "xchain-node-"));
+    const node = await Node.init(await options(dataDir, [["wallet.enabled", "false"]]), {logger});
+    open.push(node);
+    const response = await fetch(node.endpoints.http!, {
+      method: "POST",
+      headers: {"content-type": "application/json"},
+      body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "eth_accounts", params: []}),
+    });
+    expect(((await response.json()) as {result: string[]}).result).toEqual([]);
+  });
+});

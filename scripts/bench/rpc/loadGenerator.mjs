@@ -1,0 +1,65 @@
+// A small closed-loop HTTP load generator for JSON-RPC: N requests in flight over keep-alive
+// connections (node:http Agent), each worker sending its next request when the previous answer has
+// been read in full. Records the latency of every request after the warm-up.
+import http from "node:http";
+
+/** POSTs `body` (a string) and resolves with the whole response body. */
+export function post(agent, url, body) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {agent, method: "POST", headers: {"content-type": "application/json", "content-length": Buffer.byteLength(body)}},
+      (response) => {
+        const chunks = [];
+        response.on("data", (c) => chunks.push(c));
+        response.on("end", () => resolve(Buffer.concat(chunks)));
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+/** One JSON-RPC call over `agent`; throws on an error answer. */
+export async function call(agent, url, method, params = []) {
+  const answer = JSON.parse(
+    (await post(agent, url, JSON.stringify({jsonrpc: "2.0", id: 1, method, params}))).toString(),
+  );
+  if (answer.error) throw new Error(`${method}: ${answer.error.code} ${answer.error.message}`);
+  return answer.result;
+}
+
+/** A keep-alive agent for `sockets` concurrent connections. */
+export function keepAliveAgent(sockets) {
+  return new http.Agent({keepAlive: true, maxSockets: sockets});
+}
+
+/**
+ * Runs `inFlight` workers POSTing `body` for `warmupMs + durationMs`; the first answer is checked
+ * for a JSON-RPC error. Returns requests per second and the p50/p99 latency in milliseconds of the
+ * requests that started after the warm-up.
+ */
+export async function measure(url, body, {inFlight = 32, durationMs = 5000, warmupMs = 1000} = {}) {
+  const agent = keepAliveAgent(inFlight);
+  const first = (await post(agent, url, body)).toString();
+  if (first.includes('"error"')) throw new Error(`error answer: ${first.slice(0, 300)}`);
+  const start = performance.now();
+  const measuredFrom = start + warmupMs;
+  const end = measuredFrom + durationMs;
+  const latencies = [];
+  const worker = async () => {
+    for (;;) {
+      const t0 = performance.now();
+      if (t0 >= end) return;
+      await post(agent, url, body);
+      if (t0 >= measuredFrom) latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({length: inFlight}, worker));
+  const elapsedMs = performance.now() - measuredFrom;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+  return {perSecond: (latencies.length / elapsedMs) * 1000, p50: at(0.5), p99: at(0.99), count: latencies.length};
+}

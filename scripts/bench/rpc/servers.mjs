@@ -1,0 +1,79 @@
+// The two servers the RPC benchmark compares, each a child process on loopback: an xchain regtest
+// node (the built CLI, fresh data directory) and anvil (@foundry-rs/anvil, installed by this script
+// into a cache directory outside the repository on first use, never by npm ci).
+import {execFileSync, spawn} from "node:child_process";
+import {existsSync, mkdirSync, mkdtempSync} from "node:fs";
+import net from "node:net";
+import {homedir, tmpdir} from "node:os";
+import {join} from "node:path";
+import {setTimeout as sleep} from "node:timers/promises";
+import {call, keepAliveAgent} from "./loadGenerator.mjs";
+
+const ANVIL_PACKAGE = "@foundry-rs/anvil@1.7.1";
+const XCHAIN_BIN = join(import.meta.dirname, "..", "..", "..", "packages", "node", "bin", "xchain.js");
+
+/** A free TCP port on loopback. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const {port} = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The anvil binary, installed with `npm install --prefix <cache>` when missing. */
+export function anvilBinary() {
+  const cache =
+    process.env.XCHAIN_BENCH_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "xchain-bench");
+  const prefix = join(cache, "anvil-1.7.1");
+  const binary = join(prefix, "node_modules", ".bin", "anvil");
+  if (!existsSync(binary)) {
+    mkdirSync(prefix, {recursive: true});
+    process.stderr.write(`installing ${ANVIL_PACKAGE} into ${prefix}\n`);
+    execFileSync("npm", ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund", ANVIL_PACKAGE], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  }
+  return binary;
+}
+
+/** Starts a server process and resolves once `eth_chainId` answers; `stop()` ends it. */
+async function startServer(name, command, args, url) {
+  const child = spawn(command, args, {stdio: ["ignore", "ignore", "pipe"]});
+  let stderr = "";
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const agent = keepAliveAgent(1);
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited: ${stderr}`);
+    try {
+      await call(agent, url, "eth_chainId");
+      agent.destroy();
+      return {name, url, stop: () => new Promise((resolve) => child.once("exit", resolve).kill("SIGTERM"))};
+    } catch {
+      await sleep(100);
+    }
+  }
+  child.kill("SIGKILL");
+  throw new Error(`${name} did not answer at ${url}: ${stderr}`);
+}
+
+/** An xchain regtest node with its defaults (automining, one block a second), HTTP only. */
+export async function startXchain() {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-rpc-"));
+  const args = [XCHAIN_BIN, "start", "--datadir", dataDir, "--rpc.http.port", String(port)];
+  args.push("--rpc.ws.enabled", "false", "--log.level", "warn");
+  return startServer("xchain", process.execPath, args, `http://127.0.0.1:${port}`);
+}
+
+/** anvil with chain id 33 and a block a second (its automine stalls under a burst of transactions). */
+export async function startAnvil() {
+  const port = await freePort();
+  const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", "33", "--block-time", "1", "--silent"];
+  return startServer("anvil", anvilBinary(), args, `http://127.0.0.1:${port}`);
+}
