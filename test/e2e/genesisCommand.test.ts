@@ -1,27 +1,13 @@
 // End-to-end: `xchain genesis` prints the deterministic genesis hash of each network and of a custom genesis file.
-import {execFile} from "node:child_process";
 import {mkdtempSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {promisify} from "node:util";
 import {Chain} from "@xchain/chain";
 import {getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {MemoryStore} from "@xchain/db";
 import {bytesToPrefixedHex} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
-
-const bin = join(import.meta.dirname, "..", "..", "packages", "node", "bin", "xchain.js");
-const run = promisify(execFile);
-
-async function xchain(...args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-  try {
-    const {stdout, stderr} = await run(process.execPath, [bin, ...args]);
-    return {code: 0, stdout, stderr};
-  } catch (e) {
-    const err = e as {code: number; stdout: string; stderr: string};
-    return {code: err.code, stdout: err.stdout, stderr: err.stderr};
-  }
-}
+import {runCli as xchain} from "./support/runCli.ts";
 
 function line(stdout: string, key: string): string | undefined {
   return stdout

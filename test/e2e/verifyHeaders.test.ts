@@ -1,24 +1,10 @@
 // End-to-end: the real `xchain` CLI (built bin) as a child process on real and forged header files.
-import {execFile} from "node:child_process";
 import {mkdtempSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {promisify} from "node:util";
 import {readMainnetHeaderLines, vectorPath} from "@xchain/test-utils";
 import {describe, expect, it} from "vitest";
-
-const bin = join(import.meta.dirname, "..", "..", "packages", "node", "bin", "xchain.js");
-const run = promisify(execFile);
-
-async function xchain(...args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-  try {
-    const {stdout, stderr} = await run(process.execPath, [bin, ...args]);
-    return {code: 0, stdout, stderr};
-  } catch (e) {
-    const err = e as {code: number; stdout: string; stderr: string};
-    return {code: err.code, stdout: err.stdout, stderr: err.stderr};
-  }
-}
+import {runCli as xchain} from "./support/runCli.ts";
 
 function writeLines(lines: string[]): string {
   const file = join(mkdtempSync(join(tmpdir(), "xchain-verify-")), "headers.txt");
