@@ -25,6 +25,7 @@ import {
   secp256k1Backend,
   utf8ToBytes,
 } from "@xchain/utils";
+import {SOLIDITY_HEADER, TOKEN_CONTRACT} from "./token.mjs";
 
 const blockCount = Number(process.argv[2] ?? 1000);
 const txsPerBlock = Number(process.argv[3] ?? 100);
@@ -33,19 +34,7 @@ const chainspec = getChainspec("regtest");
 const chainId = chainspec.params.chainId;
 const EMPTY = new Uint8Array(0);
 
-const TOKEN = `// SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
-contract Token {
-    mapping(address => uint256) public balanceOf;
-    event Transfer(address indexed from, address indexed to, uint256 value);
-    constructor() { balanceOf[msg.sender] = 1e30; }
-    function transfer(address to, uint256 value) external returns (bool) {
-        balanceOf[msg.sender] -= value;
-        balanceOf[to] += value;
-        emit Transfer(msg.sender, to, value);
-        return true;
-    }
-}`;
+const TOKEN = `${SOLIDITY_HEADER}${TOKEN_CONTRACT}`;
 
 /** `txsPerBlock` senders: key i is keccak("bench-sender-i"). */
 function senders() {

@@ -5,21 +5,10 @@ import {setTimeout as sleep} from "node:timers/promises";
 import {publicKeyToAddress, Transaction} from "@xchain/primitives";
 import {compileSolidity} from "@xchain/test-utils";
 import {bytesToPrefixedHex, hexToBytes, keccak256, publicKeyOf, utf8ToBytes} from "@xchain/utils";
+import {SOLIDITY_HEADER, TOKEN_CONTRACT} from "../token.mjs";
 import {call, keepAliveAgent} from "./loadGenerator.mjs";
 
-const SOURCE = `// SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
-contract Token {
-    mapping(address => uint256) public balanceOf;
-    event Transfer(address indexed from, address indexed to, uint256 value);
-    constructor() { balanceOf[msg.sender] = 1e30; }
-    function transfer(address to, uint256 value) external returns (bool) {
-        balanceOf[msg.sender] -= value;
-        balanceOf[to] += value;
-        emit Transfer(msg.sender, to, value);
-        return true;
-    }
-}
+const SOURCE = `${SOLIDITY_HEADER}${TOKEN_CONTRACT}
 contract Emitter {
     event Ping();
     function ping(uint256 n) external { for (uint256 i = 0; i < n; i++) emit Ping(); }
