@@ -162,6 +162,10 @@ export class Chain implements ChainReader {
       const hash = bytesToPrefixedHex(blockHash);
       throw new ChainError({code: ChainErrorCode.UNKNOWN_BLOCK, hash}, `block ${hash} is not stored`);
     }
+    return this.stateAfter(header);
+  }
+
+  stateAfter(header: BlockHeader): Promise<StateReader> {
     return this.state.reader(header.stateRoot, this.common);
   }
 }

@@ -38,15 +38,15 @@ export interface TransactionLocation {
 
 /** A log with the context RPC shows (`eth_getLogs`, receipts). */
 export interface LogWithContext {
-  log: Log;
-  blockHash: Uint8Array;
-  blockNumber: number;
-  transactionHash: Uint8Array;
-  transactionIndex: number;
+  readonly log: Log;
+  readonly blockHash: Uint8Array;
+  readonly blockNumber: number;
+  readonly transactionHash: Uint8Array;
+  readonly transactionIndex: number;
   /** Index of the log within its block. */
-  logIndex: number;
+  readonly logIndex: number;
   /** true when the log left the canonical chain in a reorganization. */
-  removed: boolean;
+  readonly removed: boolean;
 }
 
 /** A log query over canonical blocks (rpc-api §4.5): topics by position, each null (any), one value or a set. */
@@ -72,6 +72,8 @@ export interface ChainReader {
   getLogs(filter: LogFilter): Promise<LogWithContext[]>;
   /** The state after the block with this hash (historical state is kept: no pruning). */
   stateAt(blockHash: Uint8Array): Promise<StateReader>;
+  /** The state after a stored block whose header the caller holds (no lookup of the header). */
+  stateAfter(header: BlockHeader): Promise<StateReader>;
 }
 
 /** A new best block, and what changed on the canonical chain to reach it. */

@@ -1,31 +1,32 @@
 /**
- * Calls (eth_call, and the many runs of a gas estimate) on a cached state session and EVM per
- * state root: each call runs inside a checkpoint that is reverted afterwards, so consecutive calls
- * on the same head share warm caches instead of opening a session and building an EVM each time.
+ * Calls (eth_call, and the many runs of a gas estimate) on one EVM per gas profile over an
+ * in-memory overlay of the state at the call's root: the overlay is reset after each call, so
+ * consecutive calls share the EVM and the state reader's warm caches, and nothing is written.
  */
 import type {Common} from "@ethereumjs/common";
 import type {EVM} from "@ethereumjs/evm";
 import type {Chainspec} from "@xchain/chainspec";
-import type {StateSource} from "@xchain/state";
-import {bytesToHex, SerialQueue} from "@xchain/utils";
+import {OverlayStateManager, type StateReader, type StateSource} from "@xchain/state";
+import {SerialQueue} from "@xchain/utils";
 import {createBlockEvm, evmBlock} from "./evm.ts";
 import type {GasProfile} from "./gas/profile.ts";
 import type {BlockScope} from "./gas/types.ts";
 import {type MessageInput, runMessage} from "./transactionExecutor.ts";
 import type {CallResult, ExecutionBlockContext, ExecutionChainView} from "./types.ts";
 
-/** The EVM and session of one state root, with the chain view BLOCKHASH reads swapped per call. */
+/** The EVM of one gas profile, with the state and the chain view BLOCKHASH reads swapped per call. */
 interface CallContext {
-  key: string;
+  profile: GasProfile;
+  common: Common;
   evm: EVM;
+  state: OverlayStateManager;
   scope: BlockScope;
   chain: {current: ExecutionChainView};
 }
 
-/** Runs calls one at a time on the state of their root, reusing the context of the last root. */
+/** Runs calls one at a time (they share the EVM and its overlay), reusing the context of the last profile. */
 export class CallRunner {
   private context: CallContext | undefined;
-  // One stateManager cannot interleave two calls' checkpoints: calls take turns.
   private readonly queue = new SerialQueue();
 
   constructor(
@@ -43,10 +44,10 @@ export class CallRunner {
     message: MessageInput,
   ): Promise<CallResult> {
     return this.queue.run(async () => {
-      const context = await this.contextFor(profile, common, stateRoot, chain);
+      const reader = await this.stateSource.reader(stateRoot, common);
+      const context = await this.contextFor(profile, common, reader);
+      context.state.reset(reader);
       context.chain.current = chain;
-      const stateManager = context.evm.stateManager;
-      await stateManager.checkpoint();
       try {
         const env = {
           evm: context.evm,
@@ -57,35 +58,27 @@ export class CallRunner {
         };
         return await runMessage(env, message, false);
       } finally {
-        await stateManager.revert();
+        context.state.reset();
         context.scope.selfDestructed.clear();
       }
     });
   }
 
-  private async contextFor(
-    profile: GasProfile,
-    common: Common,
-    stateRoot: Uint8Array,
-    chain: ExecutionChainView,
-  ): Promise<CallContext> {
-    const key = `${profile.name}:${bytesToHex(stateRoot)}`;
-    if (this.context?.key === key) return this.context;
-    // Not the import's warm session: taking it would leave the next block a cold one.
-    const session = await this.stateSource.openSession(stateRoot, common, {takeReleased: false});
-    // An outer checkpoint that is never closed: each call's revert then stops at depth 1, where
-    // ethereumjs neither flushes nor clears its caches (which it does on every revert to depth 0).
-    await session.stateManager.checkpoint();
+  private async contextFor(profile: GasProfile, common: Common, reader: StateReader): Promise<CallContext> {
+    if (this.context?.profile === profile && this.context.common === common) return this.context;
     const scope: BlockScope = {selfDestructed: new Set<string>()};
-    const view = {current: chain};
+    const view: {current: ExecutionChainView} = {
+      current: {blockHash: async () => undefined, maturedBlock: undefined},
+    };
     const delegate: ExecutionChainView = {
       blockHash: (n) => view.current.blockHash(n),
       get maturedBlock() {
         return view.current.maturedBlock;
       },
     };
-    const evm = await createBlockEvm(profile, common, session.stateManager, delegate, scope);
-    this.context = {key, evm, scope, chain: view};
+    const state = new OverlayStateManager(reader);
+    const evm = await createBlockEvm(profile, common, state, delegate, scope);
+    this.context = {profile, common, evm, state, scope, chain: view};
     return this.context;
   }
 }

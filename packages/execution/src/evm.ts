@@ -1,7 +1,6 @@
 /** One block's EVM: the gas profile's opcodes and precompiles over a state session. */
-import type {Common} from "@ethereumjs/common";
+import type {Common, StateManagerInterface} from "@ethereumjs/common";
 import {createEVM, type EVM, type EVMMockBlockchainInterface, type EVMRunCallOpts} from "@ethereumjs/evm";
-import type {MerkleStateManager} from "@ethereumjs/statemanager";
 import {Address, bigIntToBytes, setLengthLeft} from "@ethereumjs/util";
 import {profileParams} from "./common.ts";
 import type {GasProfile} from "./gas/profile.ts";
@@ -50,7 +49,7 @@ function chainAdapter(chain: ExecutionChainView): EVMMockBlockchainInterface {
 export function createBlockEvm(
   profile: GasProfile,
   common: Common,
-  stateManager: MerkleStateManager,
+  stateManager: StateManagerInterface,
   chain: ExecutionChainView,
   scope: BlockScope,
 ): Promise<EVM> {

@@ -1,24 +1,76 @@
-import type {MerkleStateManager} from "@ethereumjs/statemanager";
-import {Address, setLengthLeft} from "@ethereumjs/util";
+import type {MerklePatriciaTrie} from "@ethereumjs/mpt";
+import {RLP} from "@ethereumjs/rlp";
+import {CODEHASH_PREFIX} from "@ethereumjs/statemanager";
+import {createAccountFromRLP, setLengthLeft} from "@ethereumjs/util";
+import {bytesToHex, concatBytes, equalBytes, keccak256} from "@xchain/utils";
+import {LRUCache} from "lru-cache";
 import {checkLength} from "./errors.ts";
+import {EMPTY_TRIE_ROOT} from "./trie.ts";
 import type {AccountState, StateReader} from "./types.ts";
 
-/** A read-only view of the state at one root over a state manager whose trie refuses writes. */
+const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
+const EMPTY = new Uint8Array(0);
+const ZERO_WORD = new Uint8Array(32);
+
+/** Bounds of one reader's caches (entries). */
+const ACCOUNT_ENTRIES = 20_000;
+const STORAGE_ENTRIES = 20_000;
+const STORAGE_TRIES = 1_000;
+
+/** Contract code by code hash, shared by every reader: code never changes under its hash. */
+export class CodeCache {
+  private readonly entries: LRUCache<string, Uint8Array>;
+
+  constructor(maxBytes: number) {
+    this.entries = new LRUCache({maxSize: maxBytes, sizeCalculation: (code) => Math.max(1, code.length)});
+  }
+
+  get(codeHash: Uint8Array): Uint8Array | undefined {
+    return this.entries.get(bytesToHex(codeHash));
+  }
+
+  set(codeHash: Uint8Array, code: Uint8Array): void {
+    this.entries.set(bytesToHex(codeHash), code);
+  }
+}
+
+// Absent accounts are cached too: most reads of a missing address repeat.
+const MISSING = false;
+
+/**
+ * A read-only view of the state at one root, read straight from the trie. It only reads, so its
+ * caches (bounded LRUs, no journal) stay valid for its whole life; the accounts it returns are
+ * shared and must not be mutated.
+ */
 export class TrieStateReader implements StateReader {
+  private readonly accounts = new LRUCache<string, AccountState | typeof MISSING>({max: ACCOUNT_ENTRIES});
+  private readonly storage = new LRUCache<string, Uint8Array>({max: STORAGE_ENTRIES});
+  private readonly storageTries = new LRUCache<string, MerklePatriciaTrie>({max: STORAGE_TRIES});
+
   constructor(
     readonly root: Uint8Array,
-    private readonly stateManager: MerkleStateManager,
+    private readonly trie: MerklePatriciaTrie,
+    private readonly code: CodeCache,
   ) {}
 
   async getAccount(address: Uint8Array): Promise<AccountState | undefined> {
-    const account = await this.stateManager.getAccount(toAddress(address));
-    if (account === undefined) return undefined;
-    return {
-      nonce: account.nonce,
-      balance: account.balance,
-      codeHash: account.codeHash,
-      storageRoot: account.storageRoot,
-    };
+    checkLength(address, 20, "address");
+    const key = bytesToHex(address);
+    const cached = this.accounts.get(key);
+    if (cached !== undefined) return cached === MISSING ? undefined : cached;
+    const rlp = await this.trie.get(address);
+    const account = rlp === null ? undefined : createAccountFromRLP(rlp);
+    const state =
+      account === undefined
+        ? undefined
+        : {
+            nonce: account.nonce,
+            balance: account.balance,
+            codeHash: account.codeHash,
+            storageRoot: account.storageRoot,
+          };
+    this.accounts.set(key, state ?? MISSING);
+    return state;
   }
 
   async getBalance(address: Uint8Array): Promise<bigint> {
@@ -29,17 +81,39 @@ export class TrieStateReader implements StateReader {
     return (await this.getAccount(address))?.nonce ?? 0n;
   }
 
-  getCode(address: Uint8Array): Promise<Uint8Array> {
-    return this.stateManager.getCode(toAddress(address));
+  async getCode(address: Uint8Array): Promise<Uint8Array> {
+    const account = await this.getAccount(address);
+    if (account === undefined || equalBytes(account.codeHash, EMPTY_CODE_HASH)) return EMPTY;
+    const cached = this.code.get(account.codeHash);
+    if (cached !== undefined) return cached;
+    const code = (await this.trie.database().get(concatBytes(CODEHASH_PREFIX, account.codeHash))) ?? EMPTY;
+    this.code.set(account.codeHash, code);
+    return code;
   }
 
   async getStorage(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array> {
     checkLength(slot, 32, "slot");
-    return setLengthLeft(await this.stateManager.getStorage(toAddress(address), slot), 32);
+    const key = bytesToHex(address) + bytesToHex(slot);
+    const cached = this.storage.get(key);
+    if (cached !== undefined) return cached;
+    const account = await this.getAccount(address);
+    let value: Uint8Array = ZERO_WORD;
+    if (account !== undefined && !equalBytes(account.storageRoot, EMPTY_TRIE_ROOT)) {
+      const stored = await this.storageTrie(account.storageRoot).get(slot);
+      if (stored !== null) value = setLengthLeft(RLP.decode(stored) as Uint8Array, 32);
+    }
+    this.storage.set(key, value);
+    return value;
   }
-}
 
-function toAddress(address: Uint8Array): Address {
-  checkLength(address, 20, "address");
-  return new Address(address);
+  private storageTrie(storageRoot: Uint8Array): MerklePatriciaTrie {
+    const key = bytesToHex(storageRoot);
+    let trie = this.storageTries.get(key);
+    if (trie === undefined) {
+      trie = this.trie.shallowCopy(false);
+      trie.root(storageRoot);
+      this.storageTries.set(key, trie);
+    }
+    return trie;
+  }
 }

@@ -5,7 +5,7 @@ import {bytesToHex, bytesToPrefixedHex, equalBytes} from "@xchain/utils";
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
 import {NodeCache, type NodeCacheStats} from "./nodeCache.ts";
 import {TrieNodeStore} from "./nodeStore.ts";
-import {TrieStateReader} from "./reader.ts";
+import {CodeCache, TrieStateReader} from "./reader.ts";
 import {ReadOnlyTrieDB} from "./readOnlyDb.ts";
 import {TrieStateSession} from "./session.ts";
 import {SessionTrieDB} from "./sessionDb.ts";
@@ -29,8 +29,10 @@ export interface StateDatabaseOptions {
 export class StateDatabase implements StateSource {
   private readonly cache: NodeCache;
   private readonly nodes: TrieNodeStore;
+  private readonly code = new CodeCache(CODE_CACHE_BYTES);
   /** The most recent readers by root: RPC reads the head's state over and over (caches stay warm). */
-  private readonly readers = new Map<string, {common: Common; reader: StateReader}>();
+  private readonly readers = new Map<string, StateReader>();
+  private lastReader: StateReader | undefined;
   /** The last released session, reusable by the next session opened at its root (warm caches). */
   private warm: {root: string; common: Common; session: TrieStateSession} | undefined;
 
@@ -60,17 +62,22 @@ export class StateDatabase implements StateSource {
 
   /** A read-only view at `root`; throws STATE_ROOT_MISSING when that state is not stored. */
   async reader(root: Uint8Array, common: Common): Promise<StateReader> {
+    // Most reads are at the head: its reader is found without hashing the root into a key.
+    const last = this.lastReader;
+    if (last !== undefined && equalBytes(last.root, root)) return last;
     const key = bytesToHex(root);
+    // A reader only takes the trie's hashing from `common`, the same in every Common of a node.
     const cached = this.readers.get(key);
-    if (cached && cached.common === common) return cached.reader;
+    if (cached) {
+      this.lastReader = cached;
+      return cached;
+    }
     await this.requireRoot(root);
     const trie = await openTrie(new ReadOnlyTrieDB(this.nodes), root, common);
-    const reader = new TrieStateReader(
-      Uint8Array.from(root),
-      new MerkleStateManager({trie, common, caches: readerCaches()}),
-    );
+    const reader = new TrieStateReader(Uint8Array.from(root), trie, this.code);
     this.readers.delete(key);
-    this.readers.set(key, {common, reader});
+    this.readers.set(key, reader);
+    this.lastReader = reader;
     // Map order is insertion order: the first key is the least recently created reader.
     if (this.readers.size > MAX_CACHED_READERS) this.readers.delete(this.readers.keys().next().value as string);
     return reader;
@@ -95,17 +102,11 @@ export class StateDatabase implements StateSource {
   }
 }
 
+/** Budget of the contract-code cache the readers share. */
+const CODE_CACHE_BYTES = 32 * 1024 * 1024;
+
 /** Readers kept for reuse (the head and a few recent blocks). */
 const MAX_CACHED_READERS = 4;
-
-/** A reader's caches: it only reads, so entries never need flushing; bounded. */
-function readerCaches(): Caches {
-  return new Caches({
-    account: {type: CacheType.LRU, size: 20_000},
-    storage: {type: CacheType.LRU, size: 20_000},
-    code: {type: CacheType.LRU, size: 1_000},
-  });
-}
 
 /** LRU caches, so that a session reused block after block keeps a bounded working set. */
 function boundedCaches(): Caches {

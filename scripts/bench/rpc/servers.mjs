@@ -63,10 +63,10 @@ async function startServer(name, command, args, url) {
 }
 
 /** An xchain regtest node with its defaults (automining, one block a second), HTTP only. */
-export async function startXchain() {
+export async function startXchain(nodeFlags = []) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-rpc-"));
-  const args = [XCHAIN_BIN, "start", "--datadir", dataDir, "--rpc.http.port", String(port)];
+  const args = [...nodeFlags, XCHAIN_BIN, "start", "--datadir", dataDir, "--rpc.http.port", String(port)];
   args.push("--rpc.ws.enabled", "false", "--log.level", "warn");
   return startServer("xchain", process.execPath, args, `http://127.0.0.1:${port}`);
 }

@@ -1,6 +1,7 @@
 /** The chain's repositories over one `KeyValueStore`; each owns its buckets (README: storage layout). */
 import type {KeyValueStore} from "@xchain/db";
 import type {BlockDecodeOptions} from "@xchain/primitives";
+import {BlockLogsCache} from "./blockLogsCache.ts";
 import {BlockStore} from "./blockStore.ts";
 import {CanonicalIndex} from "./canonicalIndex.ts";
 import {MetaStore} from "./metaStore.ts";
@@ -14,6 +15,8 @@ export class ChainStore {
   readonly totalDifficulty: TotalDifficultyStore;
   readonly canonical: CanonicalIndex;
   readonly meta: MetaStore;
+  /** Decoded logs of recently queried blocks. */
+  readonly logs = new BlockLogsCache();
 
   constructor(
     readonly kv: KeyValueStore,

@@ -4,6 +4,7 @@
  */
 import type {LogFilter, LogWithContext} from "../types.ts";
 import {blockLogs} from "./blockLogs.ts";
+import type {BlockLogsCache} from "./blockLogsCache.ts";
 import type {BlockStore} from "./blockStore.ts";
 import type {CanonicalIndex} from "./canonicalIndex.ts";
 import {CompiledLogFilter} from "./logFilter.ts";
@@ -14,6 +15,7 @@ export interface LogQuerySources {
   blocks: BlockStore;
   receipts: ReceiptStore;
   canonical: CanonicalIndex;
+  logs: BlockLogsCache;
 }
 
 /** Canonical logs matching `filter` between its blocks (inclusive, clamped to `headNumber`), in chain order. */
@@ -33,10 +35,13 @@ export async function queryLogs(
   const result: LogWithContext[] = [];
   for (const blockNumber of candidates) {
     const hash = await sources.canonical.hashAt(blockNumber);
-    const block = hash && (await sources.blocks.getBlock(hash));
-    const receipts = hash && (await sources.receipts.get(hash));
-    if (!block || !receipts) continue;
-    for (const log of blockLogs(block, receipts, false)) {
+    if (!hash) continue;
+    const logs = await sources.logs.get(hash, async () => {
+      const block = await sources.blocks.getBlock(hash);
+      const receipts = await sources.receipts.get(hash);
+      return block && receipts && blockLogs(block, receipts, false);
+    });
+    for (const log of logs ?? []) {
       if (compiled.matches(log.log)) result.push(log);
     }
   }

@@ -62,8 +62,8 @@ export async function requireHeader(
 
 /** The state after the block a reference names. */
 export async function stateAt(
-  chain: Pick<ChainReader, "head" | "getHeader" | "getHeaderByNumber" | "stateAt">,
+  chain: Pick<ChainReader, "head" | "getHeader" | "getHeaderByNumber" | "stateAfter">,
   ref: BlockRef,
 ): Promise<StateReader> {
-  return chain.stateAt((await requireHeader(chain, ref)).hash());
+  return chain.stateAfter(await requireHeader(chain, ref));
 }

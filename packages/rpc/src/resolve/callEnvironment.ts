@@ -19,11 +19,12 @@ export interface CallEnvironment {
 }
 
 /** Builds the environment of a call at `header`. */
-export async function callEnvironment(
+export function callEnvironment(
   chain: Pick<ChainReader, "getHeader" | "getHeaderByNumber">,
   header: BlockHeader,
-): Promise<CallEnvironment> {
-  const canonical = await isCanonical(chain, header);
+): CallEnvironment {
+  // Only BLOCKHASH needs to know, and most calls never run it.
+  let canonical: Promise<boolean> | undefined;
   return {
     block: {
       number: header.number,
@@ -36,7 +37,8 @@ export async function callEnvironment(
     chain: {
       blockHash: async (n) => {
         if (n >= header.number || n < header.number - BLOCKHASH_WINDOW || n < 0) return undefined;
-        if (canonical) return (await chain.getHeaderByNumber(n))?.hash();
+        canonical ??= isCanonical(chain, header);
+        if (await canonical) return (await chain.getHeaderByNumber(n))?.hash();
         let ancestor: BlockHeader | undefined = header;
         while (ancestor && ancestor.number > n) ancestor = await chain.getHeader(ancestor.parentHash);
         return ancestor?.hash();

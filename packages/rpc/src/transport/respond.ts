@@ -5,19 +5,22 @@
  */
 import {type DispatchOptions, dispatch} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
+import {serializeBody} from "../jsonrpc/rawJson.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
 import type {RpcOptions} from "../options.ts";
 
 /** What a transport sends back: no payload when only notifications came in. */
 export interface Reply {
   httpStatus: number;
-  payload: string | undefined;
+  /** UTF-8 JSON text. */
+  payload: Buffer | undefined;
 }
 
 /** The limits a reply is built under. */
 export type ReplyLimits = Pick<RpcOptions, "requestTimeoutMs" | "maxResponseBytes">;
 
-const errorPayload = (error: RpcError) => JSON.stringify({jsonrpc: "2.0", id: null, error: error.toObject()});
+const errorPayload = (error: RpcError) =>
+  Buffer.from(JSON.stringify({jsonrpc: "2.0", id: null, error: error.toObject()}));
 
 /** Dispatches `text`; `clientGone` aborts the work when the client disconnects. */
 export async function reply(
@@ -41,8 +44,8 @@ export async function reply(
     const result = await Promise.race([dispatch(text, dispatchOptions, context), timedOut]);
     if (result === "timeout") return {httpStatus: 200, payload: errorPayload(RpcError.timeout())};
     if (result.body === undefined) return {httpStatus: result.httpStatus, payload: undefined};
-    const payload = JSON.stringify(result.body);
-    if (Buffer.byteLength(payload) > limits.maxResponseBytes) {
+    const payload = serializeBody(result.body);
+    if (payload.length > limits.maxResponseBytes) {
       return {httpStatus: 200, payload: errorPayload(RpcError.responseTooLarge(limits.maxResponseBytes))};
     }
     return {httpStatus: result.httpStatus, payload};

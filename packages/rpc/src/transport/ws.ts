@@ -60,14 +60,15 @@ function serve(
   const waiting: string[] = [];
   let inFlight = 0;
 
-  const send = (payload: string) => {
+  const send = (payload: string | Buffer) => {
     if (socket.readyState !== WebSocket.OPEN) return;
     if (socket.bufferedAmount > options.maxWsBufferedBytes) {
       logger.warn({bufferedBytes: socket.bufferedAmount}, "rpc ws client too slow, disconnecting");
       socket.terminate();
       return;
     }
-    socket.send(payload);
+    // JSON-RPC answers are text frames, whether the payload comes as a string or as UTF-8 bytes.
+    socket.send(payload, {binary: false});
   };
   const connection: Connection = {
     notify: (method, params) => send(JSON.stringify({jsonrpc: "2.0", method, params})),

@@ -35,9 +35,9 @@ export async function prepareCall(
   const from = request.from ?? ZERO_ADDRESS;
   const value = request.value ?? 0n;
   const data = request.data ?? new Uint8Array(0);
-  const balance = await (await chain.stateAt(header.hash())).getBalance(from);
+  const balance = await (await chain.stateAfter(header)).getBalance(from);
   if (value > balance) throw RpcError.server("insufficient funds for transfer");
-  const environment = await callEnvironment(chain, header);
+  const environment = callEnvironment(chain, header);
   const input = {...environment, from, to: request.to, value, data, gasPrice: request.gasPrice ?? 0n};
   return {
     header,

@@ -1,7 +1,7 @@
 /** Polled filters (rpc-api §3.2, §4.5); an unknown filter id is -32000 `filter not found` (B§9.5). */
 import {toData, toQuantity} from "@xchain/utils";
 import type {ModuleDeps} from "../../deps.ts";
-import {formatLog} from "../../format/log.ts";
+import {logsToJson} from "../../format/log.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import {type Codec, ParamError} from "../../params/codec.ts";
 import {type LogFilterRequest, logFilterRequest} from "../../params/filterObject.ts";
@@ -32,12 +32,12 @@ export function ethFilterMethods(deps: Pick<ModuleDeps, "chain" | "options" | "f
     /** Handler for `eth_getFilterChanges`: block or transaction hashes, or logs, since the last poll */
     getFilterChanges: method([param("filterId", filterId)], (id) => {
       const changes = filters.takeChanges(id);
-      return changes.kind === "logs" ? changes.logs.map(formatLog) : changes.hashes.map(toData);
+      return changes.kind === "logs" ? logsToJson(changes.logs) : changes.hashes.map(toData);
     }),
     /** Handler for `eth_getFilterLogs`: every log the filter's query selects now */
     getFilterLogs: method([param("filterId", filterId)], async (id, context) => {
       const query = filters.logQuery(id);
-      return (await findLogs(deps, {...query, kind: "range"}, context.signal)).map(formatLog);
+      return logsToJson(await findLogs(deps, {...query, kind: "range"}, context.signal));
     }),
     /** Handler for `eth_uninstallFilter` */
     uninstallFilter: method([param("filterId", filterId)], (id) => filters.uninstall(id)),

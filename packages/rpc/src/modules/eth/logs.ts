@@ -9,7 +9,7 @@ import type {LogWithContext} from "@xchain/chain";
 import {toData} from "@xchain/utils";
 import type {ModuleDeps} from "../../deps.ts";
 import {logMatches} from "../../filters/logMatcher.ts";
-import {formatLog} from "../../format/log.ts";
+import {logsToJson} from "../../format/log.ts";
 import {receiptLogs} from "../../format/receipt.ts";
 import {RpcError, RpcErrorCode} from "../../jsonrpc/errors.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
@@ -61,7 +61,7 @@ export function ethLogMethods(deps: LogDeps): Record<string, RpcMethod> {
   return {
     /** Handler for `eth_getLogs` */
     getLogs: method([param("filter", logFilterRequest)], async (request, context) =>
-      (await findLogs(deps, request, context.signal)).map(formatLog),
+      logsToJson(await findLogs(deps, request, context.signal)),
     ),
   };
 }

@@ -1,0 +1,39 @@
+/**
+ * A result already serialized: large answers (eth_getLogs) are assembled from cached UTF-8 JSON
+ * fragments instead of building an object per entry for `JSON.stringify` to walk, and reach the
+ * socket without being encoded again.
+ */
+export class RawJson {
+  /** `bytes` must be the UTF-8 text of one complete JSON value. */
+  constructor(readonly bytes: Buffer) {}
+}
+
+/** The UTF-8 JSON of a response body, with `RawJson` results inserted verbatim. */
+export function serializeBody(body: unknown): Buffer {
+  const chunks: Buffer[] = [];
+  appendBody(chunks, body);
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}
+
+function appendBody(chunks: Buffer[], body: unknown): void {
+  if (Array.isArray(body) && body.some(hasRawResult)) {
+    chunks.push(Buffer.from("["));
+    body.forEach((response, i) => {
+      if (i > 0) chunks.push(Buffer.from(","));
+      appendBody(chunks, response);
+    });
+    chunks.push(Buffer.from("]"));
+    return;
+  }
+  if (hasRawResult(body)) {
+    const {result, ...rest} = body;
+    // `rest` holds jsonrpc and id: its text ends in "}", where the result goes in.
+    chunks.push(Buffer.from(`${JSON.stringify(rest).slice(0, -1)},"result":`), result.bytes, Buffer.from("}"));
+    return;
+  }
+  chunks.push(Buffer.from(JSON.stringify(body)));
+}
+
+function hasRawResult(value: unknown): value is {result: RawJson} {
+  return typeof value === "object" && value !== null && "result" in value && value.result instanceof RawJson;
+}
