@@ -27,8 +27,10 @@ function appendBody(chunks: Buffer[], body: unknown): void {
   }
   if (hasRawResult(body)) {
     const {result, ...rest} = body;
-    // `rest` holds jsonrpc and id: its text ends in "}", where the result goes in.
-    chunks.push(Buffer.from(`${JSON.stringify(rest).slice(0, -1)},"result":`), result.bytes, Buffer.from("}"));
+    // The other members' text without its closing brace, then the result and the brace.
+    const others = JSON.stringify(rest).slice(0, -1);
+    const head = others === "{" ? `{"result":` : `${others},"result":`;
+    chunks.push(Buffer.from(head), result.bytes, Buffer.from("}"));
     return;
   }
   chunks.push(Buffer.from(JSON.stringify(body)));

@@ -1,4 +1,4 @@
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
 import {TestNode} from "../support/node.ts";
 
 let node: TestNode;
@@ -43,6 +43,30 @@ describe("evm_snapshot", () => {
 describe("evm_revert", () => {
   it("is false for an unknown snapshot", async () => {
     expect(await node.result("evm_revert", ["0x99"])).toBe(false);
+  });
+
+  it("takes back the transactions sent after the snapshot: the automining miner does not mine them again", async () => {
+    const mining = await TestNode.start({miner: {enabled: true, autoMine: true, pendingDebounceMs: 0}});
+    try {
+      const [from] = await mining.result("eth_accounts");
+      const to = `0x${"ab".repeat(20)}`;
+      const id = await mining.result("evm_snapshot");
+      const at = Number(await mining.result("eth_blockNumber"));
+      const hash = await mining.result("eth_sendTransaction", [{from, to, value: "0x1"}]);
+      await vi.waitFor(async () => expect(await mining.result("eth_getTransactionReceipt", [hash])).not.toBeNull());
+      expect(await mining.result("evm_revert", [id])).toBe(true);
+      // Give the miner the time to mine anything it was handed back.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(Number(await mining.result("eth_blockNumber"))).toBe(at);
+      expect(await mining.result("eth_getTransactionReceipt", [hash])).toBeNull();
+      expect(await mining.result("eth_getTransactionByHash", [hash])).toBeNull();
+      expect(await mining.result("eth_getBalance", [to, "latest"])).toBe("0x0");
+      expect(await mining.result("eth_getTransactionCount", [from, "pending"])).toBe(
+        await mining.result("eth_getTransactionCount", [from, "latest"]),
+      );
+    } finally {
+      await mining.close();
+    }
   });
 });
 
