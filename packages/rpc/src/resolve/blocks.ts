@@ -61,9 +61,11 @@ export async function requireHeader(
 }
 
 /** The state after the block a reference names. */
-export async function stateAt(
+export function stateAt(
   chain: Pick<ChainReader, "head" | "getHeader" | "getHeaderByNumber" | "stateAfter">,
   ref: BlockRef,
 ): Promise<StateReader> {
-  return chain.stateAfter(await requireHeader(chain, ref));
+  // The head's state without a detour through the header lookup (most reads are at the head).
+  if (ref.kind === "tag" && ref.tag !== "earliest") return chain.stateAfter(chain.head().header);
+  return requireHeader(chain, ref).then((header) => chain.stateAfter(header));
 }
