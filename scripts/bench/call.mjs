@@ -1,0 +1,78 @@
+// eth_call's execution floor: an ERC-20 `balanceOf` through BlockExecutor.call in-process (no
+// JSON-RPC), on the real StateDatabase (MemoryStore) with the token in the genesis state. Prints
+// microseconds per call, and the same for a call to an account without code (the EVM's fixed cost).
+// Build first: npm run build    Run: node scripts/bench/call.mjs [calls=20000]
+import {performance} from "node:perf_hooks";
+import {getChainspec} from "@xchain/chainspec";
+import {MemoryStore, WriteBatch} from "@xchain/db";
+import {BlockExecutor, createChainCommon} from "@xchain/execution";
+import {buildGenesisState, EMPTY_TRIE_ROOT, StateDatabase} from "@xchain/state";
+import {compileSolidity} from "@xchain/test-utils";
+import {concatBytes, keccak256} from "@xchain/utils";
+import {SOLIDITY_HEADER, TOKEN_CONTRACT} from "./token.mjs";
+
+const CALLS = Number(process.argv[2] ?? 20_000);
+const chainspec = getChainspec("regtest");
+const holder = new Uint8Array(20).fill(0x11);
+const token = new Uint8Array(20).fill(0x22);
+const block = {
+  number: 1,
+  timestamp: 1_700_000_000,
+  coinbase: new Uint8Array(20),
+  difficulty: 1n,
+  gasLimit: 6_800_000n,
+  minimumGasPrice: 0n,
+};
+const chain = {blockHash: async () => undefined, maturedBlock: undefined};
+
+const {Token} = compileSolidity(`${SOLIDITY_HEADER}${TOKEN_CONTRACT}`);
+const store = new MemoryStore();
+const state = new StateDatabase(store);
+const executor = new BlockExecutor(chainspec, state);
+const word = (bytes) => concatBytes(new Uint8Array(32 - bytes.length), bytes);
+
+// The runtime code is what the creation code returns.
+const created = await executor.call({
+  block,
+  chain,
+  stateRoot: EMPTY_TRIE_ROOT,
+  from: holder,
+  data: Token.bytecode,
+  gasLimit: 5_000_000n,
+});
+if (!created.status) throw new Error("token creation failed");
+// balanceOf is mapping slot 0: keccak256(holder ‖ 0).
+const slot = keccak256(concatBytes(word(holder), word(new Uint8Array(0))));
+const genesis = await buildGenesisState(
+  state,
+  [
+    [holder, {balance: 10n ** 18n}],
+    [token, {balance: 0n, code: created.returnValue, storage: [[slot, word(Uint8Array.of(0x2a))]]}],
+  ],
+  createChainCommon(chainspec),
+);
+await store.write(new WriteBatch().append(genesis.writes));
+
+async function measure(name, input, check) {
+  const run = () =>
+    executor.call({block, chain, stateRoot: genesis.root, from: holder, gasLimit: 50_000_000n, ...input});
+  check(await run());
+  for (let i = 0; i < 2_000; i++) await run();
+  const started = performance.now();
+  for (let i = 0; i < CALLS; i++) await run();
+  const micros = ((performance.now() - started) * 1000) / CALLS;
+  console.log(
+    `${name.padEnd(24)} ${micros.toFixed(1).padStart(7)} µs/call  ${(1e6 / micros).toFixed(0).padStart(7)} calls/s`,
+  );
+}
+
+await measure(
+  "balanceOf (ERC-20)",
+  {to: token, data: concatBytes(Token.selectors["balanceOf(address)"], word(holder))},
+  (r) => {
+    if (!r.status || r.returnValue[31] !== 0x2a) throw new Error("balanceOf returned the wrong value");
+  },
+);
+await measure("call to a code-less account", {to: new Uint8Array(20).fill(0x33)}, (r) => {
+  if (!r.status) throw new Error("plain call failed");
+});
