@@ -6,7 +6,7 @@ const packagesDir = fileURLToPath(new URL("./packages/", import.meta.url));
 export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources of sibling packages, not their build output.
-    alias: [{find: /^@xchain\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts`}],
+    alias: [{find: /^@xchain\/([a-z0-9-]+)$/, replacement: `${packagesDir}$1/src/index.ts`}],
   },
   test: {
     setupFiles: ["./test/setup.ts"],

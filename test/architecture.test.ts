@@ -14,7 +14,7 @@ function documentedDeps(): Map<string, string[]> {
   const rows = new Map<string, string[]>();
   for (const line of table.split("\n")) {
     const cells = line.split("|").map((c) => c.trim());
-    const name = cells[1]?.match(/^`([a-z-]+)`$/)?.[1];
+    const name = cells[1]?.match(/^`([a-z0-9-]+)`$/)?.[1];
     if (!name) continue;
     const deps = cells[4] ?? "";
     rows.set(name, deps === "–" ? [] : deps.split(",").map((d) => d.trim()));
