@@ -45,6 +45,21 @@ export interface PeersInfo {
   listening(): boolean;
 }
 
+/** Peer reputation and bans (`sco_*`, B§9.3); a node without p2p has none. */
+export interface PeerScoringAdmin {
+  /** Bans an IP address or CIDR block; false when it is not a valid one. */
+  banAddress(addressOrCidr: string): boolean;
+  /** Lifts a manual ban; false when the argument is not a valid address or CIDR block. */
+  unbanAddress(addressOrCidr: string): boolean;
+  bannedAddresses(): string[];
+  /** One object per scored peer id and address, with B§9.3's fields. */
+  peerList(): readonly object[];
+  /** B§9.3's summary object. */
+  reputationSummary(): object;
+  /** Forgets a peer id or address. */
+  clear(peerOrAddress: string): void;
+}
+
 /** A sync in progress (rpc-api §2.8). */
 export interface SyncStatus {
   startingBlock: number;
@@ -81,13 +96,15 @@ export interface RpcDeps {
   peers?: PeersInfo;
   /** Default: never syncing. */
   sync?: SyncStatusSource;
+  /** Absent without p2p: `sco_*` answer -32601 "not available". */
+  scoring?: PeerScoringAdmin;
   /** Default: discards everything. */
   logger?: RpcLogger;
 }
 
 /** What namespace modules pick from: the dependencies with defaults applied, the options and the server's services. */
-export type ModuleDeps = Required<Omit<RpcDeps, "miner" | "wallet">> &
-  Pick<RpcDeps, "miner" | "wallet"> & {
+export type ModuleDeps = Required<Omit<RpcDeps, "miner" | "wallet" | "scoring">> &
+  Pick<RpcDeps, "miner" | "wallet" | "scoring"> & {
     options: RpcOptions;
     events: EventHub;
     filters: FilterManager;

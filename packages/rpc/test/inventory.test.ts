@@ -7,6 +7,7 @@ import {join} from "node:path";
 import {vectorsDir} from "@xchain/test-utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {TestNode} from "./support/node.ts";
+import {RecordingScoring} from "./support/scoring.ts";
 
 const docs = readFileSync(join(import.meta.dirname, "..", "..", "..", "docs", "rpc.md"), "utf8");
 // The spec sits beside the vectors in shared/.
@@ -19,7 +20,8 @@ const documented = new Map(
 
 let node: TestNode;
 beforeAll(async () => {
-  node = await TestNode.start({miner: {}});
+  // A node as `xchain start` runs it: mining and on a peer-to-peer network.
+  node = await TestNode.start({miner: {}, deps: {scoring: new RecordingScoring()}});
 });
 afterAll(() => node.close());
 

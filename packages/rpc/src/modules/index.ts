@@ -10,8 +10,9 @@ import {evmMethods} from "./evm.ts";
 import {mnrMethods} from "./mnr.ts";
 import {netMethods} from "./net.ts";
 import {personalMethods} from "./personal.ts";
+import {scoMethods} from "./sco.ts";
 import {txpoolMethods} from "./txpool.ts";
-import {dbMethods, debugMethods, scoMethods, shhMethods, traceMethods} from "./unsupported.ts";
+import {dbMethods, debugMethods, shhMethods, traceMethods} from "./unsupported.ts";
 import {web3Methods} from "./web3.ts";
 import {xchainMethods} from "./xchain.ts";
 
@@ -30,7 +31,7 @@ export const rpcModules = {
   txpool: (deps) => [txpoolMethods(deps)],
   debug: () => [debugMethods()],
   trace: () => [traceMethods()],
-  sco: () => [scoMethods()],
+  sco: (deps) => [scoMethods(deps)],
   db: () => [dbMethods()],
   shh: () => [shhMethods()],
 } satisfies Record<RpcModuleName, ModuleFactory>;

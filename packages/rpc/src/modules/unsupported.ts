@@ -23,14 +23,6 @@ export function traceMethods(): Record<string, RpcMethod> {
   return unsupportedMethods(["block", "transaction", "filter"], "xchain has no tracer yet");
 }
 
-/** sco_*: peer scoring needs the peer-to-peer network this node does not run. */
-export function scoMethods(): Record<string, RpcMethod> {
-  return unsupportedMethods(
-    ["banAddress", "unbanAddress", "peerList", "bannedAddresses", "reputationSummary"],
-    "this node has no peer-to-peer network to score",
-  );
-}
-
 /** db_*: deprecated (rpc-api §9.4). */
 export function dbMethods(): Record<string, RpcMethod> {
   return unsupportedMethods(["putString", "getString", "putHex", "getHex"], "the db methods are deprecated");
