@@ -1,0 +1,64 @@
+/**
+ * The libp2p node: TCP, Noise, Yamux, identify, ping, gossipsub, the bootstrap list and optional
+ * mDNS, with xchain's gater. It is created stopped, so that the protocol handlers are registered
+ * before the first connection.
+ */
+import {noise} from "@chainsafe/libp2p-noise";
+import {yamux} from "@chainsafe/libp2p-yamux";
+import {bootstrap} from "@libp2p/bootstrap";
+import {gossipsub} from "@libp2p/gossipsub";
+import {identify} from "@libp2p/identify";
+import type {ConnectionGater} from "@libp2p/interface";
+import {mdns} from "@libp2p/mdns";
+import {ping} from "@libp2p/ping";
+import {tcp} from "@libp2p/tcp";
+import {createLibp2p} from "libp2p";
+import {listenAddress} from "./address.ts";
+import type {Host, HostServices} from "./context.ts";
+import {gossipMessageId} from "./gossip.ts";
+import type {ProtocolIds} from "./protocols.ts";
+import {MAX_MESSAGE_BYTES, type P2PDeps, type P2POptions} from "./types.ts";
+
+// Room for gossipsub's envelope (topic, ids, control messages) around one block.
+const GOSSIP_RPC_OVERHEAD = 64 * 1024;
+
+export async function createHost(
+  options: P2POptions,
+  deps: P2PDeps,
+  ids: ProtocolIds,
+  connectionGater: ConnectionGater,
+): Promise<Host> {
+  const peerDiscovery = [
+    ...(options.bootnodes.length > 0 ? [bootstrap({list: options.bootnodes, timeout: 0})] : []),
+    ...(options.mdns ? [mdns()] : []),
+  ];
+  return createLibp2p<HostServices>({
+    start: false,
+    privateKey: deps.privateKey,
+    addresses: {listen: [listenAddress(options.host, options.port)]},
+    transports: [tcp()],
+    connectionEncrypters: [noise()],
+    streamMuxers: [yamux()],
+    connectionGater,
+    connectionManager: {
+      // Our own limit is on peers (the gater); this backstop allows a second connection per peer.
+      maxConnections: Math.max(1, options.maxPeers) * 2 + 2,
+      maxIncomingPendingConnections: Math.max(4, Math.min(options.maxPeers, 32)),
+    },
+    peerDiscovery,
+    services: {
+      identify: identify(),
+      ping: ping(),
+      pubsub: gossipsub({
+        globalSignaturePolicy: "StrictNoSign",
+        msgIdFn: gossipMessageId,
+        allowPublishToZeroTopicPeers: true,
+        ignoreDuplicatePublishError: true,
+        allowedTopics: [ids.blocksTopic, ids.transactionsTopic],
+        maxInboundDataLength: MAX_MESSAGE_BYTES + GOSSIP_RPC_OVERHEAD,
+        fallbackToFloodsub: false,
+        emitSelf: false,
+      }),
+    },
+  });
+}

@@ -1,0 +1,260 @@
+/**
+ * `P2PNetwork`: xchain's `PeerNetwork` over libp2p 3. It owns the libp2p node and wires its parts:
+ * the gater (bans, `maxPeers`), the status handshake on every new connection, the request client
+ * and server, gossip, and the bootnodes it keeps connected to.
+ */
+import type {Connection} from "@libp2p/interface";
+import {peerIdFromString} from "@libp2p/peer-id";
+import {multiaddr} from "@multiformats/multiaddr";
+import type {Block, BlockHeader, Transaction} from "@xchain/primitives";
+import {ipOf} from "./address.ts";
+import {BootnodeKeeper} from "./bootnodes.ts";
+import {type Host, type NetworkContext, silentLogger} from "./context.ts";
+import {P2PError, P2PErrorCode} from "./errors.ts";
+import {createGater} from "./gater.ts";
+import {type GossipHandler, GossipRouter} from "./gossip.ts";
+import {createHost} from "./host.ts";
+import {PeerBook} from "./peerBook.ts";
+import {protocolIds} from "./protocols.ts";
+import {Requester} from "./requester.ts";
+import {RequestServer} from "./server.ts";
+import {StatusProtocol} from "./statusProtocol.ts";
+import type {
+  BlockBody,
+  P2PDeps,
+  P2PLogger,
+  P2POptions,
+  PeerEvent,
+  PeerId,
+  PeerInfo,
+  PeerNetwork,
+  PeerNetworkEvents,
+  PeerStatus,
+} from "./types.ts";
+
+// How often connections are checked against bans made elsewhere (`sco_banAddress`).
+const BAN_SWEEP_INTERVAL_MS = 5_000;
+
+export class P2PNetwork implements PeerNetwork {
+  private readonly peerBook: PeerBook;
+  private readonly context: NetworkContext;
+  private readonly statusProtocol: StatusProtocol;
+  private readonly requester: Requester;
+  private readonly server: RequestServer;
+  private readonly gossip: GossipRouter;
+  private readonly bootnodes: BootnodeKeeper;
+  private readonly shutdown = new AbortController();
+  private readonly log: P2PLogger;
+  private banSweep?: NodeJS.Timeout;
+
+  private constructor(
+    private readonly host: Host,
+    options: P2POptions,
+    private readonly deps: P2PDeps,
+  ) {
+    this.log = deps.logger ?? silentLogger;
+    this.peerBook = new PeerBook(this.log);
+    this.context = {
+      host,
+      ids: protocolIds(deps.networkId),
+      options,
+      deps,
+      peers: this.peerBook,
+      log: this.log,
+      shutdown: this.shutdown.signal,
+      report: (peer, event) => this.score(peer, event),
+      hangUp: (peer, reason) => this.hangUp(peer, reason),
+    };
+    this.statusProtocol = new StatusProtocol(this.context);
+    this.requester = new Requester(this.context);
+    this.server = new RequestServer(this.context);
+    this.gossip = new GossipRouter(this.context);
+    this.bootnodes = new BootnodeKeeper(host, options.bootnodes, this.log);
+  }
+
+  /** Creates the libp2p node, registers xchain's protocols, listens and dials the bootnodes. */
+  static async start(options: P2POptions, deps: P2PDeps): Promise<P2PNetwork> {
+    let host: Host | undefined;
+    const gater = createGater({
+      scoring: deps.scoring,
+      maxPeers: options.maxPeers,
+      connectedPeers: () => new Set(host?.getConnections().map((c) => c.remotePeer.toString())),
+    });
+    host = await createHost(options, deps, protocolIds(deps.networkId), gater);
+    const network = new P2PNetwork(host, options, deps);
+    try {
+      await network.begin();
+    } catch (e) {
+      await network.stop();
+      throw e;
+    }
+    return network;
+  }
+
+  private async begin(): Promise<void> {
+    await this.statusProtocol.register();
+    await this.server.register();
+    this.host.addEventListener("connection:open", (event) => this.connectionOpened(event.detail));
+    this.host.addEventListener("peer:disconnect", (event) => {
+      const peer = event.detail.toString();
+      this.peerBook.remove(peer);
+      this.bootnodes.lost(peer);
+    });
+    if (this.context.options.mdns) {
+      this.host.addEventListener("peer:discovery", (event) => {
+        if (this.host.getConnections(event.detail.id).length > 0) return;
+        this.host.dial(event.detail.id).catch((e: unknown) => this.log.debug({err: String(e)}, "mDNS dial failed"));
+      });
+    }
+    await this.host.start();
+    this.gossip.start();
+    this.bootnodes.start();
+    this.banSweep = setInterval(() => this.enforceBans(), BAN_SWEEP_INTERVAL_MS);
+    this.banSweep.unref();
+    this.log.info({peerId: this.peerId, addresses: this.listenAddresses()}, "p2p listening");
+  }
+
+  /** Stops listening, closes every connection and ends every request in flight. */
+  async stop(): Promise<void> {
+    this.shutdown.abort();
+    clearInterval(this.banSweep);
+    this.bootnodes.stop();
+    await this.host.stop();
+    for (const peer of this.peerBook.list()) this.peerBook.remove(peer.id);
+  }
+
+  /** Our peer id (base58btc). */
+  get peerId(): PeerId {
+    return this.host.peerId.toString();
+  }
+
+  /** The multiaddrs we listen on, each ending in `/p2p/<our peer id>`. */
+  listenAddresses(): string[] {
+    const suffix = `/p2p/${this.peerId}`;
+    return this.host.getMultiaddrs().map((a) => {
+      const text = a.toString();
+      return text.endsWith(suffix) ? text : `${text}${suffix}`;
+    });
+  }
+
+  /** Whether the host runs and listens on at least one address. */
+  listening(): boolean {
+    return this.host.status === "started" && this.host.getMultiaddrs().length > 0;
+  }
+
+  peers(): PeerInfo[] {
+    return this.peerBook.list();
+  }
+
+  getHeadersByNumber(peer: PeerId, start: number, count: number): Promise<BlockHeader[]> {
+    return this.requester.getHeadersByNumber(peer, start, count);
+  }
+
+  getHeadersByHash(peer: PeerId, hashes: Uint8Array[]): Promise<BlockHeader[]> {
+    return this.requester.getHeadersByHash(peer, hashes);
+  }
+
+  getBodies(peer: PeerId, hashes: Uint8Array[]): Promise<BlockBody[]> {
+    return this.requester.getBodies(peer, hashes);
+  }
+
+  publishBlock(block: Block): Promise<void> {
+    return this.gossip.publishBlock(block);
+  }
+
+  publishTransaction(tx: Transaction): Promise<void> {
+    return this.gossip.publishTransaction(tx);
+  }
+
+  onBlock(handler: GossipHandler<Block>): void {
+    this.gossip.onBlock(handler);
+  }
+
+  onTransaction(handler: GossipHandler<Transaction>): void {
+    this.gossip.onTransaction(handler);
+  }
+
+  announceStatus(status: PeerStatus): void {
+    for (const peer of this.peerBook.list()) {
+      const connection = this.openConnection(peer.id);
+      if (connection) void this.statusProtocol.announce(connection, status);
+    }
+  }
+
+  report(peer: PeerId, event: PeerEvent): void {
+    this.score(peer, event);
+  }
+
+  /**
+   * Dials a multiaddr (`…/p2p/<peer id>`); the status handshake follows. Fails when the dial does
+   * (refused by the gater: banned or `maxPeers`; unreachable).
+   */
+  async connect(address: string): Promise<void> {
+    if (this.host.status !== "started") throw new P2PError({code: P2PErrorCode.NOT_RUNNING});
+    await this.host.dial(multiaddr(address), {signal: AbortSignal.timeout(this.context.options.requestTimeoutMs)});
+  }
+
+  async disconnect(peer: PeerId): Promise<void> {
+    this.peerBook.remove(peer);
+    await this.host.hangUp(peerIdFromString(peer)).catch((e: unknown) => {
+      this.log.debug({peer, err: String(e)}, "hang up failed");
+    });
+  }
+
+  /** Hangs up on every connected peer that scoring now says is banned (by id or address). */
+  enforceBans(): void {
+    for (const connection of this.host.getConnections()) {
+      const peer = connection.remotePeer.toString();
+      if (this.deps.scoring.isBanned(peer, ipOf(connection.remoteAddr))) this.hangUp(peer, "banned");
+    }
+  }
+
+  on<E extends keyof PeerNetworkEvents>(event: E, listener: (...args: PeerNetworkEvents[E]) => void): void {
+    (this.peerBook.events.on as (e: E, l: (...args: PeerNetworkEvents[E]) => void) => void)(event, listener);
+  }
+
+  off<E extends keyof PeerNetworkEvents>(event: E, listener: (...args: PeerNetworkEvents[E]) => void): void {
+    (this.peerBook.events.off as (e: E, l: (...args: PeerNetworkEvents[E]) => void) => void)(event, listener);
+  }
+
+  private connectionOpened(connection: Connection): void {
+    const peer = connection.remotePeer.toString();
+    if (this.deps.scoring.isBanned(peer, ipOf(connection.remoteAddr))) {
+      this.closeConnection(connection, "banned");
+      return;
+    }
+    // The gater refuses connections beyond maxPeers; simultaneous ones can still get past it.
+    const connected = new Set(this.host.getConnections().map((c) => c.remotePeer.toString()));
+    if (connected.size > this.context.options.maxPeers) {
+      this.closeConnection(connection, "too many peers");
+      return;
+    }
+    void this.statusProtocol.handshake(connection);
+  }
+
+  /** Scores a peer; hangs up on it when it is now banned (then true). */
+  private score(peer: PeerId, event: PeerEvent): boolean {
+    const address = ipOf(this.openConnection(peer)?.remoteAddr);
+    this.deps.scoring.record(peer, address, event);
+    if (!this.deps.scoring.isBanned(peer, address)) return false;
+    this.hangUp(peer, "banned");
+    return true;
+  }
+
+  private hangUp(peer: PeerId, reason: string): void {
+    this.log.debug({peer, reason}, "hanging up");
+    this.peerBook.remove(peer);
+    this.host.hangUp(peerIdFromString(peer)).catch((e: unknown) => {
+      this.log.debug({peer, err: String(e)}, "hang up failed");
+    });
+  }
+
+  private closeConnection(connection: Connection, reason: string): void {
+    this.log.debug({peer: connection.remotePeer.toString(), reason}, "closing connection");
+    connection.close().catch((e: unknown) => connection.abort(e instanceof Error ? e : new Error(String(e))));
+  }
+
+  private openConnection(peer: PeerId): Connection | undefined {
+    return this.host.getConnections().find((c) => c.remotePeer.toString() === peer && c.status === "open");
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Serving `/headers/1` and `/bodies/1` from the chain to handshaken peers: one request frame
+ * (read within `requestTimeoutMs`), one response frame, then the stream closes. Requests over the
+ * caps or malformed cost INVALID_MESSAGE; a peer that opens a stream and sends nothing in time
+ * costs TIMEOUT_MESSAGE. A bodies response stops before it would exceed `MAX_MESSAGE_BYTES`.
+ */
+import type {Connection, Stream} from "@libp2p/interface";
+import type {BlockHeader} from "@xchain/primitives";
+import {deadline, type NetworkContext} from "./context.ts";
+import {P2PErrorCode} from "./errors.ts";
+import {abortStream, closeWrite, type FrameContext, framed, readFrame, streamError, writeFrame} from "./frames.ts";
+import {MAX_MESSAGE_BYTES, type P2PChainView, PeerEvent} from "./types.ts";
+import {decodeBodiesRequest, encodeBodiesResponse, encodeBody} from "./wire/bodies.ts";
+import {decodeHeadersRequest, encodeHeadersResponse, type HeadersRequest} from "./wire/headers.ts";
+
+// Requests a peer may have in flight per connection and protocol (and we towards it).
+export const MAX_REQUEST_STREAMS = 8;
+// Room for the response list's prefix and the frame's length prefix.
+const FRAME_OVERHEAD = 16;
+
+export class RequestServer {
+  constructor(private readonly context: NetworkContext) {}
+
+  async register(): Promise<void> {
+    const options = {maxInboundStreams: MAX_REQUEST_STREAMS, maxOutboundStreams: MAX_REQUEST_STREAMS};
+    const {ids} = this.context;
+    await this.context.host.handle(
+      ids.headers,
+      (stream, connection) =>
+        this.serve(stream, connection, ids.headers, async (bytes) =>
+          encodeHeadersResponse(await headersFor(this.context.deps.chain, decodeHeadersRequest(bytes))),
+        ),
+      options,
+    );
+    await this.context.host.handle(
+      ids.bodies,
+      (stream, connection) =>
+        this.serve(stream, connection, ids.bodies, async (bytes) =>
+          encodeBodiesResponse(await bodiesFor(this.context.deps.chain, decodeBodiesRequest(bytes))),
+        ),
+      options,
+    );
+  }
+
+  private async serve(
+    stream: Stream,
+    connection: Connection,
+    protocol: string,
+    answer: (request: Uint8Array) => Promise<Uint8Array>,
+  ): Promise<void> {
+    const peer = connection.remotePeer.toString();
+    if (!this.context.peers.has(peer)) {
+      abortStream(stream, new Error("no status handshake"));
+      return;
+    }
+    const context: FrameContext = {peer, protocol, timeoutMs: this.context.options.requestTimeoutMs};
+    const signal = deadline(this.context, context.timeoutMs);
+    const framedStream = framed(stream);
+    try {
+      const response = await answer(await readFrame(framedStream, signal, context));
+      await writeFrame(framedStream, response, signal, context);
+      await closeWrite(framedStream, signal, context);
+    } catch (e) {
+      abortStream(stream, e);
+      if (this.context.shutdown.aborted) return;
+      const error = streamError(e, signal, context);
+      this.context.log.debug({peer, protocol, err: error.message}, "request not served");
+      if (error.code === P2PErrorCode.INVALID_MESSAGE) this.context.report(peer, PeerEvent.INVALID_MESSAGE);
+      if (error.code === P2PErrorCode.TIMEOUT) this.context.report(peer, PeerEvent.TIMEOUT_MESSAGE);
+    }
+  }
+}
+
+/** The headers a request asks for that the chain has (canonical by number; any stored by hash). */
+export async function headersFor(chain: P2PChainView, request: HeadersRequest): Promise<BlockHeader[]> {
+  const headers: BlockHeader[] = [];
+  if (request.kind === "byNumber") {
+    const last = Math.min(chain.head().number, request.start + request.count - 1);
+    for (let n = request.start; n <= last; n++) {
+      const header = await chain.getHeaderByNumber(n);
+      if (!header) break;
+      headers.push(header);
+    }
+    return headers;
+  }
+  for (const hash of request.hashes) {
+    const header = await chain.getHeader(hash);
+    if (header) headers.push(header);
+  }
+  return headers;
+}
+
+/** The encoded bodies of the blocks asked, up to the first one the chain lacks or the size limit. */
+export async function bodiesFor(chain: P2PChainView, hashes: readonly Uint8Array[]): Promise<Uint8Array[]> {
+  const bodies: Uint8Array[] = [];
+  let size = FRAME_OVERHEAD;
+  for (const hash of hashes) {
+    const block = await chain.getBlock(hash);
+    if (!block) break;
+    const body = encodeBody(block);
+    size += body.length;
+    if (size > MAX_MESSAGE_BYTES) break;
+    bodies.push(body);
+  }
+  return bodies;
+}
