@@ -58,7 +58,7 @@ function describe(t: P2PErrorType): string {
     case P2PErrorCode.HANDSHAKE_FAILED:
       return `status handshake failed${t.peer === undefined ? "" : ` with ${t.peer}`}: ${t.reason}`;
     case P2PErrorCode.INVALID_BAN_ADDRESS:
-      return `invalid address or CIDR block: ${t.address}`;
+      return `invalid banned address ${t.address}`;
     case P2PErrorCode.INVALID_IDENTITY:
       return `invalid node key in ${t.path}: ${t.reason} (delete the file to create a new identity)`;
     case P2PErrorCode.UNKNOWN_PEER:

@@ -8,6 +8,7 @@
 import type {EventEmitter} from "node:events";
 import type {ChainEvents, ChainReader, ImportResult} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
+import type {PeerId} from "@xchain/p2p";
 import type {Block, Transaction} from "@xchain/primitives";
 import type {TxPoolAddResult} from "@xchain/txpool";
 
@@ -62,4 +63,48 @@ export interface SyncLogger {
   debug(context: object, message: string): void;
   info(context: object, message: string): void;
   warn(context: object, message: string): void;
+}
+
+/** Why a sync run ended: caught up with the peer, or stopped early (`error`, a `SyncError`). */
+export interface SyncRunResult {
+  peer: PeerId;
+  /** Blocks the run imported that were not stored before. */
+  imported: number;
+  /** Set when the run ended early; the manager goes on with other peers. */
+  error?: Error;
+}
+
+/** Events of `SyncManager`. */
+export interface SyncEvents {
+  /** A sync started after the node was idle. */
+  started: [{peer: PeerId; progress: SyncProgress}];
+  /** After each block the sync imported. */
+  progress: [SyncProgress];
+  /** A run from one peer ended (caught up with it, or `error`). */
+  runEnded: [SyncRunResult];
+  /** No peer is ahead any more: the relay follows the tip (`progress()` is undefined again). */
+  synced: [{number: number; hash: Uint8Array}];
+}
+
+/** What the relay asks of the sync manager. */
+export interface SyncTrigger {
+  /**
+   * A gossiped block from `peer` has an unknown parent: sync from that peer if its total difficulty
+   * is above ours, however few blocks it is ahead.
+   */
+  requestSync(peer: PeerId): void;
+  /** Whether the sync imported this block (blocks imported by sync are not gossiped again). */
+  importedBySync(hash: Uint8Array): boolean;
+}
+
+/** What the relay needs besides the network and `SyncDeps`. */
+export interface RelayOptions {
+  /** The p2p network id our status announcements carry (B§7.1: 775, 8100, 7771, or the custom network's). */
+  networkId: number;
+  /** Where blocks with an unknown parent go; without it such blocks are only ignored. */
+  sync?: SyncTrigger;
+  /** A peer sending the same block or transaction more often than this is reported REPEATED_MESSAGE (default 10). */
+  repeatedMessageLimit?: number;
+  /** How many recent block and transaction hashes the relay remembers (default 4,096 each). */
+  recentHashes?: number;
 }

@@ -20,9 +20,7 @@ export interface BanTarget {
  * `sco_unbanAddress` answer it with -32602 (`invalid banned address <x>`), so RPC can pass it on as is.
  */
 export function invalidBanAddress(address: string): P2PError {
-  const error = new P2PError({code: P2PErrorCode.INVALID_BAN_ADDRESS, address});
-  error.message = `invalid banned address ${address}`;
-  return error;
+  return new P2PError({code: P2PErrorCode.INVALID_BAN_ADDRESS, address});
 }
 
 /**
