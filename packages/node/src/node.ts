@@ -1,6 +1,6 @@
 /**
  * The node runner: `Node.init` builds the components in dependency order (database → chain →
- * txpool → miner → RPC), each with a child logger, and `close` tears them down in reverse: RPC stops
+ * txpool → miner → p2p and sync → RPC), each with a child logger, and `close` tears them down in reverse: RPC stops
  * accepting requests first, the miner finishes or abandons its block (an import is one atomic
  * batch), and the database closes last.
  */
@@ -18,6 +18,7 @@ import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
 import type {Logger} from "./logger.ts";
 import {loadNetwork} from "./network.ts";
 import type {NodeOptions} from "./options.ts";
+import {startP2P} from "./p2pStack.ts";
 import {createDevWallet} from "./wallet/devWallet.ts";
 
 /** What `Node.init` is given besides the options. */
@@ -97,6 +98,12 @@ export class Node {
       closers.push({name: "miner", close: () => miner.close()});
       checkAbort();
 
+      const p2p = opts.p2p.enabled
+        ? await startP2P(opts, {chainspec, chain, txpool, dataDir: opts.dataDir, logger})
+        : undefined;
+      if (p2p) closers.push({name: "p2p", close: () => p2p.close()});
+      checkAbort();
+
       const rpc = await RpcServer.start(opts.rpc, {
         chainspec,
         chain,
@@ -106,6 +113,9 @@ export class Node {
         wallet: createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
         clientVersion: formatClientVersion(version),
         logger: logger.child({module: "rpc"}),
+        peers: p2p?.peers,
+        sync: p2p?.sync,
+        scoring: p2p?.scoring,
       });
       closers.push({name: "rpc", close: () => rpc.close()});
       const endpoints: RpcEndpoints = {
@@ -116,7 +126,7 @@ export class Node {
       logger
         .child({module: "rpc"})
         .info(
-          {...endpoints, startupMs},
+          {...endpoints, p2p: p2p?.addresses, startupMs},
           `JSON-RPC ready ${startupMs} ms after start: ${[endpoints.http, endpoints.ws].filter(Boolean).join(" ") || "(no listener enabled)"}`,
         );
       return new Node(closers, logger, chain, endpoints);

@@ -7,7 +7,9 @@ import {homedir} from "node:os";
 import {join} from "node:path";
 import {getChainspec} from "@xchain/chainspec";
 import {defaultMinerOptions, type MinerOptions} from "@xchain/miner";
+import {defaultP2POptions, type P2POptions} from "@xchain/p2p";
 import {defaultRpcOptions, type RpcOptions} from "@xchain/rpc";
+import {defaultSyncOptions, type SyncOptions} from "@xchain/sync";
 import {defaultTxPoolOptions, type TxPoolOptions} from "@xchain/txpool";
 import type {LogLevel} from "./logger.ts";
 import type {NetworkChoice} from "./network.ts";
@@ -31,6 +33,8 @@ export interface NodeOptions {
   txpool: TxPoolOptions;
   miner: MinerOptions;
   rpc: RpcOptions;
+  p2p: P2POptions;
+  sync: SyncOptions;
 }
 
 /** The options before any network preset (the package defaults; the miner's of regtest). */
@@ -44,6 +48,8 @@ export const defaultNodeOptions: NodeOptions = {
   txpool: defaultTxPoolOptions,
   miner: defaultMinerOptions(getChainspec("regtest")),
   rpc: defaultRpcOptions,
+  p2p: defaultP2POptions(getChainspec("regtest").params.p2pPort),
+  sync: defaultSyncOptions,
 };
 
 /** What a network changes from the defaults (rpc namespaces follow the network inside the rpc package). */
@@ -52,6 +58,8 @@ export interface NetworkPreset {
   dataDir: string;
   wallet: {enabled: boolean};
   miner: MinerOptions;
+  /** The network's p2p port (B§7.1). */
+  p2p: P2POptions;
 }
 
 /** The regtest block interval besides automining: rskj regtest's `delayBetweenBlocks` (B§6.4). */
@@ -71,6 +79,7 @@ export function networkPreset(network: NetworkChoice): NetworkPreset {
     dataDir: defaultDataDir(network),
     wallet: {enabled: network === "regtest"},
     miner: miner.enabled ? {...miner, blockTimeMs: DEV_BLOCK_TIME_MS} : miner,
+    p2p: defaultP2POptions(chainspec.params.p2pPort),
   };
 }
 

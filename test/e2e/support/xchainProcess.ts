@@ -22,6 +22,8 @@ export interface RunningNode {
   dataDir: string;
   httpUrl: string;
   wsUrl: string;
+  /** The p2p listen multiaddrs (with `/p2p/<peer id>`); empty with p2p off. */
+  p2pAddresses: string[];
   /** The JSON log lines written so far (stdout is JSON when not a terminal). */
   logs: Record<string, unknown>[];
   /** Milliseconds from spawn to the ready line (process start-up included). */
@@ -40,7 +42,21 @@ export function startNode(args: string[] = [], dataDir = tempDataDir()): Promise
   const started = Date.now();
   const child = spawn(
     process.execPath,
-    [XCHAIN_BIN, "start", "--datadir", dataDir, "--rpc.http.port", "0", "--rpc.ws.port", "0", ...args],
+    [
+      XCHAIN_BIN,
+      "start",
+      "--datadir",
+      dataDir,
+      "--rpc.http.port",
+      "0",
+      "--rpc.ws.port",
+      "0",
+      "--p2p.host",
+      "127.0.0.1",
+      "--p2p.port",
+      "0",
+      ...args,
+    ],
     {stdio: ["ignore", "pipe", "pipe"]},
   );
   const exit = collectExit(child);
@@ -63,6 +79,7 @@ export function startNode(args: string[] = [], dataDir = tempDataDir()): Promise
             dataDir,
             httpUrl: entry.http,
             wsUrl: entry.ws,
+            p2pAddresses: Array.isArray(entry.p2p) ? (entry.p2p as string[]) : [],
             logs,
             readyAfterMs: Date.now() - started,
             stop: (signal = "SIGTERM") => {

@@ -3,6 +3,7 @@ import "@xchain/utils";
 import {Command, CommanderError} from "commander";
 import {XCHAIN_VERSION} from "../version.ts";
 import {registerGenesis} from "./cmds/genesis.ts";
+import {registerP2PId} from "./cmds/p2pId.ts";
 import {registerStart} from "./cmds/start.ts";
 import {registerVerifyHeaders} from "./cmds/verifyHeaders.ts";
 
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerStart(program);
   registerVerifyHeaders(program);
   registerGenesis(program);
+  registerP2PId(program);
   return program;
 }
 

@@ -4,6 +4,7 @@
  */
 import {minerKeys} from "./keys/miner.ts";
 import {nodeKeys} from "./keys/node.ts";
+import {p2pKeys} from "./keys/p2p.ts";
 import {rpcKeys} from "./keys/rpc.ts";
 import {txpoolKeys} from "./keys/txpool.ts";
 import type {ValueKind} from "./values.ts";
@@ -23,7 +24,7 @@ export interface ConfigKey {
 }
 
 /** Every key, in the order the reference file and docs/config.md list them. */
-export const CONFIG_KEYS: readonly ConfigKey[] = [...nodeKeys, ...txpoolKeys, ...minerKeys, ...rpcKeys];
+export const CONFIG_KEYS: readonly ConfigKey[] = [...nodeKeys, ...txpoolKeys, ...minerKeys, ...rpcKeys, ...p2pKeys];
 
 const byKey = new Map(CONFIG_KEYS.map((k) => [k.key, k]));
 

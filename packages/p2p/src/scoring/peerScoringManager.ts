@@ -37,7 +37,7 @@
  */
 import type {P2PLogger, PeerEvent, PeerId, PeerScoring, PeerScoringInfo, ReputationSummary} from "../types.ts";
 import {BanList, parseBanTarget} from "./banList.ts";
-import {ipOfRemoteAddress} from "./ip.ts";
+import {ipOfRemoteAddress, isLoopback} from "./ip.ts";
 import {PeerScore} from "./peerScore.ts";
 import {
   checkPunishmentParameters,
@@ -164,7 +164,9 @@ export class PeerScoringManager implements PeerScoring {
     if (peer !== undefined) this.recordOn(this.nodes, peer, event, now);
     if (address !== undefined) {
       const ip = ipOfRemoteAddress(address);
-      if (ip !== undefined) this.recordOn(this.addresses, ip.text, event, now);
+      // Every peer on this machine shares the loopback address (a local network of nodes): it is
+      // scored but never punished, or one bad local peer would cut the node off from all the others.
+      if (ip !== undefined) this.recordOn(this.addresses, ip.text, event, now, !isLoopback(ip.bytes));
     }
   }
 
@@ -173,11 +175,11 @@ export class PeerScoringManager implements PeerScoring {
    * then the expiry wipes the counters, so the first event after a punishment (an invalid block
    * included) is lost.
    */
-  private recordOn(table: ScoreTable, key: string, event: PeerEvent, now: number): void {
+  private recordOn(table: ScoreTable, key: string, event: PeerEvent, now: number, punishable = true): void {
     const entry = table.touch(key, now);
     const goodBefore = entry.refresh(now);
     entry.record(event);
-    if (!goodBefore || entry.hasGoodScore() || !this.punishmentEnabled) return;
+    if (!goodBefore || entry.hasGoodScore() || !this.punishmentEnabled || !punishable) return;
     const duration = punishmentDuration(table.parameters, entry.punishments, entry.score);
     const until = Math.min(now + duration, Number.MAX_SAFE_INTEGER);
     entry.startPunishment(until);

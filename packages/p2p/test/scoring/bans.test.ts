@@ -2,6 +2,7 @@
 import {describe, expect, it} from "vitest";
 import {P2PError, P2PErrorCode} from "../../src/errors.ts";
 import {PeerScoringManager} from "../../src/scoring/index.ts";
+import {PeerEvent} from "../../src/types.ts";
 
 function banError(attempt: () => void): P2PError {
   let caught: unknown;
@@ -129,5 +130,25 @@ describe("banAddress", () => {
     expect(scoring.isBanned(undefined, "10.0.0.6")).toBe(false);
     expect(scoring.isBanned(undefined, "::2")).toBe(true);
     expect(scoring.isBanned(undefined, "::3")).toBe(false);
+  });
+});
+
+describe("loopback addresses", () => {
+  it("are scored but never punished: one bad local peer does not cut off the others", () => {
+    const scoring = new PeerScoringManager({now: () => 1_000});
+    scoring.record("bad", "/ip4/127.0.0.1/tcp/4001", PeerEvent.INVALID_MESSAGE);
+    scoring.record("bad6", "/ip6/::1/tcp/4001", PeerEvent.INVALID_MESSAGE);
+    expect(scoring.isBanned("bad", "/ip4/127.0.0.1/tcp/4001")).toBe(true);
+    expect(scoring.isBanned("honest", "/ip4/127.0.0.1/tcp/4002")).toBe(false);
+    expect(scoring.isBanned("honest", "/ip6/::1/tcp/4002")).toBe(false);
+    const loopback = scoring.peerList().find((p) => p.type === "address" && p.id === "127.0.0.1");
+    expect(loopback?.invalidMessages).toBe(1);
+    expect(loopback?.punishedUntil).toBe(0);
+  });
+
+  it("other addresses are punished with their peer", () => {
+    const scoring = new PeerScoringManager({now: () => 1_000});
+    scoring.record("bad", "/ip4/10.1.2.3/tcp/4001", PeerEvent.INVALID_MESSAGE);
+    expect(scoring.isBanned("honest", "/ip4/10.1.2.3/tcp/4002")).toBe(true);
   });
 });

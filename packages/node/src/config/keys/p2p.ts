@@ -6,7 +6,11 @@ const COUNT = (max: number): ValueKind => ({type: "integer", min: 1, max});
 
 /** The libp2p host and the sync it feeds. */
 export const p2pKeys: readonly ConfigKey[] = [
-  {key: "p2p.enabled", kind: {type: "boolean"}, description: "join the network: peers, block and transaction gossip, sync"},
+  {
+    key: "p2p.enabled",
+    kind: {type: "boolean"},
+    description: "join the network: peers, block and transaction gossip, sync",
+  },
   {
     key: "p2p.host",
     kind: {type: "string"},
@@ -23,7 +27,8 @@ export const p2pKeys: readonly ConfigKey[] = [
     key: "p2p.bootnodes",
     kind: {type: "strings"},
     placeholder: "multiaddrs",
-    description: "peers dialled at start and redialled when lost: multiaddrs ending in /p2p/<peer id> (comma-separated as a flag)",
+    description:
+      "peers dialled at start and redialled when lost: multiaddrs ending in /p2p/<peer id> (comma-separated as a flag)",
   },
   {key: "p2p.maxPeers", kind: COUNT(10_000), description: "most connected peers; further connections are refused"},
   {key: "p2p.mdns", kind: {type: "boolean"}, description: "find peers on the local network with mDNS"},
@@ -34,12 +39,21 @@ export const p2pKeys: readonly ConfigKey[] = [
     description: "a request to a peer without an answer within this time fails and costs the peer",
   },
   {key: "sync.headersPerRequest", kind: COUNT(192), description: "headers asked of a peer per request (at most 192)"},
-  {key: "sync.bodiesPerRequest", kind: COUNT(128), description: "block bodies asked of a peer per request (at most 128)"},
-  {key: "sync.parallelBodyRequests", kind: COUNT(64), description: "body requests in flight at once, spread over the peers"},
+  {
+    key: "sync.bodiesPerRequest",
+    kind: COUNT(128),
+    description: "block bodies asked of a peer per request (at most 128)",
+  },
+  {
+    key: "sync.parallelBodyRequests",
+    kind: COUNT(64),
+    description: "body requests in flight at once, spread over the peers",
+  },
   {
     key: "sync.minBlocksBehind",
     kind: COUNT(1_000_000),
     placeholder: "blocks",
-    description: "sync starts when a heavier peer is at least this many blocks ahead (closer gaps are left to block gossip)",
+    description:
+      "sync starts when a heavier peer is at least this many blocks ahead (closer gaps are left to block gossip)",
   },
 ];

@@ -1,0 +1,24 @@
+/** `xchain p2p-id`: print the node's peer id (creating its identity key if missing), for scripting a network. */
+import {mkdir} from "node:fs/promises";
+import {loadOrCreateIdentity, peerIdOf} from "@xchain/p2p";
+import {type Command, Option} from "commander";
+import {NETWORK_CHOICES, type NetworkChoice} from "../../network.ts";
+import {defaultDataDir} from "../../options.ts";
+
+/** Registers the command on the program. */
+export function registerP2PId(program: Command): void {
+  program
+    .command("p2p-id")
+    .description("print the node's libp2p peer id from <datadir>/p2p.key, creating the key if it is missing")
+    .addOption(
+      new Option("--network <name>", "network (picks the default data directory)")
+        .choices(NETWORK_CHOICES)
+        .default("regtest"),
+    )
+    .option("--datadir <dir>", "the node's data directory (default ~/.xchain/<network>)")
+    .action(async (opts: {network: NetworkChoice; datadir?: string}) => {
+      const dataDir = opts.datadir ?? defaultDataDir(opts.network);
+      await mkdir(dataDir, {recursive: true});
+      console.log(peerIdOf(await loadOrCreateIdentity(dataDir)));
+    });
+}

@@ -1,0 +1,121 @@
+/**
+ * The node on the network: the libp2p host with its identity in the data directory, peer
+ * scoring, the sync manager and the relay, and the views RPC reads them through (`net_*`,
+ * `eth_syncing`, `sco_*`). Sync progress is logged every few seconds while a sync runs.
+ */
+import type {Chain} from "@xchain/chain";
+import type {Chainspec} from "@xchain/chainspec";
+import {
+  loadOrCreateIdentity,
+  P2PError,
+  P2PErrorCode,
+  P2PNetwork,
+  type P2POptions,
+  type PeerInfo,
+  PeerScoringManager,
+} from "@xchain/p2p";
+import type {PeerScoringAdmin, PeersInfo, SyncStatusSource} from "@xchain/rpc";
+import {Relay, SyncManager, type SyncOptions} from "@xchain/sync";
+import type {TxPool} from "@xchain/txpool";
+import type {Logger} from "./logger.ts";
+
+/** How often a running sync logs its progress. */
+const PROGRESS_LOG_MS = 5_000;
+
+/** What `startP2P` builds: RPC's views, the listen addresses, and `close`. */
+export interface P2PStack {
+  peers: PeersInfo;
+  sync: SyncStatusSource;
+  scoring: PeerScoringAdmin;
+  /** Multiaddrs with `/p2p/<peer id>`. */
+  addresses: string[];
+  close(): Promise<void>;
+}
+
+/** What the stack runs over. */
+export interface P2PStackDeps {
+  chainspec: Chainspec;
+  chain: Chain;
+  txpool: TxPool;
+  dataDir: string;
+  logger: Logger;
+}
+
+/** Starts the host, then sync and the relay; on failure stops what it started and rethrows. */
+export async function startP2P(
+  options: {p2p: P2POptions; sync: SyncOptions},
+  {chainspec, chain, txpool, dataDir, logger}: P2PStackDeps,
+): Promise<P2PStack> {
+  const log = logger.child({module: "p2p"});
+  const scoring = new PeerScoringManager({logger: log});
+  const network = await P2PNetwork.start(options.p2p, {
+    privateKey: await loadOrCreateIdentity(dataDir),
+    networkId: chainspec.params.p2pNetworkId,
+    decodeOptions: {rules: chainspec, chainId: chainspec.params.chainId},
+    chain,
+    scoring,
+    logger: log,
+  });
+  const syncLog = logger.child({module: "sync"});
+  const deps = {chainspec, chain, txpool, logger: syncLog};
+  const sync = new SyncManager(network, deps, options.sync);
+  const relay = new Relay(network, deps, {networkId: chainspec.params.p2pNetworkId, sync});
+  sync.start();
+  relay.start();
+  const progressTimer = setInterval(() => {
+    const progress = sync.progress();
+    if (!progress) return;
+    const remaining = progress.highestBlock - progress.currentBlock;
+    const etaSeconds = progress.blocksPerSecond > 0 ? Math.round(remaining / progress.blocksPerSecond) : undefined;
+    syncLog.info(
+      {...progress, remaining, etaSeconds},
+      `syncing: block ${progress.currentBlock} of ${progress.highestBlock}, ${progress.blocksPerSecond.toFixed(1)} blocks/s${etaSeconds === undefined ? "" : `, about ${etaSeconds} s left`}`,
+    );
+  }, PROGRESS_LOG_MS);
+  progressTimer.unref();
+  return {
+    peers: {
+      peerCount: () => network.peers().length,
+      peerList: () => network.peers().map(formatPeer),
+      listening: () => network.listening(),
+    },
+    sync: {syncStatus: () => sync.progress()},
+    scoring: scoringAdmin(scoring),
+    addresses: network.listenAddresses(),
+    close: async () => {
+      clearInterval(progressTimer);
+      relay.stop();
+      await sync.stop();
+      await network.stop();
+    },
+  };
+}
+
+/** rpc-api §4.2: a short peer id, a separator, then host and port. */
+function formatPeer(peer: PeerInfo): string {
+  const parts = peer.remoteAddress.split("/");
+  // /ip4/<host>/tcp/<port>/…
+  const hostPort = parts.length >= 5 ? `${parts[2]}:${parts[4]}` : peer.remoteAddress;
+  return `${peer.id.slice(0, 8)}@${hostPort}`;
+}
+
+/** `sco_*` over the scoring: an invalid ban address is `false`, which RPC answers with -32602. */
+function scoringAdmin(scoring: PeerScoringManager): PeerScoringAdmin {
+  const valid = (action: () => void): boolean => {
+    try {
+      action();
+      return true;
+    } catch (e) {
+      if (e instanceof P2PError && e.code === P2PErrorCode.INVALID_BAN_ADDRESS) return false;
+      throw e;
+    }
+  };
+  return {
+    banAddress: (address) => valid(() => scoring.banAddress(address)),
+    unbanAddress: (address) => valid(() => scoring.unbanAddress(address)),
+    bannedAddresses: () => scoring.bannedAddresses(),
+    peerList: () => scoring.peerList(),
+    reputationSummary: () => scoring.reputationSummary(),
+    clear: (peerOrAddress) => scoring.clear(peerOrAddress),
+  };
+}

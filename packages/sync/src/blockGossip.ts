@@ -1,0 +1,96 @@
+/**
+ * Gossiped blocks in (issue 5 item 2): a block we have is ignored; one whose parent we lack is
+ * ignored and the sync manager is asked to sync from the sender (it does when the sender is
+ * heavier); any other is imported through the chain's full validation: accepted (forwarded by
+ * gossip, VALID_BLOCK) when stored, rejected (INVALID_BLOCK) when invalid. A peer sending the same
+ * block more than `repeatedMessageLimit` times is reported REPEATED_MESSAGE each time beyond.
+ */
+import {ImportResultKind} from "@xchain/chain";
+import {type GossipMessage, type GossipVerdict, PeerEvent, type PeerNetwork} from "@xchain/p2p";
+import type {Block} from "@xchain/primitives";
+import {bytesToHex} from "@xchain/utils";
+import {BoundedCounter, BoundedSet} from "./boundedSet.ts";
+import {errorCode, errorDetail} from "./errors.ts";
+import type {SyncChain, SyncLogger, SyncTrigger} from "./types.ts";
+
+/** What the block handler needs. */
+export interface BlockGossipDeps {
+  network: PeerNetwork;
+  chain: SyncChain;
+  sync?: SyncTrigger;
+  logger?: SyncLogger;
+  repeatedMessageLimit: number;
+  recentHashes: number;
+}
+
+/** The handler of the block topic, and the memory of which blocks came from the network. */
+export class BlockGossip {
+  /** Blocks taken from gossip (imported or being imported): not published again. */
+  private readonly received: BoundedSet;
+  /** Blocks the chain refused: rejected again without import. */
+  private readonly invalid: BoundedSet;
+  private readonly repeats: BoundedCounter;
+
+  constructor(private readonly deps: BlockGossipDeps) {
+    this.received = new BoundedSet(deps.recentHashes);
+    this.invalid = new BoundedSet(deps.recentHashes);
+    this.repeats = new BoundedCounter(deps.recentHashes);
+  }
+
+  /** Whether the block came to us by gossip. */
+  fromNetwork(hash: Uint8Array): boolean {
+    return this.received.has(bytesToHex(hash));
+  }
+
+  /** Validates a gossiped block (see the file comment); a fault of the node (I/O) ignores it. */
+  async handle(message: GossipMessage<Block>): Promise<GossipVerdict> {
+    try {
+      return await this.validate(message);
+    } catch (e) {
+      this.deps.logger?.warn({peer: message.from, detail: errorDetail(e)}, "gossiped block not handled");
+      return "ignore";
+    }
+  }
+
+  private async validate(message: GossipMessage<Block>): Promise<GossipVerdict> {
+    const {network, chain} = this.deps;
+    const {from, value: block} = message;
+    const hash = block.hash();
+    const key = bytesToHex(hash);
+    if (this.repeats.increment(`${from}/${key}`) > this.deps.repeatedMessageLimit) {
+      network.report(from, PeerEvent.REPEATED_MESSAGE);
+    }
+    if (this.invalid.has(key)) {
+      network.report(from, PeerEvent.INVALID_BLOCK);
+      return "reject";
+    }
+    if (this.received.has(key) || (await chain.getHeader(hash))) return "ignore";
+    if (!(await chain.getHeader(block.header.parentHash))) {
+      this.deps.logger?.debug({peer: from, number: block.header.number}, "gossiped block with an unknown parent");
+      this.deps.sync?.requestSync(from);
+      return "ignore";
+    }
+    this.received.add(key);
+    const result = await chain.importBlock(block);
+    switch (result.kind) {
+      case ImportResultKind.IMPORTED_BEST:
+      case ImportResultKind.IMPORTED_NOT_BEST:
+        network.report(from, PeerEvent.VALID_BLOCK);
+        return "accept";
+      case ImportResultKind.EXIST:
+        return "ignore";
+      case ImportResultKind.NO_PARENT:
+        this.received.delete(key);
+        this.deps.sync?.requestSync(from);
+        return "ignore";
+      case ImportResultKind.INVALID_BLOCK:
+        this.invalid.add(key);
+        this.deps.logger?.warn(
+          {peer: from, number: block.header.number, code: errorCode(result.error)},
+          "gossiped block is invalid",
+        );
+        network.report(from, PeerEvent.INVALID_BLOCK);
+        return "reject";
+    }
+  }
+}

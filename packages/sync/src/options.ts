@@ -1,0 +1,35 @@
+/** The `[sync]` options' defaults and their bounds. */
+import {MAX_BODIES_PER_REQUEST, MAX_HEADERS_PER_REQUEST} from "@xchain/p2p";
+import {SyncError, SyncErrorCode} from "./errors.ts";
+import type {SyncOptions} from "./types.ts";
+
+/**
+ * The defaults: full header batches (the p2p cap, one round trip per 192 headers), bodies in
+ * batches of 64 with 4 requests in flight (256 blocks on the way, spread over the peers), and a
+ * sync only when a heavier peer is 2 or more blocks ahead (one block ahead is the relay's job: the
+ * block is on its way by gossip).
+ */
+export const defaultSyncOptions: SyncOptions = {
+  headersPerRequest: MAX_HEADERS_PER_REQUEST,
+  bodiesPerRequest: 64,
+  parallelBodyRequests: 4,
+  minBlocksBehind: 2,
+};
+
+const BOUNDS: Record<keyof SyncOptions, [number, number]> = {
+  headersPerRequest: [1, MAX_HEADERS_PER_REQUEST],
+  bodiesPerRequest: [1, MAX_BODIES_PER_REQUEST],
+  parallelBodyRequests: [1, 64],
+  minBlocksBehind: [1, 1_000_000],
+};
+
+/** Throws `SyncError` INVALID_OPTIONS for an option that is not an integer within its bounds. */
+export function checkSyncOptions(options: SyncOptions): SyncOptions {
+  for (const [option, [min, max]] of Object.entries(BOUNDS)) {
+    const value = options[option as keyof SyncOptions];
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      throw new SyncError({code: SyncErrorCode.INVALID_OPTIONS, option, value, min, max});
+    }
+  }
+  return options;
+}

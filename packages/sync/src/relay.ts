@@ -1,0 +1,127 @@
+/**
+ * The relay (issue 5 item 2) keeps a synced node at the tip. In: it validates gossiped blocks
+ * (`BlockGossip`) and transactions (`TxGossip`). Out: on every new head it announces our status
+ * (at most once a second while the sync imports, the last head always), and publishes the head block when it did not come from the network (mined here or submitted by
+ * RPC; blocks from gossip were forwarded by gossip already, blocks from a sync are old news); every
+ * transaction that becomes pending and did not come from gossip is published (no echo).
+ */
+import type {NewHeadEvent} from "@xchain/chain";
+import {type PeerNetwork, PROTOCOL_VERSION} from "@xchain/p2p";
+import type {Transaction} from "@xchain/primitives";
+import {equalBytes} from "@xchain/utils";
+import {BlockGossip} from "./blockGossip.ts";
+import {errorDetail} from "./errors.ts";
+import {TxGossip} from "./txGossip.ts";
+import type {RelayOptions, SyncDeps} from "./types.ts";
+
+/** Default of `RelayOptions.repeatedMessageLimit`. */
+export const DEFAULT_REPEATED_MESSAGE_LIMIT = 10;
+/** Default of `RelayOptions.recentHashes`. */
+export const DEFAULT_RECENT_HASHES = 4_096;
+/** Our status is announced at most this often while the sync imports blocks (always at once otherwise). */
+export const SYNC_STATUS_INTERVAL_MS = 1_000;
+
+/** Gossip in and out; see the file comment. */
+export class Relay {
+  private readonly blocks: BlockGossip;
+  private readonly transactions: TxGossip;
+  private started = false;
+  private unsubscribePending: (() => void) | undefined;
+  private statusTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastAnnounce = 0;
+  private readonly onNewHead = (event: NewHeadEvent): void => this.newHead(event);
+  private readonly onPending = (tx: Transaction): void => this.pending(tx);
+
+  constructor(
+    private readonly network: PeerNetwork,
+    private readonly deps: SyncDeps,
+    private readonly options: RelayOptions,
+  ) {
+    const limits = {
+      repeatedMessageLimit: options.repeatedMessageLimit ?? DEFAULT_REPEATED_MESSAGE_LIMIT,
+      recentHashes: options.recentHashes ?? DEFAULT_RECENT_HASHES,
+      logger: deps.logger,
+    };
+    this.blocks = new BlockGossip({network, chain: deps.chain, sync: options.sync, ...limits});
+    this.transactions = new TxGossip({network, txpool: deps.txpool, ...limits});
+  }
+
+  /** Installs the gossip handlers and follows the chain and the txpool. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.network.onBlock((message) => (this.started ? this.blocks.handle(message) : Promise.resolve("ignore")));
+    this.network.onTransaction((message) =>
+      this.started ? this.transactions.handle(message) : Promise.resolve("ignore"),
+    );
+    this.deps.chain.events.on("newHead", this.onNewHead);
+    this.unsubscribePending = this.deps.txpool.onPending(this.onPending);
+  }
+
+  /** Stops publishing; gossip is ignored from now on. */
+  stop(): void {
+    if (!this.started) return;
+    this.started = false;
+    this.deps.chain.events.off("newHead", this.onNewHead);
+    this.unsubscribePending?.();
+    this.unsubscribePending = undefined;
+    clearTimeout(this.statusTimer);
+    this.statusTimer = undefined;
+  }
+
+  private newHead(event: NewHeadEvent): void {
+    const {head} = event;
+    const block = event.added.at(-1);
+    const sync = this.options.sync;
+    if (
+      block &&
+      equalBytes(block.hash(), head.hash) &&
+      !this.blocks.fromNetwork(head.hash) &&
+      !sync?.importedBySync(head.hash)
+    ) {
+      void this.send("block", () => this.network.publishBlock(block));
+    }
+    // While syncing, a status per imported block would be a message per block to every peer.
+    if (sync?.importedBySync(head.hash)) this.announceLater();
+    else this.announce();
+  }
+
+  /** Announces our head now. */
+  private announce(): void {
+    clearTimeout(this.statusTimer);
+    this.statusTimer = undefined;
+    this.lastAnnounce = Date.now();
+    const head = this.deps.chain.head();
+    void this.send("status", async () =>
+      this.network.announceStatus({
+        protocolVersion: PROTOCOL_VERSION,
+        networkId: this.options.networkId,
+        genesisHash: this.deps.chain.genesisHash,
+        bestHash: head.hash,
+        bestNumber: head.number,
+        totalDifficulty: head.totalDifficulty,
+      }),
+    );
+  }
+
+  /** Announces our head at most once per `SYNC_STATUS_INTERVAL_MS`, the last one included. */
+  private announceLater(): void {
+    const wait = this.lastAnnounce + SYNC_STATUS_INTERVAL_MS - Date.now();
+    if (wait <= 0) this.announce();
+    else this.statusTimer ??= setTimeout(() => this.announce(), wait);
+  }
+
+  private pending(tx: Transaction): void {
+    if (this.transactions.fromNetwork(tx.hash())) return;
+    void this.send("transaction", () => this.network.publishTransaction(tx));
+  }
+
+  /** Sends something out; a failure (no peers subscribed, host stopping) is only logged: listeners must not throw. */
+  private async send(what: string, send: () => Promise<void>): Promise<void> {
+    try {
+      await send();
+    } catch (e) {
+      this.deps.logger?.debug({what, detail: errorDetail(e)}, "not sent");
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Gossiped transactions in (issue 5 item 2): admitted by the txpool → accepted (forwarded by
+ * gossip, VALID_TRANSACTION); already pooled → ignored; refused for a reason no node would accept
+ * it for (undecodable, bad signature, wrong chain id, too large, REMASC, intrinsic gas) → rejected
+ * (INVALID_TRANSACTION); refused for a reason of our pool or our view of the state (nonce, funds,
+ * gas price band, pool limits, replacement price) → ignored: the sender may see another state.
+ */
+import {type GossipMessage, type GossipVerdict, PeerEvent, type PeerNetwork} from "@xchain/p2p";
+import type {Transaction} from "@xchain/primitives";
+import {TxPoolError, TxPoolErrorCode} from "@xchain/txpool";
+import {bytesToHex} from "@xchain/utils";
+import {BoundedCounter, BoundedSet} from "./boundedSet.ts";
+import {errorDetail} from "./errors.ts";
+import type {SyncLogger, SyncTxPool} from "./types.ts";
+
+/** Refusals that make a transaction invalid everywhere. */
+const INVALID_CODES = new Set<string>([
+  TxPoolErrorCode.TOO_LARGE,
+  TxPoolErrorCode.DECODE,
+  TxPoolErrorCode.WRONG_CHAIN_ID,
+  TxPoolErrorCode.INVALID_SIGNATURE,
+  TxPoolErrorCode.REMASC_NOT_ACCEPTED,
+  TxPoolErrorCode.INTRINSIC_GAS_TOO_LOW,
+  TxPoolErrorCode.INITCODE_TOO_LARGE,
+]);
+
+/** Whether a txpool refusal means the transaction is invalid (not just unwelcome here and now). */
+export function isInvalidTransaction(code: string): boolean {
+  return INVALID_CODES.has(code);
+}
+
+/** What the transaction handler needs. */
+export interface TxGossipDeps {
+  network: PeerNetwork;
+  txpool: SyncTxPool;
+  logger?: SyncLogger;
+  repeatedMessageLimit: number;
+  recentHashes: number;
+}
+
+/** The handler of the transaction topic, and the memory of which transactions came from the network. */
+export class TxGossip {
+  /** Transactions admitted from gossip: not published again when they become pending. */
+  private readonly received: BoundedSet;
+  /** Transactions refused as invalid: rejected again without admission. */
+  private readonly invalid: BoundedSet;
+  private readonly repeats: BoundedCounter;
+
+  constructor(private readonly deps: TxGossipDeps) {
+    this.received = new BoundedSet(deps.recentHashes);
+    this.invalid = new BoundedSet(deps.recentHashes);
+    this.repeats = new BoundedCounter(deps.recentHashes);
+  }
+
+  /** Whether the transaction came to us by gossip. */
+  fromNetwork(hash: Uint8Array): boolean {
+    return this.received.has(bytesToHex(hash));
+  }
+
+  /** Validates a gossiped transaction (see the file comment). */
+  async handle(message: GossipMessage<Transaction>): Promise<GossipVerdict> {
+    const {network, txpool} = this.deps;
+    const {from, value: tx} = message;
+    const hash = tx.hash();
+    const key = bytesToHex(hash);
+    if (this.repeats.increment(`${from}/${key}`) > this.deps.repeatedMessageLimit) {
+      network.report(from, PeerEvent.REPEATED_MESSAGE);
+    }
+    if (this.invalid.has(key)) {
+      network.report(from, PeerEvent.INVALID_TRANSACTION);
+      return "reject";
+    }
+    if (txpool.get(hash)) return "ignore";
+    // Marked before admission: the pool announces it as pending before `add` resolves.
+    const known = this.received.has(key);
+    this.received.add(key);
+    try {
+      await txpool.add(tx);
+      network.report(from, PeerEvent.VALID_TRANSACTION);
+      return "accept";
+    } catch (e) {
+      if (!known) this.received.delete(key);
+      if (!(e instanceof TxPoolError)) {
+        this.deps.logger?.warn({peer: from, detail: errorDetail(e)}, "txpool failed on a gossiped transaction");
+        return "ignore";
+      }
+      if (!isInvalidTransaction(e.code)) return "ignore";
+      this.invalid.add(key);
+      this.deps.logger?.debug({peer: from, code: e.code}, "gossiped transaction is invalid");
+      network.report(from, PeerEvent.INVALID_TRANSACTION);
+      return "reject";
+    }
+  }
+}

@@ -1,0 +1,108 @@
+// Several real nodes (the CLI, child processes) on loopback: sync from genesis and following the
+// tip, a transaction sent to one node mined by another, a partition that heals onto the heaviest
+// branch, and a node restarted in the middle of a sync.
+import {afterEach, describe, expect, it, vi} from "vitest";
+import {rpc, waitForReceipt} from "../support/jsonRpc.ts";
+import {type RunningNode, startNode, tempDataDir} from "../support/xchainProcess.ts";
+
+const running: RunningNode[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((node) => node.stop()));
+});
+
+/** A node that mines a block every `blockTimeMs` (and as soon as transactions are pending). */
+async function miner(args: string[] = [], blockTimeMs = 150, dataDir = tempDataDir()): Promise<RunningNode> {
+  const node = await startNode(["--miner.blockTimeMs", String(blockTimeMs), ...args], dataDir);
+  running.push(node);
+  return node;
+}
+
+/** A node that does not mine, dialling `bootnodes`. */
+async function follower(bootnodes: RunningNode[], dataDir = tempDataDir(), args: string[] = []): Promise<RunningNode> {
+  const node = await startNode(
+    ["--miner.enabled", "false", "--p2p.bootnodes", bootnodes.map((n) => n.p2pAddresses[0]).join(","), ...args],
+    dataDir,
+  );
+  running.push(node);
+  return node;
+}
+
+const blockNumber = async (node: RunningNode) => Number(await rpc<string>(node.httpUrl, "eth_blockNumber"));
+const headHash = async (node: RunningNode) =>
+  (await rpc<{hash: string}>(node.httpUrl, "eth_getBlockByNumber", ["latest", false])).hash;
+
+/** Waits until every node has the same head hash, at least `minNumber`. */
+async function converge(nodes: RunningNode[], minNumber: number, timeout = 30_000): Promise<string> {
+  let hash = "";
+  await vi.waitFor(
+    async () => {
+      const hashes = await Promise.all(nodes.map(headHash));
+      const numbers = await Promise.all(nodes.map(blockNumber));
+      expect(new Set(hashes).size).toBe(1);
+      expect(Math.min(...numbers)).toBeGreaterThanOrEqual(minNumber);
+      hash = hashes[0] as string;
+    },
+    {timeout, interval: 200},
+  );
+  return hash;
+}
+
+describe("a network of nodes", () => {
+  it("syncs two followers from genesis, then they follow the miner's tip", async () => {
+    const a = await miner();
+    await vi.waitFor(async () => expect(await blockNumber(a)).toBeGreaterThanOrEqual(20), {timeout: 20_000});
+    const b = await follower([a]);
+    const c = await follower([a]);
+    const synced = await blockNumber(a);
+    await converge([a, b, c], synced);
+    // Following the tip: new blocks arrive by gossip.
+    await converge([a, b, c], synced + 5);
+    expect(await rpc(b.httpUrl, "net_peerCount")).not.toBe("0x0");
+    expect(await rpc<string[]>(b.httpUrl, "net_peerList")).toHaveLength(1);
+    expect(await rpc(b.httpUrl, "eth_syncing")).toBe(false);
+  });
+
+  it("mines on the miner a transaction sent to a follower", async () => {
+    const a = await miner([], 500);
+    const c = await follower([a]);
+    await converge([a, c], 1);
+    const [from] = await rpc<string[]>(c.httpUrl, "eth_accounts");
+    const to = `0x${"ab".repeat(20)}`;
+    const hash = await rpc<string>(c.httpUrl, "eth_sendTransaction", [{from, to, value: "0x7"}]);
+    const receipt = await waitForReceipt(a.httpUrl, hash);
+    expect(receipt.status).toBe("0x1");
+    await vi.waitFor(async () => expect(await rpc(c.httpUrl, "eth_getBalance", [to, "latest"])).toBe("0x7"), {
+      timeout: 10_000,
+    });
+  });
+
+  it("heals a partition: both miners end on the heavier branch", async () => {
+    // Apart: A mines fast, B slowly, on their own.
+    const a = await miner([], 100);
+    const bDir = tempDataDir();
+    const b = await miner([], 400, bDir);
+    await vi.waitFor(async () => expect(await blockNumber(a)).toBeGreaterThanOrEqual(30), {timeout: 20_000});
+    expect(await headHash(a)).not.toBe(await headHash(b));
+    // Healed: B comes back connected to A and stops mining; A's longer branch is the heavier one.
+    await b.stop();
+    running.splice(running.indexOf(b), 1);
+    const healed = await follower([a], bDir);
+    const aHead = await blockNumber(a);
+    await converge([a, healed], aHead);
+  });
+
+  it("finishes a sync after a restart in the middle of it", async () => {
+    const a = await miner([], 50);
+    await vi.waitFor(async () => expect(await blockNumber(a)).toBeGreaterThanOrEqual(150), {timeout: 30_000});
+    const target = await blockNumber(a);
+    const dir = tempDataDir();
+    // Small batches make the sync take several round trips, so the stop lands in the middle.
+    const small = ["--sync.headersPerRequest", "8", "--sync.bodiesPerRequest", "4", "--sync.parallelBodyRequests", "1"];
+    const b = await follower([a], dir, small);
+    await vi.waitFor(async () => expect(await blockNumber(b)).toBeGreaterThan(0), {timeout: 20_000});
+    await b.stop();
+    running.splice(running.indexOf(b), 1);
+    const restarted = await follower([a], dir);
+    await converge([a, restarted], target);
+  });
+});
