@@ -1,0 +1,165 @@
+// The chain the block benchmarks share (import.mjs, sync.mjs): a regtest chain built with the test
+// chain builder (real merged-mining proofs, the REMASC transaction closing every block) whose
+// measured blocks each carry `txsPerBlock` value transfers (or ERC-20 `transfer`s) from
+// `txsPerBlock` senders to fresh addresses, and the import measurement: a fresh child process
+// imports the chain, from raw block bytes, into a fresh LevelDB store through full validation
+// (`Chain.open` + `importBlock`, regtest genesis) and reports its time and peak RSS.
+//
+// The child is this module run as a script: node chainFixture.mjs --import <file> <setup> [<dbDir>]
+import {execFileSync} from "node:child_process";
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {Chain} from "@xchain/chain";
+import {getChainspec, regtestGenesis} from "@xchain/chainspec";
+import {calculateDifficulty} from "@xchain/consensus";
+import {LevelStore} from "@xchain/db";
+import {Block, Transaction} from "@xchain/primitives";
+import {ChainBuilder, compileSolidity, cowAccounts} from "@xchain/test-utils";
+import {bytesToHex, concatBytes, hexToBytes, keccak256, publicKeyOf, utf8ToBytes} from "@xchain/utils";
+import {SOLIDITY_HEADER, TOKEN_CONTRACT} from "./token.mjs";
+
+export const chainspec = getChainspec("regtest");
+export const chainId = chainspec.params.chainId;
+const EMPTY = new Uint8Array(0);
+
+const TOKEN = `${SOLIDITY_HEADER}${TOKEN_CONTRACT}`;
+
+/** `txsPerBlock` senders: key i is keccak("bench-sender-i"). */
+function senders(txsPerBlock) {
+  return Array.from({length: txsPerBlock}, (_, i) => {
+    const privateKey = keccak256(utf8ToBytes(`bench-sender-${i}`));
+    return {privateKey, address: keccak256(publicKeyOf(privateKey)).subarray(12), nonce: 0n};
+  });
+}
+
+function sign(from, values) {
+  return Transaction.sign(
+    {gasPrice: 0n, value: 0n, data: EMPTY, ...values, nonce: from.nonce++},
+    from.privateKey,
+    chainId,
+  );
+}
+
+function freshAddress(n, i) {
+  return keccak256(utf8ToBytes(`recipient-${n}-${i}`)).subarray(12);
+}
+
+function uint256(value) {
+  const out = new Uint8Array(32);
+  let v = BigInt(value);
+  for (let i = 31; v > 0n; i--, v >>= 8n) out[i] = Number(v & 0xffn);
+  return out;
+}
+
+/**
+ * Builds `setup` blocks that fund the senders (and deploy the token for "erc20"), then `blockCount`
+ * measured blocks of `txsPerBlock` transfers each ("transfer": value transfers, "erc20": token
+ * transfers). Returns every block's encoding, oldest first, and `setup`.
+ */
+export async function buildChain({kind = "transfer", blockCount, txsPerBlock}) {
+  const builder = await ChainBuilder.create({
+    chainspec,
+    genesis: regtestGenesis,
+    difficulty: (h, p) => calculateDifficulty(h, p, chainspec),
+  });
+  const cow = {...cowAccounts()[0], nonce: 0n};
+  const from = senders(txsPerBlock);
+  const blocks = [];
+  let token;
+  let transferSelector;
+  const tokenTransfer = (to, amount) => concatBytes(transferSelector, new Uint8Array(12), to, uint256(amount));
+  if (kind === "transfer") {
+    blocks.push(
+      await builder.buildBlock({
+        transactions: from.map((s) => sign(cow, {gasLimit: 21_000n, to: s.address, value: 10n ** 21n})),
+      }),
+    );
+  } else {
+    const {bytecode, selectors} = compileSolidity(TOKEN).Token;
+    const deploy = sign(cow, {gasLimit: 1_000_000n, data: bytecode});
+    blocks.push(await builder.buildBlock({transactions: [deploy]}));
+    // The token's address: keccak(rlp([deployer, nonce 0])).
+    token = keccak256(concatBytes(Uint8Array.of(0xd6, 0x94), cow.address, Uint8Array.of(0x80))).subarray(12);
+    transferSelector = selectors["transfer(address,uint256)"];
+    blocks.push(
+      await builder.buildBlock({
+        transactions: from.map((s) =>
+          sign(cow, {gasLimit: 100_000n, to: token, data: tokenTransfer(s.address, 10n ** 24n)}),
+        ),
+      }),
+    );
+  }
+  const setup = blocks.length;
+  for (let n = 0; n < blockCount; n++) {
+    const txs = from.map((s, i) =>
+      kind === "transfer"
+        ? sign(s, {gasLimit: 21_000n, to: freshAddress(n, i), value: 1n})
+        : sign(s, {gasLimit: 100_000n, to: token, data: tokenTransfer(freshAddress(n, i), 1n)}),
+    );
+    blocks.push(await builder.buildBlock({transactions: txs}));
+  }
+  return {encoded: blocks.map((b) => b.encode()), setup};
+}
+
+/** A block's transaction count, REMASC excluded. */
+export function txCountOf(bytes) {
+  return Block.decode(bytes, {rules: chainspec, chainId}).transactions.length - 1;
+}
+
+/** Writes the chain to `file`, one block's hex encoding a line. */
+export function writeChain(file, encoded) {
+  writeFileSync(file, encoded.map(bytesToHex).join("\n"));
+}
+
+/**
+ * Imports the chain in `file` (written by writeChain) in a fresh child process: the `setup` blocks
+ * first, then the measured ones, timed. Into a temporary store removed afterwards, or into the
+ * LevelDB store at `dbDir`, which is kept (a node's data directory keeps it at <datadir>/db).
+ * Returns {seconds, blocks, txs, gas, peakRssMb} of the measured blocks.
+ */
+export function measureImport(file, setup, {dbDir} = {}) {
+  const args = [...process.execArgv, import.meta.filename, "--import", file, String(setup)];
+  if (dbDir !== undefined) args.push(dbDir);
+  return JSON.parse(execFileSync(process.execPath, args, {encoding: "utf8"}));
+}
+
+async function importChain(encoded, setup, dbDir) {
+  const dir = dbDir ?? mkdtempSync(join(tmpdir(), "xchain-bench-import-"));
+  const store = await LevelStore.open(dir);
+  try {
+    const chain = await Chain.open({store, chainspec, genesis: regtestGenesis});
+    for (const bytes of encoded.slice(0, setup)) await chain.importBlock(bytes);
+    let gas = 0n;
+    const start = process.hrtime.bigint();
+    for (const bytes of encoded.slice(setup)) {
+      const result = await chain.importBlock(bytes);
+      if (result.kind !== "IMPORTED_BEST")
+        throw new Error(`import failed: ${result.kind} ${result.error?.message ?? ""}`);
+      const header = chain.head().header;
+      gas += header.gasUsed;
+    }
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    return {
+      seconds,
+      blocks: encoded.length - setup,
+      txs: (encoded.length - setup) * txCountOf(encoded[setup]),
+      gas,
+    };
+  } finally {
+    await store.close();
+    if (dbDir === undefined) rmSync(dir, {recursive: true, force: true});
+  }
+}
+
+/** The child: imports the file's blocks and prints its figures as JSON. */
+async function importChild(file, setup, dbDir) {
+  const encoded = readFileSync(file, "utf8").split("\n").map(hexToBytes);
+  const r = await importChain(encoded, setup, dbDir);
+  console.log(JSON.stringify({...r, gas: Number(r.gas), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024)}));
+  process.exit(0);
+}
+
+if (process.argv[1] === import.meta.filename && process.argv[2] === "--import") {
+  await importChild(process.argv[3], Number(process.argv[4]), process.argv[5]);
+}
