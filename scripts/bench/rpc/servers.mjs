@@ -67,7 +67,8 @@ export async function startXchain(nodeFlags = []) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-rpc-"));
   const args = [...nodeFlags, XCHAIN_BIN, "start", "--datadir", dataDir, "--rpc.http.port", String(port)];
-  args.push("--rpc.ws.enabled", "false", "--log.level", "warn");
+  // The node joins no network here, but keeps its p2p host (on a free loopback port), as it runs by default.
+  args.push("--rpc.ws.enabled", "false", "--log.level", "warn", "--p2p.host", "127.0.0.1", "--p2p.port", "0");
   return startServer("xchain", process.execPath, args, `http://127.0.0.1:${port}`);
 }
 
