@@ -98,6 +98,7 @@ export class P2PNetwork implements PeerNetwork {
     this.host.addEventListener("peer:disconnect", (event) => {
       const peer = event.detail.toString();
       this.peerBook.remove(peer);
+      this.server.forget(peer);
       this.bootnodes.lost(peer);
     });
     if (this.context.options.mdns) {

@@ -2,13 +2,15 @@
  * Serving `/headers/1` and `/bodies/1` from the chain to handshaken peers: one request frame
  * (read within `requestTimeoutMs`), one response frame, then the stream closes. Requests over the
  * caps or malformed cost INVALID_MESSAGE; a peer that opens a stream and sends nothing in time
- * costs TIMEOUT_MESSAGE. A bodies response stops before it would exceed `MAX_MESSAGE_BYTES`.
+ * costs TIMEOUT_MESSAGE. A bodies response stops before it would exceed `MAX_MESSAGE_BYTES`. Each
+ * peer has a request budget (`rateLimit.ts`); requests beyond it are refused.
  */
 import type {Connection, Stream} from "@libp2p/interface";
 import type {BlockHeader} from "@xchain/primitives";
 import {deadline, type NetworkContext} from "./context.ts";
 import {P2PErrorCode} from "./errors.ts";
 import {abortStream, closeWrite, type FrameContext, framed, readFrame, streamError, writeFrame} from "./frames.ts";
+import {DEFAULT_REQUEST_RATE, type RateLimit, RequestRateLimiter} from "./rateLimit.ts";
 import {MAX_MESSAGE_BYTES, type P2PChainView, PeerEvent} from "./types.ts";
 import {decodeBodiesRequest, encodeBodiesResponse, encodeBody} from "./wire/bodies.ts";
 import {decodeHeadersRequest, encodeHeadersResponse, type HeadersRequest} from "./wire/headers.ts";
@@ -19,7 +21,19 @@ export const MAX_REQUEST_STREAMS = 8;
 const FRAME_OVERHEAD = 16;
 
 export class RequestServer {
-  constructor(private readonly context: NetworkContext) {}
+  private readonly rates: RequestRateLimiter;
+
+  constructor(
+    private readonly context: NetworkContext,
+    rate: RateLimit = DEFAULT_REQUEST_RATE,
+  ) {
+    this.rates = new RequestRateLimiter(rate);
+  }
+
+  /** Forgets a peer's request budget (it disconnected). */
+  forget(peer: string): void {
+    this.rates.forget(peer);
+  }
 
   async register(): Promise<void> {
     const options = {maxInboundStreams: MAX_REQUEST_STREAMS, maxOutboundStreams: MAX_REQUEST_STREAMS};
@@ -51,6 +65,12 @@ export class RequestServer {
     const peer = connection.remotePeer.toString();
     if (!this.context.peers.has(peer)) {
       abortStream(stream, new Error("no status handshake"));
+      return;
+    }
+    // Over its budget: refused unread. Counted (REPEATED_MESSAGE), which alone costs no reputation.
+    if (!this.rates.take(peer)) {
+      abortStream(stream, new Error("request rate exceeded"));
+      this.context.report(peer, PeerEvent.REPEATED_MESSAGE);
       return;
     }
     const context: FrameContext = {peer, protocol, timeoutMs: this.context.options.requestTimeoutMs};

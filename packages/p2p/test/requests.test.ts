@@ -206,6 +206,33 @@ describe("misbehaving peers", () => {
     expect((await lp.read()).byteLength).toBeGreaterThan(100);
   });
 
+  it("a peer over its request budget is refused (REPEATED_MESSAGE) while another peer is still served", async () => {
+    const {host, raw} = await hostAndRawPeer();
+    const request = encodeHeadersRequest({kind: "byNumber", start: 1, count: 1});
+    let refused = 0;
+    // Far more than the burst of 100, faster than the 50 a second that refill it.
+    await Promise.all(
+      Array.from({length: 4}, async () => {
+        for (let i = 0; i < 50; i++) {
+          const stream = await raw.openRaw(host.network.peerId, protocolOf("headers"));
+          const lp = lpStream(stream);
+          try {
+            await lp.write(request);
+            await stream.close();
+            await lp.read();
+          } catch {
+            refused++;
+          }
+        }
+      }),
+    );
+    expect(refused).toBeGreaterThan(0);
+    expect(host.scoring.of(raw.peerId).filter((e) => e === PeerEvent.REPEATED_MESSAGE).length).toBe(refused);
+    const client = await startHost();
+    await connect(client, host);
+    expect(await client.network.getHeadersByNumber(host.network.peerId, 1, 2)).toHaveLength(2);
+  });
+
   it("a stream that sends nothing is closed after the read timeout (TIMEOUT_MESSAGE)", async () => {
     const {host, raw} = await hostAndRawPeer();
     const stream = await raw.openRaw(host.network.peerId, protocolOf("bodies"));
