@@ -15,7 +15,7 @@ import {
   PeerScoringManager,
 } from "@xchain/p2p";
 import type {PeerScoringAdmin, PeersInfo, SyncStatusSource} from "@xchain/rpc";
-import {Relay, SyncManager, type SyncOptions} from "@xchain/sync";
+import {Relay, SyncManager, type SyncOptions, type SyncProgress} from "@xchain/sync";
 import type {TxPool} from "@xchain/txpool";
 import type {Logger} from "./logger.ts";
 
@@ -79,7 +79,7 @@ export async function startP2P(
       peerList: () => network.peers().map(formatPeer),
       listening: () => network.listening(),
     },
-    sync: {syncStatus: () => sync.progress()},
+    sync: {syncStatus: () => sync.progress(), onSyncChange: (listener) => onSyncChange(sync, listener)},
     scoring: scoringAdmin(scoring),
     addresses: network.listenAddresses(),
     close: async () => {
@@ -88,6 +88,26 @@ export async function startP2P(
       await sync.stop();
       await network.stop();
     },
+  };
+}
+
+/** Calls `listener` with the status when a sync starts and with undefined when the node is synced again. */
+function onSyncChange(sync: SyncManager, listener: (status: SyncProgress | undefined) => void): () => void {
+  let syncing = sync.progress() !== undefined;
+  const started = ({progress}: {progress: SyncProgress}) => {
+    syncing = true;
+    listener(progress);
+  };
+  const synced = () => {
+    if (!syncing) return;
+    syncing = false;
+    listener(undefined);
+  };
+  sync.events.on("started", started);
+  sync.events.on("synced", synced);
+  return () => {
+    sync.events.off("started", started);
+    sync.events.off("synced", synced);
   };
 }
 

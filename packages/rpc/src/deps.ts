@@ -71,6 +71,11 @@ export interface SyncStatus {
 export interface SyncStatusSource {
   /** Undefined when not syncing. */
   syncStatus(): SyncStatus | undefined;
+  /**
+   * Calls `listener` when a sync starts (with its status) and when it ends (undefined): the
+   * `syncing` subscription. Returns the function that stops it.
+   */
+  onSyncChange(listener: (status: SyncStatus | undefined) => void): () => void;
 }
 
 /** The logger shape RPC writes to (pino's `(context, message)`). */

@@ -18,7 +18,7 @@ import {createWsTransport} from "./transport/ws.ts";
 /** A node without p2p: no peers, not listening for them. */
 export const NO_PEERS: PeersInfo = {peerCount: () => 0, peerList: () => [], listening: () => false};
 /** A node that never syncs. */
-export const NOT_SYNCING: SyncStatusSource = {syncStatus: () => undefined};
+export const NOT_SYNCING: SyncStatusSource = {syncStatus: () => undefined, onSyncChange: () => () => undefined};
 const SILENT: RpcLogger = {error: () => undefined, warn: () => undefined, debug: () => undefined};
 
 /** The running server. */
@@ -36,7 +36,11 @@ export class RpcServer {
     const logger = deps.logger ?? SILENT;
     const events = new EventHub(deps.chain, deps.txpool, logger);
     const filters = new FilterManager(events, options);
-    const subscriptions = new SubscriptionManager(events, options.maxSubscriptionsPerConnection);
+    const subscriptions = new SubscriptionManager(
+      events,
+      deps.sync ?? NOT_SYNCING,
+      options.maxSubscriptionsPerConnection,
+    );
     const services = {events, filters, subscriptions};
     const moduleDeps: ModuleDeps = {
       ...deps,

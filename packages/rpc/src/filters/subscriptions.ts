@@ -2,13 +2,15 @@
  * WebSocket subscriptions (rpc-api §3.1, §6): `newHeads` (every header added, a reorganization's
  * whole new branch included), `logs` (logs of removed blocks again with `removed: true`, then the
  * new ones), `newPendingTransactions` (hashes, re-admitted ones after a reorganization included,
- * since the txpool reports them again) and `syncing` (accepted; a node that never syncs sends
- * nothing). Subscriptions end with their connection.
+ * since the txpool reports them again) and `syncing` (the status object when a sync starts,
+ * `false` when it ends). Subscriptions end with their connection.
  */
 import {randomBytes} from "node:crypto";
 import {bytesToHex, toData} from "@xchain/utils";
+import type {SyncStatusSource} from "../deps.ts";
 import {formatHeader} from "../format/header.ts";
 import {formatLog} from "../format/log.ts";
+import {formatSyncStatus} from "../format/syncStatus.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
 import type {LogMatchRequest} from "../params/filterObject.ts";
@@ -26,6 +28,7 @@ export class SubscriptionManager {
 
   constructor(
     private readonly events: EventHub,
+    private readonly sync: SyncStatusSource,
     private readonly maxPerConnection: number,
   ) {}
 
@@ -80,7 +83,7 @@ export class SubscriptionManager {
       case "newPendingTransactions":
         return this.events.onPendingTransaction((tx) => send(toData(tx.hash())));
       case "syncing":
-        return () => undefined;
+        return this.sync.onSyncChange((status) => send(formatSyncStatus(status)));
     }
   }
 }

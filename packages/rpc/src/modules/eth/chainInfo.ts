@@ -1,6 +1,7 @@
 /** eth_* identity and head methods (rpc-api §4.2). */
 import {toQuantity} from "@xchain/utils";
 import type {ModuleDeps} from "../../deps.ts";
+import {formatSyncStatus} from "../../format/syncStatus.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import {method} from "../../params/method.ts";
 
@@ -19,15 +20,7 @@ export function ethChainInfoMethods({
     /** Handler for `eth_protocolVersion` */
     protocolVersion: method([], () => PROTOCOL_VERSION),
     /** Handler for `eth_syncing` (rpc-api §2.8) */
-    syncing: method([], () => {
-      const status = sync.syncStatus();
-      if (!status) return false;
-      return {
-        startingBlock: toQuantity(status.startingBlock),
-        currentBlock: toQuantity(status.currentBlock),
-        highestBlock: toQuantity(status.highestBlock),
-      };
-    }),
+    syncing: method([], () => formatSyncStatus(sync.syncStatus())),
     /** Handler for `eth_gasPrice`: the best block's minimumGasPrice × 1.1 (B§8, rskj `rpc.gasPriceMultiplier`) */
     gasPrice: method([], () => toQuantity((chain.head().header.minimumGasPrice * 11n) / 10n)),
     /** Handler for `eth_blockNumber` */

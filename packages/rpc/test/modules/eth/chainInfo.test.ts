@@ -5,7 +5,12 @@ import {TestNode} from "../../support/node.ts";
 let node: TestNode;
 beforeAll(async () => {
   node = await TestNode.start({
-    deps: {sync: {syncStatus: () => ({startingBlock: 1, currentBlock: 2, highestBlock: 16})}},
+    deps: {
+      sync: {
+        syncStatus: () => ({startingBlock: 1, currentBlock: 2, highestBlock: 16}),
+        onSyncChange: () => () => undefined,
+      },
+    },
   });
   await buildFixture(node);
 });

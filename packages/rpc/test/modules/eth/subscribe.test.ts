@@ -1,5 +1,6 @@
 import {toData} from "@xchain/utils";
 import {afterEach, beforeEach, describe, expect, it} from "vitest";
+import type {SyncStatus} from "../../../src/index.ts";
 import {alice, bob, buildFixture, dave, type Fixture} from "../../support/fixture.ts";
 import {signTx, TestNode} from "../../support/node.ts";
 import {PINGED_TOPIC, probeCall} from "../../support/probe.ts";
@@ -85,7 +86,39 @@ describe("eth_subscribe", () => {
     expect(ws.notifications.filter((n) => n.subscription === id)).toEqual([]);
   });
 
-  it("syncing: accepted; a node that does not sync sends nothing", async () => {
+  it("syncing: the status object when a sync starts, false when it ends (rpc-api §6)", async () => {
+    const listeners = new Set<(status: SyncStatus | undefined) => void>();
+    const syncing = await TestNode.start({
+      deps: {
+        sync: {
+          syncStatus: () => undefined,
+          onSyncChange: (listener) => {
+            listeners.add(listener);
+            return () => listeners.delete(listener);
+          },
+        },
+      },
+    });
+    const client = await WsClient.connect(syncing.wsUrl);
+    try {
+      const reply = await client.call("eth_subscribe", ["syncing"]);
+      const id = reply.result as string;
+      for (const listener of listeners) listener({startingBlock: 0, currentBlock: 5, highestBlock: 300});
+      for (const listener of listeners) listener(undefined);
+      await client.waitFor(id, 2);
+      expect(client.notifications.filter((n) => n.subscription === id).map((n) => n.result)).toEqual([
+        {startingBlock: "0x0", currentBlock: "0x5", highestBlock: "0x12c"},
+        false,
+      ]);
+      expect((await client.call("eth_unsubscribe", [id])).result).toBe(true);
+      expect(listeners.size).toBe(0);
+    } finally {
+      client.close();
+      await syncing.close();
+    }
+  });
+
+  it("syncing: a node that does not sync sends nothing", async () => {
     expect(await subscribe("syncing")).toMatch(/^0x/);
   });
 
