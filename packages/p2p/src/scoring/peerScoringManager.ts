@@ -183,7 +183,7 @@ export class PeerScoringManager implements PeerScoring {
     const duration = punishmentDuration(table.parameters, entry.punishments, entry.score);
     const until = Math.min(now + duration, Number.MAX_SAFE_INTEGER);
     entry.startPunishment(until);
-    this.logger?.debug(
+    this.logger?.info(
       {type: table.type, id: key, event, durationMs: duration, punishedUntil: until, punishments: entry.punishments},
       "peer punished",
     );
