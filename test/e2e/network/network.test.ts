@@ -82,13 +82,26 @@ describe("a network of nodes", () => {
     const bDir = tempDataDir();
     const b = await miner([], 400, bDir);
     await vi.waitFor(async () => expect(await blockNumber(a)).toBeGreaterThanOrEqual(30), {timeout: 20_000});
-    expect(await headHash(a)).not.toBe(await headHash(b));
-    // Healed: B comes back connected to A and stops mining; A's longer branch is the heavier one.
+    const bBranch = await headHash(b);
+    expect(await headHash(a)).not.toBe(bBranch);
+    // Healed: B comes back connected to A and goes on mining; A's longer branch is the heavier one.
     await b.stop();
     running.splice(running.indexOf(b), 1);
-    const healed = await follower([a], bDir);
-    const aHead = await blockNumber(a);
-    await converge([a, healed], aHead);
+    const healed = await miner(["--p2p.bootnodes", a.p2pAddresses[0] as string], 400, bDir);
+    const aHeight = await blockNumber(a);
+    const aBlock = await rpc<{hash: string}>(a.httpUrl, "eth_getBlockByNumber", [`0x${aHeight.toString(16)}`, false]);
+    await vi.waitFor(async () => expect(await blockNumber(healed)).toBeGreaterThan(aHeight), {timeout: 30_000});
+    // Both stop mining, then agree; A's branch is in the common chain, B's old head is not.
+    await Promise.all([a, healed].map((n) => rpc(n.httpUrl, "evm_stopMining")));
+    const number = Math.max(await blockNumber(a), await blockNumber(healed));
+    await converge([a, healed], number);
+    const onHealed = await rpc<{hash: string}>(healed.httpUrl, "eth_getBlockByNumber", [
+      `0x${aHeight.toString(16)}`,
+      false,
+    ]);
+    expect(onHealed.hash).toBe(aBlock.hash);
+    expect(await rpc(healed.httpUrl, "eth_getBlockByHash", [bBranch, false])).not.toBeNull();
+    expect(await headHash(healed)).not.toBe(bBranch);
   });
 
   it("finishes a sync after a restart in the middle of it", async () => {
