@@ -7,26 +7,15 @@ import {PeerEvent} from "@xchain/p2p";
 import type {Block} from "@xchain/primitives";
 import {headerValues} from "@xchain/test-utils";
 import {bytesToHex} from "@xchain/utils";
-import {afterEach, beforeAll, describe, expect, it} from "vitest";
+import {describe, expect, it} from "vitest";
 import type {FakeHub} from "./support/fakeNetwork.ts";
-import {type Fixture, fixture} from "./support/fixture.ts";
-import {cows, hex, newHub, TestNode, transfer, waitFor} from "./support/testNode.ts";
+import {syncSuite} from "./support/suite.ts";
+import {cows, hex, newHub, type TestNode, transfer, waitFor} from "./support/testNode.ts";
 
-let f: Fixture;
-const nodes: TestNode[] = [];
-
-beforeAll(async () => {
-  f = await fixture();
-});
-
-afterEach(async () => {
-  for (const node of nodes.splice(0)) await node.close();
-});
+const suite = syncSuite();
 
 async function node(hub: FakeHub, id: string, blocks: readonly Block[], relay = true): Promise<TestNode> {
-  const created = await TestNode.create(hub, id);
-  await created.importBlocks(blocks);
-  nodes.push(created);
+  const created = await suite.node(hub, id, blocks);
   if (relay) created.startRelay();
   return created;
 }
@@ -34,8 +23,8 @@ async function node(hub: FakeHub, id: string, blocks: readonly Block[], relay = 
 /** Two relaying nodes at block 10, linked. */
 async function pair(): Promise<{hub: FakeHub; local: TestNode; peer: TestNode}> {
   const hub = newHub();
-  const local = await node(hub, "local", f.main.slice(0, 10));
-  const peer = await node(hub, "peer", f.main.slice(0, 10));
+  const local = await node(hub, "local", suite.f.main.slice(0, 10));
+  const peer = await node(hub, "peer", suite.f.main.slice(0, 10));
   hub.connect("local", "peer");
   return {hub, local, peer};
 }
@@ -43,17 +32,17 @@ async function pair(): Promise<{hub: FakeHub; local: TestNode; peer: TestNode}> 
 describe("Relay", () => {
   it("imports and accepts a gossiped block on our head, forwards it, and does not publish it again", async () => {
     const {hub, local, peer} = await pair();
-    const third = await node(hub, "third", f.main.slice(0, 10));
+    const third = await node(hub, "third", suite.f.main.slice(0, 10));
     hub.connect("local", "third");
 
     // "Mined" on the peer: its relay publishes it.
-    await peer.importBlocks([f.main[10]!]);
-    expect(peer.network.publishedBlocks.map(hex)).toEqual([hex(f.main[10]!)]);
+    await peer.importBlocks([suite.f.main[10]!]);
+    expect(peer.network.publishedBlocks.map(hex)).toEqual([hex(suite.f.main[10]!)]);
     await waitFor(() => third.chain.head().number === 11, "the third node at 11");
 
-    expect(local.headHex()).toBe(hex(f.main[10]!));
+    expect(local.headHex()).toBe(hex(suite.f.main[10]!));
     expect(hub.verdicts.filter((v) => v.node === "local")).toEqual([
-      {node: "local", from: "peer", topic: "block", hash: hex(f.main[10]!), verdict: "accept"},
+      {node: "local", from: "peer", topic: "block", hash: hex(suite.f.main[10]!), verdict: "accept"},
     ]);
     expect(local.network.reportsAbout("peer")).toEqual([PeerEvent.VALID_BLOCK]);
     // The third node got it from local: gossip forwards what a node accepts.
@@ -67,9 +56,9 @@ describe("Relay", () => {
 
   it("rejects and reports an invalid block, again when it comes back, and ignores a known one", async () => {
     const {local} = await pair();
-    const parent = f.main[9]!;
-    const good = f.main[10]!;
-    const bad = f.builder.sealBlock(
+    const parent = suite.f.main[9]!;
+    const good = suite.f.main[10]!;
+    const bad = suite.f.builder.sealBlock(
       {...headerValues(good.header), stateRoot: new Uint8Array(32).fill(7)},
       good.transactions,
       good.uncles,
@@ -86,10 +75,8 @@ describe("Relay", () => {
 
   it("ignores a block with an unknown parent and syncs from its sender", async () => {
     const hub = newHub();
-    const peer = await node(hub, "peer", f.main.slice(0, 15), false);
-    const local = await TestNode.create(hub, "local");
-    nodes.push(local);
-    await local.importBlocks(f.main.slice(0, 10));
+    const peer = await node(hub, "peer", suite.f.main.slice(0, 15), false);
+    const local = await suite.node(hub, "local", suite.f.main.slice(0, 10));
     // minBlocksBehind 50: the status alone would not start a sync.
     const sync = local.startSync({minBlocksBehind: 50});
     local.startRelay();
@@ -98,7 +85,7 @@ describe("Relay", () => {
     expect(sync.progress()).toBeUndefined();
     expect(hub.requests).toEqual([]);
 
-    expect(await local.network.deliver("block", "peer", f.main[14]!.encode())).toBe("ignore");
+    expect(await local.network.deliver("block", "peer", suite.f.main[14]!.encode())).toBe("ignore");
     await waitFor(() => local.chain.head().number === 15, "head 15");
     expect(local.headHex()).toBe(peer.headHex());
     expect(local.network.reportsAbout("peer")).toEqual([]);
@@ -111,10 +98,8 @@ describe("Relay", () => {
   it("syncs from the sender of an unknown-parent block that makes it heavier only once its status follows", async () => {
     const hub = newHub();
     // Same height (12), same total difficulty, different branches: neither is a sync candidate.
-    const peer = await node(hub, "peer", [...f.main.slice(0, 10), ...f.alt.slice(0, 2)], false);
-    const local = await TestNode.create(hub, "local");
-    nodes.push(local);
-    await local.importBlocks(f.main.slice(0, 12));
+    const peer = await node(hub, "peer", [...suite.f.main.slice(0, 10), ...suite.f.alt.slice(0, 2)], false);
+    const local = await suite.node(hub, "local", suite.f.main.slice(0, 12));
     const sync = local.startSync();
     local.startRelay();
     hub.connect("local", "peer");
@@ -123,18 +108,18 @@ describe("Relay", () => {
     expect(hub.requests).toEqual([]);
 
     // The peer "mines" block 13 on its branch; its gossip reaches us before any status.
-    await peer.importBlocks([f.alt[2]!]);
-    expect(await local.network.deliver("block", "peer", f.alt[2]!.encode())).toBe("ignore");
+    await peer.importBlocks([suite.f.alt[2]!]);
+    expect(await local.network.deliver("block", "peer", suite.f.alt[2]!.encode())).toBe("ignore");
     await waitFor(() => local.chain.head().number === 13, "head 13");
-    expect(local.headHex()).toBe(hex(f.alt[2]!));
+    expect(local.headHex()).toBe(hex(suite.f.alt[2]!));
     await waitFor(() => sync.progress() === undefined, "idle");
   });
 
   it("publishes a block mined locally and announces the new head", async () => {
     const {local, peer} = await pair();
-    await local.importBlocks([f.main[10]!]);
-    expect(local.network.publishedBlocks.map(hex)).toEqual([hex(f.main[10]!)]);
-    expect(local.network.announced.at(-1)).toMatchObject({bestNumber: 11, bestHash: f.main[10]!.hash()});
+    await local.importBlocks([suite.f.main[10]!]);
+    expect(local.network.publishedBlocks.map(hex)).toEqual([hex(suite.f.main[10]!)]);
+    expect(local.network.announced.at(-1)).toMatchObject({bestNumber: 11, bestHash: suite.f.main[10]!.hash()});
     expect(local.network.announced.at(-1)?.totalDifficulty).toBe(local.chain.head().totalDifficulty);
     await waitFor(() => peer.chain.head().number === 11, "the peer at 11");
     expect(peer.network.peers().find((p) => p.id === "local")?.status.bestNumber).toBe(11);
@@ -179,7 +164,7 @@ describe("Relay", () => {
 
   it("reports REPEATED_MESSAGE for a peer sending the same block more than 10 times", async () => {
     const {local} = await pair();
-    const known = f.main[5]!.encode();
+    const known = suite.f.main[5]!.encode();
     for (let i = 0; i < 12; i++) expect(await local.network.deliver("block", "peer", known)).toBe("ignore");
     expect(local.network.reportsAbout("peer")).toEqual([PeerEvent.REPEATED_MESSAGE, PeerEvent.REPEATED_MESSAGE]);
     for (let i = 0; i < 10; i++) await local.network.deliver("block", "other", known);
@@ -189,9 +174,9 @@ describe("Relay", () => {
   it("stops: gossip is ignored and nothing is published any more", async () => {
     const {local} = await pair();
     local.relay?.stop();
-    expect(await local.network.deliver("block", "peer", f.main[10]!.encode())).toBe("ignore");
+    expect(await local.network.deliver("block", "peer", suite.f.main[10]!.encode())).toBe("ignore");
     expect(local.chain.head().number).toBe(10);
-    await local.importBlocks([f.main[10]!]);
+    await local.importBlocks([suite.f.main[10]!]);
     await local.txpool.add(transfer(cows[1]!, 0n));
     expect(local.network.publishedBlocks).toEqual([]);
     expect(local.network.publishedTransactions).toEqual([]);

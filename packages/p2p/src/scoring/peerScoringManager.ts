@@ -70,6 +70,23 @@ export interface PeerScoringOptions {
   logger?: P2PLogger;
 }
 
+/** The event counters `sco_reputationSummary` sums under the names `sco_peerList` gives them. */
+const SUMMED_COUNTERS = [
+  "successfulHandshakes",
+  "failedHandshakes",
+  "invalidHeader",
+  "validBlocks",
+  "invalidBlocks",
+  "validTransactions",
+  "invalidTransactions",
+  "invalidNetworks",
+  "invalidMessages",
+  "repeatedMessages",
+  "timeoutMessages",
+  "unexpectedMessages",
+] as const satisfies readonly (keyof PeerScoringInfo & keyof ReputationSummary)[];
+type SummedCounter = (typeof SUMMED_COUNTERS)[number];
+
 /** Entries of one kind (node ids or addresses), least recently recorded first. */
 class ScoreTable {
   private readonly entries = new Map<string, PeerScore>();
@@ -229,47 +246,27 @@ export class PeerScoringManager implements PeerScoring {
     return [...this.nodes.infos(now), ...this.addresses.infos(now)];
   }
 
-  /** Sums over `peerList()` (rskj `PeerScoringReporterUtil.buildReputationSummary`). */
+  /** Sums over `peerList()` (rskj `PeerScoringReporterUtil.buildReputationSummary`), in B§9.3's field order. */
   reputationSummary(): ReputationSummary {
-    const summary: ReputationSummary = {
-      count: 0,
-      successfulHandshakes: 0,
-      failedHandshakes: 0,
-      invalidHeader: 0,
-      validBlocks: 0,
-      invalidBlocks: 0,
-      validTransactions: 0,
-      invalidTransactions: 0,
-      invalidNetworks: 0,
-      invalidMessages: 0,
-      repeatedMessages: 0,
-      timeoutMessages: 0,
-      unexpectedMessages: 0,
-      peersTotalScore: 0,
-      punishments: 0,
-      goodReputationCount: 0,
-      badReputationCount: 0,
-    };
-    for (const info of this.peerList()) {
-      summary.count++;
-      summary.successfulHandshakes += info.successfulHandshakes;
-      summary.failedHandshakes += info.failedHandshakes;
-      summary.invalidHeader += info.invalidHeader;
-      summary.validBlocks += info.validBlocks;
-      summary.invalidBlocks += info.invalidBlocks;
-      summary.validTransactions += info.validTransactions;
-      summary.invalidTransactions += info.invalidTransactions;
-      summary.invalidNetworks += info.invalidNetworks;
-      summary.invalidMessages += info.invalidMessages;
-      summary.repeatedMessages += info.repeatedMessages;
-      summary.timeoutMessages += info.timeoutMessages;
-      summary.unexpectedMessages += info.unexpectedMessages;
-      summary.peersTotalScore += info.score;
-      summary.punishments += info.punishments;
-      if (info.goodReputation) summary.goodReputationCount++;
-      else summary.badReputationCount++;
+    const peers = this.peerList();
+    const sums = Object.fromEntries(SUMMED_COUNTERS.map((counter) => [counter, 0])) as Record<SummedCounter, number>;
+    let totalScore = 0;
+    let punishments = 0;
+    let good = 0;
+    for (const info of peers) {
+      for (const counter of SUMMED_COUNTERS) sums[counter] += info[counter];
+      totalScore += info.score;
+      punishments += info.punishments;
+      if (info.goodReputation) good++;
     }
-    return summary;
+    return {
+      count: peers.length,
+      ...sums,
+      peersTotalScore: totalScore,
+      punishments,
+      goodReputationCount: good,
+      badReputationCount: peers.length - good,
+    };
   }
 
   /**
