@@ -3,6 +3,8 @@ import {defineConfig} from "vitest/config";
 
 const packagesDir = fileURLToPath(new URL("./packages/", import.meta.url));
 
+// Two tiers: `unit` runs each package's tests in-process (`npm run test:unit`); `e2e` starts real
+// node processes on loopback (`npm run test:e2e`). `npm test` runs both.
 export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources of sibling packages, not their build output.
@@ -10,10 +12,13 @@ export default defineConfig({
   },
   test: {
     setupFiles: ["./test/setup.ts"],
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
     // CI also writes a JSON report, from which .ci/run prints its "N passed, M failed" line.
     reporters: process.env.CI ? ["default", "json"] : ["default"],
     outputFile: {json: ".vitest-results.json"},
+    projects: [
+      {extends: true, test: {name: "unit", include: ["packages/*/test/**/*.test.ts", "test/*.test.ts"]}},
+      {extends: true, test: {name: "e2e", include: ["test/e2e/**/*.test.ts"]}},
+    ],
   },
 });

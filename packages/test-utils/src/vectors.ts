@@ -1,27 +1,13 @@
 /**
- * Access to the shared Rootstock test vectors (`../shared/vectors` beside the repository, as on
- * developer machines and in CI). `XCHAIN_VECTORS_DIR` overrides the location.
+ * Access to the Rootstock test vectors kept in the repository (`test/vectors`, with their README
+ * and provenance). The path is fixed relative to this package, from its sources and its build alike.
  */
-import {existsSync, readFileSync} from "node:fs";
-import {dirname, join, resolve} from "node:path";
+import {readFileSync} from "node:fs";
+import {join} from "node:path";
 import {fileURLToPath} from "node:url";
 
-function findVectorsDir(): string {
-  if (process.env.XCHAIN_VECTORS_DIR) return resolve(process.env.XCHAIN_VECTORS_DIR);
-  // Walk up from this file to the repository root, whose sibling is shared/.
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 8; i++) {
-    const candidate = join(dir, "..", "shared", "vectors");
-    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "packages")) && existsSync(candidate)) {
-      return resolve(candidate);
-    }
-    dir = dirname(dir);
-  }
-  throw new Error("shared/vectors not found beside the repository; set XCHAIN_VECTORS_DIR");
-}
-
-/** Absolute path of the shared vectors directory. */
-export const vectorsDir: string = findVectorsDir();
+/** Absolute path of the repository's vectors directory (`src/` and `dist/` are both three levels down). */
+export const vectorsDir: string = fileURLToPath(new URL("../../../test/vectors/", import.meta.url));
 
 /** Absolute path of one vector file. */
 export function vectorPath(name: string): string {
