@@ -5,7 +5,7 @@
 import type {Common} from "@ethereumjs/common";
 import {Address} from "@ethereumjs/util";
 import type {Chainspec} from "@xchain/chainspec";
-import {createRemascTransaction, isRemascTransaction, type Transaction} from "@xchain/primitives";
+import {closingRemascTransaction, createRemascTransaction, type Transaction} from "@xchain/primitives";
 import type {StateSource} from "@xchain/state";
 import {BlockRun} from "./blockRun.ts";
 import {CallRunner} from "./callRunner.ts";
@@ -68,8 +68,8 @@ export class BlockExecutor {
   async execute(input: ExecuteBlockInput): Promise<BlockExecutionResult> {
     const {transactions} = input;
     const last = transactions.length - 1;
-    const remasc = transactions[last];
-    if (remasc === undefined || !isRemascTransaction(remasc)) {
+    const remasc = closingRemascTransaction(transactions);
+    if (remasc === undefined) {
       throw new BlockExecutionError(
         {code: BlockExecutionErrorCode.MISSING_REMASC, transactionCount: transactions.length},
         "the last transaction of a block must be the REMASC transaction",

@@ -1,3 +1,5 @@
+export {type AssembledHeaderParts, assembledHeaderValues} from "./assembledHeader.ts";
+export {blockContextOf} from "./blockContext.ts";
 export * from "./blockExecutor.ts";
 export {createChainCommon, createProfileCommon, RSK_EIPS, RSK_HARDFORK} from "./common.ts";
 export * from "./errors.ts";
@@ -6,5 +8,5 @@ export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
 export {modexpGas} from "./precompiles/05-modexp.ts";
 export {isPrecompiledAddress, PRECOMPILED_ACCOUNT_ADDRESSES} from "./precompiles/addresses.ts";
 export {orderedTrieRoot, receiptsRoot, transactionsRoot} from "./roots.ts";
-export {GAS_PRICE_CAP_MULTIPLIER} from "./transactionExecutor.ts";
+export {GAS_PRICE_CAP_MULTIPLIER, type GasPriceViolation, gasPriceViolation} from "./rules/gasPriceRule.ts";
 export * from "./types.ts";

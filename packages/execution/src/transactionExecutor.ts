@@ -10,10 +10,8 @@ import {TransactionInvalidCode, TransactionInvalidError} from "./errors.ts";
 import type {EvmBlock} from "./evm.ts";
 import type {BlockScope} from "./gas/types.ts";
 import {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
+import {gasPriceViolation} from "./rules/gasPriceRule.ts";
 import type {CallResult, ExecutionBlockContext} from "./types.ts";
-
-/** RSKIP-252: a block's transactions pay at most this multiple of its minimumGasPrice. */
-export const GAS_PRICE_CAP_MULTIPLIER = 100n;
 
 const REMASC = new Address(REMASC_ADDRESS);
 
@@ -63,19 +61,17 @@ export async function validateTransaction(
   blockGasUsed: bigint,
 ): Promise<MessageInput> {
   const {minimumGasPrice, gasLimit: blockGasLimit} = env.block;
+  // The REMASC rule's second clause (primitives' transaction/remasc.ts): every transaction checked
+  // here comes before the block's closing one.
   if (isRemascTransaction(tx))
     invalid({code: TransactionInvalidCode.UNEXPECTED_REMASC}, "a REMASC transaction that is not the last of its block");
-  if (tx.gasPrice < minimumGasPrice) {
+  const gasPrice = gasPriceViolation(tx.gasPrice, minimumGasPrice, env.gasPriceCapActive);
+  if (gasPrice) {
     invalid(
-      {code: TransactionInvalidCode.GAS_PRICE_BELOW_MINIMUM, gasPrice: tx.gasPrice, minimumGasPrice},
-      `gas price ${tx.gasPrice} below the minimum ${minimumGasPrice}`,
-    );
-  }
-  const cap = minimumGasPrice * GAS_PRICE_CAP_MULTIPLIER;
-  if (env.gasPriceCapActive && minimumGasPrice > 0n && tx.gasPrice > cap) {
-    invalid(
-      {code: TransactionInvalidCode.GAS_PRICE_ABOVE_CAP, gasPrice: tx.gasPrice, cap},
-      `gas price ${tx.gasPrice} above the cap ${cap}`,
+      gasPrice,
+      gasPrice.code === TransactionInvalidCode.GAS_PRICE_BELOW_MINIMUM
+        ? `gas price ${tx.gasPrice} below the minimum ${minimumGasPrice}`
+        : `gas price ${tx.gasPrice} above the cap ${gasPrice.cap}`,
     );
   }
   if (tx.to === undefined && tx.data.length > MAX_INITCODE_SIZE) {

@@ -13,5 +13,6 @@ export * from "./rlp/rlp.ts";
 export * from "./transaction/errors.ts";
 export * from "./transaction/fields.ts";
 export * from "./transaction/remasc.ts";
+export {closingRemascTransaction, misplacedRemascIndex} from "./transaction/remasc.ts";
 export {MAX_CHAIN_ID, publicKeyToAddress, SECP256K1_N} from "./transaction/signature.ts";
 export * from "./transaction/transaction.ts";

@@ -6,8 +6,14 @@
  */
 import {buildGenesisHeader, type Chainspec, type GenesisParams} from "@xchain/chainspec";
 import {type KeyValueStore, MemoryStore, WriteBatch} from "@xchain/db";
-import {type AssembledBlock, BlockExecutor, createChainCommon, type ExecutionChainView} from "@xchain/execution";
-import {Block, type BlockHeader, type HeaderValues, type Transaction, unclesHash} from "@xchain/primitives";
+import {
+  type AssembledBlock,
+  assembledHeaderValues,
+  BlockExecutor,
+  createChainCommon,
+  type ExecutionChainView,
+} from "@xchain/execution";
+import {Block, type BlockHeader, type HeaderValues, type Transaction} from "@xchain/primitives";
 import {buildGenesisState, StateDatabase} from "@xchain/state";
 import {bytesToHex} from "@xchain/utils";
 
@@ -131,20 +137,12 @@ export class ChainBuilder {
     await this.store.write(new WriteBatch().append(assembled.result.stateWrites));
     const {result} = assembled;
     const block = this.sealBlock(
-      {
-        ...context,
-        parentHash: p.hash(),
-        unclesHash: unclesHash(uncles),
-        stateRoot: result.stateRoot,
-        txTrieRoot: result.transactionsRoot,
-        receiptTrieRoot: result.receiptsRoot,
-        logsBloom: result.logsBloom,
-        gasUsed: result.gasUsed,
-        extraData: options.extraData ?? new Uint8Array(0),
-        paidFees: result.paidFees,
-        uncleCount: uncles.length,
-        ummRoot: this.options.chainspec.hasUmmRoot(number) ? new Uint8Array(0) : undefined,
-      },
+      assembledHeaderValues(
+        context,
+        result,
+        {parentHash: p.hash(), uncles, extraData: options.extraData ?? new Uint8Array(0)},
+        this.options.chainspec,
+      ),
       assembled.transactions,
       uncles,
     );

@@ -7,7 +7,12 @@
 import type {Chainspec} from "@xchain/chainspec";
 import {HeaderError, isBetterHead, totalDifficulty} from "@xchain/consensus";
 import {WriteBatch} from "@xchain/db";
-import {BlockExecutionError, type BlockExecutionResult, type ExecuteBlockInput} from "@xchain/execution";
+import {
+  BlockExecutionError,
+  type BlockExecutionResult,
+  blockContextOf,
+  type ExecuteBlockInput,
+} from "@xchain/execution";
 import {MergedMiningError} from "@xchain/merged-mining";
 import {Block, BlockDecodeError, type BlockHeader} from "@xchain/primitives";
 import {bytesToPrefixedHex, type NodeError} from "@xchain/utils";
@@ -119,14 +124,7 @@ export class BlockImporter {
     // Part A: block N pays out the fees of block N − maturity of its own chain.
     const matured = header.number > maturity ? await ancestors.headerAt(header.number - maturity) : undefined;
     return this.deps.executor.execute({
-      block: {
-        number: header.number,
-        timestamp: header.timestamp,
-        coinbase: header.coinbase,
-        difficulty: header.difficulty,
-        gasLimit: header.gasLimit,
-        minimumGasPrice: header.minimumGasPrice,
-      },
+      block: blockContextOf(header),
       transactions: block.transactions,
       parentStateRoot: ancestors.parent.stateRoot,
       chain: {

@@ -55,6 +55,7 @@ async function failOnDeletedTarget(runState: RunState, isCreate2: boolean, stack
   const {env, interpreter} = runState;
   if (BigInt(env.depth) < stackLimit && env.contract.balance >= value) {
     env.contract.nonce += 1n;
+    // `_evm` is private to @ethereumjs/evm: test/ethereumjsPrivateField.test.ts guards it on upgrades.
     await interpreter._evm.journal.putAccount(env.address, env.contract);
     interpreter.useGas(gasLimit, "CREATE onto an address deleted in this block");
   }

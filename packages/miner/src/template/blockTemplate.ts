@@ -6,8 +6,9 @@
 import type {ChainHead} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
+import {assembledHeaderValues} from "@xchain/execution";
 import {powTarget, unsealedHashForMergedMining} from "@xchain/merged-mining";
-import {BlockHeader, type Transaction, unclesHash} from "@xchain/primitives";
+import {BlockHeader, type Transaction} from "@xchain/primitives";
 import type {MinerClock} from "../clock.ts";
 import type {BlockAssembler, MinerChain, MinerTxPool} from "../deps.ts";
 import type {MinerOptions} from "../options.ts";
@@ -70,20 +71,7 @@ export async function buildTemplate(sources: TemplateSources, head: ChainHead): 
     chain: await templateChainView(chain, number, chainspec.params.remascMaturity),
   });
   const header = BlockHeader.fromValues(
-    {
-      ...block,
-      parentHash: head.hash,
-      unclesHash: unclesHash(uncles),
-      stateRoot: result.stateRoot,
-      txTrieRoot: result.transactionsRoot,
-      receiptTrieRoot: result.receiptsRoot,
-      logsBloom: result.logsBloom,
-      gasUsed: result.gasUsed,
-      extraData: new Uint8Array(0),
-      paidFees: result.paidFees,
-      uncleCount: uncles.length,
-      ummRoot: chainspec.hasUmmRoot(number) ? new Uint8Array(0) : undefined,
-    },
+    assembledHeaderValues(block, result, {parentHash: head.hash, uncles, extraData: new Uint8Array(0)}, chainspec),
     chainspec,
   );
   const forkDetectionActive = chainspec.isActive("RSKIP110", number);

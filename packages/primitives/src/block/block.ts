@@ -8,7 +8,7 @@ import {HeaderDecodeError} from "../header/errors.ts";
 import {BlockHeader, type HeaderEncodingRules} from "../header/header.ts";
 import {decodeRlpList, encodeRlp, RlpError, type RlpItem} from "../rlp/rlp.ts";
 import {TransactionDecodeError} from "../transaction/errors.ts";
-import {isRemascTransaction} from "../transaction/remasc.ts";
+import {closingRemascTransaction} from "../transaction/remasc.ts";
 import {Transaction} from "../transaction/transaction.ts";
 import {BlockDecodeError, BlockDecodeErrorCode, type BlockDecodeErrorType} from "./errors.ts";
 import {fullHeaderItem} from "./uncles.ts";
@@ -94,8 +94,7 @@ export class Block {
 
   /** The closing REMASC transaction, when the last transaction is one. */
   get remascTransaction(): Transaction | undefined {
-    const last = this.transactions.at(-1);
-    return last && isRemascTransaction(last) ? last : undefined;
+    return closingRemascTransaction(this.transactions);
   }
 }
 

@@ -29,3 +29,21 @@ export function isRemascTransaction(tx: RemascCandidate): boolean {
     tx.gasPrice === 0n
   );
 }
+
+// The REMASC rule (B§2.6, B§5.1 `RemascValidationRule`): a block's last transaction is the REMASC
+// transaction, and no other is. Block import (chain) checks both clauses before execution;
+// execution checks the first up front and the second transaction by transaction, in order with
+// its other checks (which also keeps a REMASC candidate out of block assembly).
+
+/** The REMASC transaction that closes `transactions`, or undefined when the last is not one (or there is none). */
+export function closingRemascTransaction<T extends RemascCandidate>(transactions: readonly T[]): T | undefined {
+  const last = transactions.at(-1);
+  return last !== undefined && isRemascTransaction(last) ? last : undefined;
+}
+
+/** The index of the first REMASC transaction before the last position, or undefined when there is none. */
+export function misplacedRemascIndex(transactions: readonly RemascCandidate[]): number | undefined {
+  const last = transactions.length - 1;
+  const index = transactions.findIndex((tx, i) => i < last && isRemascTransaction(tx));
+  return index < 0 ? undefined : index;
+}

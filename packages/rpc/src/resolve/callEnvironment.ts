@@ -4,7 +4,7 @@
  * on B's own chain.
  */
 import type {ChainReader} from "@xchain/chain";
-import type {ExecutionBlockContext, ExecutionChainView} from "@xchain/execution";
+import {blockContextOf, type ExecutionBlockContext, type ExecutionChainView} from "@xchain/execution";
 import type {BlockHeader} from "@xchain/primitives";
 import {isCanonical} from "./blocks.ts";
 
@@ -26,14 +26,7 @@ export function callEnvironment(
   // Only BLOCKHASH needs to know, and most calls never run it.
   let canonical: Promise<boolean> | undefined;
   return {
-    block: {
-      number: header.number,
-      timestamp: header.timestamp,
-      coinbase: header.coinbase,
-      difficulty: header.difficulty,
-      gasLimit: header.gasLimit,
-      minimumGasPrice: header.minimumGasPrice,
-    },
+    block: blockContextOf(header),
     chain: {
       blockHash: async (n) => {
         if (n >= header.number || n < header.number - BLOCKHASH_WINDOW || n < 0) return undefined;
