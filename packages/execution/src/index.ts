@@ -1,7 +1,8 @@
 export * from "./blockExecutor.ts";
 export {createChainCommon, createProfileCommon, RSK_EIPS, RSK_HARDFORK} from "./common.ts";
 export * from "./errors.ts";
-export {GAS_PROFILES, type GasProfile, gasProfileAt} from "./gas/profile.ts";
+export type {GasProfile} from "./gas/gasProfile.ts";
+export {GAS_PROFILES, gasProfileAt} from "./gas/profile.ts";
 export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
 export {modexpGas} from "./precompiles/05-modexp.ts";
 export {isPrecompiledAddress, PRECOMPILED_ACCOUNT_ADDRESSES} from "./precompiles/addresses.ts";

@@ -9,10 +9,6 @@ import type {CallInput, CallResult} from "@xchain/execution";
 import type {MinerApi} from "@xchain/miner";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
-import type {EventHub} from "./filters/eventHub.ts";
-import type {FilterManager} from "./filters/filterManager.ts";
-import type {SubscriptionManager} from "./filters/subscriptions.ts";
-import type {RpcOptions} from "./options.ts";
 
 /** The chain's reads plus its `newHead` events (`Chain` satisfies it). */
 export type RpcChain = ChainReader & {readonly events: Pick<EventEmitter<ChainEvents>, "on" | "off">};
@@ -106,12 +102,3 @@ export interface RpcDeps {
   /** Default: discards everything. */
   logger?: RpcLogger;
 }
-
-/** What namespace modules pick from: the dependencies with defaults applied, the options and the server's services. */
-export type ModuleDeps = Required<Omit<RpcDeps, "miner" | "wallet" | "scoring">> &
-  Pick<RpcDeps, "miner" | "wallet" | "scoring"> & {
-    options: RpcOptions;
-    events: EventHub;
-    filters: FilterManager;
-    subscriptions: SubscriptionManager;
-  };

@@ -2,9 +2,10 @@
  * The `sco` namespace (B§9.3): peer reputation and bans, off by default as in rskj. Without a
  * peer-to-peer network every method answers -32601 "not available" with the reason.
  */
-import type {ModuleDeps} from "../deps.ts";
+
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../moduleDeps.ts";
 import {string} from "../params/codec.ts";
 import {method, param} from "../params/method.ts";
 import {unsupportedMethods} from "./unsupported.ts";
