@@ -5,4 +5,12 @@ export * from "./crypto/hash.ts";
 export * from "./crypto/secp256k1.ts";
 export * from "./errors.ts";
 export * from "./hex.ts";
+export {
+  type CidrBlock,
+  cidrContains,
+  type IpAddress,
+  type IpAddressOrRange,
+  parseIp,
+  parseIpAddressOrRange,
+} from "./ip.ts";
 export * from "./serialQueue.ts";
