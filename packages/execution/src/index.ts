@@ -1,6 +1,13 @@
-export * from "./blockExecutor.ts";
+export {BlockExecutor} from "./blockExecutor.ts";
 export {createChainCommon, createProfileCommon, RSK_EIPS, RSK_HARDFORK} from "./common.ts";
-export * from "./errors.ts";
+export {
+  BlockExecutionError,
+  BlockExecutionErrorCode,
+  type BlockExecutionErrorType,
+  TransactionInvalidCode,
+  TransactionInvalidError,
+  type TransactionInvalidErrorType,
+} from "./errors.ts";
 export type {GasProfile} from "./gas/gasProfile.ts";
 export {GAS_PROFILES, gasProfileAt} from "./gas/profile.ts";
 export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
@@ -8,4 +15,13 @@ export {modexpGas} from "./precompiles/05-modexp.ts";
 export {isPrecompiledAddress, PRECOMPILED_ACCOUNT_ADDRESSES} from "./precompiles/addresses.ts";
 export {orderedTrieRoot, receiptsRoot, transactionsRoot} from "./roots.ts";
 export {GAS_PRICE_CAP_MULTIPLIER} from "./transactionExecutor.ts";
-export * from "./types.ts";
+export type {
+  AssembledBlock,
+  BlockExecutionResult,
+  CallInput,
+  CallResult,
+  ExecuteBlockInput,
+  ExecutionBlockContext,
+  ExecutionChainView,
+  TransactionOutcome,
+} from "./types.ts";
