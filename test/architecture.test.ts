@@ -1,9 +1,25 @@
-// The internal dependencies of every package must be exactly those in docs/architecture.md.
-import {readdirSync, readFileSync} from "node:fs";
-import {join} from "node:path";
+// The package graph as documented, and each package's imports as declared: the internal
+// dependencies of every package are exactly those in docs/architecture.md; what a package's
+// sources import is exactly its `dependencies`; what its tests import is declared; and no
+// package has a file import cycle.
+import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
+import {isBuiltin} from "node:module";
+import {dirname, join, relative, resolve} from "node:path";
+import ts from "typescript";
 import {describe, expect, it} from "vitest";
 
 const root = join(import.meta.dirname, "..");
+const packages = readdirSync(join(root, "packages"));
+
+interface PackageJson {
+  name: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+function readJson<T>(...path: string[]): T {
+  return JSON.parse(readFileSync(join(root, ...path), "utf8")) as T;
+}
 
 function documentedDeps(): Map<string, string[]> {
   const doc = readFileSync(join(root, "docs", "architecture.md"), "utf8");
@@ -22,9 +38,77 @@ function documentedDeps(): Map<string, string[]> {
   return rows;
 }
 
+/** The TypeScript and JavaScript files under `dir`, recursively (none when it does not exist). */
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.(ts|mts|mjs|js)$/.test(entry) && !entry.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+/**
+ * Every module specifier `file` imports or re-exports, type-only imports and dynamic `import()`
+ * included, as the TypeScript compiler's own pre-processor finds them (no regular expressions).
+ */
+function importsOf(file: string): string[] {
+  return ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** The npm package a bare specifier names (`@scope/name/sub` → `@scope/name`); undefined for relative paths and builtins. */
+function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith(".") || specifier.startsWith("/") || isBuiltin(specifier)) return undefined;
+  const parts = specifier.split("/");
+  return (specifier.startsWith("@") ? parts.slice(0, 2) : parts.slice(0, 1)).join("/");
+}
+
+/** The npm packages the files under `dir` import, each with the first file that does. */
+function importedPackages(dir: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const file of sourceFiles(dir)) {
+    for (const specifier of importsOf(file)) {
+      const name = packageOf(specifier);
+      if (name && !found.has(name)) found.set(name, relative(root, file));
+    }
+  }
+  return found;
+}
+
+/**
+ * The file import cycles among `files`, following relative imports (type-only ones included):
+ * one cycle per back edge of a depth-first walk, each as a path that ends where it starts.
+ */
+function importCycles(files: string[]): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = importsOf(file)
+      .filter((s) => s.startsWith("."))
+      .map((s) => resolve(dirname(file), s));
+    edges.set(
+      file,
+      targets.filter((t) => edges.has(t) || files.includes(t)),
+    );
+  }
+  const cycles: string[][] = [];
+  const done = new Set<string>();
+  const stack: string[] = [];
+  const visit = (file: string): void => {
+    stack.push(file);
+    for (const next of edges.get(file) ?? []) {
+      const onStack = stack.indexOf(next);
+      if (onStack >= 0) cycles.push([...stack.slice(onStack), next].map((f) => relative(root, f)));
+      else if (!done.has(next)) visit(next);
+    }
+    stack.pop();
+    done.add(file);
+  };
+  for (const file of files) if (!done.has(file)) visit(file);
+  return cycles;
+}
+
 describe("package dependencies", () => {
   const documented = documentedDeps();
-  const packages = readdirSync(join(root, "packages"));
 
   it("documents every package", () => {
     expect([...documented.keys()].sort()).toEqual([...packages].sort());
@@ -32,16 +116,75 @@ describe("package dependencies", () => {
 
   for (const pkg of packages) {
     it(`${pkg} depends on exactly its documented packages`, () => {
-      const json = JSON.parse(readFileSync(join(root, "packages", pkg, "package.json"), "utf8"));
+      const json = readJson<PackageJson>("packages", pkg, "package.json");
       const internal = Object.keys(json.dependencies ?? {})
         .filter((d) => d.startsWith("@xchain/"))
         .map((d) => d.slice("@xchain/".length))
         .sort();
       expect(internal).toEqual([...(documented.get(pkg) ?? [])].sort());
       // tsc -b builds in reference order, so the project references must follow the dependencies.
-      const tsconfig = JSON.parse(readFileSync(join(root, "packages", pkg, "tsconfig.json"), "utf8"));
-      const refs = (tsconfig.references ?? []).map((r: {path: string}) => r.path.replace("../", "")).sort();
+      const tsconfig = readJson<{references?: {path: string}[]}>("packages", pkg, "tsconfig.json");
+      const refs = (tsconfig.references ?? []).map((r) => r.path.replace("../", "")).sort();
       expect(refs).toEqual(internal);
+    });
+  }
+});
+
+describe("imports match the declared dependencies", () => {
+  const rootJson = readJson<PackageJson>("package.json");
+
+  for (const pkg of packages) {
+    const json = readJson<PackageJson>("packages", pkg, "package.json");
+
+    // Every @xchain/* and npm package that src/ imports (type-only imports count: the build
+    // needs them too) is in `dependencies`, and every one of `dependencies` is imported there.
+    // node: builtins need no declaration.
+    it(`${pkg}'s sources import exactly its dependencies`, () => {
+      const imported = importedPackages(join(root, "packages", pkg, "src"));
+      imported.delete(json.name);
+      const declared = Object.keys(json.dependencies ?? {});
+      const undeclared = [...imported].filter(([name]) => !declared.includes(name)).map(([n, f]) => `${n} (${f})`);
+      const unused = declared.filter((name) => !imported.has(name));
+      expect({undeclared, unused}).toEqual({undeclared: [], unused: []});
+    });
+
+    // A package's tests may import what its sources may, plus its own `devDependencies`
+    // (the sibling packages it tests with, such as @xchain/test-utils), plus the tools every
+    // test shares, which the root package.json provides as `devDependencies` (vitest,
+    // fast-check, ethers…), plus the package itself.
+    it(`${pkg}'s tests import only declared packages`, () => {
+      const allowed = new Set([
+        json.name,
+        ...Object.keys(json.dependencies ?? {}),
+        ...Object.keys(json.devDependencies ?? {}),
+        ...Object.keys(rootJson.devDependencies ?? {}),
+      ]);
+      const imported = importedPackages(join(root, "packages", pkg, "test"));
+      const undeclared = [...imported].filter(([name]) => !allowed.has(name)).map(([n, f]) => `${n} (${f})`);
+      expect(undeclared).toEqual([]);
+    });
+  }
+});
+
+/**
+ * Cycles known and being removed (issue 9), by package. An entry that no longer occurs fails
+ * the test too, so that the list only shrinks and ends empty.
+ */
+const knownCycles: Record<string, string[]> = {
+  node: ["miner", "node", "p2p", "rpc", "txpool"].map(
+    (key) =>
+      `packages/node/src/config/schema.ts → packages/node/src/config/keys/${key}.ts → packages/node/src/config/schema.ts`,
+  ),
+};
+
+describe("no file import cycles", () => {
+  for (const pkg of packages) {
+    it(`${pkg} has none`, () => {
+      const files = [
+        ...sourceFiles(join(root, "packages", pkg, "src")),
+        ...sourceFiles(join(root, "packages", pkg, "test")),
+      ];
+      expect(importCycles(files).map((cycle) => cycle.join(" → "))).toEqual(knownCycles[pkg] ?? []);
     });
   }
 });

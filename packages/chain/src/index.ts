@@ -1,5 +1,19 @@
-export * from "./chain.ts";
-export * from "./errors.ts";
-export * from "./genesis.ts";
+export {Chain, type ChainOptions} from "./chain.ts";
+export {
+  BlockError,
+  BlockErrorCode,
+  type BlockErrorType,
+  ChainError,
+  ChainErrorCode,
+  type ChainErrorType,
+} from "./errors.ts";
 export type {BlockExecutorApi} from "./import/blockImporter.ts";
-export * from "./types.ts";
+export {
+  type ChainEvents,
+  type ChainHead,
+  type ChainReader,
+  type ImportResult,
+  ImportResultKind,
+  type LogWithContext,
+  type NewHeadEvent,
+} from "./types.ts";

@@ -1,10 +1,16 @@
-export * from "./chainspec.ts";
-export * from "./genesis/custom.ts";
-export * from "./genesis/errors.ts";
-export * from "./genesis/header.ts";
-export * from "./genesis/networks.ts";
-export * from "./genesis/types.ts";
-export * from "./networks/mainnet.ts";
-export * from "./networks/regtest.ts";
-export * from "./networks/testnet.ts";
-export * from "./types.ts";
+export {Chainspec, getChainspec, networkNames} from "./chainspec.ts";
+export {customChainspec, parseCustomGenesis} from "./genesis/custom.ts";
+export {GenesisError, GenesisErrorCode, type GenesisErrorType} from "./genesis/errors.ts";
+export {buildGenesisHeader, GENESIS_EMPTY_TRIE_ROOT} from "./genesis/header.ts";
+export {
+  BRIDGE_ADDRESS,
+  BRIDGE_GENESIS_BALANCE,
+  COW_ACCOUNT_BALANCE,
+  COW_ADDRESSES,
+  GENESIS_COINBASE,
+  getGenesisParams,
+  regtestGenesis,
+} from "./genesis/networks.ts";
+export type {GenesisAllocAccount, GenesisParams} from "./genesis/types.ts";
+export {regtest} from "./networks/regtest.ts";
+export type {NetworkName, Rskip} from "./types.ts";

@@ -1,4 +1,4 @@
-export * from "./buckets.ts";
-export * from "./levelStore.ts";
-export * from "./memoryStore.ts";
-export * from "./store.ts";
+export {Bucket, numberFromKey, numberKey} from "./buckets.ts";
+export {DatabaseError, DatabaseErrorCode, type DatabaseErrorType, LevelStore} from "./levelStore.ts";
+export {MemoryStore} from "./memoryStore.ts";
+export {type BatchOp, bucketKey, type KeyValueStore, WriteBatch} from "./store.ts";

@@ -16,7 +16,8 @@ import {
   TransactionInvalidCode,
   TransactionInvalidError,
 } from "./errors.ts";
-import {type GasProfile, gasProfileAt} from "./gas/profile.ts";
+import type {GasProfile} from "./gas/gasProfile.ts";
+import {gasProfileAt} from "./gas/profile.ts";
 import {intrinsicGas} from "./intrinsic.ts";
 import type {
   AssembleBlockInput,

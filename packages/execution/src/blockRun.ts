@@ -8,7 +8,7 @@ import type {Chainspec} from "@xchain/chainspec";
 import {bloomOr, LOGS_BLOOM_LENGTH, Receipt, type Transaction} from "@xchain/primitives";
 import type {StateSession, StateSource} from "@xchain/state";
 import {createBlockEvm, evmBlock} from "./evm.ts";
-import type {GasProfile} from "./gas/profile.ts";
+import type {GasProfile} from "./gas/gasProfile.ts";
 import {applyRemascTransaction} from "./remasc.ts";
 import {receiptsRoot, transactionsRoot} from "./roots.ts";
 import {

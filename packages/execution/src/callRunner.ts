@@ -9,7 +9,7 @@ import type {Chainspec} from "@xchain/chainspec";
 import {OverlayStateManager, type StateReader, type StateSource} from "@xchain/state";
 import {SerialQueue} from "@xchain/utils";
 import {createBlockEvm, evmBlock} from "./evm.ts";
-import type {GasProfile} from "./gas/profile.ts";
+import type {GasProfile} from "./gas/gasProfile.ts";
 import type {BlockScope} from "./gas/types.ts";
 import {type MessageInput, runMessage} from "./transactionExecutor.ts";
 import type {CallResult, ExecutionBlockContext, ExecutionChainView} from "./types.ts";

@@ -8,7 +8,8 @@ import {paramsEVM} from "@ethereumjs/evm";
 import {setLengthLeft} from "@ethereumjs/util";
 import type {Chainspec} from "@xchain/chainspec";
 import {keccak256, recoverPublicKey} from "@xchain/utils";
-import {type GasProfile, gasProfileAt} from "./gas/profile.ts";
+import type {GasProfile} from "./gas/gasProfile.ts";
+import {gasProfileAt} from "./gas/profile.ts";
 
 /** The hardfork and extra EIPs that give rskj's opcode set (dependencies.md Addendum). */
 export const RSK_HARDFORK = Hardfork.Shanghai;

@@ -3,7 +3,7 @@ import type {Common, StateManagerInterface} from "@ethereumjs/common";
 import {createEVM, type EVM, type EVMMockBlockchainInterface, type EVMRunCallOpts} from "@ethereumjs/evm";
 import {Address, bigIntToBytes, setLengthLeft} from "@ethereumjs/util";
 import {profileParams} from "./common.ts";
-import type {GasProfile} from "./gas/profile.ts";
+import type {GasProfile} from "./gas/gasProfile.ts";
 import type {BlockScope} from "./gas/types.ts";
 import type {ExecutionBlockContext, ExecutionChainView} from "./types.ts";
 

@@ -1,12 +1,29 @@
 export {type AssembledHeaderParts, assembledHeaderValues} from "./assembledHeader.ts";
 export {blockContextOf} from "./blockContext.ts";
-export * from "./blockExecutor.ts";
+export {BlockExecutor} from "./blockExecutor.ts";
 export {createChainCommon, createProfileCommon, RSK_EIPS, RSK_HARDFORK} from "./common.ts";
-export * from "./errors.ts";
-export {GAS_PROFILES, type GasProfile, gasProfileAt} from "./gas/profile.ts";
+export {
+  BlockExecutionError,
+  BlockExecutionErrorCode,
+  type BlockExecutionErrorType,
+  TransactionInvalidCode,
+  TransactionInvalidError,
+  type TransactionInvalidErrorType,
+} from "./errors.ts";
+export type {GasProfile} from "./gas/gasProfile.ts";
+export {GAS_PROFILES, gasProfileAt} from "./gas/profile.ts";
 export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
 export {modexpGas} from "./precompiles/05-modexp.ts";
 export {isPrecompiledAddress, PRECOMPILED_ACCOUNT_ADDRESSES} from "./precompiles/addresses.ts";
 export {orderedTrieRoot, receiptsRoot, transactionsRoot} from "./roots.ts";
 export {GAS_PRICE_CAP_MULTIPLIER, type GasPriceViolation, gasPriceViolation} from "./rules/gasPriceRule.ts";
-export * from "./types.ts";
+export type {
+  AssembledBlock,
+  BlockExecutionResult,
+  CallInput,
+  CallResult,
+  ExecuteBlockInput,
+  ExecutionBlockContext,
+  ExecutionChainView,
+  TransactionOutcome,
+} from "./types.ts";

@@ -1,17 +1,58 @@
-export * from "./bitcoin/block.ts";
-export * from "./bitcoin/errors.ts";
-export * from "./bitcoin/header.ts";
-export * from "./bitcoin/merkle.ts";
-export * from "./bitcoin/transaction.ts";
-export * from "./coinbase.ts";
-export * from "./constants.ts";
-export * from "./errors.ts";
-export * from "./fakeBlock.ts";
-export * from "./forkDetection.ts";
-export * from "./merkleProof/ambiguity.ts";
-export * from "./merkleProof/genesis.ts";
-export * from "./merkleProof/rskip92.ts";
-export * from "./pow.ts";
-export * from "./sha256Midstate.ts";
-export * from "./submission.ts";
-export * from "./verify.ts";
+export {parseBitcoinBlock, serializeBitcoinBlock} from "./bitcoin/block.ts";
+export {BitcoinDecodeError, BitcoinDecodeErrorCode, type BitcoinDecodeErrorType} from "./bitcoin/errors.ts";
+export {
+  assertBitcoinHeaderSize,
+  type BitcoinHeader,
+  bitcoinBlockHash,
+  NONCE_OFFSET,
+  parseBitcoinHeader,
+  serializeBitcoinHeader,
+} from "./bitcoin/header.ts";
+export {bitcoinMerkleRoot, coinbaseMerkleBranch, merkleParent} from "./bitcoin/merkle.ts";
+export {
+  bitcoinTxid,
+  parseBitcoinTransaction,
+  serializeBitcoinTransaction,
+  stripWitness,
+} from "./bitcoin/transaction.ts";
+export {
+  coinbaseTxidFromCompressed,
+  compressCoinbase,
+  findMergedMiningHash,
+  splitCompressedCoinbase,
+} from "./coinbase.ts";
+export {
+  FORK_DETECTION_MIN_BLOCK,
+  HASH_FOR_MERGED_MINING_PREFIX_LENGTH,
+  RSK_TAG,
+  SHA256_BLOCK_SIZE,
+} from "./constants.ts";
+export {MergedMiningError, MergedMiningErrorCode, type MergedMiningErrorType} from "./errors.ts";
+export {buildFakeBitcoinBlock, FAKE_BLOCK_VERSION, grindNonce, REGTEST_MAX_TARGET_BITS} from "./fakeBlock.ts";
+export {
+  type AncestorLookup,
+  computeForkDetectionData,
+  cpvHeights,
+  FORK_DETECTION_UNCLE_WINDOW,
+  forkDetectionAncestorHeights,
+  forkDetectionDataFromBlockHashes,
+  readForkDetectionData,
+  sealedHashForMergedMining,
+  unsealedHashForMergedMining,
+} from "./forkDetection.ts";
+export {nodesFormA64ByteTransaction} from "./merkleProof/ambiguity.ts";
+export {GenesisMerkleProofValidator} from "./merkleProof/genesis.ts";
+export {
+  Rskip92MerkleProofValidator,
+  rskip92ProofFromMerkleBranch,
+  rskip92ProofFromTxids,
+} from "./merkleProof/rskip92.ts";
+export {bitcoinPowValue, powTarget} from "./pow.ts";
+export {SHA256_INITIAL_STATE, sha256Midstate, sha256Resume} from "./sha256Midstate.ts";
+export {mergedMiningFieldsFromBlock} from "./submission.ts";
+export {
+  type MergedMiningProofInput,
+  type MergedMiningRules,
+  verifyHeaderMergedMining,
+  verifyMergedMiningProof,
+} from "./verify.ts";

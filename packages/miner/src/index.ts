@@ -1,9 +1,9 @@
-export * from "./deps.ts";
-export * from "./errors.ts";
+export type {MinerTxPool} from "./deps.ts";
+export {MinerError, type MinerErrorType} from "./errors.ts";
 export {bitcoinNonceFromEthNonce, ethWorkPowValue} from "./ethWork.ts";
-export * from "./miner.ts";
-export * from "./options.ts";
+export {Miner} from "./miner.ts";
+export {defaultMinerOptions, type MinerOptions} from "./options.ts";
 export type {BlockTemplate} from "./template/blockTemplate.ts";
 export {type GasLimitInput, nextGasLimit} from "./template/gasLimit.ts";
 export {nextMinimumGasPrice} from "./template/minimumGasPrice.ts";
-export * from "./types.ts";
+export {type MinerApi, MinerErrorCode, type SubmitBlockResult} from "./types.ts";

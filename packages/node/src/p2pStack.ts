@@ -5,15 +5,7 @@
  */
 import type {Chain} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
-import {
-  loadOrCreateIdentity,
-  P2PError,
-  P2PErrorCode,
-  P2PNetwork,
-  type P2POptions,
-  type PeerInfo,
-  PeerScoringManager,
-} from "@xchain/p2p";
+import {loadOrCreateIdentity, P2PNetwork, type P2POptions, type PeerInfo, PeerScoringManager} from "@xchain/p2p";
 import type {PeerScoringAdmin, PeersInfo, SyncStatusSource} from "@xchain/rpc";
 import {Relay, SyncManager, type SyncOptions, type SyncProgress} from "@xchain/sync";
 import type {TxPool} from "@xchain/txpool";
@@ -80,7 +72,8 @@ export async function startP2P(
       listening: () => network.listening(),
     },
     sync: {syncStatus: () => sync.progress(), onSyncChange: (listener) => onSyncChange(sync, listener)},
-    scoring: scoringAdmin(scoring),
+    // RPC parses the addresses and blocks; the scoring's entries are its DTOs as they are.
+    scoring,
     addresses: network.listenAddresses(),
     close: async () => {
       clearInterval(progressTimer);
@@ -117,25 +110,4 @@ function formatPeer(peer: PeerInfo): string {
   // /ip4/<host>/tcp/<port>/…
   const hostPort = parts.length >= 5 ? `${parts[2]}:${parts[4]}` : peer.remoteAddress;
   return `${peer.id.slice(0, 8)}@${hostPort}`;
-}
-
-/** `sco_*` over the scoring: an invalid ban address is `false`, which RPC answers with -32602. */
-function scoringAdmin(scoring: PeerScoringManager): PeerScoringAdmin {
-  const valid = (action: () => void): boolean => {
-    try {
-      action();
-      return true;
-    } catch (e) {
-      if (e instanceof P2PError && e.code === P2PErrorCode.INVALID_BAN_ADDRESS) return false;
-      throw e;
-    }
-  };
-  return {
-    banAddress: (address) => valid(() => scoring.banAddress(address)),
-    unbanAddress: (address) => valid(() => scoring.unbanAddress(address)),
-    bannedAddresses: () => scoring.bannedAddresses(),
-    peerList: () => scoring.peerList(),
-    reputationSummary: () => scoring.reputationSummary(),
-    clear: (peerOrAddress) => scoring.clear(peerOrAddress),
-  };
 }

@@ -1,4 +1,4 @@
-export * from "./errors.ts";
+export {P2PError, P2PErrorCode, type P2PErrorType} from "./errors.ts";
 export type {GossipHandler} from "./gossip.ts";
 export {IDENTITY_FILE, loadOrCreateIdentity, peerIdOf} from "./identity.ts";
 export {P2PNetwork} from "./network.ts";
@@ -12,4 +12,19 @@ export {
   type PeerScoringOptions,
   type PunishmentParameters,
 } from "./scoring/index.ts";
-export * from "./types.ts";
+export {
+  type BlockBody,
+  type GossipMessage,
+  type GossipVerdict,
+  MAX_BODIES_PER_REQUEST,
+  MAX_HEADERS_PER_REQUEST,
+  type P2PChainView,
+  type P2POptions,
+  PeerEvent,
+  type PeerId,
+  type PeerInfo,
+  type PeerNetwork,
+  type PeerNetworkEvents,
+  type PeerStatus,
+  PROTOCOL_VERSION,
+} from "./types.ts";

@@ -5,6 +5,7 @@
  */
 import type {PrivateKey} from "@libp2p/interface";
 import type {Block, BlockDecodeOptions, BlockHeader, Transaction} from "@xchain/primitives";
+import type {IpAddressOrRange} from "@xchain/utils";
 
 /** A peer's libp2p peer id, in its string form (base58btc, "16U…"/"12D3…"). */
 export type PeerId = string;
@@ -68,9 +69,10 @@ export interface PeerScoring {
   record(peer: PeerId, address: string | undefined, event: PeerEvent): void;
   /** Whether a peer id or an IP address is currently banned (inbound connections are refused, no dials). */
   isBanned(peer: PeerId | undefined, address: string | undefined): boolean;
-  /** `sco_banAddress`: an IPv4/IPv6 address or CIDR block; throws `P2PError` INVALID_BAN_ADDRESS. */
-  banAddress(addressOrCidr: string): void;
-  unbanAddress(addressOrCidr: string): void;
+  /** `sco_banAddress`: bans an IPv4/IPv6 address or CIDR block. */
+  banAddress(target: IpAddressOrRange): void;
+  /** `sco_unbanAddress`: lifts the ban of the same address or block, in any spelling. */
+  unbanAddress(target: IpAddressOrRange): void;
   bannedAddresses(): string[];
   /** `sco_peerList` entries (B§9.3 field names), one per peer id and per address with events. */
   peerList(): PeerScoringInfo[];

@@ -2,6 +2,7 @@
 import {afterEach, describe, expect, it} from "vitest";
 import type {Host} from "../src/context.ts";
 import type {P2PNetwork} from "../src/network.ts";
+import {parseBanTarget} from "../src/scoring/index.ts";
 import {PeerEvent} from "../src/types.ts";
 import {openChain} from "./support/chain.ts";
 import {connect, RecordingScoring, sleep, startHost, stopAll, waitFor} from "./support/hosts.ts";
@@ -38,7 +39,7 @@ describe("bans", () => {
     const a = await startHost();
     const b = await startHost();
     await connect(b, a);
-    a.scoring.banAddress("127.0.0.1");
+    a.scoring.banAddress(parseBanTarget("127.0.0.1"));
     a.network.enforceBans();
     await waitFor(() => a.network.peers().length === 0 && b.network.peers().length === 0, "the hang-up");
     const c = await startHost();

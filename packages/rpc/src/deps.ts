@@ -9,10 +9,7 @@ import type {CallInput, CallResult} from "@xchain/execution";
 import type {MinerApi} from "@xchain/miner";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
-import type {EventHub} from "./filters/eventHub.ts";
-import type {FilterManager} from "./filters/filterManager.ts";
-import type {SubscriptionManager} from "./filters/subscriptions.ts";
-import type {RpcOptions} from "./options.ts";
+import type {IpAddressOrRange} from "@xchain/utils";
 
 /** The chain's reads plus its `newHead` events (`Chain` satisfies it). */
 export type RpcChain = ChainReader & {readonly events: Pick<EventEmitter<ChainEvents>, "on" | "off">};
@@ -47,17 +44,62 @@ export interface PeersInfo {
 
 /** Peer reputation and bans (`sco_*`, B§9.3); a node without p2p has none. */
 export interface PeerScoringAdmin {
-  /** Bans an IP address or CIDR block; false when it is not a valid one. */
-  banAddress(addressOrCidr: string): boolean;
-  /** Lifts a manual ban; false when the argument is not a valid address or CIDR block. */
-  unbanAddress(addressOrCidr: string): boolean;
+  /** Bans an IP address or CIDR block. */
+  banAddress(target: IpAddressOrRange): void;
+  /** Lifts the manual ban of the same address or block, in any spelling. */
+  unbanAddress(target: IpAddressOrRange): void;
+  /** The bans as given. */
   bannedAddresses(): string[];
-  /** One object per scored peer id and address, with B§9.3's fields. */
-  peerList(): readonly object[];
-  /** B§9.3's summary object. */
-  reputationSummary(): object;
+  /** One entry per scored peer id and address. */
+  peerList(): readonly PeerScoreEntry[];
+  reputationSummary(): ReputationSummary;
   /** Forgets a peer id or address. */
   clear(peerOrAddress: string): void;
+}
+
+/** One entry of `sco_peerList` (B§9.3, rskj `PeerScoringInformation`), in its wire field order. */
+export interface PeerScoreEntry {
+  id: string;
+  /** "node" (a peer id) or "address" (an IP). */
+  type: "node" | "address";
+  goodReputation: boolean;
+  successfulHandshakes: number;
+  failedHandshakes: number;
+  invalidNetworks: number;
+  repeatedMessages: number;
+  validBlocks: number;
+  validTransactions: number;
+  invalidBlocks: number;
+  invalidTransactions: number;
+  invalidMessages: number;
+  timeoutMessages: number;
+  unexpectedMessages: number;
+  invalidHeader: number;
+  score: number;
+  punishments: number;
+  /** Epoch milliseconds; 0 when not punished. */
+  punishedUntil: number;
+}
+
+/** `sco_reputationSummary` (B§9.3): the counters of every entry summed, in its wire field order. */
+export interface ReputationSummary {
+  count: number;
+  successfulHandshakes: number;
+  failedHandshakes: number;
+  invalidHeader: number;
+  validBlocks: number;
+  invalidBlocks: number;
+  validTransactions: number;
+  invalidTransactions: number;
+  invalidNetworks: number;
+  invalidMessages: number;
+  repeatedMessages: number;
+  timeoutMessages: number;
+  unexpectedMessages: number;
+  peersTotalScore: number;
+  punishments: number;
+  goodReputationCount: number;
+  badReputationCount: number;
 }
 
 /** A sync in progress (rpc-api §2.8). */
@@ -106,12 +148,3 @@ export interface RpcDeps {
   /** Default: discards everything. */
   logger?: RpcLogger;
 }
-
-/** What namespace modules pick from: the dependencies with defaults applied, the options and the server's services. */
-export type ModuleDeps = Required<Omit<RpcDeps, "miner" | "wallet" | "scoring">> &
-  Pick<RpcDeps, "miner" | "wallet" | "scoring"> & {
-    options: RpcOptions;
-    events: EventHub;
-    filters: FilterManager;
-    subscriptions: SubscriptionManager;
-  };

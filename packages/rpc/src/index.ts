@@ -1,7 +1,16 @@
-export * from "./deps.ts";
+export type {
+  DevWallet,
+  PeerScoreEntry,
+  PeerScoringAdmin,
+  PeersInfo,
+  ReputationSummary,
+  RpcDeps,
+  SyncStatus,
+  SyncStatusSource,
+} from "./deps.ts";
 export {RpcError, RpcErrorCode, type RpcErrorObject} from "./jsonrpc/errors.ts";
 export {MethodRegistry} from "./jsonrpc/registry.ts";
 export {formatClientVersion} from "./modules/web3.ts";
-export * from "./options.ts";
+export {defaultRpcOptions, isModuleEnabledByDefault, RPC_MODULE_NAMES, type RpcOptions} from "./options.ts";
 export {NO_PEERS, NOT_SYNCING, RpcServer} from "./server.ts";
 export {PrivateKeyWallet, personalMessageHash} from "./wallet.ts";

@@ -2,13 +2,14 @@
  * The JSON-RPC server: builds the registry from the namespace modules, the event hub, polled
  * filters and subscriptions, and listens over HTTP and WebSocket as configured.
  */
-import type {ModuleDeps, PeersInfo, RpcDeps, RpcLogger, SyncStatusSource} from "./deps.ts";
+import type {PeersInfo, RpcDeps, RpcLogger, SyncStatusSource} from "./deps.ts";
 import {createErrorMapper} from "./errorMapping.ts";
 import {EventHub} from "./filters/eventHub.ts";
 import {FilterManager} from "./filters/filterManager.ts";
 import {SubscriptionManager} from "./filters/subscriptions.ts";
 import type {DispatchOptions} from "./jsonrpc/dispatch.ts";
 import {MethodRegistry} from "./jsonrpc/registry.ts";
+import type {ModuleDeps} from "./moduleDeps.ts";
 import {buildMethodTables} from "./modules/index.ts";
 import {isModuleEnabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
 import {createHttpTransport} from "./transport/http.ts";

@@ -1,5 +1,5 @@
-export * from "./accounts.ts";
-export * from "./chainBuilder.ts";
-export * from "./sealHeader.ts";
-export * from "./solidity.ts";
-export * from "./vectors.ts";
+export {cowAccounts, type DevAccount} from "./accounts.ts";
+export {type BuildBlockOptions, ChainBuilder, headerValues} from "./chainBuilder.ts";
+export {sealHeader} from "./sealHeader.ts";
+export {type CompiledContract, compileSolidity} from "./solidity.ts";
+export {readJsonVector, readMainnetHeaderLines, vectorPath, vectorsDir} from "./vectors.ts";

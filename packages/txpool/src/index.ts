@@ -1,5 +1,5 @@
-export * from "./errors.ts";
-export * from "./options.ts";
-export * from "./txPool.ts";
-export * from "./types.ts";
+export {TxPoolError, type TxPoolErrorType} from "./errors.ts";
+export {defaultTxPoolOptions, type TxPoolOptions} from "./options.ts";
+export {TxPool, type TxPoolModules} from "./txPool.ts";
+export {type TxPoolAddResult, type TxPoolApi, type TxPoolContent, TxPoolErrorCode} from "./types.ts";
 export {POOL_GAS_PRICE_CAP_MULTIPLIER, replacementGasPrice} from "./validate/rules.ts";

@@ -1,8 +1,43 @@
 import "./polyfills.ts";
 
-export * from "./bytes.ts";
-export * from "./crypto/hash.ts";
-export * from "./crypto/secp256k1.ts";
-export * from "./errors.ts";
-export * from "./hex.ts";
-export * from "./serialQueue.ts";
+export {
+  bigIntToBytes,
+  bigIntToFixedBytes,
+  bigIntToSignedBytes,
+  bytesToBigInt,
+  bytesToHex,
+  bytesToPrefixedHex,
+  compareBytes,
+  concatBytes,
+  equalBytes,
+  hexToBytes,
+  hexToBytesOrNull,
+  lastIndexOfBytes,
+  readUint32LE,
+  reverseBytes,
+  utf8ToBytes,
+  writeUint32BE,
+  writeUint32LE,
+} from "./bytes.ts";
+export {keccak256, keccakBackend, sha256, sha256d} from "./crypto/hash.ts";
+export {publicKeyOf, recoverPublicKey, secp256k1Backend, signHash} from "./crypto/secp256k1.ts";
+export {NodeError} from "./errors.ts";
+export {
+  HexError,
+  HexErrorCode,
+  type HexErrorType,
+  parseData,
+  parseQuantity,
+  parseQuantityNumber,
+  toData,
+  toQuantity,
+} from "./hex.ts";
+export {
+  type CidrBlock,
+  cidrContains,
+  type IpAddress,
+  type IpAddressOrRange,
+  parseIp,
+  parseIpAddressOrRange,
+} from "./ip.ts";
+export {SerialQueue} from "./serialQueue.ts";

@@ -4,7 +4,7 @@ import {MODEXP_PRECOMPILE_ADDRESS, modexpEip198} from "../precompiles/05-modexp.
 import {CallKind, callGas} from "./call.ts";
 import {createGas, createLogic} from "./create.ts";
 import {extcodehashLogic, extcodesizeLogic} from "./extcode.ts";
-import type {GasProfile} from "./profile.ts";
+import type {GasProfile} from "./gasProfile.ts";
 import {selfdestructGas} from "./selfdestruct.ts";
 import {sstoreGas} from "./sstore.ts";
 import type {AddOpcode, BlockScope, GasFunction, LogicFunction} from "./types.ts";

@@ -1,6 +1,6 @@
 /** Peer scoring (B§9.3): `PeerScoringManager` and the pieces its tests and the RPC layer use. */
-export {type BanTarget, invalidBanAddress, parseBanTarget} from "./banList.ts";
-export {type CidrBlock, cidrBlock, cidrContains, formatIp, type IpAddress, ipOfRemoteAddress, parseIp} from "./ip.ts";
+export {invalidBanAddress, parseBanTarget} from "./banList.ts";
+export {ipOfRemoteAddress} from "./ip.ts";
 export {
   DEFAULT_MAX_SCORED_ENTRIES,
   PeerScoringManager,

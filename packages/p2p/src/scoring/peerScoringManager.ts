@@ -35,6 +35,7 @@
  * first 8 hex digits) and RFC 5952 IPv6 text; bans take IP literals only (rskj resolves host names) and
  * accept loopback addresses (rskj refuses them; local tests need them); the memory cap above.
  */
+import type {IpAddressOrRange} from "@xchain/utils";
 import type {P2PLogger, PeerEvent, PeerId, PeerScoring, PeerScoringInfo, ReputationSummary} from "../types.ts";
 import {BanList, parseBanTarget} from "./banList.ts";
 import {ipOfRemoteAddress, isLoopback} from "./ip.ts";
@@ -173,7 +174,7 @@ export class PeerScoringManager implements PeerScoring {
     );
     this.bannedPeerIds = new Set(options.bannedPeerIds ?? []);
     this.logger = options.logger;
-    for (const address of options.bannedAddresses ?? []) this.banAddress(address);
+    for (const address of options.bannedAddresses ?? []) this.banAddress(parseBanTarget(address));
   }
 
   record(peer: PeerId | undefined, address: string | undefined, event: PeerEvent): void {
@@ -224,14 +225,12 @@ export class PeerScoringManager implements PeerScoring {
     return false;
   }
 
-  banAddress(addressOrCidr: string): void {
-    const target = parseBanTarget(addressOrCidr);
+  banAddress(target: IpAddressOrRange): void {
     this.bans.add(target);
     this.logger?.info({address: target.given}, "address banned");
   }
 
-  unbanAddress(addressOrCidr: string): void {
-    const target = parseBanTarget(addressOrCidr);
+  unbanAddress(target: IpAddressOrRange): void {
     this.bans.remove(target);
     this.logger?.info({address: target.given}, "address unbanned");
   }

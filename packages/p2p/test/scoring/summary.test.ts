@@ -1,6 +1,6 @@
 /** sco_reputationSummary, sco_clearPeerScoring and the bounded number of entries. */
 import {describe, expect, it} from "vitest";
-import {DEFAULT_MAX_SCORED_ENTRIES, PeerScoringManager} from "../../src/scoring/index.ts";
+import {DEFAULT_MAX_SCORED_ENTRIES, PeerScoringManager, parseBanTarget} from "../../src/scoring/index.ts";
 import {PeerEvent} from "../../src/types.ts";
 
 const MINUTE = 60_000;
@@ -116,7 +116,7 @@ describe("clear", () => {
 
   it("leaves manual bans alone", () => {
     const {scoring} = setup();
-    scoring.banAddress("10.0.0.1");
+    scoring.banAddress(parseBanTarget("10.0.0.1"));
     scoring.record("peerA", "10.0.0.1", PeerEvent.VALID_BLOCK);
     scoring.clear("10.0.0.1");
     expect(scoring.isBanned(undefined, "10.0.0.1")).toBe(true);

@@ -4,6 +4,7 @@
  */
 import {generateKeyPair} from "@libp2p/crypto/keys";
 import type {Chain} from "@xchain/chain";
+import type {IpAddressOrRange} from "@xchain/utils";
 import {P2PNetwork} from "../../src/network.ts";
 import type {
   P2PChainView,
@@ -43,12 +44,12 @@ export class RecordingScoring implements PeerScoring {
     );
   }
 
-  banAddress(address: string): void {
-    this.bannedAddressSet.add(address);
+  banAddress(target: IpAddressOrRange): void {
+    this.bannedAddressSet.add(target.given);
   }
 
-  unbanAddress(address: string): void {
-    this.bannedAddressSet.delete(address);
+  unbanAddress(target: IpAddressOrRange): void {
+    this.bannedAddressSet.delete(target.given);
   }
 
   bannedAddresses(): string[] {

@@ -5,8 +5,8 @@
  * off it refuses them (MinerError NOT_ALLOWED, -32602).
  */
 import {toQuantity} from "@xchain/utils";
-import type {ModuleDeps} from "../deps.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../moduleDeps.ts";
 import {nonNegativeInteger} from "../params/hex.ts";
 import {method, param} from "../params/method.ts";
 import {requireMiner} from "./unavailable.ts";

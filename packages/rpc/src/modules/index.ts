@@ -2,8 +2,9 @@
  * Every namespace and its factory (design "RPC"): `rpcModules` is complete over the namespace
  * names, and `buildMethodTables` gives the registry one table per namespace topic.
  */
-import type {ModuleDeps} from "../deps.ts";
+
 import type {NamespaceMethods, RpcMethod} from "../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../moduleDeps.ts";
 import type {RpcModuleName} from "../options.ts";
 import {ethModule} from "./eth/index.ts";
 import {evmMethods} from "./evm.ts";

@@ -4,8 +4,8 @@
  */
 import type {SubmitBlockResult} from "@xchain/miner";
 import {toData, toQuantity, utf8ToBytes} from "@xchain/utils";
-import type {ModuleDeps} from "../deps.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../moduleDeps.ts";
 import {type Codec, ParamError, string} from "../params/codec.ts";
 import {looseHex} from "../params/hex.ts";
 import {method, param} from "../params/method.ts";

@@ -1,7 +1,7 @@
 /** The `net` namespace (rpc-api §4.2): the network id is the chain id as a decimal string (B§7.1). */
 import {toQuantity} from "@xchain/utils";
-import type {ModuleDeps} from "../deps.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../moduleDeps.ts";
 import {method} from "../params/method.ts";
 
 /** net_* methods. */

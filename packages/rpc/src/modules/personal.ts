@@ -3,8 +3,8 @@
  * unlocked, so passphrases are accepted and ignored; key management is not offered.
  */
 import {toData} from "@xchain/utils";
-import type {ModuleDeps} from "../deps.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../moduleDeps.ts";
 import {callRequest} from "../params/callObject.ts";
 import {string} from "../params/codec.ts";
 import {address, quantity} from "../params/hex.ts";

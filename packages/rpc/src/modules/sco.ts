@@ -2,10 +2,10 @@
  * The `sco` namespace (B§9.3): peer reputation and bans, off by default as in rskj. Without a
  * peer-to-peer network every method answers -32601 "not available" with the reason.
  */
-import type {ModuleDeps} from "../deps.ts";
-import {RpcError} from "../jsonrpc/errors.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../moduleDeps.ts";
 import {string} from "../params/codec.ts";
+import {ipAddressOrRange} from "../params/ipAddressOrRange.ts";
 import {method, param} from "../params/method.ts";
 import {unsupportedMethods} from "./unsupported.ts";
 
@@ -14,16 +14,15 @@ const NAMES = ["banAddress", "unbanAddress", "peerList", "bannedAddresses", "rep
 /** sco_* over the node's peer scoring. */
 export function scoMethods({scoring}: Pick<ModuleDeps, "scoring">): Record<string, RpcMethod> {
   if (!scoring) return unsupportedMethods(NAMES, "this node runs no peer-to-peer network to score");
-  const invalid = (address: string) => RpcError.invalidParams(`invalid banned address ${address}`);
   return {
     /** Handler for `sco_banAddress`: an IP address or CIDR block */
-    banAddress: method([param("address", string)], (address) => {
-      if (!scoring.banAddress(address)) throw invalid(address);
+    banAddress: method([param("address", ipAddressOrRange)], (address) => {
+      scoring.banAddress(address);
       return null;
     }),
     /** Handler for `sco_unbanAddress` */
-    unbanAddress: method([param("address", string)], (address) => {
-      if (!scoring.unbanAddress(address)) throw invalid(address);
+    unbanAddress: method([param("address", ipAddressOrRange)], (address) => {
+      scoring.unbanAddress(address);
       return null;
     }),
     /** Handler for `sco_peerList` */

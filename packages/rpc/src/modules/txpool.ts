@@ -7,9 +7,9 @@
 import type {Transaction} from "@xchain/primitives";
 import type {TxPoolContent} from "@xchain/txpool";
 import {bigIntToSignedBytes, toData, toQuantity} from "@xchain/utils";
-import type {ModuleDeps} from "../deps.ts";
 import {ZERO_HASH} from "../format/transaction.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../moduleDeps.ts";
 import {method} from "../params/method.ts";
 
 type Nested<T> = Record<string, Record<string, T>>;

@@ -1,7 +1,7 @@
 /** The `web3` namespace (rpc-api §4.2). */
 import {keccak256, toData} from "@xchain/utils";
-import type {ModuleDeps} from "../deps.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../moduleDeps.ts";
 import {data} from "../params/hex.ts";
 import {method, param} from "../params/method.ts";
 

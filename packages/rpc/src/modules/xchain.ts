@@ -1,7 +1,7 @@
 /** The chain-specific `xchain` namespace (rpc-api §4.6, rskj's `rsk_*` of B§9.1). */
 import {toData} from "@xchain/utils";
-import type {ModuleDeps} from "../deps.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../moduleDeps.ts";
 import {blockNumberOrTag} from "../params/blockRef.ts";
 import {hash} from "../params/hex.ts";
 import {method, param, unsupported} from "../params/method.ts";

@@ -1,33 +1,53 @@
-import type {PeerScoringAdmin} from "../../src/index.ts";
+import type {IpAddressOrRange} from "@xchain/utils";
+import type {PeerScoreEntry, PeerScoringAdmin, ReputationSummary} from "../../src/index.ts";
 
-/** A scoring that accepts dotted IPv4 addresses and CIDR blocks only, and remembers the calls. */
+const COUNTERS = {
+  successfulHandshakes: 1,
+  failedHandshakes: 0,
+  invalidNetworks: 0,
+  repeatedMessages: 0,
+  validBlocks: 2,
+  validTransactions: 0,
+  invalidBlocks: 0,
+  invalidTransactions: 0,
+  invalidMessages: 0,
+  timeoutMessages: 0,
+  unexpectedMessages: 0,
+  invalidHeader: 0,
+};
+
+/** A scoring that remembers the calls, with one fixed peer. */
 export class RecordingScoring implements PeerScoringAdmin {
   readonly banned: string[] = [];
   readonly cleared: string[] = [];
-  private static readonly VALID = /^\d+\.\d+\.\d+\.\d+(\/\d+)?$/;
 
-  banAddress(address: string): boolean {
-    if (!RecordingScoring.VALID.test(address)) return false;
-    this.banned.push(address);
-    return true;
+  banAddress(target: IpAddressOrRange): void {
+    this.banned.push(target.given);
   }
 
-  unbanAddress(address: string): boolean {
-    if (!RecordingScoring.VALID.test(address)) return false;
-    this.banned.splice(this.banned.indexOf(address), 1);
-    return true;
+  unbanAddress(target: IpAddressOrRange): void {
+    this.banned.splice(this.banned.indexOf(target.given), 1);
   }
 
   bannedAddresses(): string[] {
     return [...this.banned];
   }
 
-  peerList(): object[] {
-    return [{id: "16Uiu2", type: "node", goodReputation: true, score: 3}];
+  peerList(): PeerScoreEntry[] {
+    return [
+      {id: "16Uiu2", type: "node", goodReputation: true, ...COUNTERS, score: 3, punishments: 0, punishedUntil: 0},
+    ];
   }
 
-  reputationSummary(): object {
-    return {count: 1, goodReputationCount: 1, badReputationCount: 0};
+  reputationSummary(): ReputationSummary {
+    return {
+      count: 1,
+      ...COUNTERS,
+      peersTotalScore: 3,
+      punishments: 0,
+      goodReputationCount: 1,
+      badReputationCount: 0,
+    };
   }
 
   clear(peerOrAddress: string): void {

@@ -17,8 +17,10 @@ function loadNative(): NativeSecp256k1 | null {
   if (process.env.XCHAIN_NO_NATIVE_SECP256K1) return null;
   try {
     // The package's index picks the native prebuild and otherwise falls back to a pure-JS
-    // elliptic build, which is slower than noble; load only the native binding.
-    return createRequire(import.meta.url)("secp256k1/bindings") as NativeSecp256k1;
+    // elliptic build, which is slower than noble; load only the native binding. (A `require`
+    // call by that name, so that test/architecture.test.ts sees the dependency.)
+    const require = createRequire(import.meta.url);
+    return require("secp256k1/bindings") as NativeSecp256k1;
   } catch {
     return null;
   }

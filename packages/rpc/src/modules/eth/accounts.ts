@@ -1,7 +1,7 @@
 /** eth_accounts, eth_sendRawTransaction, eth_sendTransaction, eth_sign (rpc-api §4.2, §4.4). */
 import {toData} from "@xchain/utils";
-import type {ModuleDeps} from "../../deps.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
 import {callRequest} from "../../params/callObject.ts";
 import {address, data} from "../../params/hex.ts";
 import {method, param} from "../../params/method.ts";

@@ -4,9 +4,9 @@
  */
 import {Block, type BlockHeader} from "@xchain/primitives";
 import {toQuantity} from "@xchain/utils";
-import type {ModuleDeps} from "../../deps.ts";
 import {formatBlock} from "../../format/block.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
 import {blockNumberOrTag} from "../../params/blockRef.ts";
 import {bool} from "../../params/codec.ts";
 import {hash, quantityNumber} from "../../params/hex.ts";

@@ -7,9 +7,9 @@
  * pay at its gasPrice.
  */
 import {toData, toQuantity} from "@xchain/utils";
-import type {ModuleDeps} from "../../deps.ts";
 import {RpcError} from "../../jsonrpc/errors.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
 import {blockRef, LATEST} from "../../params/blockRef.ts";
 import {callRequest} from "../../params/callObject.ts";
 import {type Codec, ParamError} from "../../params/codec.ts";

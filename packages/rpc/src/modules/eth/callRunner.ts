@@ -5,8 +5,8 @@
  */
 import {type CallResult, intrinsicGas, TransactionInvalidCode, TransactionInvalidError} from "@xchain/execution";
 import type {BlockHeader} from "@xchain/primitives";
-import type {ModuleDeps} from "../../deps.ts";
 import {RpcError} from "../../jsonrpc/errors.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
 import type {BlockRef} from "../../params/blockRef.ts";
 import type {CallRequest} from "../../params/callObject.ts";
 import {requireHeader} from "../../resolve/blocks.ts";

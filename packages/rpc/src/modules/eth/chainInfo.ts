@@ -1,8 +1,8 @@
 /** eth_* identity and head methods (rpc-api §4.2). */
 import {toQuantity} from "@xchain/utils";
-import type {ModuleDeps} from "../../deps.ts";
 import {formatSyncStatus} from "../../format/syncStatus.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
 import {method} from "../../params/method.ts";
 
 /** The highest "rsk" capability version, 62 (B§7.1: what rskj returns, not the doc's "62"). */

@@ -1,8 +1,8 @@
 /** Polled filters (rpc-api §3.2, §4.5); an unknown filter id is -32000 `filter not found` (B§9.5). */
 import {toData, toQuantity} from "@xchain/utils";
-import type {ModuleDeps} from "../../deps.ts";
 import {logsToJson} from "../../format/log.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
 import {type Codec, ParamError} from "../../params/codec.ts";
 import {type LogFilterRequest, logFilterRequest} from "../../params/filterObject.ts";
 import {quantity} from "../../params/hex.ts";

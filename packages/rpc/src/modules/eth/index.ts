@@ -1,6 +1,7 @@
 /** The `eth` namespace, split by topic; the registry checks that no two topics define the same method. */
-import type {ModuleDeps} from "../../deps.ts";
+
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
 import {ethAccountMethods} from "./accounts.ts";
 import {ethBlockMethods} from "./blocks.ts";
 import {ethCallMethods} from "./call.ts";

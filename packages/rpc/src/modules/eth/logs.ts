@@ -7,12 +7,12 @@
 import {setImmediate} from "node:timers/promises";
 import type {LogWithContext} from "@xchain/chain";
 import {toData} from "@xchain/utils";
-import type {ModuleDeps} from "../../deps.ts";
 import {logMatches} from "../../filters/logMatcher.ts";
 import {logsToJson} from "../../format/log.ts";
 import {receiptLogs} from "../../format/receipt.ts";
 import {RpcError, RpcErrorCode} from "../../jsonrpc/errors.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
 import {LATEST} from "../../params/blockRef.ts";
 import {type LogFilterRequest, logFilterRequest} from "../../params/filterObject.ts";
 import {method, param} from "../../params/method.ts";

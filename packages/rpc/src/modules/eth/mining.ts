@@ -4,8 +4,8 @@
  * false and eth_hashrate 0x0, the others -32601 "not available".
  */
 import {bytesToBigInt, toData, toQuantity} from "@xchain/utils";
-import type {ModuleDeps} from "../../deps.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
 import {data8, hash, word} from "../../params/hex.ts";
 import {method, param} from "../../params/method.ts";
 import {requireMiner} from "../unavailable.ts";

@@ -1,7 +1,7 @@
 /** eth_* state queries (rpc-api §4.3): at a block number, tag, hash or `{blockHash}`/`{blockNumber}` map. */
 import {toData, toQuantity} from "@xchain/utils";
-import type {ModuleDeps} from "../../deps.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
 import {blockRef, LATEST} from "../../params/blockRef.ts";
 import {address, word} from "../../params/hex.ts";
 import {method, optional, param} from "../../params/method.ts";

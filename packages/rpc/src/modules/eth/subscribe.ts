@@ -2,9 +2,10 @@
  * eth_subscribe and eth_unsubscribe (rpc-api §4.8): WebSocket only. Over HTTP they answer -32601
  * "not available" naming the reason, the error rskj gives for a method a transport lacks.
  */
-import type {ModuleDeps} from "../../deps.ts";
+
 import {MethodUnavailableError, RpcError} from "../../jsonrpc/errors.ts";
 import type {Connection, RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
 import {type Codec, jsonType, ParamError, string} from "../../params/codec.ts";
 import {type LogMatchRequest, logMatchRequest} from "../../params/filterObject.ts";
 import {method, optional, param} from "../../params/method.ts";

@@ -3,10 +3,10 @@
  * with null block fields; eth_pendingTransactions shows the zero block hash (rpc-api §2.4).
  */
 import type {Block, Transaction} from "@xchain/primitives";
-import type {ModuleDeps} from "../../deps.ts";
 import {formatReceipt} from "../../format/receipt.ts";
 import {formatTransaction, ZERO_HASH} from "../../format/transaction.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
 import {blockNumberOrTag} from "../../params/blockRef.ts";
 import {hash, quantityNumber} from "../../params/hex.ts";
 import {method, param} from "../../params/method.ts";

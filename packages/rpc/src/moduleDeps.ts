@@ -1,0 +1,18 @@
+/**
+ * What each namespace module is given: the server's dependencies with their defaults, its
+ * options and its services. Apart from deps.ts, which the services themselves read.
+ */
+import type {RpcDeps} from "./deps.ts";
+import type {EventHub} from "./filters/eventHub.ts";
+import type {FilterManager} from "./filters/filterManager.ts";
+import type {SubscriptionManager} from "./filters/subscriptions.ts";
+import type {RpcOptions} from "./options.ts";
+
+/** What namespace modules pick from: the dependencies with defaults applied, the options and the server's services. */
+export type ModuleDeps = Required<Omit<RpcDeps, "miner" | "wallet" | "scoring">> &
+  Pick<RpcDeps, "miner" | "wallet" | "scoring"> & {
+    options: RpcOptions;
+    events: EventHub;
+    filters: FilterManager;
+    subscriptions: SubscriptionManager;
+  };
