@@ -3,6 +3,7 @@ export {createChainCommon, createProfileCommon, RSK_EIPS, RSK_HARDFORK} from "./
 export * from "./errors.ts";
 export {GAS_PROFILES, type GasProfile, gasProfileAt} from "./gas/profile.ts";
 export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
+export type {BlockExecutorOptions} from "./options.ts";
 export {modexpGas} from "./precompiles/05-modexp.ts";
 export {isPrecompiledAddress, PRECOMPILED_ACCOUNT_ADDRESSES} from "./precompiles/addresses.ts";
 export {orderedTrieRoot, receiptsRoot, transactionsRoot} from "./roots.ts";

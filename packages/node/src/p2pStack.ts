@@ -6,6 +6,7 @@
 import type {Chain} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import {
+  defaultPeerScoringOptions,
   loadOrCreateIdentity,
   P2PError,
   P2PErrorCode,
@@ -15,7 +16,7 @@ import {
   PeerScoringManager,
 } from "@xchain/p2p";
 import type {PeerScoringAdmin, PeersInfo, SyncStatusSource} from "@xchain/rpc";
-import {Relay, SyncManager, type SyncOptions, type SyncProgress} from "@xchain/sync";
+import {defaultRelayOptions, Relay, SyncManager, type SyncOptions, type SyncProgress} from "@xchain/sync";
 import type {TxPool} from "@xchain/txpool";
 import type {Logger} from "./logger.ts";
 
@@ -47,7 +48,7 @@ export async function startP2P(
   {chainspec, chain, txpool, dataDir, logger}: P2PStackDeps,
 ): Promise<P2PStack> {
   const log = logger.child({module: "p2p"});
-  const scoring = new PeerScoringManager({logger: log});
+  const scoring = new PeerScoringManager(defaultPeerScoringOptions, {logger: log});
   const network = await P2PNetwork.start(options.p2p, {
     privateKey: await loadOrCreateIdentity(dataDir),
     networkId: chainspec.params.p2pNetworkId,
@@ -57,9 +58,9 @@ export async function startP2P(
     logger: log,
   });
   const syncLog = logger.child({module: "sync"});
-  const deps = {chainspec, chain, txpool, logger: syncLog};
-  const sync = new SyncManager(network, deps, options.sync);
-  const relay = new Relay(network, deps, {networkId: chainspec.params.p2pNetworkId, sync});
+  const modules = {network, chainspec, chain, txpool, logger: syncLog};
+  const sync = new SyncManager(options.sync, modules);
+  const relay = new Relay(defaultRelayOptions, {...modules, sync});
   sync.start();
   relay.start();
   const progressTimer = setInterval(() => {

@@ -9,6 +9,7 @@ import type {CallInput, CallResult} from "@xchain/execution";
 import type {MinerApi} from "@xchain/miner";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
+import type {Logger} from "@xchain/utils";
 import type {EventHub} from "./filters/eventHub.ts";
 import type {FilterManager} from "./filters/filterManager.ts";
 import type {SubscriptionManager} from "./filters/subscriptions.ts";
@@ -78,13 +79,6 @@ export interface SyncStatusSource {
   onSyncChange(listener: (status: SyncStatus | undefined) => void): () => void;
 }
 
-/** The logger shape RPC writes to (pino's `(context, message)`). */
-export interface RpcLogger {
-  error(context: object, message: string): void;
-  warn(context: object, message: string): void;
-  debug(context: object, message: string): void;
-}
-
 /** What `RpcServer.start` is given. */
 export interface RpcDeps {
   chainspec: Chainspec;
@@ -104,7 +98,7 @@ export interface RpcDeps {
   /** Absent without p2p: `sco_*` answer -32601 "not available". */
   scoring?: PeerScoringAdmin;
   /** Default: discards everything. */
-  logger?: RpcLogger;
+  logger?: Logger;
 }
 
 /** What namespace modules pick from: the dependencies with defaults applied, the options and the server's services. */

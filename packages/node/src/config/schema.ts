@@ -3,6 +3,7 @@
  * Defaults are not repeated here: they come from `defaultNodeOptions` and the network presets.
  */
 import type {ConfigKey} from "./configKey.ts";
+import {chainKeys} from "./keys/chain.ts";
 import {minerKeys} from "./keys/miner.ts";
 import {nodeKeys} from "./keys/node.ts";
 import {p2pKeys} from "./keys/p2p.ts";
@@ -10,7 +11,14 @@ import {rpcKeys} from "./keys/rpc.ts";
 import {txpoolKeys} from "./keys/txpool.ts";
 
 /** Every key, in the order the reference file and docs/config.md list them. */
-export const CONFIG_KEYS: readonly ConfigKey[] = [...nodeKeys, ...txpoolKeys, ...minerKeys, ...rpcKeys, ...p2pKeys];
+export const CONFIG_KEYS: readonly ConfigKey[] = [
+  ...nodeKeys,
+  ...chainKeys,
+  ...txpoolKeys,
+  ...minerKeys,
+  ...rpcKeys,
+  ...p2pKeys,
+];
 
 const byKey = new Map(CONFIG_KEYS.map((k) => [k.key, k]));
 
