@@ -28,7 +28,7 @@ const chain = {blockHash: async () => undefined, maturedBlock: undefined};
 const {Token} = compileSolidity(`${SOLIDITY_HEADER}${TOKEN_CONTRACT}`);
 const store = new MemoryStore();
 const state = new StateDatabase(store);
-const executor = new BlockExecutor(chainspec, state);
+const executor = new BlockExecutor({}, {chainspec, state});
 const word = (bytes) => concatBytes(new Uint8Array(32 - bytes.length), bytes);
 
 // The runtime code is what the creation code returns.

@@ -10,7 +10,7 @@ import {execFileSync} from "node:child_process";
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {Chain} from "@xchain/chain";
+import {Chain, defaultChainOptions} from "@xchain/chain";
 import {getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
 import {LevelStore} from "@xchain/db";
@@ -128,7 +128,7 @@ async function importChain(encoded, setup, dbDir) {
   const dir = dbDir ?? mkdtempSync(join(tmpdir(), "xchain-bench-import-"));
   const store = await LevelStore.open(dir);
   try {
-    const chain = await Chain.open({store, chainspec, genesis: regtestGenesis});
+    const chain = await Chain.open(defaultChainOptions, {store, chainspec, genesis: regtestGenesis});
     for (const bytes of encoded.slice(0, setup)) await chain.importBlock(bytes);
     let gas = 0n;
     const start = process.hrtime.bigint();

@@ -73,7 +73,7 @@ async function freshState() {
   const store = await LevelStore.open(dir);
   opened.push([store, dir]);
   const state = new StateDatabase(store);
-  const executor = new BlockExecutor(chainspec, state);
+  const executor = new BlockExecutor({}, {chainspec, state});
   const genesis = await buildGenesisState(
     state,
     senders.map((a) => [a, {balance: 10n ** 24n}]),

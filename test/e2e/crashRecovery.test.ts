@@ -5,7 +5,7 @@ import {type ChildProcess, spawn} from "node:child_process";
 import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {Chain} from "@xchain/chain";
+import {Chain, defaultChainOptions} from "@xchain/chain";
 import {getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
 import {Bucket, LevelStore, numberKey} from "@xchain/db";
@@ -73,7 +73,7 @@ function startImporter(
 async function checkConsistent(dir: string, expected: Block[]): Promise<number> {
   const store = await LevelStore.open(dir);
   try {
-    const chain = await Chain.open({store, chainspec, genesis: regtestGenesis});
+    const chain = await Chain.open(defaultChainOptions, {store, chainspec, genesis: regtestGenesis});
     const head = chain.head();
     if (head.number > 0) expect(bytesToHex(head.hash)).toBe(bytesToHex(expected[head.number - 1]!.hash()));
     // Canonical index: every number up to the head maps to the expected block, nothing above it.

@@ -2,7 +2,7 @@
 import {mkdtempSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {Chain} from "@xchain/chain";
+import {Chain, defaultChainOptions} from "@xchain/chain";
 import {getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {MemoryStore} from "@xchain/db";
 import {bytesToPrefixedHex} from "@xchain/utils";
@@ -18,7 +18,7 @@ function line(stdout: string, key: string): string | undefined {
 
 describe("xchain genesis", () => {
   it("prints the regtest genesis hash the chain writes, the same on every run", async () => {
-    const chain = await Chain.open({
+    const chain = await Chain.open(defaultChainOptions, {
       store: new MemoryStore(),
       chainspec: getChainspec("regtest"),
       genesis: regtestGenesis,

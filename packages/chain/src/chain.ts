@@ -9,12 +9,13 @@ import type {KeyValueStore} from "@xchain/db";
 import {BlockExecutor, createChainCommon} from "@xchain/execution";
 import type {Block, BlockHeader, Receipt} from "@xchain/primitives";
 import {StateDatabase, type StateReader} from "@xchain/state";
-import {bytesToPrefixedHex, SerialQueue} from "@xchain/utils";
+import {bytesToPrefixedHex, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {ChainError, ChainErrorCode} from "./errors.ts";
 import {buildGenesisBlock} from "./genesis.ts";
 import {type BlockExecutorApi, BlockImporter} from "./import/blockImporter.ts";
 import {newHeadEvent} from "./import/headChange.ts";
 import {initializeStore} from "./initializeStore.ts";
+import type {ChainOptions} from "./options.ts";
 import {setHead} from "./setHead.ts";
 import {ChainStore} from "./store/chainStore.ts";
 import {queryLogs} from "./store/logQuery.ts";
@@ -25,11 +26,12 @@ import type {
   ImportResult,
   LogFilter,
   LogWithContext,
+  NewHeadEvent,
   TransactionLocation,
 } from "./types.ts";
 
-/** What `Chain.open` needs. */
-export interface ChainOptions {
+/** What `Chain.open` works with (its modules). */
+export interface ChainModules {
   store: KeyValueStore;
   chainspec: Chainspec;
   /** The network's genesis (`getGenesisParams(name)`, or a custom file's). */
@@ -40,6 +42,8 @@ export interface ChainOptions {
   executor?: BlockExecutorApi;
   /** The local clock in seconds (future-timestamp rule); default the system clock. */
   nowSeconds?: () => number;
+  /** Default: writes nothing. */
+  logger?: Logger;
 }
 
 /** The block store, importer and reader of one network. */
@@ -56,26 +60,34 @@ export class Chain implements ChainReader {
     /** The hash of this network's genesis block (printed at start-up). */
     readonly genesisHash: Uint8Array,
     private currentHead: ChainHead,
+    private readonly logger: Logger,
   ) {}
 
   /**
-   * Opens the chain in `options.store`: writes the genesis block into an empty store; otherwise
+   * Opens the chain in `modules.store`: writes the genesis block into an empty store; otherwise
    * checks that the stored genesis is this network's (CHAIN_GENESIS_MISMATCH) and loads the head.
    */
-  static async open(options: ChainOptions): Promise<Chain> {
-    const {chainspec} = options;
-    const store = new ChainStore(options.store, {rules: chainspec, chainId: chainspec.params.chainId});
-    const state = options.state ?? new StateDatabase(options.store);
+  static async open(opts: ChainOptions, modules: ChainModules): Promise<Chain> {
+    const {chainspec} = modules;
+    const {chainId} = chainspec.params;
+    const store = new ChainStore(modules.store, {rules: chainspec, chainId}, opts);
+    const state = modules.state ?? new StateDatabase(modules.store);
     const common = createChainCommon(chainspec);
-    const genesis = await buildGenesisBlock(options.genesis, chainspec, state, common);
-    const head = await initializeStore(store, genesis, chainspec.params.chainId);
+    const genesis = await buildGenesisBlock(modules.genesis, chainspec, state, common);
+    const head = await initializeStore(store, genesis, chainId);
     const importer = new BlockImporter({
       store,
       chainspec,
-      executor: options.executor ?? new BlockExecutor(chainspec, state),
-      nowSeconds: options.nowSeconds ?? (() => Math.floor(Date.now() / 1000)),
+      executor: modules.executor ?? new BlockExecutor({}, {chainspec, state}),
+      nowSeconds: modules.nowSeconds ?? (() => Math.floor(Date.now() / 1000)),
     });
-    return new Chain(store, state, common, importer, genesis.block.hash(), head);
+    const genesisHash = genesis.block.hash();
+    const logger = modules.logger ?? noopLogger;
+    logger.info(
+      {genesisHash: bytesToPrefixedHex(genesisHash), head: head.number, headHash: bytesToPrefixedHex(head.hash)},
+      `${chainspec.params.name} (chain id ${chainId}): genesis ${bytesToPrefixedHex(genesisHash)}, head block ${head.number}`,
+    );
+    return new Chain(store, state, common, importer, genesisHash, head, logger);
   }
 
   /**
@@ -87,8 +99,10 @@ export class Chain implements ChainReader {
     return this.queue.run(async () => {
       const outcome = await this.importer.import(block, this.currentHead);
       if (outcome.newHead) {
-        this.currentHead = outcome.newHead.head;
-        this.events.emit("newHead", newHeadEvent(outcome.newHead.head, outcome.newHead.change));
+        const event = newHeadEvent(outcome.newHead.head, outcome.newHead.change);
+        this.currentHead = event.head;
+        this.logNewHead(event);
+        this.events.emit("newHead", event);
       }
       return outcome.result;
     });
@@ -96,6 +110,19 @@ export class Chain implements ChainReader {
 
   head(): ChainHead {
     return this.currentHead;
+  }
+
+  /** A new best block at debug level; a reorganization (blocks left the canonical chain) at info. */
+  private logNewHead({head, added, removed}: NewHeadEvent): void {
+    const context = {number: head.number, hash: bytesToPrefixedHex(head.hash)};
+    if (removed.length === 0) {
+      this.logger.debug(context, `new head block ${head.number}`);
+      return;
+    }
+    this.logger.info(
+      {...context, removed: removed.length, added: added.length},
+      `reorganization: ${removed.length} blocks replaced by ${added.length}, head block ${head.number}`,
+    );
   }
 
   /**

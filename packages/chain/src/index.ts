@@ -1,4 +1,4 @@
-export {Chain, type ChainOptions} from "./chain.ts";
+export {Chain, type ChainModules} from "./chain.ts";
 export {
   BlockError,
   BlockErrorCode,
@@ -8,6 +8,7 @@ export {
   type ChainErrorType,
 } from "./errors.ts";
 export type {BlockExecutorApi} from "./import/blockImporter.ts";
+export {type ChainOptions, defaultChainOptions} from "./options.ts";
 export {
   type ChainEvents,
   type ChainHead,

@@ -1,5 +1,6 @@
 /** The decoded logs of recent blocks, by hash: loaded once, then served from memory. */
 import {describe, expect, it, vi} from "vitest";
+import {defaultChainOptions} from "../src/options.ts";
 import {BlockLogsCache} from "../src/store/blockLogsCache.ts";
 import type {LogWithContext} from "../src/types.ts";
 
@@ -19,7 +20,7 @@ function logsOf(n: number, count = 2): LogWithContext[] {
 
 describe("BlockLogsCache", () => {
   it("loads a block's logs once, then serves them from the cache", async () => {
-    const cache = new BlockLogsCache();
+    const cache = new BlockLogsCache(defaultChainOptions.logCacheSize);
     const logs = logsOf(1);
     const load = vi.fn(async () => logs);
     expect(await cache.get(hash(1), load)).toBe(logs);
@@ -34,7 +35,7 @@ describe("BlockLogsCache", () => {
   });
 
   it("does not cache a load that found nothing", async () => {
-    const cache = new BlockLogsCache();
+    const cache = new BlockLogsCache(defaultChainOptions.logCacheSize);
     const logs = logsOf(2);
     const load = vi.fn(async (): Promise<readonly LogWithContext[] | undefined> => undefined);
     expect(await cache.get(hash(2), load)).toBeUndefined();
@@ -47,7 +48,7 @@ describe("BlockLogsCache", () => {
   });
 
   it("caches a block without logs", async () => {
-    const cache = new BlockLogsCache();
+    const cache = new BlockLogsCache(defaultChainOptions.logCacheSize);
     const load = vi.fn(async () => []);
     expect(await cache.get(hash(3), load)).toEqual([]);
     expect(await cache.get(hash(3), load)).toEqual([]);
@@ -55,7 +56,7 @@ describe("BlockLogsCache", () => {
   });
 
   it("keeps different block hashes apart", async () => {
-    const cache = new BlockLogsCache();
+    const cache = new BlockLogsCache(defaultChainOptions.logCacheSize);
     const a = logsOf(4);
     const b = logsOf(5, 3);
     const loadA = vi.fn(async () => a);
@@ -80,9 +81,9 @@ describe("BlockLogsCache", () => {
   });
 
   it("returns but does not keep a block with more logs than the whole cache holds", async () => {
-    const cache = new BlockLogsCache();
+    const cache = new BlockLogsCache(defaultChainOptions.logCacheSize);
     const [one] = logsOf(6, 1);
-    const huge = Array.from({length: 100_001}, () => one!);
+    const huge = Array.from({length: defaultChainOptions.logCacheSize + 1}, () => one!);
     const load = vi.fn(async () => huge);
     expect(await cache.get(hash(6), load)).toBe(huge);
     expect(await cache.get(hash(6), load)).toBe(huge);

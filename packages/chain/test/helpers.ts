@@ -9,7 +9,7 @@ import {transactionsRoot} from "@xchain/execution";
 import {type Block, type BlockHeader, type HeaderValues, Transaction, type TransactionValues} from "@xchain/primitives";
 import {ChainBuilder, cowAccounts, type DevAccount, headerValues} from "@xchain/test-utils";
 import {bytesToHex, keccak256} from "@xchain/utils";
-import {Chain, type ChainOptions} from "../src/index.ts";
+import {Chain, type ChainModules, defaultChainOptions} from "../src/index.ts";
 
 export const regtest: Chainspec = getChainspec("regtest");
 
@@ -29,7 +29,7 @@ export async function cleanup(): Promise<void> {
 
 /** A chain on a new temporary LevelStore. */
 export async function openChain(
-  options: Partial<Omit<ChainOptions, "store">> = {},
+  options: Partial<Omit<ChainModules, "store">> = {},
   dir = mkdtempSync(join(tmpdir(), "xchain-chain-")),
 ): Promise<TestChain> {
   const store = await LevelStore.open(dir);
@@ -37,7 +37,7 @@ export async function openChain(
     await store.close().catch(() => undefined);
     rmSync(dir, {recursive: true, force: true});
   });
-  const chain = await Chain.open({chainspec: regtest, genesis: regtestGenesis, ...options, store});
+  const chain = await Chain.open(defaultChainOptions, {chainspec: regtest, genesis: regtestGenesis, ...options, store});
   return {chain, store, dir};
 }
 

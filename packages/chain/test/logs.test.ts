@@ -3,7 +3,7 @@ import {Bucket, numberKey, WriteBatch} from "@xchain/db";
 import {logsBloom} from "@xchain/primitives";
 import {bytesToBigInt} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import type {Chain} from "../src/index.ts";
+import {type Chain, defaultChainOptions} from "../src/index.ts";
 import {ChainStore} from "../src/store/chainStore.ts";
 import {queryLogs} from "../src/store/logQuery.ts";
 import {emitter, INCREMENTED_TOPIC, incrementData, topic} from "./contracts.ts";
@@ -73,7 +73,7 @@ describe("getLogs", () => {
   });
 
   it("scans 2,000 blocks of blooms and reads only the blocks that may match", async () => {
-    const store = new ChainStore(test.store, {rules: regtest, chainId: regtest.params.chainId});
+    const store = new ChainStore(test.store, {rules: regtest, chainId: regtest.params.chainId}, defaultChainOptions);
     // Canonical blooms of 2,000 more heights, each with an unrelated log's bits (no block behind them).
     const batch = new WriteBatch();
     for (let n = 4; n < 2004; n++) {

@@ -3,7 +3,7 @@ import {customChainspec, type GenesisParams, regtestGenesis} from "@xchain/chain
 import {LevelStore} from "@xchain/db";
 import {bigIntToFixedBytes} from "@xchain/utils";
 import {afterEach, describe, expect, it} from "vitest";
-import {Chain, ChainError, ChainErrorCode, ImportResultKind} from "../src/index.ts";
+import {Chain, ChainError, ChainErrorCode, defaultChainOptions, ImportResultKind} from "../src/index.ts";
 import {emitter, incrementData} from "./contracts.ts";
 import {cleanup, cows, newBuilder, openChain, regtest, signTx} from "./helpers.ts";
 
@@ -34,7 +34,7 @@ describe("restart", () => {
     await first.store.close();
 
     const store = await LevelStore.open(first.dir);
-    const chain = await Chain.open({store, chainspec: regtest, genesis: regtestGenesis});
+    const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: regtestGenesis});
     try {
       expect(chain.genesisHash).toEqual(first.chain.genesisHash);
       const head = chain.head();
@@ -68,13 +68,17 @@ describe("restart", () => {
     const other: GenesisParams = {...regtestGenesis, header: {...regtestGenesis.header, timestamp: 1}};
     const store = await LevelStore.open(first.dir);
     try {
-      const error = await Chain.open({store, chainspec: regtest, genesis: other}).catch((e: unknown) => e);
+      const error = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: other}).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(ChainError);
       expect((error as ChainError).code).toBe(ChainErrorCode.GENESIS_MISMATCH);
       // The same genesis on another chain id (a custom network) has the same hash but is another chain.
-      const otherId = await Chain.open({store, chainspec: customChainspec(77), genesis: regtestGenesis}).catch(
-        (e) => e,
-      );
+      const otherId = await Chain.open(defaultChainOptions, {
+        store,
+        chainspec: customChainspec(77),
+        genesis: regtestGenesis,
+      }).catch((e) => e);
       expect((otherId as ChainError).code).toBe(ChainErrorCode.CHAIN_ID_MISMATCH);
     } finally {
       await store.close();

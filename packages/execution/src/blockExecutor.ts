@@ -19,6 +19,7 @@ import {
 import type {GasProfile} from "./gas/gasProfile.ts";
 import {gasProfileAt} from "./gas/profile.ts";
 import {intrinsicGas} from "./intrinsic.ts";
+import type {BlockExecutorOptions} from "./options.ts";
 import type {
   AssembleBlockInput,
   AssembledBlock,
@@ -39,16 +40,25 @@ function atIndex(index: number, error: unknown): unknown {
   );
 }
 
+/** What a `BlockExecutor` works with (its modules). */
+export interface BlockExecutorModules {
+  /** The network whose rules and gas schedule apply. */
+  chainspec: Chainspec;
+  /** The world state blocks run on. */
+  state: StateSource;
+}
+
 /** Executes and assembles blocks of one network. */
 export class BlockExecutor {
+  readonly chainspec: Chainspec;
+  private readonly stateSource: StateSource;
   private readonly commons = new Map<GasProfile, Common>();
   private readonly calls: CallRunner;
 
-  constructor(
-    readonly chainspec: Chainspec,
-    private readonly stateSource: StateSource,
-  ) {
-    this.calls = new CallRunner(chainspec, stateSource);
+  constructor(_opts: BlockExecutorOptions, modules: BlockExecutorModules) {
+    this.chainspec = modules.chainspec;
+    this.stateSource = modules.state;
+    this.calls = new CallRunner(modules.chainspec, modules.state);
   }
 
   /** The Common in force at `height` (one per gas profile, reused: dependencies.md G15). */

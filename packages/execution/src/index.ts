@@ -13,6 +13,7 @@ export {
 export type {GasProfile} from "./gas/gasProfile.ts";
 export {GAS_PROFILES, gasProfileAt} from "./gas/profile.ts";
 export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
+export type {BlockExecutorOptions} from "./options.ts";
 export {modexpGas} from "./precompiles/05-modexp.ts";
 export {isPrecompiledAddress, PRECOMPILED_ACCOUNT_ADDRESSES} from "./precompiles/addresses.ts";
 export {orderedTrieRoot, receiptsRoot, transactionsRoot} from "./roots.ts";

@@ -16,7 +16,7 @@ import {
   serializeBitcoinBlock,
 } from "@xchain/merged-mining";
 import type {MergedMiningFields} from "@xchain/primitives";
-import {readUint32LE, SerialQueue} from "@xchain/utils";
+import {type Logger, readUint32LE, SerialQueue} from "@xchain/utils";
 import type {MinerTxPool} from "./deps.ts";
 import {MinerError} from "./errors.ts";
 import type {HashrateMeter} from "./hashrate.ts";
@@ -33,7 +33,8 @@ export interface AutoMinerDeps {
   seal: (template: BlockTemplate, fields: MergedMiningFields) => Promise<SubmitBlockResult>;
   meter: HashrateMeter;
   options: Pick<MinerOptions, "autoMine" | "blockTimeMs">;
-  onError: (error: unknown) => void;
+  /** Where a failed mining task is logged. */
+  logger: Logger;
 }
 
 /** Nonces tried between two yields to the event loop. */
@@ -57,6 +58,8 @@ export class AutoMiner {
   private intervalBusy = false;
 
   constructor(private readonly deps: AutoMinerDeps) {}
+
+  private readonly failed = (err: unknown): void => this.deps.logger.error({err}, "mining failed");
 
   /** Whether it mines on its own (`eth_mining`). */
   get isRunning(): boolean {
@@ -87,7 +90,7 @@ export class AutoMiner {
       return;
     }
     this.draining = this.drain()
-      .catch(this.deps.onError)
+      .catch(this.failed)
       .finally(() => {
         this.draining = undefined;
         if (this.drainAgain) {
@@ -135,7 +138,7 @@ export class AutoMiner {
     if (this.intervalBusy) return;
     this.intervalBusy = true;
     this.mineBlock()
-      .catch(this.deps.onError)
+      .catch(this.failed)
       .finally(() => {
         this.intervalBusy = false;
       });

@@ -3,6 +3,7 @@ import type {Chain} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import type {BlockExecutor} from "@xchain/execution";
 import type {TxPoolApi} from "@xchain/txpool";
+import type {Logger} from "@xchain/utils";
 
 /** The parts of the chain the miner reads, imports into and moves (`setHead` for evm_revert). */
 export type MinerChain = Pick<
@@ -24,8 +25,8 @@ export type BlockAssembler = Pick<BlockExecutor, "assembleBlock">;
 /** The pool's side of mining: the ordered executable transactions, and news of new ones. */
 export type MinerTxPool = Pick<TxPoolApi, "pendingForBlock" | "onPending">;
 
-/** The miner's collaborators. */
-export interface MinerDeps {
+/** The miner's collaborators (its modules). */
+export interface MinerModules {
   chain: MinerChain;
   txpool: MinerTxPool;
   /**
@@ -34,8 +35,8 @@ export interface MinerDeps {
    */
   assembler: BlockAssembler;
   chainspec: Chainspec;
-  /** Where failures of background work go (template rebuilds, the built-in miner): the node logs them. */
-  onError: (error: unknown) => void;
+  /** Failures of background work (template rebuilds, the built-in miner) go here; default: nowhere. */
+  logger?: Logger;
   /** The wall clock in milliseconds; default `Date.now`. */
   now?: () => number;
 }

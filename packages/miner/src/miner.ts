@@ -5,10 +5,10 @@
  * while the built-in miner runs or a miner asked for work recently, otherwise on the next request.
  */
 import {bitcoinPowValue, mergedMiningFieldsFromBlock, serializeBitcoinBlock} from "@xchain/merged-mining";
-import {bigIntToFixedBytes, equalBytes} from "@xchain/utils";
+import {bigIntToFixedBytes, equalBytes, type Logger, noopLogger} from "@xchain/utils";
 import {AutoMiner} from "./autoMiner.ts";
 import {MinerClock} from "./clock.ts";
-import type {MinerDeps} from "./deps.ts";
+import type {MinerModules} from "./deps.ts";
 import {EvmControls} from "./devControls.ts";
 import {MinerError} from "./errors.ts";
 import {bitcoinNonceFromEthNonce, buildEthHeaderWork, ethWorkPackage, headerWithNonce} from "./ethWork.ts";
@@ -39,6 +39,7 @@ export class Miner implements MinerApi {
   private readonly dev: EvmControls;
   private readonly meter: HashrateMeter;
   private readonly now: () => number;
+  private readonly logger: Logger;
   private readonly unsubscribe: () => void;
   private readonly rebuildTimer: NodeJS.Timeout;
   private pendingTimer: NodeJS.Timeout | undefined;
@@ -46,14 +47,18 @@ export class Miner implements MinerApi {
 
   /** Subscribes to the chain and the pool, and starts the built-in miner when `options.enabled`. */
   constructor(
-    private readonly deps: MinerDeps,
     private readonly options: MinerOptions,
+    modules: MinerModules,
   ) {
-    const {chain, chainspec} = deps;
+    const {chain, chainspec} = modules;
     this.coinbase = options.coinbase;
-    this.now = deps.now ?? Date.now;
+    this.now = modules.now ?? Date.now;
+    this.logger = modules.logger ?? noopLogger;
+    if (equalBytes(options.coinbase, new Uint8Array(20))) {
+      this.logger.warn("miner.coinbase is the zero address: the fees of mined blocks are lost; set miner.coinbase");
+    }
     const clock = new MinerClock(this.now);
-    const sources = {...deps, clock, uncles: new UncleFinder(chain, chainspec), options};
+    const sources = {...modules, clock, uncles: new UncleFinder(chain, chainspec), options};
     this.work = new WorkManager(
       (head) => buildTemplate(sources, head),
       () => chain.head(),
@@ -64,11 +69,11 @@ export class Miner implements MinerApi {
     this.submitter = new Submitter({chain, chainspec, cache: this.work.cache, rateLimiter});
     this.autoMiner = new AutoMiner({
       work: this.work,
-      txpool: deps.txpool,
+      txpool: modules.txpool,
       seal: (template, fields) => sealAndImport(chain, chainspec, template, fields),
       meter: this.meter,
       options,
-      onError: deps.onError,
+      logger: this.logger,
     });
     this.dev = new EvmControls({
       chain,
@@ -79,7 +84,7 @@ export class Miner implements MinerApi {
     });
 
     chain.events.on("newHead", this.onNewHead);
-    const stopPending = deps.txpool.onPending(this.onPending);
+    const stopPending = modules.txpool.onPending(this.onPending);
     this.unsubscribe = () => {
       chain.events.off("newHead", this.onNewHead);
       stopPending();
@@ -221,6 +226,8 @@ export class Miner implements MinerApi {
   /** Rebuilds now if someone will use the template soon: the built-in miner, or a miner that polled recently. */
   private refreshInBackground(): void {
     const polled = this.now() - this.lastWorkRequestAt < 2 * this.options.rebuildIntervalMs;
-    if (polled || this.autoMiner.isRunning) this.work.current(true).catch(this.deps.onError);
+    if (polled || this.autoMiner.isRunning) {
+      this.work.current(true).catch((err: unknown) => this.logger.error({err}, "block template rebuild failed"));
+    }
   }
 }

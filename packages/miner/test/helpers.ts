@@ -1,5 +1,5 @@
 /** Shared helpers of the miner tests: a regtest chain on a MemoryStore, a small pool, a miner, Bitcoin blocks. */
-import {Chain} from "@xchain/chain";
+import {Chain, defaultChainOptions} from "@xchain/chain";
 import {type Chainspec, getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {MemoryStore} from "@xchain/db";
 import {BlockExecutor} from "@xchain/execution";
@@ -7,7 +7,7 @@ import {buildFakeBitcoinBlock, grindNonce, serializeBitcoinBlock} from "@xchain/
 import {publicKeyToAddress, Transaction, type TransactionValues} from "@xchain/primitives";
 import {StateDatabase} from "@xchain/state";
 import {cowAccounts, type DevAccount} from "@xchain/test-utils";
-import {bytesToHex, keccak256, publicKeyOf, utf8ToBytes} from "@xchain/utils";
+import {bytesToHex, keccak256, type Logger, noopLogger, publicKeyOf, utf8ToBytes} from "@xchain/utils";
 import {afterEach} from "vitest";
 import {defaultMinerOptions, Miner, type MinerOptions, type MinerTxPool} from "../src/index.ts";
 
@@ -85,13 +85,20 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
   setup: TestSetup<P> = {},
 ): Promise<TestMiner<P>> {
   const store = new MemoryStore();
-  const chain = await Chain.open({store, chainspec: regtest, genesis: regtestGenesis});
+  const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: regtestGenesis});
   const pool = setup.pool ? setup.pool(chain) : (new TestPool(chain) as MinerTxPool as P);
   const errors: unknown[] = [];
   const options = {...defaultMinerOptions(regtest), enabled: false, ...overrides};
-  const assembler = new BlockExecutor(regtest, new StateDatabase(store));
-  const deps = {chain, txpool: pool, assembler, chainspec: regtest, onError: (e: unknown) => errors.push(e)};
-  const miner = new Miner(setup.now ? {...deps, now: setup.now} : deps, options);
+  const assembler = new BlockExecutor({}, {chainspec: regtest, state: new StateDatabase(store)});
+  // The miner logs a failure of background work at error level with the error as `err`.
+  const logger: Logger = {
+    ...noopLogger,
+    error: (context: object | string) => {
+      errors.push(typeof context === "string" ? context : (context as {err?: unknown}).err);
+    },
+  };
+  const modules = {chain, txpool: pool, assembler, chainspec: regtest, logger};
+  const miner = new Miner(options, setup.now ? {...modules, now: setup.now} : modules);
   miners.push(miner);
   return {miner, chain, pool, errors, options};
 }

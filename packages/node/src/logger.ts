@@ -3,10 +3,11 @@
  * Both write synchronously on the calling thread, so nothing is lost when the process exits and no
  * worker thread delays start-up. Components get `logger.child({module})`.
  */
-import pino, {type Logger} from "pino";
+import type {Logger} from "@xchain/utils";
+import pino from "pino";
 import pretty from "pino-pretty";
 
-export type {Logger} from "pino";
+export type {Logger} from "@xchain/utils";
 
 /** The levels `log.level` accepts, most verbose first. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;

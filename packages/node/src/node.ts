@@ -13,7 +13,6 @@ import {Miner} from "@xchain/miner";
 import {formatClientVersion, RpcServer} from "@xchain/rpc";
 import {StateDatabase} from "@xchain/state";
 import {TxPool} from "@xchain/txpool";
-import {bytesToPrefixedHex, equalBytes} from "@xchain/utils";
 import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
 import type {Logger} from "./logger.ts";
 import {loadNetwork} from "./network.ts";
@@ -68,33 +67,33 @@ export class Node {
       checkAbort();
 
       const state = new StateDatabase(db, {nodeCacheBytes: opts.state.cacheMb * MIB});
-      const executor = new BlockExecutor(chainspec, state);
-      const chain = await Chain.open({store: db, chainspec, genesis, state, executor});
-      logChain(logger.child({module: "chain"}), chain, opts.network, chainspec.params.chainId);
+      const executor = new BlockExecutor({}, {chainspec, state});
+      const chain = await Chain.open(opts.chain, {
+        store: db,
+        chainspec,
+        genesis,
+        state,
+        executor,
+        logger: logger.child({module: "chain"}),
+      });
       checkAbort();
 
-      const txpoolLogger = logger.child({module: "txpool"});
-      const txpool = new TxPool(opts.txpool, {
-        chainspec,
-        chain,
-        onMaintenanceError: (err) => txpoolLogger.error({err}, "txpool maintenance after a new block failed"),
-      });
+      const txpool = new TxPool(opts.txpool, {chainspec, chain, logger: logger.child({module: "txpool"})});
       closers.push({name: "txpool", close: () => txpool.close()});
 
-      const minerLogger = logger.child({module: "miner"});
-      if (equalBytes(opts.miner.coinbase, new Uint8Array(20))) {
-        minerLogger.warn("miner.coinbase is the zero address: the fees of mined blocks are lost; set miner.coinbase");
-      }
       // Block assembly gets a state database of its own (same store), so that it does not take the
       // chain's warm session away from imports (state README).
       const assembler = new BlockExecutor(
+        {},
+        {chainspec, state: new StateDatabase(db, {nodeCacheBytes: (opts.state.cacheMb * MIB) / 4})},
+      );
+      const miner = new Miner(opts.miner, {
+        chain,
+        txpool,
+        assembler,
         chainspec,
-        new StateDatabase(db, {nodeCacheBytes: (opts.state.cacheMb * MIB) / 4}),
-      );
-      const miner = new Miner(
-        {chain, txpool, assembler, chainspec, onError: (err) => minerLogger.error({err}, "mining failed")},
-        opts.miner,
-      );
+        logger: logger.child({module: "miner"}),
+      });
       closers.push({name: "miner", close: () => miner.close()});
       checkAbort();
 
@@ -141,14 +140,6 @@ export class Node {
     this.closing ??= closeAll(this.closers, this.logger);
     return this.closing;
   }
-}
-
-function logChain(logger: Logger, chain: Chain, network: string, chainId: number): void {
-  const head = chain.head();
-  logger.info(
-    {genesisHash: bytesToPrefixedHex(chain.genesisHash), head: head.number, headHash: bytesToPrefixedHex(head.hash)},
-    `${network} (chain id ${chainId}): genesis ${bytesToPrefixedHex(chain.genesisHash)}, head block ${head.number}`,
-  );
 }
 
 /** An IPv6 address goes in brackets in a URL. */

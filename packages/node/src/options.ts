@@ -5,6 +5,7 @@
  */
 import {homedir} from "node:os";
 import {join} from "node:path";
+import {type ChainOptions, defaultChainOptions} from "@xchain/chain";
 import {getChainspec} from "@xchain/chainspec";
 import {defaultMinerOptions, type MinerOptions} from "@xchain/miner";
 import {defaultP2POptions, type P2POptions} from "@xchain/p2p";
@@ -30,6 +31,7 @@ export interface NodeOptions {
     /** Budget of the world state's trie-node cache, in MiB. */
     cacheMb: number;
   };
+  chain: ChainOptions;
   txpool: TxPoolOptions;
   miner: MinerOptions;
   rpc: RpcOptions;
@@ -45,6 +47,7 @@ export const defaultNodeOptions: NodeOptions = {
   log: {level: "info"},
   wallet: {enabled: false},
   state: {cacheMb: 256},
+  chain: defaultChainOptions,
   txpool: defaultTxPoolOptions,
   miner: defaultMinerOptions(getChainspec("regtest")),
   rpc: defaultRpcOptions,

@@ -5,9 +5,16 @@
  */
 import type {Chain} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
-import {loadOrCreateIdentity, P2PNetwork, type P2POptions, type PeerInfo, PeerScoringManager} from "@xchain/p2p";
+import {
+  defaultPeerScoringOptions,
+  loadOrCreateIdentity,
+  P2PNetwork,
+  type P2POptions,
+  type PeerInfo,
+  PeerScoringManager,
+} from "@xchain/p2p";
 import type {PeerScoringAdmin, PeersInfo, SyncStatusSource} from "@xchain/rpc";
-import {Relay, SyncManager, type SyncOptions, type SyncProgress} from "@xchain/sync";
+import {defaultRelayOptions, Relay, SyncManager, type SyncOptions, type SyncProgress} from "@xchain/sync";
 import type {TxPool} from "@xchain/txpool";
 import type {Logger} from "./logger.ts";
 
@@ -39,7 +46,7 @@ export async function startP2P(
   {chainspec, chain, txpool, dataDir, logger}: P2PStackDeps,
 ): Promise<P2PStack> {
   const log = logger.child({module: "p2p"});
-  const scoring = new PeerScoringManager({logger: log});
+  const scoring = new PeerScoringManager(defaultPeerScoringOptions, {logger: log});
   const network = await P2PNetwork.start(options.p2p, {
     privateKey: await loadOrCreateIdentity(dataDir),
     networkId: chainspec.params.p2pNetworkId,
@@ -49,9 +56,9 @@ export async function startP2P(
     logger: log,
   });
   const syncLog = logger.child({module: "sync"});
-  const deps = {chainspec, chain, txpool, logger: syncLog};
-  const sync = new SyncManager(network, deps, options.sync);
-  const relay = new Relay(network, deps, {networkId: chainspec.params.p2pNetworkId, sync});
+  const modules = {network, chainspec, chain, txpool, logger: syncLog};
+  const sync = new SyncManager(options.sync, modules);
+  const relay = new Relay(defaultRelayOptions, {...modules, sync});
   sync.start();
   relay.start();
   const progressTimer = setInterval(() => {

@@ -4,9 +4,9 @@
  * this redials for as long as the host runs (a banned bootnode is not dialled: the gater refuses).
  */
 import {type Multiaddr, multiaddr} from "@multiformats/multiaddr";
+import type {Logger} from "@xchain/utils";
 import {peerIdIn} from "./address.ts";
 import type {Host} from "./context.ts";
-import type {P2PLogger} from "./types.ts";
 
 export const BOOTNODE_REDIAL_INTERVAL_MS = 15_000;
 export const BOOTNODE_REDIAL_DELAY_MS = 1_000;
@@ -26,7 +26,7 @@ export class BootnodeKeeper {
   constructor(
     private readonly host: Host,
     addresses: readonly string[],
-    private readonly log: P2PLogger,
+    private readonly log: Logger,
     private readonly intervalMs = BOOTNODE_REDIAL_INTERVAL_MS,
   ) {
     this.bootnodes = addresses.flatMap((text) => {

@@ -3,9 +3,11 @@ import type {GossipSub} from "@libp2p/gossipsub";
 import type {Identify} from "@libp2p/identify";
 import type {Libp2p} from "@libp2p/interface";
 import type {Ping} from "@libp2p/ping";
+import type {Logger} from "@xchain/utils";
+import type {P2POptions} from "./options.ts";
 import type {PeerBook} from "./peerBook.ts";
 import type {ProtocolIds} from "./protocols.ts";
-import type {P2PDeps, P2PLogger, P2POptions, PeerEvent, PeerId} from "./types.ts";
+import type {P2PDeps, PeerEvent, PeerId} from "./types.ts";
 
 export type HostServices = {identify: Identify; ping: Ping; pubsub: GossipSub};
 export type Host = Libp2p<HostServices>;
@@ -16,7 +18,7 @@ export interface NetworkContext {
   readonly options: P2POptions;
   readonly deps: P2PDeps;
   readonly peers: PeerBook;
-  readonly log: P2PLogger;
+  readonly log: Logger;
   /** Aborted when the network stops: every request and read in flight ends. */
   readonly shutdown: AbortSignal;
   /** Scores a peer, and hangs up on it when that bans it (then true). */
@@ -29,11 +31,3 @@ export interface NetworkContext {
 export function deadline(context: NetworkContext, timeoutMs: number): AbortSignal {
   return AbortSignal.any([AbortSignal.timeout(timeoutMs), context.shutdown]);
 }
-
-/** The logger used when none is given. */
-export const silentLogger: P2PLogger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};

@@ -16,8 +16,9 @@ import {createLibp2p} from "libp2p";
 import {listenAddress} from "./address.ts";
 import type {Host, HostServices} from "./context.ts";
 import {gossipMessageId} from "./gossip.ts";
+import type {P2POptions} from "./options.ts";
 import type {ProtocolIds} from "./protocols.ts";
-import {MAX_MESSAGE_BYTES, type P2PDeps, type P2POptions} from "./types.ts";
+import {MAX_MESSAGE_BYTES, type P2PDeps} from "./types.ts";
 
 // Room for gossipsub's envelope (topic, ids, control messages) around one block.
 const GOSSIP_RPC_OVERHEAD = 64 * 1024;

@@ -2,14 +2,19 @@ export {P2PError, P2PErrorCode, type P2PErrorType} from "./errors.ts";
 export type {GossipHandler} from "./gossip.ts";
 export {IDENTITY_FILE, loadOrCreateIdentity, peerIdOf} from "./identity.ts";
 export {P2PNetwork} from "./network.ts";
-export {defaultP2POptions} from "./options.ts";
+export {
+  DEFAULT_MAX_SCORED_ENTRIES,
+  defaultP2POptions,
+  defaultPeerScoringOptions,
+  type P2POptions,
+  type PeerScoringOptions,
+} from "./options.ts";
 export {type ProtocolIds, protocolIds} from "./protocols.ts";
 export {
   DEFAULT_ADDRESS_PUNISHMENT,
-  DEFAULT_MAX_SCORED_ENTRIES,
   DEFAULT_NODE_PUNISHMENT,
   PeerScoringManager,
-  type PeerScoringOptions,
+  type PeerScoringModules,
   type PunishmentParameters,
 } from "./scoring/index.ts";
 export {
@@ -19,7 +24,6 @@ export {
   MAX_BODIES_PER_REQUEST,
   MAX_HEADERS_PER_REQUEST,
   type P2PChainView,
-  type P2POptions,
   PeerEvent,
   type PeerId,
   type PeerInfo,

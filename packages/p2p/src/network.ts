@@ -7,13 +7,15 @@ import type {Connection} from "@libp2p/interface";
 import {peerIdFromString} from "@libp2p/peer-id";
 import {multiaddr} from "@multiformats/multiaddr";
 import type {Block, BlockHeader, Transaction} from "@xchain/primitives";
+import {type Logger, noopLogger} from "@xchain/utils";
 import {ipOf} from "./address.ts";
 import {BootnodeKeeper} from "./bootnodes.ts";
-import {type Host, type NetworkContext, silentLogger} from "./context.ts";
+import type {Host, NetworkContext} from "./context.ts";
 import {P2PError, P2PErrorCode} from "./errors.ts";
 import {createGater} from "./gater.ts";
 import {type GossipHandler, GossipRouter} from "./gossip.ts";
 import {createHost} from "./host.ts";
+import type {P2POptions} from "./options.ts";
 import {PeerBook} from "./peerBook.ts";
 import {protocolIds} from "./protocols.ts";
 import {Requester} from "./requester.ts";
@@ -22,8 +24,6 @@ import {StatusProtocol} from "./statusProtocol.ts";
 import type {
   BlockBody,
   P2PDeps,
-  P2PLogger,
-  P2POptions,
   PeerEvent,
   PeerId,
   PeerInfo,
@@ -44,7 +44,7 @@ export class P2PNetwork implements PeerNetwork {
   private readonly gossip: GossipRouter;
   private readonly bootnodes: BootnodeKeeper;
   private readonly shutdown = new AbortController();
-  private readonly log: P2PLogger;
+  private readonly log: Logger;
   private banSweep?: NodeJS.Timeout;
 
   private constructor(
@@ -52,7 +52,7 @@ export class P2PNetwork implements PeerNetwork {
     options: P2POptions,
     private readonly deps: P2PDeps,
   ) {
-    this.log = deps.logger ?? silentLogger;
+    this.log = deps.logger ?? noopLogger;
     this.peerBook = new PeerBook(this.log);
     this.context = {
       host,

@@ -1,4 +1,22 @@
-import type {P2POptions} from "./types.ts";
+/** The p2p package's options and their defaults: the host's (`[p2p]` of node.config.toml) and peer scoring's. */
+import {DEFAULT_ADDRESS_PUNISHMENT, DEFAULT_NODE_PUNISHMENT, type PunishmentParameters} from "./scoring/punishment.ts";
+
+/** The `[p2p]` section of node.config.toml (each key also a `--p2p.<key>` flag). */
+export interface P2POptions {
+  enabled: boolean;
+  /** Listen address (default 0.0.0.0; tests use 127.0.0.1). */
+  host: string;
+  /** TCP port (network default from B§7.1; 0 = any free port). */
+  port: number;
+  /** Multiaddrs with `/p2p/<peer id>`, dialled at start and redialled when lost. */
+  bootnodes: string[];
+  /** Connections beyond this are refused (inbound) or not made (outbound). */
+  maxPeers: number;
+  /** mDNS discovery on the local network. */
+  mdns: boolean;
+  /** A request without an answer within this time fails (and costs the peer). */
+  requestTimeoutMs: number;
+}
 
 /** The defaults of a network whose p2p port is `port` (B§7.1: 5050, 50505, 50501). */
 export function defaultP2POptions(port: number): P2POptions {
@@ -12,3 +30,35 @@ export function defaultP2POptions(port: number): P2POptions {
     requestTimeoutMs: 10_000,
   };
 }
+
+/** What `PeerScoringManager` can be told (rskj `scoring.*` and `peer.banned*`); start from `defaultPeerScoringOptions`. */
+export interface PeerScoringOptions {
+  /** rskj `scoring.punishmentEnabled`. */
+  punishmentEnabled: boolean;
+  /** rskj `scoring.nodes.*`, in milliseconds. */
+  nodes: PunishmentParameters;
+  /** rskj `scoring.addresses.*`, in milliseconds. */
+  addresses: PunishmentParameters;
+  /** Most node-id entries kept. */
+  maxNodes: number;
+  /** Most address entries kept. */
+  maxAddresses: number;
+  /** Addresses and CIDR blocks banned from the start (rskj `peer.bannedPeerIPs`); invalid ones throw. */
+  bannedAddresses: readonly string[];
+  /** Peer ids banned for good (rskj `peer.bannedPeerIDs`). */
+  bannedPeerIds: readonly string[];
+}
+
+/** Default cap of node-id entries and of address entries. */
+export const DEFAULT_MAX_SCORED_ENTRIES = 10_000;
+
+/** rskj's reference.conf punishments, punishment enabled, 10,000 entries of each kind, nothing banned. */
+export const defaultPeerScoringOptions: PeerScoringOptions = {
+  punishmentEnabled: true,
+  nodes: DEFAULT_NODE_PUNISHMENT,
+  addresses: DEFAULT_ADDRESS_PUNISHMENT,
+  maxNodes: DEFAULT_MAX_SCORED_ENTRIES,
+  maxAddresses: DEFAULT_MAX_SCORED_ENTRIES,
+  bannedAddresses: [],
+  bannedPeerIds: [],
+};

@@ -4,14 +4,14 @@
  * it (`peerStatus`), and it leaves when its last connection closes (`peerDisconnected`).
  */
 import {EventEmitter} from "node:events";
-import {equalBytes} from "@xchain/utils";
-import type {P2PLogger, PeerId, PeerInfo, PeerNetworkEvents, PeerStatus} from "./types.ts";
+import {equalBytes, type Logger} from "@xchain/utils";
+import type {PeerId, PeerInfo, PeerNetworkEvents, PeerStatus} from "./types.ts";
 
 export class PeerBook {
   private readonly peers = new Map<PeerId, PeerInfo>();
   readonly events = new EventEmitter<PeerNetworkEvents>();
 
-  constructor(private readonly log: P2PLogger) {}
+  constructor(private readonly log: Logger) {}
 
   get size(): number {
     return this.peers.size;

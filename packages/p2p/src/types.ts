@@ -5,7 +5,7 @@
  */
 import type {PrivateKey} from "@libp2p/interface";
 import type {Block, BlockDecodeOptions, BlockHeader, Transaction} from "@xchain/primitives";
-import type {IpAddressOrRange} from "@xchain/utils";
+import type {IpAddressOrRange, Logger} from "@xchain/utils";
 
 /** A peer's libp2p peer id, in its string form (base58btc, "16U…"/"12D3…"). */
 export type PeerId = string;
@@ -188,23 +188,6 @@ export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 /** Version of the protocol suite carried in the status message. */
 export const PROTOCOL_VERSION = 1;
 
-/** The `[p2p]` section of node.config.toml (each key also a `--p2p.<key>` flag). */
-export interface P2POptions {
-  enabled: boolean;
-  /** Listen address (default 0.0.0.0; tests use 127.0.0.1). */
-  host: string;
-  /** TCP port (network default from B§7.1; 0 = any free port). */
-  port: number;
-  /** Multiaddrs with `/p2p/<peer id>`, dialled at start and redialled when lost. */
-  bootnodes: string[];
-  /** Connections beyond this are refused (inbound) or not made (outbound). */
-  maxPeers: number;
-  /** mDNS discovery on the local network. */
-  mdns: boolean;
-  /** A request without an answer within this time fails (and costs the peer). */
-  requestTimeoutMs: number;
-}
-
 /** The chain as the host serves it: headers and bodies for requests, the head for the status handshake. */
 export interface P2PChainView {
   readonly genesisHash: Uint8Array;
@@ -212,14 +195,6 @@ export interface P2PChainView {
   getHeader(hash: Uint8Array): Promise<BlockHeader | undefined>;
   getHeaderByNumber(number: number): Promise<BlockHeader | undefined>;
   getBlock(hash: Uint8Array): Promise<Block | undefined>;
-}
-
-/** A pino-shaped logger. */
-export interface P2PLogger {
-  debug(context: object, message: string): void;
-  info(context: object, message: string): void;
-  warn(context: object, message: string): void;
-  error(context: object, message: string): void;
 }
 
 /** What `P2PNetwork.start` needs. */
@@ -231,5 +206,6 @@ export interface P2PDeps {
   decodeOptions: BlockDecodeOptions;
   chain: P2PChainView;
   scoring: PeerScoring;
-  logger?: P2PLogger;
+  /** Default `noopLogger`. */
+  logger?: Logger;
 }

@@ -9,7 +9,7 @@ import type {CallInput, CallResult} from "@xchain/execution";
 import type {MinerApi} from "@xchain/miner";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
-import type {IpAddressOrRange} from "@xchain/utils";
+import type {IpAddressOrRange, Logger} from "@xchain/utils";
 
 /** The chain's reads plus its `newHead` events (`Chain` satisfies it). */
 export type RpcChain = ChainReader & {readonly events: Pick<EventEmitter<ChainEvents>, "on" | "off">};
@@ -120,13 +120,6 @@ export interface SyncStatusSource {
   onSyncChange(listener: (status: SyncStatus | undefined) => void): () => void;
 }
 
-/** The logger shape RPC writes to (pino's `(context, message)`). */
-export interface RpcLogger {
-  error(context: object, message: string): void;
-  warn(context: object, message: string): void;
-  debug(context: object, message: string): void;
-}
-
 /** What `RpcServer.start` is given. */
 export interface RpcDeps {
   chainspec: Chainspec;
@@ -146,5 +139,5 @@ export interface RpcDeps {
   /** Absent without p2p: `sco_*` answer -32601 "not available". */
   scoring?: PeerScoringAdmin;
   /** Default: discards everything. */
-  logger?: RpcLogger;
+  logger?: Logger;
 }

@@ -8,15 +8,14 @@
 import {ChainError, ChainErrorCode} from "@xchain/chain";
 import {MinerErrorCode} from "@xchain/miner";
 import {TxPoolErrorCode} from "@xchain/txpool";
-import {NodeError} from "@xchain/utils";
-import type {RpcLogger} from "./deps.ts";
+import {type Logger, NodeError} from "@xchain/utils";
 import {RpcError, RpcErrorCode} from "./jsonrpc/errors.ts";
 
 const TXPOOL_CODES: ReadonlySet<string> = new Set(Object.values(TxPoolErrorCode));
 const MINER_CODES: ReadonlySet<string> = new Set(Object.values(MinerErrorCode));
 
 /** The mapper `dispatch` uses for errors that are not already wire errors. */
-export function createErrorMapper(logger: RpcLogger): (error: unknown, method: string) => RpcError {
+export function createErrorMapper(logger: Logger): (error: unknown, method: string) => RpcError {
   return (error, method) => {
     if (error instanceof NodeError) {
       if (TXPOOL_CODES.has(error.code)) return new RpcError(RpcErrorCode.TRANSACTION_REJECTED, error.message);

@@ -2,7 +2,8 @@
  * The JSON-RPC server: builds the registry from the namespace modules, the event hub, polled
  * filters and subscriptions, and listens over HTTP and WebSocket as configured.
  */
-import type {PeersInfo, RpcDeps, RpcLogger, SyncStatusSource} from "./deps.ts";
+import {noopLogger} from "@xchain/utils";
+import type {PeersInfo, RpcDeps, SyncStatusSource} from "./deps.ts";
 import {createErrorMapper} from "./errorMapping.ts";
 import {EventHub} from "./filters/eventHub.ts";
 import {FilterManager} from "./filters/filterManager.ts";
@@ -20,7 +21,6 @@ import {createWsTransport} from "./transport/ws.ts";
 export const NO_PEERS: PeersInfo = {peerCount: () => 0, peerList: () => [], listening: () => false};
 /** A node that never syncs. */
 export const NOT_SYNCING: SyncStatusSource = {syncStatus: () => undefined, onSyncChange: () => () => undefined};
-const SILENT: RpcLogger = {error: () => undefined, warn: () => undefined, debug: () => undefined};
 
 /** The running server. */
 export class RpcServer {
@@ -34,7 +34,7 @@ export class RpcServer {
 
   /** Builds the methods and listens; throws when an address cannot be bound or the options name an unknown method. */
   static async start(options: RpcOptions, deps: RpcDeps): Promise<RpcServer> {
-    const logger = deps.logger ?? SILENT;
+    const logger = deps.logger ?? noopLogger;
     const events = new EventHub(deps.chain, deps.txpool, logger);
     const filters = new FilterManager(events, options);
     const subscriptions = new SubscriptionManager(

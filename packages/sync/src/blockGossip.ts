@@ -8,17 +8,17 @@
 import {ImportResultKind} from "@xchain/chain";
 import {type GossipMessage, type GossipVerdict, PeerEvent, type PeerNetwork} from "@xchain/p2p";
 import type {Block} from "@xchain/primitives";
-import {bytesToHex} from "@xchain/utils";
+import {bytesToHex, type Logger} from "@xchain/utils";
 import {BoundedCounter, BoundedSet} from "./boundedSet.ts";
 import {errorCode, errorDetail} from "./errors.ts";
-import type {SyncChain, SyncLogger, SyncTrigger} from "./types.ts";
+import type {SyncChain, SyncTrigger} from "./types.ts";
 
 /** What the block handler needs. */
 export interface BlockGossipDeps {
   network: PeerNetwork;
   chain: SyncChain;
   sync?: SyncTrigger;
-  logger?: SyncLogger;
+  logger?: Logger;
   repeatedMessageLimit: number;
   recentHashes: number;
 }

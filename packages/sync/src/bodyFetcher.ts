@@ -10,9 +10,8 @@
  */
 import {type BlockBody, PeerEvent, type PeerId, type PeerInfo, type PeerNetwork} from "@xchain/p2p";
 import {type BlockHeader, unclesHash} from "@xchain/primitives";
-import {bytesToHex, equalBytes} from "@xchain/utils";
+import {bytesToHex, equalBytes, type Logger} from "@xchain/utils";
 import {errorDetail, SyncError, SyncErrorCode} from "./errors.ts";
-import type {SyncLogger} from "./types.ts";
 
 /** A body and the peer that served it. */
 export interface FetchedBody {
@@ -27,7 +26,7 @@ export interface BodyFetcherDeps {
   syncPeer: PeerId;
   bodiesPerRequest: number;
   parallelRequests: number;
-  logger?: SyncLogger;
+  logger?: Logger;
 }
 
 /** Failed requests after which a peer gets no more body requests in this run. */

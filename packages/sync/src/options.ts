@@ -1,7 +1,18 @@
-/** The `[sync]` options' defaults and their bounds. */
+/** The sync package's options: the `[sync]` table with its defaults and bounds, and the relay's. */
 import {MAX_BODIES_PER_REQUEST, MAX_HEADERS_PER_REQUEST} from "@xchain/p2p";
 import {SyncError, SyncErrorCode} from "./errors.ts";
-import type {SyncOptions} from "./types.ts";
+
+/** The `[sync]` section of node.config.toml. */
+export interface SyncOptions {
+  /** Headers asked per request (at most the p2p cap). */
+  headersPerRequest: number;
+  /** Bodies asked per request (at most the p2p cap). */
+  bodiesPerRequest: number;
+  /** Body requests in flight at once, over different peers when there are several. */
+  parallelBodyRequests: number;
+  /** Sync starts when a peer's total difficulty is above ours and its best block is this many blocks ahead or more. */
+  minBlocksBehind: number;
+}
 
 /**
  * The defaults: full header batches (the p2p cap, one round trip per 192 headers), bodies in
@@ -33,3 +44,22 @@ export function checkSyncOptions(options: SyncOptions): SyncOptions {
   }
   return options;
 }
+
+/** What the relay can be told; start from `defaultRelayOptions`. */
+export interface RelayOptions {
+  /** A peer sending the same block or transaction more often than this is reported REPEATED_MESSAGE. */
+  repeatedMessageLimit: number;
+  /** How many recent block and transaction hashes the relay remembers (of each). */
+  recentHashes: number;
+}
+
+/** Default of `RelayOptions.repeatedMessageLimit`. */
+export const DEFAULT_REPEATED_MESSAGE_LIMIT = 10;
+/** Default of `RelayOptions.recentHashes`. */
+export const DEFAULT_RECENT_HASHES = 4_096;
+
+/** The defaults: 10 repeats, 4,096 hashes. */
+export const defaultRelayOptions: RelayOptions = {
+  repeatedMessageLimit: DEFAULT_REPEATED_MESSAGE_LIMIT,
+  recentHashes: DEFAULT_RECENT_HASHES,
+};

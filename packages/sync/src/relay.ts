@@ -11,13 +11,10 @@ import type {Transaction} from "@xchain/primitives";
 import {equalBytes} from "@xchain/utils";
 import {BlockGossip} from "./blockGossip.ts";
 import {errorDetail} from "./errors.ts";
+import type {RelayOptions} from "./options.ts";
 import {TxGossip} from "./txGossip.ts";
-import type {RelayOptions, SyncDeps} from "./types.ts";
+import type {RelayModules} from "./types.ts";
 
-/** Default of `RelayOptions.repeatedMessageLimit`. */
-export const DEFAULT_REPEATED_MESSAGE_LIMIT = 10;
-/** Default of `RelayOptions.recentHashes`. */
-export const DEFAULT_RECENT_HASHES = 4_096;
 /** Our status is announced at most this often while the sync imports blocks (always at once otherwise). */
 export const SYNC_STATUS_INTERVAL_MS = 1_000;
 
@@ -32,17 +29,17 @@ export class Relay {
   private readonly onNewHead = (event: NewHeadEvent): void => this.newHead(event);
   private readonly onPending = (tx: Transaction): void => this.pending(tx);
 
+  private readonly network: PeerNetwork;
+
+  /** `opts`: usually `defaultRelayOptions`. */
   constructor(
-    private readonly network: PeerNetwork,
-    private readonly deps: SyncDeps,
-    private readonly options: RelayOptions,
+    opts: RelayOptions,
+    private readonly deps: RelayModules,
   ) {
-    const limits = {
-      repeatedMessageLimit: options.repeatedMessageLimit ?? DEFAULT_REPEATED_MESSAGE_LIMIT,
-      recentHashes: options.recentHashes ?? DEFAULT_RECENT_HASHES,
-      logger: deps.logger,
-    };
-    this.blocks = new BlockGossip({network, chain: deps.chain, sync: options.sync, ...limits});
+    const {network} = deps;
+    this.network = network;
+    const limits = {...opts, logger: deps.logger};
+    this.blocks = new BlockGossip({network, chain: deps.chain, sync: deps.sync, ...limits});
     this.transactions = new TxGossip({network, txpool: deps.txpool, ...limits});
   }
 
@@ -72,7 +69,7 @@ export class Relay {
   private newHead(event: NewHeadEvent): void {
     const {head} = event;
     const block = event.added.at(-1);
-    const sync = this.options.sync;
+    const sync = this.deps.sync;
     if (
       block &&
       equalBytes(block.hash(), head.hash) &&
@@ -95,7 +92,7 @@ export class Relay {
     void this.send("status", async () =>
       this.network.announceStatus({
         protocolVersion: PROTOCOL_VERSION,
-        networkId: this.options.networkId,
+        networkId: this.deps.chainspec.params.p2pNetworkId,
         genesisHash: this.deps.chain.genesisHash,
         bestHash: head.hash,
         bestNumber: head.number,

@@ -14,11 +14,11 @@ import type {PeerId, PeerInfo, PeerNetwork} from "@xchain/p2p";
 import {bytesToHex} from "@xchain/utils";
 import {BoundedSet} from "./boundedSet.ts";
 import {SyncError, SyncErrorCode} from "./errors.ts";
-import {checkSyncOptions, defaultSyncOptions} from "./options.ts";
+import {checkSyncOptions, type SyncOptions} from "./options.ts";
 import {type SelectionContext, selectSyncPeer} from "./peerSelection.ts";
 import {ProgressMeter} from "./progressMeter.ts";
 import {SyncRun} from "./syncRun.ts";
-import type {SyncDeps, SyncEvents, SyncOptions, SyncProgress, SyncRunResult, SyncTrigger} from "./types.ts";
+import type {SyncEvents, SyncModules, SyncProgress, SyncRunResult, SyncTrigger} from "./types.ts";
 
 /** How long a peer whose run failed or brought nothing waits before it is chosen again. */
 export const PEER_COOLDOWN_MS = 15_000;
@@ -55,12 +55,15 @@ export class SyncManager implements SyncTrigger {
     this.requested.delete(peer);
   };
 
+  private readonly network: PeerNetwork;
+
+  /** Throws `SyncError` INVALID_OPTIONS for an option out of its bounds. */
   constructor(
-    private readonly network: PeerNetwork,
-    private readonly deps: SyncDeps,
-    options: SyncOptions = defaultSyncOptions,
+    opts: SyncOptions,
+    private readonly deps: SyncModules,
   ) {
-    this.options = checkSyncOptions({...options});
+    this.network = deps.network;
+    this.options = checkSyncOptions({...opts});
     this.nowSeconds = deps.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
   }
 

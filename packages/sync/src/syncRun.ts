@@ -11,13 +11,15 @@ import {type ImportResult, ImportResultKind} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import {PeerEvent, type PeerId, type PeerNetwork} from "@xchain/p2p";
 import {Block, type BlockHeader} from "@xchain/primitives";
+import type {Logger} from "@xchain/utils";
 import {BodyFetcher, type FetchedBody} from "./bodyFetcher.ts";
 import {findCommonAncestor} from "./commonAncestor.ts";
 import {errorCode, errorDetail, SyncError, SyncErrorCode} from "./errors.ts";
 import {checkHeaderBatch} from "./headerChain.ts";
 import {importFault} from "./importFailure.ts";
+import type {SyncOptions} from "./options.ts";
 import {requestFromPeer} from "./requests.ts";
-import type {SyncChain, SyncLogger, SyncOptions, SyncRunResult} from "./types.ts";
+import type {SyncChain, SyncRunResult} from "./types.ts";
 
 /** What a run needs, and whom it tells about its progress. */
 export interface SyncRunDeps {
@@ -26,7 +28,7 @@ export interface SyncRunDeps {
   chainspec: Chainspec;
   options: SyncOptions;
   nowSeconds: () => number;
-  logger?: SyncLogger;
+  logger?: Logger;
   /** Called before each import (the relay does not gossip blocks the sync imports). */
   beforeImport(hash: Uint8Array): void;
   /** Called after each block the run imported that was not stored before. */

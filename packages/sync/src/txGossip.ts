@@ -8,10 +8,10 @@
 import {type GossipMessage, type GossipVerdict, PeerEvent, type PeerNetwork} from "@xchain/p2p";
 import type {Transaction} from "@xchain/primitives";
 import {TxPoolError, TxPoolErrorCode} from "@xchain/txpool";
-import {bytesToHex} from "@xchain/utils";
+import {bytesToHex, type Logger} from "@xchain/utils";
 import {BoundedCounter, BoundedSet} from "./boundedSet.ts";
 import {errorDetail} from "./errors.ts";
-import type {SyncLogger, SyncTxPool} from "./types.ts";
+import type {SyncTxPool} from "./types.ts";
 
 /** Refusals that make a transaction invalid everywhere. */
 const INVALID_CODES = new Set<string>([
@@ -33,7 +33,7 @@ export function isInvalidTransaction(code: string): boolean {
 export interface TxGossipDeps {
   network: PeerNetwork;
   txpool: SyncTxPool;
-  logger?: SyncLogger;
+  logger?: Logger;
   repeatedMessageLimit: number;
   recentHashes: number;
 }

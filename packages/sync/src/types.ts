@@ -8,9 +8,10 @@
 import type {EventEmitter} from "node:events";
 import type {ChainEvents, ChainReader, ImportResult} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
-import type {PeerId} from "@xchain/p2p";
+import type {PeerId, PeerNetwork} from "@xchain/p2p";
 import type {Block, Transaction} from "@xchain/primitives";
 import type {TxPoolAddResult} from "@xchain/txpool";
+import type {Logger} from "@xchain/utils";
 
 /** The chain as sync and the relay drive it. */
 export interface SyncChain extends Pick<ChainReader, "head" | "getHeader" | "getHeaderByNumber" | "getBlock"> {
@@ -36,33 +37,16 @@ export interface SyncProgress {
   blocksPerSecond: number;
 }
 
-/** The `[sync]` section of node.config.toml. */
-export interface SyncOptions {
-  /** Headers asked per request (at most the p2p cap). */
-  headersPerRequest: number;
-  /** Bodies asked per request (at most the p2p cap). */
-  bodiesPerRequest: number;
-  /** Body requests in flight at once, over different peers when there are several. */
-  parallelBodyRequests: number;
-  /** Sync starts when a peer's total difficulty is above ours and its best block is this many blocks ahead or more. */
-  minBlocksBehind: number;
-}
-
-/** What the sync manager and the relay need besides the network. */
-export interface SyncDeps {
+/** What the sync manager and the relay work with (their modules). */
+export interface SyncModules {
+  network: PeerNetwork;
   chainspec: Chainspec;
   chain: SyncChain;
   txpool: SyncTxPool;
   /** Epoch seconds, for the header timestamp rule (tests pass a fixed clock). */
   nowSeconds?: () => number;
-  logger?: SyncLogger;
-}
-
-/** A pino-shaped logger. */
-export interface SyncLogger {
-  debug(context: object, message: string): void;
-  info(context: object, message: string): void;
-  warn(context: object, message: string): void;
+  /** Default: writes nothing. */
+  logger?: Logger;
 }
 
 /** Why a sync run ended: caught up with the peer, or stopped early (`error`, a `SyncError`). */
@@ -97,14 +81,8 @@ export interface SyncTrigger {
   importedBySync(hash: Uint8Array): boolean;
 }
 
-/** What the relay needs besides the network and `SyncDeps`. */
-export interface RelayOptions {
-  /** The p2p network id our status announcements carry (B§7.1: 775, 8100, 7771, or the custom network's). */
-  networkId: number;
+/** The relay's modules: the sync's, and the sync manager. */
+export interface RelayModules extends SyncModules {
   /** Where blocks with an unknown parent go; without it such blocks are only ignored. */
   sync?: SyncTrigger;
-  /** A peer sending the same block or transaction more often than this is reported REPEATED_MESSAGE (default 10). */
-  repeatedMessageLimit?: number;
-  /** How many recent block and transaction hashes the relay remembers (default 4,096 each). */
-  recentHashes?: number;
 }

@@ -90,7 +90,7 @@ export class ChainBuilder {
     );
     await store.write(new WriteBatch().append(writes));
     const genesis = new Block(buildGenesisHeader(options.genesis.header, root, chainspec), [], []);
-    return new ChainBuilder(options, store, new BlockExecutor(chainspec, state), genesis);
+    return new ChainBuilder(options, store, new BlockExecutor({}, {chainspec, state}), genesis);
   }
 
   /** A built block by hash. */

@@ -8,7 +8,7 @@ import type {EventEmitter} from "node:events";
 import type {ChainEvents, ChainReader, NewHeadEvent} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import type {Transaction} from "@xchain/primitives";
-import {bytesToHex, SerialQueue} from "@xchain/utils";
+import {bytesToHex, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {admit} from "./admission.ts";
 import type {PoolContext} from "./context.ts";
 import {HeadView} from "./headView.ts";
@@ -29,8 +29,8 @@ export interface TxPoolModules {
   chain: TxPoolChain;
   /** Milliseconds since the epoch (queued lifetime); default `Date.now`. */
   nowMs?: () => number;
-  /** Told when a maintenance run fails (a state read failed); default: counted in `stats` only. */
-  onMaintenanceError?: (error: unknown) => void;
+  /** A failed maintenance run (a state read failed) is logged here and counted in `stats`; default: writes nothing. */
+  logger?: Logger;
 }
 
 /** The pool; `close()` stops following the chain. */
@@ -66,13 +66,13 @@ export class TxPool implements TxPoolApi {
       nextSequence: () => this.sequence++,
       announce: (promoted) => this.announce(promoted),
     };
-    const onError = modules.onMaintenanceError;
+    const logger = modules.logger ?? noopLogger;
     this.maintenance = new PoolMaintenance(chain.events, (event: NewHeadEvent) => {
       this.queue
         .run(() => applyNewHead(this.ctx, chain, event))
         .catch((e: unknown) => {
           this.stats.maintenanceFailures++;
-          onError?.(e);
+          logger.error({err: e}, "txpool maintenance after a new block failed");
         });
     });
   }

@@ -1,5 +1,5 @@
 /** Shared helpers of the txpool tests: a real chain on a MemoryStore, a builder for it, accounts and transactions. */
-import {Chain} from "@xchain/chain";
+import {Chain, defaultChainOptions} from "@xchain/chain";
 import {
   type Chainspec,
   type GenesisAllocAccount,
@@ -48,7 +48,7 @@ export async function openPool(setup: TestSetup = {}): Promise<TestPool> {
     header: {...regtestGenesis.header, minimumGasPrice: setup.minimumGasPrice ?? 0n},
     alloc: [...regtestGenesis.alloc, ...(setup.alloc ?? [])],
   };
-  const chain = await Chain.open({store: new MemoryStore(), chainspec: regtest, genesis});
+  const chain = await Chain.open(defaultChainOptions, {store: new MemoryStore(), chainspec: regtest, genesis});
   const builder = await ChainBuilder.create({
     chainspec: regtest,
     genesis,

@@ -40,4 +40,5 @@ export {
   parseIp,
   parseIpAddressOrRange,
 } from "./ip.ts";
+export {type LogFn, type Logger, noopLogger} from "./logger.ts";
 export {SerialQueue} from "./serialQueue.ts";

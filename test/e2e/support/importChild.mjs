@@ -2,7 +2,7 @@
 // block per line) that are above its head, printing "ready" once open and "imported N" after each
 // block. The parent kills it with SIGKILL at random moments.
 import {readFileSync} from "node:fs";
-import {Chain} from "@xchain/chain";
+import {Chain, defaultChainOptions} from "@xchain/chain";
 import {getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {LevelStore} from "@xchain/db";
 import {hexToBytes} from "@xchain/utils";
@@ -10,7 +10,11 @@ import {hexToBytes} from "@xchain/utils";
 const [dir, file] = process.argv.slice(2);
 const blocks = readFileSync(file, "utf8").trim().split("\n");
 const store = await LevelStore.open(dir);
-const chain = await Chain.open({store, chainspec: getChainspec("regtest"), genesis: regtestGenesis});
+const chain = await Chain.open(defaultChainOptions, {
+  store,
+  chainspec: getChainspec("regtest"),
+  genesis: regtestGenesis,
+});
 process.stdout.write("ready\n");
 for (let n = chain.head().number + 1; n <= blocks.length; n++) {
   const result = await chain.importBlock(hexToBytes(blocks[n - 1]));

@@ -7,15 +7,17 @@ import {bytesToHex} from "@xchain/utils";
 import {LRUCache} from "lru-cache";
 import type {LogWithContext} from "../types.ts";
 
-/** Logs held in all (about 0.5 KiB each with their bytes). */
-const MAX_CACHED_LOGS = 100_000;
-
 export class BlockLogsCache {
-  private readonly blocks = new LRUCache<string, readonly LogWithContext[]>({
-    maxSize: MAX_CACHED_LOGS,
-    // A block without logs still takes a slot.
-    sizeCalculation: (logs) => Math.max(1, logs.length),
-  });
+  private readonly blocks: LRUCache<string, readonly LogWithContext[]>;
+
+  /** `maxLogs`: logs held in all (`ChainOptions.logCacheSize`). */
+  constructor(private readonly maxLogs: number) {
+    this.blocks = new LRUCache({
+      maxSize: maxLogs,
+      // A block without logs still takes a slot.
+      sizeCalculation: (logs) => Math.max(1, logs.length),
+    });
+  }
 
   /** The canonical-form logs (removed: false) of the block, as `load` builds them on a miss. */
   async get(blockHash: Uint8Array, load: () => Promise<readonly LogWithContext[] | undefined>) {
@@ -24,7 +26,7 @@ export class BlockLogsCache {
     if (cached !== undefined) return cached;
     const logs = await load();
     // A block too large for the whole cache is not kept (lru-cache would refuse it anyway).
-    if (logs !== undefined && logs.length <= MAX_CACHED_LOGS) this.blocks.set(key, logs);
+    if (logs !== undefined && logs.length <= this.maxLogs) this.blocks.set(key, logs);
     return logs;
   }
 }

@@ -18,17 +18,18 @@ import {
 import {bytesToHex, concatBytes} from "@xchain/utils";
 import {LruCache} from "./lruCache.ts";
 
-// Enough for the 449 ancestors fork-detection data reads, with room for side chains.
-const HEADER_CACHE_ENTRIES = 2048;
-
 /** The repository of block headers and bodies. */
 export class BlockStore {
-  private readonly headers = new LruCache<string, BlockHeader>(HEADER_CACHE_ENTRIES);
+  private readonly headers: LruCache<string, BlockHeader>;
 
+  /** `headerCacheSize`: decoded headers kept (`ChainOptions.headerCacheSize`). */
   constructor(
     private readonly store: KeyValueStore,
     private readonly decodeOptions: BlockDecodeOptions,
-  ) {}
+    headerCacheSize: number,
+  ) {
+    this.headers = new LruCache(headerCacheSize);
+  }
 
   /** Adds the writes that store `block` to `batch`. */
   put(batch: WriteBatch, block: Block): void {

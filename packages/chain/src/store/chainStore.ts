@@ -1,6 +1,7 @@
 /** The chain's repositories over one `KeyValueStore`; each owns its buckets (README: storage layout). */
 import type {KeyValueStore} from "@xchain/db";
 import type {BlockDecodeOptions} from "@xchain/primitives";
+import type {ChainOptions} from "../options.ts";
 import {BlockLogsCache} from "./blockLogsCache.ts";
 import {BlockStore} from "./blockStore.ts";
 import {CanonicalIndex} from "./canonicalIndex.ts";
@@ -16,13 +17,15 @@ export class ChainStore {
   readonly canonical: CanonicalIndex;
   readonly meta: MetaStore;
   /** Decoded logs of recently queried blocks. */
-  readonly logs = new BlockLogsCache();
+  readonly logs: BlockLogsCache;
 
   constructor(
     readonly kv: KeyValueStore,
     decodeOptions: BlockDecodeOptions,
+    options: ChainOptions,
   ) {
-    this.blocks = new BlockStore(kv, decodeOptions);
+    this.blocks = new BlockStore(kv, decodeOptions, options.headerCacheSize);
+    this.logs = new BlockLogsCache(options.logCacheSize);
     this.receipts = new ReceiptStore(kv);
     this.totalDifficulty = new TotalDifficultyStore(kv);
     this.canonical = new CanonicalIndex(kv);

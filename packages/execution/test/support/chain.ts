@@ -46,7 +46,7 @@ export class TestChain {
   readonly blocks: TestBlock[] = [];
 
   private constructor(readonly chainspec: Chainspec) {
-    this.executor = new BlockExecutor(chainspec, this.source);
+    this.executor = new BlockExecutor({}, {chainspec, state: this.source});
     this.common = this.executor.commonAt(0);
   }
 

@@ -6,8 +6,9 @@
 import {readFile} from "node:fs/promises";
 import {parse, TomlError} from "smol-toml";
 import {defaultNodeOptions, type NetworkChoice, type NodeOptions, networkPreset} from "../options.ts";
+import type {ConfigKey} from "./configKey.ts";
 import {ConfigError, ConfigErrorCode} from "./errors.ts";
-import {CONFIG_KEYS, type ConfigKey, configKey} from "./schema.ts";
+import {CONFIG_KEYS, configKey} from "./schema.ts";
 import {isTable, mergeTrees, type OptionTree, setPath} from "./tree.ts";
 import {type ConfigValue, parseValue} from "./values.ts";
 

@@ -1,11 +1,7 @@
 /** Peer scoring (B§9.3): `PeerScoringManager` and the pieces its tests and the RPC layer use. */
 export {invalidBanAddress, parseBanTarget} from "./banList.ts";
 export {ipOfRemoteAddress} from "./ip.ts";
-export {
-  DEFAULT_MAX_SCORED_ENTRIES,
-  PeerScoringManager,
-  type PeerScoringOptions,
-} from "./peerScoringManager.ts";
+export {PeerScoringManager, type PeerScoringModules} from "./peerScoringManager.ts";
 export {
   DEFAULT_ADDRESS_PUNISHMENT,
   DEFAULT_NODE_PUNISHMENT,

@@ -35,40 +35,20 @@
  * first 8 hex digits) and RFC 5952 IPv6 text; bans take IP literals only (rskj resolves host names) and
  * accept loopback addresses (rskj refuses them; local tests need them); the memory cap above.
  */
-import type {IpAddressOrRange} from "@xchain/utils";
-import type {P2PLogger, PeerEvent, PeerId, PeerScoring, PeerScoringInfo, ReputationSummary} from "../types.ts";
+import {type IpAddressOrRange, type Logger, noopLogger} from "@xchain/utils";
+import {defaultPeerScoringOptions, type PeerScoringOptions} from "../options.ts";
+import type {PeerEvent, PeerId, PeerScoring, PeerScoringInfo, ReputationSummary} from "../types.ts";
 import {BanList, parseBanTarget} from "./banList.ts";
 import {ipOfRemoteAddress, isLoopback} from "./ip.ts";
 import {PeerScore} from "./peerScore.ts";
-import {
-  checkPunishmentParameters,
-  DEFAULT_ADDRESS_PUNISHMENT,
-  DEFAULT_NODE_PUNISHMENT,
-  type PunishmentParameters,
-  punishmentDuration,
-} from "./punishment.ts";
+import {checkPunishmentParameters, type PunishmentParameters, punishmentDuration} from "./punishment.ts";
 
-/** Default cap of node-id entries and of address entries. */
-export const DEFAULT_MAX_SCORED_ENTRIES = 10_000;
-
-export interface PeerScoringOptions {
+/** What the scoring works with besides its options. */
+export interface PeerScoringModules {
   /** Epoch milliseconds (default `Date.now`). */
   now?: () => number;
-  /** rskj `scoring.punishmentEnabled` (default true). */
-  punishmentEnabled?: boolean;
-  /** rskj `scoring.nodes.*`, in milliseconds (default `DEFAULT_NODE_PUNISHMENT`). */
-  nodes?: Partial<PunishmentParameters>;
-  /** rskj `scoring.addresses.*`, in milliseconds (default `DEFAULT_ADDRESS_PUNISHMENT`). */
-  addresses?: Partial<PunishmentParameters>;
-  /** Most node-id entries kept (default 10,000). */
-  maxNodes?: number;
-  /** Most address entries kept (default 10,000). */
-  maxAddresses?: number;
-  /** Addresses and CIDR blocks banned from the start (rskj `peer.bannedPeerIPs`); invalid ones throw. */
-  bannedAddresses?: readonly string[];
-  /** Peer ids banned for good (rskj `peer.bannedPeerIDs`). */
-  bannedPeerIds?: readonly string[];
-  logger?: P2PLogger;
+  /** Default `noopLogger`. */
+  logger?: Logger;
 }
 
 /** The event counters `sco_reputationSummary` sums under the names `sco_peerList` gives them. */
@@ -157,24 +137,20 @@ export class PeerScoringManager implements PeerScoring {
   private readonly addresses: ScoreTable;
   private readonly bans = new BanList();
   private readonly bannedPeerIds: ReadonlySet<string>;
-  private readonly logger: P2PLogger | undefined;
+  private readonly logger: Logger;
 
-  constructor(options: PeerScoringOptions = {}) {
-    this.now = options.now ?? Date.now;
-    this.punishmentEnabled = options.punishmentEnabled ?? true;
-    const nodes = {...DEFAULT_NODE_PUNISHMENT, ...options.nodes};
-    const addresses = {...DEFAULT_ADDRESS_PUNISHMENT, ...options.addresses};
-    checkPunishmentParameters(nodes, "nodes");
-    checkPunishmentParameters(addresses, "addresses");
-    this.nodes = new ScoreTable("node", nodes, checkCap(options.maxNodes ?? DEFAULT_MAX_SCORED_ENTRIES, "maxNodes"));
-    this.addresses = new ScoreTable(
-      "address",
-      addresses,
-      checkCap(options.maxAddresses ?? DEFAULT_MAX_SCORED_ENTRIES, "maxAddresses"),
-    );
-    this.bannedPeerIds = new Set(options.bannedPeerIds ?? []);
-    this.logger = options.logger;
-    for (const address of options.bannedAddresses ?? []) this.banAddress(parseBanTarget(address));
+  /** `opts` override `defaultPeerScoringOptions` (invalid parameters throw a RangeError). */
+  constructor(opts: Partial<PeerScoringOptions> = {}, modules: PeerScoringModules = {}) {
+    const options = {...defaultPeerScoringOptions, ...opts};
+    this.now = modules.now ?? Date.now;
+    this.punishmentEnabled = options.punishmentEnabled;
+    checkPunishmentParameters(options.nodes, "nodes");
+    checkPunishmentParameters(options.addresses, "addresses");
+    this.nodes = new ScoreTable("node", options.nodes, checkCap(options.maxNodes, "maxNodes"));
+    this.addresses = new ScoreTable("address", options.addresses, checkCap(options.maxAddresses, "maxAddresses"));
+    this.bannedPeerIds = new Set(options.bannedPeerIds);
+    this.logger = modules.logger ?? noopLogger;
+    for (const address of options.bannedAddresses) this.banAddress(parseBanTarget(address));
   }
 
   record(peer: PeerId | undefined, address: string | undefined, event: PeerEvent): void {
@@ -201,7 +177,7 @@ export class PeerScoringManager implements PeerScoring {
     const duration = punishmentDuration(table.parameters, entry.punishments, entry.score);
     const until = Math.min(now + duration, Number.MAX_SAFE_INTEGER);
     entry.startPunishment(until);
-    this.logger?.info(
+    this.logger.info(
       {type: table.type, id: key, event, durationMs: duration, punishedUntil: until, punishments: entry.punishments},
       "peer punished",
     );
@@ -227,12 +203,12 @@ export class PeerScoringManager implements PeerScoring {
 
   banAddress(target: IpAddressOrRange): void {
     this.bans.add(target);
-    this.logger?.info({address: target.given}, "address banned");
+    this.logger.info({address: target.given}, "address banned");
   }
 
   unbanAddress(target: IpAddressOrRange): void {
     this.bans.remove(target);
-    this.logger?.info({address: target.given}, "address unbanned");
+    this.logger.info({address: target.given}, "address unbanned");
   }
 
   bannedAddresses(): string[] {

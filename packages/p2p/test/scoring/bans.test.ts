@@ -131,7 +131,7 @@ describe("banAddress", () => {
 
 describe("loopback addresses", () => {
   it("are scored but never punished: one bad local peer does not cut off the others", () => {
-    const scoring = new PeerScoringManager({now: () => 1_000});
+    const scoring = new PeerScoringManager({}, {now: () => 1_000});
     scoring.record("bad", "/ip4/127.0.0.1/tcp/4001", PeerEvent.INVALID_MESSAGE);
     scoring.record("bad6", "/ip6/::1/tcp/4001", PeerEvent.INVALID_MESSAGE);
     expect(scoring.isBanned("bad", "/ip4/127.0.0.1/tcp/4001")).toBe(true);
@@ -143,7 +143,7 @@ describe("loopback addresses", () => {
   });
 
   it("other addresses are punished with their peer", () => {
-    const scoring = new PeerScoringManager({now: () => 1_000});
+    const scoring = new PeerScoringManager({}, {now: () => 1_000});
     scoring.record("bad", "/ip4/10.1.2.3/tcp/4001", PeerEvent.INVALID_MESSAGE);
     expect(scoring.isBanned("honest", "/ip4/10.1.2.3/tcp/4002")).toBe(true);
   });

@@ -53,9 +53,13 @@ describe("punishmentDuration", () => {
   });
 
   it("refuses invalid parameters and caps", () => {
-    expect(() => new PeerScoringManager({nodes: {durationMs: 0}})).toThrow(RangeError);
-    expect(() => new PeerScoringManager({addresses: {incrementPercent: -1}})).toThrow(RangeError);
-    expect(() => new PeerScoringManager({addresses: {maximumMs: 1.5}})).toThrow(RangeError);
+    expect(() => new PeerScoringManager({nodes: {...DEFAULT_NODE_PUNISHMENT, durationMs: 0}})).toThrow(RangeError);
+    expect(() => new PeerScoringManager({addresses: {...DEFAULT_ADDRESS_PUNISHMENT, incrementPercent: -1}})).toThrow(
+      RangeError,
+    );
+    expect(() => new PeerScoringManager({addresses: {...DEFAULT_ADDRESS_PUNISHMENT, maximumMs: 1.5}})).toThrow(
+      RangeError,
+    );
     expect(() => new PeerScoringManager({maxNodes: 0})).toThrow(RangeError);
     expect(() => new PeerScoringManager({maxAddresses: Number.NaN})).toThrow(RangeError);
   });

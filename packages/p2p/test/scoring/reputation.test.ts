@@ -1,6 +1,7 @@
 /** Counters, score, reputation, punishment and its expiry, by node id and by address. */
 import {describe, expect, it} from "vitest";
-import {PeerScoringManager, type PeerScoringOptions} from "../../src/scoring/index.ts";
+import type {PeerScoringOptions} from "../../src/options.ts";
+import {PeerScoringManager} from "../../src/scoring/index.ts";
 import {PeerEvent, type PeerScoringInfo} from "../../src/types.ts";
 
 const MINUTE = 60_000;
@@ -8,9 +9,9 @@ const T0 = 1_700_000_000_000;
 const PEER = "16Uiu2HAmScoredPeer";
 const ADDRESS = "/ip4/10.0.0.7/tcp/5050";
 
-function setup(options: PeerScoringOptions = {}) {
+function setup(options: Partial<PeerScoringOptions> = {}) {
   const clock = {t: T0};
-  const scoring = new PeerScoringManager({now: () => clock.t, ...options});
+  const scoring = new PeerScoringManager(options, {now: () => clock.t});
   const entry = (type: "node" | "address", id: string): PeerScoringInfo => {
     const found = scoring.peerList().find((i) => i.type === type && i.id === id);
     if (found === undefined) throw new Error(`no ${type} entry ${id}`);

@@ -1,13 +1,14 @@
 /** sco_reputationSummary, sco_clearPeerScoring and the bounded number of entries. */
 import {describe, expect, it} from "vitest";
-import {DEFAULT_MAX_SCORED_ENTRIES, PeerScoringManager, parseBanTarget} from "../../src/scoring/index.ts";
+import {DEFAULT_MAX_SCORED_ENTRIES} from "../../src/options.ts";
+import {PeerScoringManager, parseBanTarget} from "../../src/scoring/index.ts";
 import {PeerEvent} from "../../src/types.ts";
 
 const MINUTE = 60_000;
 
 function setup(options: ConstructorParameters<typeof PeerScoringManager>[0] = {}) {
   const clock = {t: 1_000_000};
-  return {clock, scoring: new PeerScoringManager({now: () => clock.t, ...options})};
+  return {clock, scoring: new PeerScoringManager(options, {now: () => clock.t})};
 }
 
 describe("reputationSummary", () => {

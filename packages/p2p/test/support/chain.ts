@@ -3,7 +3,7 @@
  * a transaction, one with an uncle) imported into a `Chain` on a MemoryStore, which is the
  * `P2PChainView` the host serves from.
  */
-import {Chain, ImportResultKind} from "@xchain/chain";
+import {Chain, defaultChainOptions, ImportResultKind} from "@xchain/chain";
 import {type Chainspec, getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
 import {MemoryStore} from "@xchain/db";
@@ -36,7 +36,7 @@ export function newBuilder(): Promise<ChainBuilder> {
 /** An empty chain (genesis only). */
 export async function openChain(): Promise<Chain> {
   const store = new MemoryStore();
-  return Chain.open({store, chainspec: regtest, genesis: regtestGenesis});
+  return Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: regtestGenesis});
 }
 
 /** Blocks 1…length: block 1 carries a transfer, block 3 an uncle (a sibling of block 2). */

@@ -6,9 +6,9 @@ import {generateKeyPair} from "@libp2p/crypto/keys";
 import type {Chain} from "@xchain/chain";
 import type {IpAddressOrRange} from "@xchain/utils";
 import {P2PNetwork} from "../../src/network.ts";
+import type {P2POptions} from "../../src/options.ts";
 import type {
   P2PChainView,
-  P2POptions,
   PeerEvent,
   PeerId,
   PeerScoring,

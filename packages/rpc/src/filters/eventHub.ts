@@ -6,7 +6,8 @@
 import type {NewHeadEvent} from "@xchain/chain";
 import type {Transaction} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
-import type {RpcChain, RpcLogger} from "../deps.ts";
+import type {Logger} from "@xchain/utils";
+import type {RpcChain} from "../deps.ts";
 
 type Listener<T> = (value: T) => void;
 
@@ -20,7 +21,7 @@ export class EventHub {
   constructor(
     private readonly chain: RpcChain,
     txpool: Pick<TxPoolApi, "onPending">,
-    private readonly logger: RpcLogger,
+    private readonly logger: Logger,
   ) {
     chain.events.on("newHead", this.onHead);
     this.detachPool = txpool.onPending((tx) => this.emit(this.pendingListeners, tx));

@@ -5,7 +5,7 @@
  * written to a closed response.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
-import type {RpcLogger} from "../deps.ts";
+import type {Logger} from "@xchain/utils";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import type {RpcOptions} from "../options.ts";
 import {type ReplyLimits, reply} from "./respond.ts";
@@ -20,7 +20,7 @@ const BODY_TIMEOUT_MS = 30_000;
 export function createHttpTransport(
   dispatchOptions: DispatchOptions,
   options: HttpTransportOptions,
-  logger: RpcLogger,
+  logger: Logger,
 ): Server {
   const server = createServer((req, res) => {
     handle(req, res, dispatchOptions, options).catch((error) => {

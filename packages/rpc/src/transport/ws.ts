@@ -8,8 +8,8 @@
  */
 import {setMaxListeners} from "node:events";
 import {createServer, type Server} from "node:http";
+import type {Logger} from "@xchain/utils";
 import {type RawData, WebSocket, WebSocketServer} from "ws";
-import type {RpcLogger} from "../deps.ts";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
 import type {RpcOptions} from "../options.ts";
@@ -30,7 +30,7 @@ export interface WsTransport {
 export function createWsTransport(
   dispatchOptions: DispatchOptions,
   options: WsTransportOptions,
-  logger: RpcLogger,
+  logger: Logger,
 ): WsTransport {
   const server = createServer((_req, res) => {
     res.writeHead(426, {"Content-Type": "text/plain", Upgrade: "websocket"}).end("WebSocket only\n");
@@ -46,12 +46,7 @@ export function createWsTransport(
   };
 }
 
-function serve(
-  socket: WebSocket,
-  dispatchOptions: DispatchOptions,
-  options: WsTransportOptions,
-  logger: RpcLogger,
-): void {
+function serve(socket: WebSocket, dispatchOptions: DispatchOptions, options: WsTransportOptions, logger: Logger): void {
   const gone = new AbortController();
   // Each running request listens on it.
   setMaxListeners(options.maxInFlightPerConnection + 1, gone.signal);

@@ -3,7 +3,7 @@
  * miner and the cow accounts as dev wallet, and an `RpcServer` on ephemeral loopback ports.
  * Blocks come from the test-utils `ChainBuilder` and go through full import.
  */
-import {Chain} from "@xchain/chain";
+import {Chain, defaultChainOptions} from "@xchain/chain";
 import {type Chainspec, type GenesisParams, getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
 import {MemoryStore} from "@xchain/db";
@@ -57,13 +57,13 @@ export class TestNode {
     const store = new MemoryStore();
     const state = new StateDatabase(store);
     const genesis = options.genesis ?? regtestGenesis;
-    const chain = await Chain.open({store, chainspec: regtest, genesis, state});
-    const executor = new BlockExecutor(regtest, state);
+    const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis, state});
+    const executor = new BlockExecutor({}, {chainspec: regtest, state});
     const txpool = new TxPool(defaultTxPoolOptions, {chainspec: regtest, chain});
     const miner = options.miner
       ? new Miner(
-          {chain, txpool, assembler: executor, chainspec: regtest, onError: () => undefined},
           {...defaultMinerOptions(regtest), enabled: false, ...options.miner},
+          {chain, txpool, assembler: executor, chainspec: regtest},
         )
       : undefined;
     const builder = await ChainBuilder.create({

@@ -3,7 +3,7 @@
  * `FakeHub`, optionally with a `SyncManager` and a `Relay`. Blocks come from one shared
  * `ChainBuilder` (real merged-mining proofs) and are imported through full validation.
  */
-import {Chain} from "@xchain/chain";
+import {Chain, defaultChainOptions} from "@xchain/chain";
 import {type Chainspec, getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
 import {MemoryStore} from "@xchain/db";
@@ -12,12 +12,11 @@ import {type Block, Transaction, type TransactionValues} from "@xchain/primitive
 import {ChainBuilder, cowAccounts, type DevAccount} from "@xchain/test-utils";
 import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
 import {bytesToHex} from "@xchain/utils";
-import {defaultSyncOptions, Relay, SyncManager, type SyncOptions} from "../../src/index.ts";
+import {defaultRelayOptions, defaultSyncOptions, Relay, SyncManager, type SyncOptions} from "../../src/index.ts";
 import {FakeHub, type FakeNetwork} from "./fakeNetwork.ts";
 
 export const regtest: Chainspec = getChainspec("regtest");
 export const cows: DevAccount[] = cowAccounts();
-export const REGTEST_NETWORK_ID = 7771;
 
 /** A builder for regtest blocks. */
 export function newBuilder(): Promise<ChainBuilder> {
@@ -57,7 +56,7 @@ export class TestNode {
 
   /** A node over `store` (a fresh one unless given: pass the old one to restart a node). */
   static async create(hub: FakeHub, id: PeerId, store = new MemoryStore()): Promise<TestNode> {
-    const chain = await Chain.open({store, chainspec: regtest, genesis: regtestGenesis});
+    const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: regtestGenesis});
     const txpool = new TxPool(defaultTxPoolOptions, {chainspec: regtest, chain});
     return new TestNode(id, store, chain, txpool, hub.node(id, chain));
   }
@@ -74,9 +73,8 @@ export class TestNode {
   /** Starts a sync manager with these options over the defaults. */
   startSync(options: Partial<SyncOptions> = {}): SyncManager {
     const sync = new SyncManager(
-      this.network,
-      {chainspec: regtest, chain: this.chain, txpool: this.txpool},
       {...defaultSyncOptions, ...options},
+      {network: this.network, chainspec: regtest, chain: this.chain, txpool: this.txpool},
     );
     this.sync = sync;
     sync.start();
@@ -85,11 +83,13 @@ export class TestNode {
 
   /** Starts a relay (wired to the sync manager when there is one). */
   startRelay(): Relay {
-    const relay = new Relay(
-      this.network,
-      {chainspec: regtest, chain: this.chain, txpool: this.txpool},
-      {networkId: REGTEST_NETWORK_ID, sync: this.sync},
-    );
+    const relay = new Relay(defaultRelayOptions, {
+      network: this.network,
+      chainspec: regtest,
+      chain: this.chain,
+      txpool: this.txpool,
+      sync: this.sync,
+    });
     this.relay = relay;
     relay.start();
     return relay;

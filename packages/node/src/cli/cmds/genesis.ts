@@ -1,5 +1,5 @@
 /** `xchain genesis`: print a network's genesis block hash and state root (deterministic). */
-import {Chain} from "@xchain/chain";
+import {Chain, defaultChainOptions} from "@xchain/chain";
 import {MemoryStore} from "@xchain/db";
 import {bytesToPrefixedHex} from "@xchain/utils";
 import {type Command, Option} from "commander";
@@ -18,7 +18,7 @@ export function registerGenesis(program: Command): void {
       }
       const {chainspec, genesis} = await loadNetwork(opts.network, opts.genesisFile);
       // Building the genesis block needs a store only for its state trie; nothing is kept.
-      const chain = await Chain.open({store: new MemoryStore(), chainspec, genesis});
+      const chain = await Chain.open(defaultChainOptions, {store: new MemoryStore(), chainspec, genesis});
       console.log(`network     ${opts.network} (chain id ${chainspec.params.chainId})`);
       console.log(`hash        ${bytesToPrefixedHex(chain.genesisHash)}`);
       console.log(`stateRoot   ${bytesToPrefixedHex(chain.head().header.stateRoot)}`);

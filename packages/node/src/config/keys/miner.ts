@@ -1,5 +1,5 @@
 /** The `[miner]` table: `MinerOptions` of @xchain/miner (defaults per network: `defaultMinerOptions`). */
-import type {ConfigKey} from "../schema.ts";
+import type {ConfigKey} from "../configKey.ts";
 import type {ValueKind} from "../values.ts";
 
 const MS: ValueKind = {type: "integer", min: 0, max: 24 * 60 * 60 * 1000};

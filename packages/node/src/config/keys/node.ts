@@ -1,7 +1,7 @@
 /** The keys the node itself reads: network, data directory, logging, wallet, state cache. */
 import {LOG_LEVELS} from "../../logger.ts";
 import {NETWORK_CHOICES} from "../../network.ts";
-import type {ConfigKey} from "../schema.ts";
+import type {ConfigKey} from "../configKey.ts";
 
 /** Top-level keys and the `[log]`, `[wallet]` and `[state]` tables. */
 export const nodeKeys: readonly ConfigKey[] = [

@@ -1,5 +1,5 @@
 /** The `[p2p]` and `[sync]` tables: `P2POptions` of @xchain/p2p and `SyncOptions` of @xchain/sync. */
-import type {ConfigKey} from "../schema.ts";
+import type {ConfigKey} from "../configKey.ts";
 import type {ValueKind} from "../values.ts";
 
 const COUNT = (max: number): ValueKind => ({type: "integer", min: 1, max});

@@ -1,6 +1,6 @@
 /** The `[rpc]` tables: `RpcOptions` of @xchain/rpc. */
 import {RPC_MODULE_NAMES} from "@xchain/rpc";
-import type {ConfigKey} from "../schema.ts";
+import type {ConfigKey} from "../configKey.ts";
 import type {ValueKind} from "../values.ts";
 
 const PORT: ValueKind = {type: "integer", min: 0, max: 65535};

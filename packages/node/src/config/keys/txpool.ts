@@ -1,5 +1,5 @@
 /** The `[txpool]` table: `TxPoolOptions` of @xchain/txpool. */
-import type {ConfigKey} from "../schema.ts";
+import type {ConfigKey} from "../configKey.ts";
 
 /** Limits and rules of the transaction pool. */
 export const txpoolKeys: readonly ConfigKey[] = [
