@@ -1,4 +1,4 @@
-// Sync over loopback (issue 5): node A holds a chain of value-transfer blocks (chainFixture.mjs);
+// Sync over loopback: node A holds a chain of value-transfer blocks (chainFixture.mjs);
 // a fresh node B, given A as its bootnode, syncs it. Prints B's sync rate (blocks/s, tx/s, from B's
 // "JSON-RPC ready" line to the poll of eth_blockNumber, every 50 ms, that sees A's head) next to
 // the local import rate of the same chain measured in the same run (a fresh child process imports

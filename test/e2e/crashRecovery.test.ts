@@ -1,6 +1,6 @@
 // Kills a process importing blocks (SIGKILL at random moments, many times) and checks after every
 // restart that the database opens, the head is a fully imported block, and state, receipts and
-// indexes agree with it (issue 3: everything one import writes is one LevelDB batch).
+// indexes agree with it (everything one import writes is one LevelDB batch).
 import {type ChildProcess, spawn} from "node:child_process";
 import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";

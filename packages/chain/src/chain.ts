@@ -1,6 +1,6 @@
 /**
- * The chain (issue 3): opens or initializes the database, imports blocks one at a time, follows
- * the best chain (B§4.2) and answers `ChainReader` queries. `events` emits `newHead` after each
+ * The chain: opens or initializes the database, imports blocks one at a time, follows
+ * the best chain (docs/protocol/consensus.md §2) and answers `ChainReader` queries. `events` emits `newHead` after each
  * batch that moved the head has been written.
  */
 import {EventEmitter} from "node:events";

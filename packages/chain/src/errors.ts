@@ -7,15 +7,15 @@ import {bytesToPrefixedHex, NodeError} from "@xchain/utils";
 
 /** The body or execution rule a block breaks; values are prefixed `BLOCK_`. */
 export enum BlockErrorCode {
-  /** txTrieRoot differs from the root of the block's transactions (B§5.1). */
+  /** txTrieRoot differs from the root of the block's transactions (docs/protocol/fees.md §1). */
   TRANSACTIONS_ROOT_MISMATCH = "BLOCK_TRANSACTIONS_ROOT_MISMATCH",
-  /** The last transaction is not the REMASC transaction (or there is none, B§2.6). */
+  /** The last transaction is not the REMASC transaction (or there is none, docs/protocol/header.md §6). */
   REMASC_MISSING = "BLOCK_REMASC_MISSING",
   /** A REMASC transaction before the last position. */
   REMASC_NOT_LAST = "BLOCK_REMASC_NOT_LAST",
   /** A signed transaction for another chain id. */
   TRANSACTION_WRONG_CHAIN_ID = "BLOCK_TRANSACTION_WRONG_CHAIN_ID",
-  /** A transaction's gasPrice below the block's minimumGasPrice (B§5.1). */
+  /** A transaction's gasPrice below the block's minimumGasPrice (docs/protocol/fees.md §1). */
   GAS_PRICE_BELOW_MINIMUM = "BLOCK_GAS_PRICE_BELOW_MINIMUM",
   /** A transaction's gasPrice above 100 × minimumGasPrice (RSKIP-252). */
   GAS_PRICE_ABOVE_CAP = "BLOCK_GAS_PRICE_ABOVE_CAP",
@@ -27,7 +27,7 @@ export enum BlockErrorCode {
   LOGS_BLOOM_MISMATCH = "BLOCK_LOGS_BLOOM_MISMATCH",
   /** gasUsed differs from the gas execution used. */
   GAS_USED_MISMATCH = "BLOCK_GAS_USED_MISMATCH",
-  /** paidFees differs from the fees execution charged (B§5.1). */
+  /** paidFees differs from the fees execution charged (docs/protocol/fees.md §1). */
   PAID_FEES_MISMATCH = "BLOCK_PAID_FEES_MISMATCH",
 }
 
@@ -45,7 +45,10 @@ export type BlockErrorType =
   | {code: BlockErrorCode.GAS_USED_MISMATCH; expected: bigint; actual: bigint}
   | {code: BlockErrorCode.PAID_FEES_MISMATCH; expected: bigint; actual: bigint};
 
-/** A block whose body or execution breaks a rule; `expected` is what execution or the body computes, `actual` the header's. */
+/**
+ * A block whose body or execution breaks a rule; `expected` is what execution or the body computes, `actual`
+ * the header's.
+ */
 export class BlockError extends NodeError<BlockErrorType> {
   constructor(type: BlockErrorType) {
     super(type, describeBlockError(type));

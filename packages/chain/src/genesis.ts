@@ -1,6 +1,7 @@
 /**
- * The genesis block (protocol spec Part A, B§7.2): the allocation's MPT state root in rskj's genesis
- * header layout, no transactions, no uncles. Deterministic: the same parameters give the same hash.
+ * The genesis block (docs/protocol/README.md §2, docs/protocol/networks.md §2): the allocation's MPT state
+ * root in rskj's genesis header layout, no transactions, no uncles. Deterministic: the same parameters give
+ * the same hash.
  */
 import {buildGenesisHeader, type Chainspec, type GenesisParams} from "@xchain/chainspec";
 import type {BatchOp} from "@xchain/db";

@@ -1,12 +1,12 @@
 /**
- * The contract of the chain package (issue 3): what RPC, the txpool, the miner and sync read from
+ * The contract of the chain package: what RPC, the txpool, the miner and sync read from
  * the chain, and the events they react to. `Chain` implements it over a `KeyValueStore`.
  */
 import type {Block, BlockHeader, Log, Receipt, Transaction} from "@xchain/primitives";
 import type {StateReader} from "@xchain/state";
 import type {NodeError} from "@xchain/utils";
 
-/** rskj's import results (protocol spec B§6.2 names them on the wire). */
+/** rskj's import results (docs/protocol/mining-rpc.md §3 names them on the wire). */
 export enum ImportResultKind {
   IMPORTED_BEST = "IMPORTED_BEST",
   IMPORTED_NOT_BEST = "IMPORTED_NOT_BEST",
@@ -49,7 +49,7 @@ export interface LogWithContext {
   readonly removed: boolean;
 }
 
-/** A log query over canonical blocks (rpc-api §4.5): topics by position, each null (any), one value or a set. */
+/** A log query over canonical blocks (docs/rpc.md §4.5): topics by position, each null (any), one value or a set. */
 export interface LogFilter {
   fromBlock: number;
   toBlock: number;

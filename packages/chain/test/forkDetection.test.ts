@@ -1,4 +1,7 @@
-/** Fork-detection data (RSKIP-110, B§2.5) through import: blocks from 449 on commit to their ancestors. */
+/**
+ * Fork-detection data (RSKIP-110, docs/protocol/header.md §5) through import: blocks from 449 on commit to
+ * their ancestors.
+ */
 import {HeaderErrorCode} from "@xchain/consensus";
 import {bitcoinBlockHash, cpvHeights, FORK_DETECTION_MIN_BLOCK} from "@xchain/merged-mining";
 import {Block} from "@xchain/primitives";

@@ -1,5 +1,5 @@
 /**
- * Random corruption of a valid block's bytes (issue 3 "Bad input and faults"): import never
+ * Random corruption of a valid block's bytes: import never
  * throws, and whatever it answers, a rejected block leaves the database exactly as it was.
  */
 

@@ -1,4 +1,4 @@
-/** The genesis block (spec Part A, B§7.2) as `Chain.open` writes it. */
+/** The genesis block (docs/protocol/README.md §2, docs/protocol/networks.md §2) as `Chain.open` writes it. */
 import {
   BRIDGE_ADDRESS,
   BRIDGE_GENESIS_BALANCE,
@@ -39,7 +39,7 @@ describe("genesis", () => {
     expect((await newBuilder()).genesis.hash()).toEqual(a.chain.genesisHash);
   });
 
-  it("builds each built-in network's genesis (xchain's hashes differ from rskj's: MPT state root, spec Part A)", async () => {
+  it("builds each built-in network's genesis (xchain's hashes differ from rskj's: MPT state root, docs/protocol/README.md §2)", async () => {
     const rskjHashes = {
       mainnet: "f88529d4ab262c0f4d042e9d8d3f2472848eaafe1a9b7213f57617eb40a9f9e0",
       testnet: "cabb7fbe88cd6d922042a32ffc08ce8b1fbb37d650b9d4e7dbfe2a7469adfa42",

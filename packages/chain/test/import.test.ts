@@ -1,4 +1,4 @@
-/** Importing chains of transfers, contract deployments and calls, reverts and logs (issue 3 "Tests"). */
+/** Importing chains of transfers, contract deployments and calls, reverts and logs. */
 import {Bucket} from "@xchain/db";
 import {type Block, REMASC_ADDRESS} from "@xchain/primitives";
 import {bigIntToFixedBytes, bytesToHex, equalBytes} from "@xchain/utils";
@@ -36,7 +36,7 @@ describe("import", () => {
     const state = await chain.stateAt(head.hash);
     expect(await state.getBalance(cows[9]!.address)).toBe(10n ** 30n + 5n * (1000n + 1001n + 1002n));
     expect(await state.getNonce(cows[0]!.address)).toBe(5n);
-    // Part A: every fee goes to the REMASC address (no block has matured yet: maturity 10).
+    // docs/protocol/README.md §2: every fee goes to the REMASC address (no block has matured yet: maturity 10).
     expect(await state.getBalance(REMASC_ADDRESS)).toBe(5n * 3n * 21_000n);
 
     for (const [i, block] of blocks.entries()) {

@@ -1,4 +1,4 @@
-/** `getLogs` (rpc-api §4.5): filter semantics, ranges, and a 2,000-block scan. */
+/** `getLogs` (docs/rpc.md §4.5): filter semantics, ranges, and a 2,000-block scan. */
 import {Bucket, numberKey, WriteBatch} from "@xchain/db";
 import {logsBloom} from "@xchain/primitives";
 import {bytesToBigInt} from "@xchain/utils";

@@ -1,4 +1,4 @@
-/** Restart persistence: close and reopen the database (issue 3 "restart persistence"). */
+/** Restart persistence: close and reopen the database. */
 import {customChainspec, type GenesisParams, regtestGenesis} from "@xchain/chainspec";
 import {LevelStore} from "@xchain/db";
 import {bigIntToFixedBytes} from "@xchain/utils";

@@ -1,5 +1,5 @@
 /**
- * Every rejection path of import (issue 3 "Bad input and faults"): each returns its typed code and
+ * Every rejection path of import: each returns its typed code and
  * leaves the database exactly as it was (every entry of every bucket compared).
  */
 import {Chainspec, regtestGenesis} from "@xchain/chainspec";
@@ -138,7 +138,7 @@ describe("rejections", () => {
   it("gas prices below the block's minimum or above 100 × it are BLOCK_GAS_PRICE_BELOW_MINIMUM / ABOVE_CAP", async () => {
     const test = await openChain();
     const builder = await newBuilder();
-    // The mgp band of a parent at 0 is [0, 1] (B§5.1).
+    // The mgp band of a parent at 0 is [0, 1] (docs/protocol/fees.md §1).
     await test.chain.importBlock(await builder.buildBlock({minimumGasPrice: 1n}));
     const block = await builder.buildBlock();
     const remasc = block.transactions[0]!;
@@ -170,7 +170,7 @@ describe("rejections", () => {
   });
 
   it("a timestamp too far ahead of the local clock is HEADER_TIMESTAMP_IN_FUTURE where the rule applies", async () => {
-    // Regtest disables the rule (limit 0, B§5.1); the same network with mainnet's 60 s applies it.
+    // Regtest disables the rule (limit 0, docs/protocol/fees.md §1); the same network with mainnet's 60 s applies it.
     const chainspec = new Chainspec({...regtest.params, newBlockMaxSecondsInTheFuture: 60});
     let now = 0;
     const test = await openChain({chainspec, nowSeconds: () => now});

@@ -1,5 +1,5 @@
 /**
- * The REMASC payout of spec Part A: fees go to the REMASC address, and block N pays the fees of
+ * The REMASC payout of docs/protocol/README.md §2: fees go to the REMASC address, and block N pays the fees of
  * block N − maturity (regtest: 10) of its own chain to that block's coinbase.
  */
 import {REMASC_ADDRESS} from "@xchain/primitives";

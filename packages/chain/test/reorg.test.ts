@@ -1,4 +1,4 @@
-/** Fork choice and reorganizations (B§4.2): depth 1 and 10, and a heavier but shorter chain. */
+/** Fork choice and reorganizations (docs/protocol/consensus.md §2): depth 1 and 10, and a heavier but shorter chain. */
 import type {Block, Transaction} from "@xchain/primitives";
 import type {ChainBuilder} from "@xchain/test-utils";
 import {bytesToHex} from "@xchain/utils";
@@ -31,7 +31,10 @@ async function withContract(): Promise<{
   return {chain, builder, c1: built.block, contract, events};
 }
 
-/** An increment by `from`; gasPrice 1 on the first chain gives it fees, so that equal total difficulty keeps it (B§4.2). */
+/**
+ * An increment by `from`; gasPrice 1 on the first chain gives it fees, so that equal total difficulty keeps
+ * it (docs/protocol/consensus.md §2).
+ */
 function increment(from: typeof alice, nonce: bigint, contract: Uint8Array, gasPrice: bigint): Transaction {
   return signTx(from, {nonce, to: contract, gasLimit: 100_000n, gasPrice, data: incrementData(nonce)});
 }
@@ -154,7 +157,7 @@ describe("reorganizations", () => {
     expect(await state.getNonce(carol.address)).toBe(0n);
   });
 
-  it("a heavier chain with fewer blocks (uncles count, B§4.2) deletes the canonical entries above its head", async () => {
+  it("a heavier chain with fewer blocks (uncles count, docs/protocol/consensus.md §2) deletes the canonical entries above its head", async () => {
     const {chain, builder, c1, events} = await withContract();
     const chainA = await builder.buildChain(3, {parent: c1});
     const x2 = await builder.buildBlock({parent: c1, extraData: Uint8Array.of(1)});

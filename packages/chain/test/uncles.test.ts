@@ -1,4 +1,4 @@
-/** Uncles (B§4.3): inclusion, total difficulty, and the uncle rules through import. */
+/** Uncles (docs/protocol/consensus.md §3): inclusion, total difficulty, and the uncle rules through import. */
 import {HeaderErrorCode} from "@xchain/consensus";
 import {afterEach, describe, expect, it} from "vitest";
 import {ImportResultKind} from "../src/index.ts";

@@ -24,7 +24,10 @@ export type ActivationHeights = Readonly<Record<Rskip, number>>;
 /** The names of the networks xchain ships presets for. */
 export type NetworkName = "mainnet" | "testnet" | "regtest";
 
-/** Per-network consensus constants (protocol spec B§4, B§5, B§7; `network-params.json`). */
+/**
+ * Per-network consensus constants (docs/protocol/consensus.md, docs/protocol/fees.md,
+ * docs/protocol/networks.md; `network-params.json`).
+ */
 export interface NetworkParams {
   readonly name: NetworkName;
   /** EIP-155 chain id (`eth_chainId`). */

@@ -14,7 +14,7 @@ interface VectorNetwork {
   activation: Record<string, number>;
 }
 
-// Header versions 1 and 2 stay off: xchain's networks produce version-0 headers (spec Part A).
+// Header versions 1 and 2 stay off: xchain's networks produce version-0 headers (docs/protocol/README.md §2).
 const XCHAIN_OVERRIDES = new Set(["RSKIP144", "RSKIP351", "RSKIP535"]);
 
 describe("network parameters", () => {

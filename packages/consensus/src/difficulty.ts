@@ -1,4 +1,4 @@
-/** The difficulty a header must carry given its parent (B§4.1, rskj `DifficultyCalculator`). */
+/** The difficulty a header must carry given its parent (docs/protocol/consensus.md §1, rskj `DifficultyCalculator`). */
 import type {Chainspec} from "@xchain/chainspec";
 import type {BlockHeader} from "@xchain/primitives";
 
@@ -17,7 +17,7 @@ export function calculateDifficulty(
   chainspec: Chainspec,
 ): bigint {
   const minimum = chainspec.minimumDifficulty(header.number);
-  // Testnet and regtest never activate RSKIP-97, so this reset stays in force there (B§2.2).
+  // Testnet and regtest never activate RSKIP-97, so this reset stays in force there (docs/protocol/header.md §2).
   if (
     !chainspec.isActive("RSKIP97", header.number) &&
     header.timestamp >= parent.timestamp + PRIVATE_MINING_GAP_SECONDS

@@ -7,9 +7,9 @@ import {bytesToHex, NodeError} from "@xchain/utils";
 
 /** The consensus rule a header breaks; values are prefixed `HEADER_`. */
 export enum HeaderErrorCode {
-  /** Difficulty differs from the B§4.1 formula applied to the parent. */
+  /** Difficulty differs from the docs/protocol/consensus.md §1 formula applied to the parent. */
   BAD_DIFFICULTY = "HEADER_BAD_DIFFICULTY",
-  /** minimumGasPrice outside the parent's ±1% band (B§5.1). */
+  /** minimumGasPrice outside the parent's ±1% band (docs/protocol/fees.md §1). */
   MIN_GAS_PRICE_OUT_OF_BAND = "HEADER_MIN_GAS_PRICE_OUT_OF_BAND",
   /** gasLimit below the network minimum (3,000,000). */
   GAS_LIMIT_BELOW_MINIMUM = "HEADER_GAS_LIMIT_BELOW_MINIMUM",

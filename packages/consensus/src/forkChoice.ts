@@ -1,4 +1,7 @@
-/** Total difficulty and the choice of the best chain head (B§4.2, rskj `BlockChainImpl`, `SelectionRule`). */
+/**
+ * Total difficulty and the choice of the best chain head (docs/protocol/consensus.md §2, rskj
+ * `BlockChainImpl`, `SelectionRule`).
+ */
 import type {BlockHeader} from "@xchain/primitives";
 import {compareBytes} from "@xchain/utils";
 

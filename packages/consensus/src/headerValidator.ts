@@ -55,7 +55,7 @@ export function validateHeaderAgainstParent(header: BlockHeader, parent: BlockHe
 }
 
 /**
- * The real header rules of an uncle for `unclesRule` (B§4.3, rskj's uncle validator): ummRoot
+ * The real header rules of an uncle for `unclesRule` (docs/protocol/consensus.md §3, rskj's uncle validator): ummRoot
  * presence (rskj enforces it when decoding), gasUsed, timestamps, the Bitcoin time link, proof
  * of work and fork-detection data on their own; every parent rule against the uncle's parent.
  * extraData size and the gas limit minimum are block rules in rskj and do not apply to uncles.

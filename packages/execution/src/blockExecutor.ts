@@ -61,7 +61,7 @@ export class BlockExecutor {
     this.calls = new CallRunner(modules.chainspec, modules.state);
   }
 
-  /** The Common in force at `height` (one per gas profile, reused: dependencies.md G15). */
+  /** The Common in force at `height` (one per gas profile, reused: docs/dependencies.md §5.1). */
   commonAt(height: number): Common {
     const profile = gasProfileAt(this.chainspec, height);
     let common = this.commons.get(profile);

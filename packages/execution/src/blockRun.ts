@@ -1,6 +1,6 @@
 /**
  * The execution of one block in progress: a state session on the parent's root with a single
- * checkpoint (dependencies.md G8), the block's EVM, and the receipts so far.
+ * checkpoint (docs/dependencies.md §3.1), the block's EVM, and the receipts so far.
  */
 import type {Common} from "@ethereumjs/common";
 import type {MerkleStateManager} from "@ethereumjs/statemanager";

@@ -11,7 +11,7 @@ import {keccak256, recoverPublicKey} from "@xchain/utils";
 import type {GasProfile} from "./gas/gasProfile.ts";
 import {gasProfileAt} from "./gas/profile.ts";
 
-/** The hardfork and extra EIPs that give rskj's opcode set (dependencies.md Addendum). */
+/** The hardfork and extra EIPs that give rskj's opcode set (docs/dependencies.md §4.1). */
 export const RSK_HARDFORK = Hardfork.Shanghai;
 /** EIP-1153 (TLOAD/TSTORE, RSKIP-446) and EIP-5656 (MCOPY, RSKIP-445). */
 export const RSK_EIPS: readonly number[] = [1153, 5656];
@@ -19,7 +19,7 @@ export const RSK_EIPS: readonly number[] = [1153, 5656];
 const paramsByProfile = new WeakMap<GasProfile, ParamsDict>();
 
 /**
- * The complete EVM params with `profile`'s values scoped to shanghai (gas.md §11.2: pass all of
+ * The complete EVM params with `profile`'s values scoped to shanghai (docs/protocol/gas.md §11.2: pass all of
  * them, `createEVM` replaces the Common's params with what it is given). Common copies them.
  */
 export function profileParams(profile: GasProfile): ParamsDict {

@@ -10,7 +10,7 @@ export enum TransactionInvalidCode {
   GAS_PRICE_ABOVE_CAP = "TX_INVALID_GAS_PRICE_ABOVE_CAP",
   /** A creation whose initcode exceeds 49,152 bytes (RSKIP-438). */
   INITCODE_TOO_LARGE = "TX_INVALID_INITCODE_TOO_LARGE",
-  /** gasLimit is below the intrinsic gas (gas.md §2). */
+  /** gasLimit is below the intrinsic gas (docs/protocol/gas.md §2). */
   INTRINSIC_GAS_TOO_LOW = "TX_INVALID_INTRINSIC_GAS_TOO_LOW",
   /** gasLimit plus the gas already used in the block exceeds the block gas limit. */
   BLOCK_GAS_LIMIT_EXCEEDED = "TX_INVALID_BLOCK_GAS_LIMIT_EXCEEDED",

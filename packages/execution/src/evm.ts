@@ -14,7 +14,7 @@ const ZERO_HASH = new Uint8Array(32);
 
 /**
  * The EVM view of a block: DIFFICULTY (0x44) reads `prevRandao` under shanghai, so the block
- * difficulty goes there (gas.md §7.4); BASEFEE reads `baseFeePerGas`, the block's
+ * difficulty goes there (docs/protocol/gas.md §7.4); BASEFEE reads `baseFeePerGas`, the block's
  * minimumGasPrice (RSKIP-412).
  */
 export function evmBlock(block: ExecutionBlockContext): EvmBlock {

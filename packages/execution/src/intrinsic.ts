@@ -14,7 +14,7 @@ const INITCODE_WORD_GAS = 2n;
 export type IntrinsicGasInput = Pick<Transaction, "to" | "data">;
 
 /**
- * rskj's `Transaction.transactionCost` (gas.md §2): 21,000 (+32,000 for a creation), 4 per zero
+ * rskj's `Transaction.transactionCost` (docs/protocol/gas.md §2): 21,000 (+32,000 for a creation), 4 per zero
  * and 16 per non-zero data byte, and for a creation 2 per 32-byte initcode word.
  */
 export function intrinsicGas(tx: IntrinsicGasInput): bigint {

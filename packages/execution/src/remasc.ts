@@ -1,6 +1,6 @@
 /**
- * The REMASC transaction that closes every block, with xchain's simplified payout (protocol spec
- * Part A): the fees of the matured block (`number − maturity`) go from the REMASC address to that
+ * The REMASC transaction that closes every block, with xchain's simplified payout
+ * (docs/protocol/README.md §2): the fees of the matured block (`number − maturity`) go from the REMASC address to that
  * block's coinbase. As in rskj, its sender is the zero address, it must carry that account's
  * nonce (so nonce = number − 1), and it increments it; it costs nothing.
  */

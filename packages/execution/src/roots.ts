@@ -1,6 +1,6 @@
 /**
  * The transaction and receipt roots: Ethereum ordered tries (key RLP(index)), not rskj's Unitrie
- * (protocol spec Part A). The trie is built bottom-up in one pass, hashing each node once; the
+ * (docs/protocol/README.md §2). The trie is built bottom-up in one pass, hashing each node once; the
  * tests check it against @ethereumjs/mpt, which inserting key by key re-hashes every path and
  * cost about 9 ms per 100-transaction trie.
  */

@@ -124,7 +124,7 @@ export async function validateTransaction(
 
 async function addBalance(evm: EVM, address: Address, amount: bigint): Promise<void> {
   const existing = await evm.stateManager.getAccount(address);
-  // Adding zero changes nothing but a missing account, which rskj creates (gas.md §4).
+  // Adding zero changes nothing but a missing account, which rskj creates (docs/protocol/gas.md §4).
   if (amount === 0n && existing) return;
   const account = existing ?? new Account();
   account.balance += amount;
@@ -157,7 +157,7 @@ export async function runMessage(
   const exec = result.execResult;
   const error = exec.exceptionError?.error;
   const used = message.intrinsicGas + exec.executionGasUsed;
-  // gas.md §5: refund = min(counter, gasUsed / 2), dropped on failure.
+  // docs/protocol/gas.md §5: refund = min(counter, gasUsed / 2), dropped on failure.
   const counter = error === undefined ? (exec.gasRefund ?? 0n) : 0n;
   const gasRefund = counter < used / 2n ? counter : used / 2n;
   const gasUsed = used - gasRefund;
@@ -166,12 +166,12 @@ export async function runMessage(
     await addBalance(evm, REMASC, gasUsed * gasPrice);
   }
   // rskj deletes self-destructed accounts at the end of the transaction and remembers them for
-  // the rest of the block (RSKIP-125, gas.md §7.5).
+  // the rest of the block (RSKIP-125, docs/protocol/gas.md §7.5).
   for (const hex of exec.selfdestruct?.keys() ?? []) {
     await evm.journal.deleteAccount(new Address(hexToBytes(hex)));
     env.scope.selfDestructed.add(hex);
   }
-  // No EIP-161: forget touched accounts instead of deleting the empty ones (gas.md §7.1).
+  // No EIP-161: forget touched accounts instead of deleting the empty ones (docs/protocol/gas.md §7.1).
   evm.journal.cleanJournal();
   evm.transientStorage.clear();
   const outcome: CallResult = {

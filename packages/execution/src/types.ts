@@ -1,7 +1,7 @@
 /**
- * The contract of the execution package (issue 3). The chain package and the test chain builder
+ * The contract of the execution package. The chain package and the test chain builder
  * are written against these types; `BlockExecutor` implements them on @ethereumjs/evm configured
- * with rskj's gas schedule (shared/spec/gas.md).
+ * with rskj's gas schedule (docs/protocol/gas.md).
  */
 import type {BatchOp} from "@xchain/db";
 import type {Log, Receipt, Transaction} from "@xchain/primitives";
@@ -24,7 +24,7 @@ export interface ExecutionChainView {
   blockHash(number: number): Promise<Uint8Array | undefined>;
   /**
    * The block whose fees this block's REMASC transaction pays out: block `number - maturity` of this
-   * chain, or undefined while number <= maturity (protocol spec Part A: its paidFees go to its coinbase).
+   * chain, or undefined while number <= maturity (docs/protocol/README.md §2: its paidFees go to its coinbase).
    */
   maturedBlock: {coinbase: Uint8Array; paidFees: bigint} | undefined;
 }
@@ -57,7 +57,7 @@ export interface TransactionOutcome {
 /** Everything a header commits to after execution, plus what storage keeps. */
 export interface BlockExecutionResult {
   stateRoot: Uint8Array;
-  /** Ethereum ordered-trie root of the receipts (spec Part A: MPT, not rskj's Unitrie). */
+  /** Ethereum ordered-trie root of the receipts (docs/protocol/README.md §2: MPT, not rskj's Unitrie). */
   receiptsRoot: Uint8Array;
   /** Ethereum ordered-trie root of the transactions' encodings. */
   transactionsRoot: Uint8Array;

@@ -1,6 +1,6 @@
 /**
  * A minimal ERC-20 (solc 0.8.37, cancun, optimizer 200) under rskj's gas schedule, compared with
- * gas.md §10 (transfer to an existing holder 34,628, to a new holder 49,628) and with stock
+ * docs/protocol/gas.md §10 (transfer to an existing holder 34,628, to a new holder 49,628) and with stock
  * @ethereumjs/evm shanghai running the same transactions.
  */
 import {getChainspec} from "@xchain/chainspec";
@@ -13,7 +13,7 @@ import {TestChain} from "./support/chain.ts";
 import {StockEthereum} from "./support/stockEvm.ts";
 
 // A minimal hand-written token: the constructor writes two slots without reading them and
-// transfer reads each balance once, the storage pattern behind gas.md §10's deltas.
+// transfer reads each balance once, the storage pattern behind docs/protocol/gas.md §10's deltas.
 const TOKEN = `
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
@@ -73,7 +73,7 @@ interface Row {
   stock: bigint;
 }
 
-// gas.md §10: stock ethereumjs shanghai minus rskj, per operation (independent of the token's code).
+// docs/protocol/gas.md §10: stock ethereumjs shanghai minus rskj, per operation (independent of the token's code).
 const TABLE_DELTAS: Record<string, bigint> = {
   deploy: 4_200n,
   "transfer to new holder": 1_700n,
@@ -121,7 +121,7 @@ async function measure(): Promise<Row[]> {
   return rows;
 }
 
-describe("ERC-20 under rskj's schedule (gas.md §10)", () => {
+describe("ERC-20 under rskj's schedule (docs/protocol/gas.md §10)", () => {
   let rows: Row[];
   beforeAll(async () => {
     token = compileSolidity(TOKEN).Token as CompiledContract;
@@ -129,7 +129,7 @@ describe("ERC-20 under rskj's schedule (gas.md §10)", () => {
     console.table(rows.map((r) => ({...r, delta: r.stock - r.rskj})));
   });
 
-  it("differs from stock ethereumjs by gas.md §10's deltas on every row", () => {
+  it("differs from stock ethereumjs by docs/protocol/gas.md §10's deltas on every row", () => {
     for (const row of rows)
       expect([row.operation, row.stock - row.rskj]).toEqual([row.operation, TABLE_DELTAS[row.operation]]);
   });
@@ -137,7 +137,7 @@ describe("ERC-20 under rskj's schedule (gas.md §10)", () => {
   it("a transfer to a new holder costs exactly 15,000 more than to an existing one (20,000 vs 5,000 SSTORE)", () => {
     const gas = (operation: string) => rows.find((r) => r.operation === operation)?.rskj as bigint;
     expect(gas("transfer to new holder") - gas("transfer to existing holder")).toBe(15_000n);
-    // gas.md §10's token: 49,628 and 34,628; this token's code differs by a few dispatch instructions.
+    // docs/protocol/gas.md §10's token: 49,628 and 34,628; this token's code differs by a few dispatch instructions.
     expect(gas("transfer to existing holder")).toBeGreaterThan(34_500n);
     expect(gas("transfer to existing holder")).toBeLessThan(34_700n);
   });

@@ -1,5 +1,5 @@
 /**
- * rskj gas rules that the DSL vectors do not isolate (gas.md §3–§7, §12): EXTCODEHASH 403,
+ * rskj gas rules that the DSL vectors do not isolate (docs/protocol/gas.md §3–§7, §12): EXTCODEHASH 403,
  * call depth 400 without 63/64 retention, the 25,000 charged on existence (not emptiness),
  * precompiles existing, SELFDESTRUCT deleting the account with a refund capped at half,
  * modexp priced by EIP-198.
@@ -110,7 +110,8 @@ describe("opcode and call rules", () => {
 });
 
 describe("modexp (0x05) priced by EIP-198", () => {
-  // 32-byte base, exponent and modulus with exponent 0xffff: rskj 768, EIP-2565 would give 200 (gas.md §6.1).
+  // 32-byte base, exponent and modulus with exponent 0xffff: rskj 768, EIP-2565 would give 200
+  // (docs/protocol/gas.md §6.1).
   const input = concatBytes(word(32n), word(32n), word(32n), word(3n), word(0xffffn), word(1_000_000_007n));
 
   it("prices 32/32/32-byte operands with a 16-bit exponent at 768", () => {

@@ -1,5 +1,5 @@
 /**
- * rskj's own gas assertions (shared/vectors/rsk-gas-vectors.json) replayed from its DSL fixtures:
+ * rskj's own gas assertions (test/vectors/rsk-gas-vectors.json) replayed from its DSL fixtures:
  * receipt gasUsed exactly as rskj, and for the estimate vectors the gasUsed of the call run as a
  * transaction (gas 6,800,000) after the fixture's blocks.
  */

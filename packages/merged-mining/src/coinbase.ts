@@ -1,7 +1,7 @@
 /**
- * The compressed coinbase of RSK headers (B§3.3): `n` as 8-byte big-endian || the SHA-256 chaining
- * state after the first `n` bytes (H0..H7, 4-byte big-endian each) || bytes `n..end` (the tail),
- * where `n` is the start of the 64-byte block holding the last `RSKBLOCK:` tag.
+ * The compressed coinbase of RSK headers (docs/protocol/merged-mining.md §3): `n` as 8-byte big-endian || the
+ * SHA-256 chaining state after the first `n` bytes (H0..H7, 4-byte big-endian each) || bytes `n..end` (the
+ * tail), where `n` is the start of the 64-byte block holding the last `RSKBLOCK:` tag.
  */
 import {concatBytes, lastIndexOfBytes, sha256} from "@xchain/utils";
 import {HASH_SIZE, MIDSTATE_SIZE_TRIMMED, RSK_TAG, SHA256_BLOCK_SIZE} from "./constants.ts";
@@ -39,7 +39,10 @@ export function coinbaseTxidFromParts(parts: CompressedCoinbase): Uint8Array {
   return sha256(sha256Resume(parts.midstate, parts.byteCount, parts.tail));
 }
 
-/** The coinbase txid (internal byte order) of a compressed coinbase; throws COINBASE_MIDSTATE_INVALID like the split. */
+/**
+ * The coinbase txid (internal byte order) of a compressed coinbase; throws COINBASE_MIDSTATE_INVALID like the
+ * split.
+ */
 export function coinbaseTxidFromCompressed(compressed: Uint8Array): Uint8Array {
   return coinbaseTxidFromParts(splitCompressedCoinbase(compressed));
 }
@@ -61,7 +64,7 @@ export function compressCoinbase(legacyCoinbaseTx: Uint8Array): Uint8Array {
 
 /**
  * The 32 bytes after the last `RSKBLOCK:` of a coinbase (any serialization): the hashForMergedMining
- * a miner's submission is looked up by (B§6.2). Undefined without a tag or 32 bytes after it.
+ * a miner's submission is looked up by (docs/protocol/mining-rpc.md §3). Undefined without a tag or 32 bytes after it.
  */
 export function findMergedMiningHash(coinbaseTx: Uint8Array): Uint8Array | undefined {
   const position = lastIndexOfBytes(coinbaseTx, RSK_TAG);

@@ -1,4 +1,7 @@
-/** Protocol constants of merged mining (B§2.5, B§3; `mergedMining` in network-params.json). */
+/**
+ * Protocol constants of merged mining (docs/protocol/header.md §5, docs/protocol/merged-mining.md;
+ * `mergedMining` in network-params.json).
+ */
 import {utf8ToBytes} from "@xchain/utils";
 
 /** The ASCII tag `RSKBLOCK:` that precedes hashForMergedMining in the Bitcoin coinbase. Never mutate it. */
@@ -9,7 +12,10 @@ export const BTC_HEADER_SIZE = 80;
 export const HASH_SIZE = 32;
 /** Size of one SHA-256 message block. */
 export const SHA256_BLOCK_SIZE = 64;
-/** The compressed coinbase starts with an 8-byte byte count and eight 4-byte chaining words (B§3.3). */
+/**
+ * The compressed coinbase starts with an 8-byte byte count and eight 4-byte chaining words
+ * (docs/protocol/merged-mining.md §3).
+ */
 export const MIDSTATE_SIZE_TRIMMED = 40;
 /** The expected tag must start before this position in the coinbase tail (check 6). */
 export const MAX_TAG_POSITION_IN_TAIL = 64;
@@ -19,7 +25,7 @@ export const MAX_BYTES_AFTER_MERGED_MINING_HASH = 128;
 export const MIN_COINBASE_LENGTH_EXCLUSIVE = 64;
 /** Largest RSKIP-92 merkle proof once RSKIP-180 is active (check 1). */
 export const MAX_MERKLE_PROOF_LENGTH = 960;
-/** First block whose hashForMergedMining carries fork-detection data (B§2.5 step 3). */
+/** First block whose hashForMergedMining carries fork-detection data (docs/protocol/header.md §5 step 3). */
 export const FORK_DETECTION_MIN_BLOCK = 449;
 /** hashForMergedMining keeps this many bytes of the base hash; the fork-detection data follows. */
 export const HASH_FOR_MERGED_MINING_PREFIX_LENGTH = 20;

@@ -1,8 +1,14 @@
-/** The typed errors of merged-mining verification: one code per check of B§3.1, in order. */
+/**
+ * The typed errors of merged-mining verification: one code per check of docs/protocol/merged-mining.md §1, in
+ * order.
+ */
 import {NodeError} from "@xchain/utils";
 
 export enum MergedMiningErrorCode {
-  /** Check 1: missing with RSKIP-180, longer than 960 bytes, RSKIP-92 proof not a multiple of 32, PMT that does not parse. */
+  /**
+   * Check 1: missing with RSKIP-180, longer than 960 bytes, RSKIP-92 proof not a multiple of 32, PMT that
+   * does not parse.
+   */
   MERKLE_PROOF_INVALID = "MM_MERKLE_PROOF_INVALID",
   /** Check 2: no compressed coinbase. */
   COINBASE_MISSING = "MM_COINBASE_MISSING",
@@ -24,7 +30,10 @@ export enum MergedMiningErrorCode {
   COINBASE_TOO_SHORT = "MM_COINBASE_TOO_SHORT",
   /** Check 10: the coinbase does not reach the Bitcoin header's merkle root through the proof. */
   MERKLE_ROOT_MISMATCH = "MM_MERKLE_ROOT_MISMATCH",
-  /** B§2.5 step 3: a sealed header whose coinbase lacks `RSKBLOCK:` + base-hash prefix + 12 bytes. */
+  /**
+   * docs/protocol/header.md §5 step 3: a sealed header whose coinbase lacks `RSKBLOCK:` + base-hash prefix +
+   * 12 bytes.
+   */
   FORK_DETECTION_DATA_NOT_FOUND = "MM_FORK_DETECTION_DATA_NOT_FOUND",
 }
 
@@ -56,7 +65,10 @@ export type MergedMiningErrorType =
   | {code: MergedMiningErrorCode.MERKLE_ROOT_MISMATCH; reason: MerkleRootMismatchReason}
   | {code: MergedMiningErrorCode.FORK_DETECTION_DATA_NOT_FOUND; blockNumber: number};
 
-/** A merged-mining proof, or one of its parts, that breaks a rule of B§3 (or B§2.5 step 3). */
+/**
+ * A merged-mining proof, or one of its parts, that breaks a rule of docs/protocol/merged-mining.md (or
+ * docs/protocol/header.md §5 step 3).
+ */
 export class MergedMiningError extends NodeError<MergedMiningErrorType> {
   constructor(type: MergedMiningErrorType) {
     super(type, describe(type));

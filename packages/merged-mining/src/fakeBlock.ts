@@ -1,6 +1,6 @@
 /**
  * The fake one-transaction Bitcoin block the regtest miner builds around a hashForMergedMining
- * (B§6.4, rskj's `MinerUtils`), and the nonce grinding that seals it.
+ * (docs/protocol/mining-rpc.md §6, rskj's `MinerUtils`), and the nonce grinding that seals it.
  */
 import {concatBytes, hexToBytes, sha256d, writeUint32LE} from "@xchain/utils";
 import {serializeBitcoinBlock} from "./bitcoin/block.ts";

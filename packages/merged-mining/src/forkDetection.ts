@@ -1,5 +1,5 @@
 /**
- * Fork-detection data (RSKIP-110, B§2.5 step 3) and hashForMergedMining of a sealed header and of
+ * Fork-detection data (RSKIP-110, docs/protocol/header.md §5 step 3) and hashForMergedMining of a sealed header and of
  * a header being built: from block 449 on, bytes 20..31 of the base hash are replaced by 12 bytes
  * of FDD, which a sealed header carries in its coinbase right after `RSKBLOCK:` and the 20-byte prefix.
  */
@@ -21,7 +21,10 @@ const CPV_JUMP = 64;
 export const FORK_DETECTION_UNCLE_WINDOW = 32;
 const MAX_UNCLE_BYTE = 255;
 
-/** Heights of the 7 CPV blocks for block N (parent P = N-1): floor(P/64)*64 - 64*i, i = 0..6. Block N must be at least 449. */
+/**
+ * Heights of the 7 CPV blocks for block N (parent P = N-1): floor(P/64)*64 - 64*i, i = 0..6. Block N must be
+ * at least 449.
+ */
 export function cpvHeights(blockNumber: number): number[] {
   if (!Number.isSafeInteger(blockNumber) || blockNumber < FORK_DETECTION_MIN_BLOCK) {
     throw new RangeError(`block ${blockNumber} has no fork-detection data (starts at ${FORK_DETECTION_MIN_BLOCK})`);
@@ -78,7 +81,7 @@ export function readForkDetectionData(header: BlockHeader): Uint8Array | undefin
 }
 
 /**
- * hashForMergedMining of a sealed header (B§2.5): the base hash, with bytes 20..31 replaced by the
+ * hashForMergedMining of a sealed header (docs/protocol/header.md §5): the base hash, with bytes 20..31 replaced by the
  * FDD read from its coinbase when `forkDetectionActive` (RSKIP-110 active at the header's height)
  * and the header is block 449 or later. Throws COINBASE_MISSING for a header without merged-mining
  * fields and FORK_DETECTION_DATA_NOT_FOUND when the FDD is required but absent. Without FDD the
@@ -114,7 +117,7 @@ export function forkDetectionAncestorHeights(blockNumber: number): number[] {
 }
 
 /**
- * hashForMergedMining of a header being built (B§2.5): its base hash, with bytes 20..31 replaced
+ * hashForMergedMining of a header being built (docs/protocol/header.md §5): its base hash, with bytes 20..31 replaced
  * from block 449 on, when `forkDetectionActive` (RSKIP-110 at its height), by the FDD computed from
  * the ancestors `ancestorAt` returns (those of `forkDetectionAncestorHeights`). Throws a RangeError
  * when one of them is unknown or has no merged-mining fields.

@@ -1,4 +1,4 @@
-/** Proof of work of merged mining (B§3.1 check 3, `co/rsk/util/DifficultyUtils.java`). */
+/** Proof of work of merged mining (docs/protocol/merged-mining.md §1 check 3, `co/rsk/util/DifficultyUtils.java`). */
 import {bytesToBigInt, reverseBytes} from "@xchain/utils";
 import {bitcoinBlockHash} from "./bitcoin/header.ts";
 

@@ -1,7 +1,7 @@
 /**
- * SHA-256 (FIPS 180-4) whose chaining state H0..H7 and processed byte count can be set, so that
- * hashing can resume from the midstate stored in a compressed coinbase (B§3.3). It is the only
- * hand-written hash in xchain; everything else uses @noble/hashes through @xchain/utils.
+ * SHA-256 (FIPS 180-4) whose chaining state H0..H7 and processed byte count can be set, so that hashing can
+ * resume from the midstate stored in a compressed coinbase (docs/protocol/merged-mining.md §3). It is the
+ * only hand-written hash in xchain; everything else uses @noble/hashes through @xchain/utils.
  */
 import {SHA256_BLOCK_SIZE} from "./constants.ts";
 

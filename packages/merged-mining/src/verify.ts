@@ -1,4 +1,7 @@
-/** The merged-mining proof rule (B§3.1, rskj's `ProofOfWorkRule`, post-RSKIP-98 path): ten checks in order. */
+/**
+ * The merged-mining proof rule (docs/protocol/merged-mining.md §1, rskj's `ProofOfWorkRule`, post-RSKIP-98
+ * path): ten checks in order.
+ */
 import type {BlockHeader, MergedMiningFields} from "@xchain/primitives";
 import {concatBytes, lastIndexOfBytes} from "@xchain/utils";
 import {assertBitcoinHeaderSize, MERKLE_ROOT_OFFSET} from "./bitcoin/header.ts";
@@ -20,11 +23,14 @@ import {bitcoinPowValue, powTarget} from "./pow.ts";
 export interface MergedMiningProofInput {
   /** The Bitcoin header; empty counts as missing (rskj decodes an empty RLP string as null). */
   bitcoinHeader: Uint8Array;
-  /** RSKIP-92 flat proof, or a partial merkle tree before RSKIP-92; empty is a valid RSKIP-92 proof of a one-transaction block. */
+  /**
+   * RSKIP-92 flat proof, or a partial merkle tree before RSKIP-92; empty is a valid RSKIP-92 proof of a
+   * one-transaction block.
+   */
   merkleProof: Uint8Array;
-  /** The compressed coinbase (B§3.3); empty counts as missing. */
+  /** The compressed coinbase (docs/protocol/merged-mining.md §3); empty counts as missing. */
   coinbase: Uint8Array;
-  /** 32 bytes, fork-detection data already substituted (B§2.5). */
+  /** 32 bytes, fork-detection data already substituted (docs/protocol/header.md §5). */
   hashForMergedMining: Uint8Array;
   difficulty: bigint;
   rskip92Active: boolean;
@@ -39,7 +45,10 @@ export interface MergedMiningRules {
   forkDetectionActive: boolean;
 }
 
-/** Runs the ten checks of B§3.1 in order; throws MergedMiningError with the first failing check's code. */
+/**
+ * Runs the ten checks of docs/protocol/merged-mining.md §1 in order; throws MergedMiningError with the first
+ * failing check's code.
+ */
 export function verifyMergedMiningProof(input: MergedMiningProofInput): void {
   runChecks(input, input.difficulty, input, () => input.hashForMergedMining);
 }

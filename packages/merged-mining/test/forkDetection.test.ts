@@ -71,7 +71,7 @@ describe("readForkDetectionData and sealedHashForMergedMining", () => {
   const bySample = (n: number) =>
     BlockHeader.decode(hexToBytes(samples.find((s) => s.number === n)!.headerRlp), mainnetRules);
 
-  it("reads the 12 bytes after the tag and prefix (worked example, B§3.5)", () => {
+  it("reads the 12 bytes after the tag and prefix (worked example, docs/protocol/merged-mining.md §5)", () => {
     expect(bytesToHex(readForkDetectionData(bySample(1_900_456))!)).toBe("76b7a6776256a423001cffa8");
   });
 

@@ -21,9 +21,9 @@ import {
 } from "../src/index.ts";
 
 const hashForMergedMining = Uint8Array.from({length: 32}, (_, i) => 0xa0 + i);
-const regtestDifficulty = 3n; // target 0x5555…55, as mnr_getWork reports on regtest (B§6.1)
+const regtestDifficulty = 3n; // target 0x5555…55, as mnr_getWork reports on regtest (docs/protocol/mining-rpc.md §2)
 
-describe("the regtest fake Bitcoin block (B§6.4)", () => {
+describe("the regtest fake Bitcoin block (docs/protocol/mining-rpc.md §6)", () => {
   const fake = buildFakeBitcoinBlock({hashForMergedMining, time: 1_700_000_000});
 
   it("has one transaction committing to hashForMergedMining", () => {
@@ -97,7 +97,7 @@ describe("grindNonce", () => {
   });
 });
 
-describe("merged-mining fields of a submitted block (B§6.2)", () => {
+describe("merged-mining fields of a submitted block (docs/protocol/mining-rpc.md §3)", () => {
   const vector = readJsonVector<{rawSegwit: string; compressed: string}>("coinbase-compression-vector.json");
   const others = [1, 2, 3, 4].map((time) => buildFakeBitcoinBlock({hashForMergedMining, time}).coinbase);
 

@@ -1,5 +1,5 @@
 /**
- * The built-in CPU merge-miner (B§6.4, rskj `MinerClientImpl`/`AutoMinerClient`): it wraps the
+ * The built-in CPU merge-miner (docs/protocol/mining-rpc.md §6, rskj `MinerClientImpl`/`AutoMinerClient`): it wraps the
  * current work in the fake one-transaction Bitcoin block, grinds the nonce (a few attempts at
  * regtest's target of about 2^256 / 3) and imports the sealed block. With `autoMine` it mines as
  * soon as transactions are pending and keeps mining while the templates include some, so a burst

@@ -1,4 +1,4 @@
-/** The miner's clock (B§6.4 `MinerClock`): wall time plus the shift evm_increaseTime adds. */
+/** The miner's clock (docs/protocol/mining-rpc.md §6 `MinerClock`): wall time plus the shift evm_increaseTime adds. */
 
 /** Seconds for block timestamps, shifted by whole seconds. */
 export class MinerClock {

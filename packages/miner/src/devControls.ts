@@ -1,6 +1,6 @@
 /**
- * The regtest development controls (`evm_*`, B§6.4) over the built-in miner, the miner clock and
- * the chain's `setHead`. Snapshots are numbered 1, 2, … as in rskj (`SnapshotManager`); each
+ * The regtest development controls (`evm_*`, docs/protocol/mining-rpc.md §6) over the built-in miner, the
+ * miner clock and the chain's `setHead`. Snapshots are numbered 1, 2, … as in rskj (`SnapshotManager`); each
  * remembers the head's hash.
  */
 import type {AutoMiner} from "./autoMiner.ts";

@@ -1,6 +1,6 @@
 /**
  * Why a submission or a development control failed. RPC answers -33000 with the message for the
- * submission codes (rskj's wording, B§6.2) and maps NOT_ALLOWED to an invalid-parameter error.
+ * submission codes (rskj's wording, docs/protocol/mining-rpc.md §3) and maps NOT_ALLOWED to an invalid-parameter error.
  */
 import {NodeError} from "@xchain/utils";
 import {MinerErrorCode} from "./types.ts";

@@ -1,9 +1,9 @@
 /**
  * `eth_getWork`/`eth_submitWork` over merged mining (docs/mining.md, which rskj lacks): for each
- * template the node builds its own one-transaction Bitcoin block (the regtest fake block of B§6.4,
- * its coinbase tagged with the template's hashForMergedMining) and hands out the SHA-256 midstate
- * of the header's first 64 bytes, the 12 header bytes before the nonce, and the target. A miner
- * finishes the double SHA-256 over those 12 bytes and a 4-byte nonce; the node rebuilds the header
+ * template the node builds its own one-transaction Bitcoin block (the regtest fake block of
+ * docs/protocol/mining-rpc.md §6, its coinbase tagged with the template's hashForMergedMining) and hands out
+ * the SHA-256 midstate of the header's first 64 bytes, the 12 header bytes before the nonce, and the target.
+ * A miner finishes the double SHA-256 over those 12 bytes and a 4-byte nonce; the node rebuilds the header
  * with the nonce it submits.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * `eth_hashrate` (B§6.3): the hashes the built-in miner actually tried over the recent window,
+ * `eth_hashrate` (docs/protocol/mining-rpc.md §5): the hashes the built-in miner actually tried over the recent window,
  * per second, plus the rates external miners reported with `eth_submitHashrate` within it (the
  * latest report of each client id).
  */

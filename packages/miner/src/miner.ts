@@ -1,5 +1,5 @@
 /**
- * The miner (issue 4 §3): block templates on the head, the work cache, `mnr_*` and `eth_*` work
+ * The miner: block templates on the head, the work cache, `mnr_*` and `eth_*` work
  * and submissions, the built-in CPU miner and the `evm_*` controls. It rebuilds the template on a
  * new best block, on new pending transactions (debounced) and every `rebuildIntervalMs`; eagerly
  * while the built-in miner runs or a miner asked for work recently, otherwise on the next request.

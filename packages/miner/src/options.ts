@@ -6,11 +6,14 @@ import {hexToBytes} from "@xchain/utils";
 export interface MinerOptions {
   /** The built-in CPU merge-miner runs from start-up (`eth_mining`); evm_startMining/evm_stopMining toggle it. */
   enabled: boolean;
-  /** 20-byte address of the blocks' coinbase (REMASC pays it the fees of its blocks, Part A). */
+  /** 20-byte address of the blocks' coinbase (REMASC pays it the fees of its blocks, docs/protocol/README.md §2). */
   coinbase: Uint8Array;
-  /** The minimumGasPrice the blocks move toward, one band step per block (B§5.1, rskj `miner.minGasPrice`). */
+  /**
+   * The minimumGasPrice the blocks move toward, one band step per block (docs/protocol/fees.md §1, rskj
+   * `miner.minGasPrice`).
+   */
   minGasPriceInWei: bigint;
-  /** The gas limit the blocks move toward (B§5.1, rskj `targetgaslimit`). */
+  /** The gas limit the blocks move toward (docs/protocol/fees.md §1, rskj `targetgaslimit`). */
   targetGasLimit: bigint;
   /** Move toward the target regardless of the parent's gas used (rskj `forcegaslimit`, default true). */
   forceTargetGasLimit: boolean;
@@ -18,9 +21,9 @@ export interface MinerOptions {
   blockTimeMs: number;
   /** With the built-in miner running: a block as soon as transactions are pending, until none is left. */
   autoMine: boolean;
-  /** How many recent templates a submission can still solve (B§6.1: 20). */
+  /** How many recent templates a submission can still solve (docs/protocol/mining-rpc.md §2: 20). */
   workCacheSize: number;
-  /** The template is rebuilt at least this often, in milliseconds (B§6.1: 60 s). */
+  /** The template is rebuilt at least this often, in milliseconds (docs/protocol/mining-rpc.md §2: 60 s). */
   rebuildIntervalMs: number;
   /**
    * New pending transactions are coalesced for this long before the template is rebuilt or mined:
@@ -35,10 +38,13 @@ export interface MinerOptions {
   hashrateWindowMs: number;
 }
 
-/** The regtest miner's coinbase: keccak-256 of `regtest_miner_secret_please_change` as private key (B§7.3). */
+/**
+ * The regtest miner's coinbase: keccak-256 of `regtest_miner_secret_please_change` as private key
+ * (docs/protocol/networks.md §3).
+ */
 export const REGTEST_MINER_COINBASE: Uint8Array = hexToBytes("ec4ddeb4380ad69b3e509baad9f158cdf4e4681d");
 
-/** rskj's testnet default for `miner.server.workSubmissionRateLimitInMills` (B§6.2). */
+/** rskj's testnet default for `miner.server.workSubmissionRateLimitInMills` (docs/protocol/mining-rpc.md §3). */
 const TESTNET_SUBMISSION_RATE_LIMIT_MS = 10_000;
 
 /**

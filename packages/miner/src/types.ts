@@ -1,11 +1,11 @@
 /**
- * The contract of the miner package (issue 4): block templates, merged-mining work and
- * submissions (`mnr_*`, protocol spec B§6), `eth_getWork`/`eth_submitWork` (docs/mining.md), and
+ * The contract of the miner package: block templates, merged-mining work and
+ * submissions (`mnr_*`, docs/protocol/mining-rpc.md), `eth_getWork`/`eth_submitWork` (docs/mining.md), and
  * the development controls (`evm_*`). `Miner` implements it.
  */
 import type {ImportResultKind} from "@xchain/chain";
 
-/** `mnr_getWork` (B§6.1). */
+/** `mnr_getWork` (docs/protocol/mining-rpc.md §2). */
 export interface MergedMiningWork {
   /** The value to embed after `RSKBLOCK:` (fork-detection data included). */
   blockHashForMergedMining: Uint8Array;
@@ -17,14 +17,17 @@ export interface MergedMiningWork {
   parentBlockHash: Uint8Array;
 }
 
-/** A submission that reached import (B§6.2 success object). */
+/** A submission that reached import (docs/protocol/mining-rpc.md §3 success object). */
 export interface SubmitBlockResult {
   importResult: ImportResultKind;
   blockHash: Uint8Array;
   blockIncludedHeight: number;
 }
 
-/** Why a submission failed (-33000 on the wire, B§6.2); `reason` carries the merged-mining or import code. */
+/**
+ * Why a submission failed (-33000 on the wire, docs/protocol/mining-rpc.md §3); `reason` carries the
+ * merged-mining or import code.
+ */
 export enum MinerErrorCode {
   /** No cached work for the hash after the last `RSKBLOCK:` in the coinbase. */
   WORK_NOT_FOUND = "MINER_WORK_NOT_FOUND",
@@ -41,8 +44,8 @@ export enum MinerErrorCode {
 }
 
 /**
- * The regtest development controls (`evm_*`, B§6.4). Every one throws `MinerError(NOT_ALLOWED)`
- * where the miner's `devControls` option is off (mainnet and testnet by default).
+ * The regtest development controls (`evm_*`, docs/protocol/mining-rpc.md §6). Every one throws
+ * `MinerError(NOT_ALLOWED)` where the miner's `devControls` option is off (mainnet and testnet by default).
  */
 export interface DevControls {
   /** `evm_mine`: build and mine one block now (empty if nothing is pending). */

@@ -1,4 +1,7 @@
-/** The built-in CPU merge-miner (B§6.4): auto-mining a burst, the fixed interval, start and stop. */
+/**
+ * The built-in CPU merge-miner (docs/protocol/mining-rpc.md §6): auto-mining a burst, the fixed interval,
+ * start and stop.
+ */
 import type {Transaction} from "@xchain/primitives";
 import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
 import {describe, expect, it} from "vitest";

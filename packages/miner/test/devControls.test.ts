@@ -1,4 +1,7 @@
-/** The evm_* development controls (B§6.4): mine, increaseTime, snapshot, revert, reset; refused when disabled. */
+/**
+ * The evm_* development controls (docs/protocol/mining-rpc.md §6): mine, increaseTime, snapshot, revert,
+ * reset; refused when disabled.
+ */
 import {ImportResultKind} from "@xchain/chain";
 import {getChainspec} from "@xchain/chainspec";
 import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";

@@ -1,4 +1,7 @@
-/** `mnr_submitBitcoinBlock*` (B§6.2): the three forms, unknown work, proof of work, segwit, bad data, rate limit. */
+/**
+ * `mnr_submitBitcoinBlock*` (docs/protocol/mining-rpc.md §3): the three forms, unknown work, proof of work,
+ * segwit, bad data, rate limit.
+ */
 import {ImportResultKind} from "@xchain/chain";
 import {
   bitcoinPowValue,
@@ -85,7 +88,7 @@ describe("mnr submissions", () => {
     });
   });
 
-  it("accepts a segwit coinbase by stripping its witness (Part A)", async () => {
+  it("accepts a segwit coinbase by stripping its witness (docs/protocol/README.md §2)", async () => {
     const {miner} = await openMiner();
     const work = await miner.getWork();
     const legacy = buildFakeBitcoinBlock({hashForMergedMining: work.blockHashForMergedMining, time: 1}).coinbase;

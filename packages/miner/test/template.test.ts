@@ -1,4 +1,4 @@
-/** Block templates (issue 4 §3): pool order, skipped transactions, REMASC last, gas limit and mgp movement, uncles. */
+/** Block templates: pool order, skipped transactions, REMASC last, gas limit and mgp movement, uncles. */
 import {ImportResultKind} from "@xchain/chain";
 import {regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
@@ -83,7 +83,7 @@ describe("block templates", () => {
     expect((await chain.getBlockByNumber(3))!.uncles).toEqual([]);
   });
 
-  it("answer getWork with the target, the fees and notify once per new parent (B§6.1)", async () => {
+  it("answer getWork with the target, the fees and notify once per new parent (docs/protocol/mining-rpc.md §2)", async () => {
     const {miner, chain} = await openMiner();
     const work = await miner.getWork();
     expect(bytesToHex(work.target)).toBe("55".repeat(32));
@@ -106,7 +106,7 @@ describe("block templates", () => {
   });
 });
 
-describe("gas limit and minimumGasPrice (B§5.1)", () => {
+describe("gas limit and minimumGasPrice (docs/protocol/fees.md §1)", () => {
   const base = {parentGasUsed: 0n, minGasLimit: 3_000_000n, boundDivisor: 1024n, forceTarget: true};
 
   it("forced: one step of parent / 1024 toward the target, not past it", () => {

@@ -61,11 +61,14 @@ export interface NetworkPreset {
   dataDir: string;
   wallet: {enabled: boolean};
   miner: MinerOptions;
-  /** The network's p2p port (B§7.1). */
+  /** The network's p2p port (docs/protocol/networks.md §1). */
   p2p: P2POptions;
 }
 
-/** The regtest block interval besides automining: rskj regtest's `delayBetweenBlocks` (B§6.4). */
+/**
+ * The regtest block interval besides automining: rskj regtest's `delayBetweenBlocks`
+ * (docs/protocol/mining-rpc.md §6).
+ */
 const DEV_BLOCK_TIME_MS = 1_000;
 
 /**

@@ -111,7 +111,7 @@ function onSyncChange(sync: SyncManager, listener: (status: SyncProgress | undef
   };
 }
 
-/** rpc-api §4.2: a short peer id, a separator, then host and port. */
+/** docs/rpc.md §4.2: a short peer id, a separator, then host and port. */
 function formatPeer(peer: PeerInfo): string {
   const parts = peer.remoteAddress.split("/");
   // /ip4/<host>/tcp/<port>/…

@@ -6,7 +6,7 @@ export interface P2POptions {
   enabled: boolean;
   /** Listen address (default 0.0.0.0; tests use 127.0.0.1). */
   host: string;
-  /** TCP port (network default from B§7.1; 0 = any free port). */
+  /** TCP port (network default from docs/protocol/networks.md §1; 0 = any free port). */
   port: number;
   /** Multiaddrs with `/p2p/<peer id>`, dialled at start and redialled when lost. */
   bootnodes: string[];
@@ -18,7 +18,7 @@ export interface P2POptions {
   requestTimeoutMs: number;
 }
 
-/** The defaults of a network whose p2p port is `port` (B§7.1: 5050, 50505, 50501). */
+/** The defaults of a network whose p2p port is `port` (docs/protocol/networks.md §1: 5050, 50505, 50501). */
 export function defaultP2POptions(port: number): P2POptions {
   return {
     enabled: true,
@@ -31,7 +31,10 @@ export function defaultP2POptions(port: number): P2POptions {
   };
 }
 
-/** What `PeerScoringManager` can be told (rskj `scoring.*` and `peer.banned*`); start from `defaultPeerScoringOptions`. */
+/**
+ * What `PeerScoringManager` can be told (rskj `scoring.*` and `peer.banned*`); start from
+ * `defaultPeerScoringOptions`.
+ */
 export interface PeerScoringOptions {
   /** rskj `scoring.punishmentEnabled`. */
   punishmentEnabled: boolean;

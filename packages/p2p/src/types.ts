@@ -1,5 +1,5 @@
 /**
- * The contract of the p2p package (issue 5): a libp2p host speaking xchain's protocols
+ * The contract of the p2p package: a libp2p host speaking xchain's protocols
  * (docs/p2p.md), the peers it is connected to, and their reputation. Sync and the node's relay code
  * are written against `PeerNetwork`; `P2PNetwork` implements it over libp2p 3.
  */
@@ -14,7 +14,7 @@ export type PeerId = string;
 export interface PeerStatus {
   /** Version of xchain's protocol suite; a mismatch ends the connection. */
   protocolVersion: number;
-  /** The network's p2p network id (B§7.1: 775, 8100, 7771; custom networks choose theirs). */
+  /** The network's p2p network id (docs/protocol/networks.md §1: 775, 8100, 7771; custom networks choose theirs). */
   networkId: number;
   genesisHash: Uint8Array;
   bestHash: Uint8Array;
@@ -42,7 +42,7 @@ export interface PeerInfo {
 /**
  * What a peer did wrong or right, reported by whoever noticed (the host for malformed or oversized
  * messages and timeouts, sync for invalid headers and blocks, the relay for invalid transactions).
- * Each maps to one of rskj's `EventType`s (B§9.3, `co/rsk/scoring/EventType.java`).
+ * Each maps to one of rskj's `EventType`s (docs/protocol/peer-scoring.md, `co/rsk/scoring/EventType.java`).
  */
 export enum PeerEvent {
   SUCCESSFUL_HANDSHAKE = "SUCCESSFUL_HANDSHAKE",
@@ -63,7 +63,7 @@ export enum PeerEvent {
   UNEXPECTED_MESSAGE = "UNEXPECTED_MESSAGE",
 }
 
-/** Peer reputation and bans (B§9.3); the `sco_*` RPC methods read and drive it. */
+/** Peer reputation and bans (docs/protocol/peer-scoring.md); the `sco_*` RPC methods read and drive it. */
 export interface PeerScoring {
   /** Records an event; a peer whose reputation turns bad is disconnected and banned for a growing time. */
   record(peer: PeerId, address: string | undefined, event: PeerEvent): void;
@@ -74,7 +74,10 @@ export interface PeerScoring {
   /** `sco_unbanAddress`: lifts the ban of the same address or block, in any spelling. */
   unbanAddress(target: IpAddressOrRange): void;
   bannedAddresses(): string[];
-  /** `sco_peerList` entries (B§9.3 field names), one per peer id and per address with events. */
+  /**
+   * `sco_peerList` entries (docs/protocol/peer-scoring.md field names), one per peer id and per address with
+   * events.
+   */
   peerList(): PeerScoringInfo[];
   /** `sco_reputationSummary`. */
   reputationSummary(): ReputationSummary;
@@ -82,7 +85,7 @@ export interface PeerScoring {
   clear(peerOrAddress: string): void;
 }
 
-/** One entry of `sco_peerList` (B§9.3, rskj `PeerScoringInformation`). */
+/** One entry of `sco_peerList` (docs/protocol/peer-scoring.md, rskj `PeerScoringInformation`). */
 export interface PeerScoringInfo {
   id: string;
   /** "node" (a peer id) or "address" (an IP). */
@@ -106,7 +109,7 @@ export interface PeerScoringInfo {
   punishedUntil: number;
 }
 
-/** `sco_reputationSummary` (B§9.3). */
+/** `sco_reputationSummary` (docs/protocol/peer-scoring.md). */
 export interface ReputationSummary {
   count: number;
   successfulHandshakes: number;

@@ -88,7 +88,7 @@ describe("BlockHeader on the genesis encodings", () => {
     it(`${network} genesis hash`, () => {
       const v = genesis[network]!;
       // The vector is the encoding for hash. On testnet and regtest RSKIP-92 is active at 0, so it
-      // lacks the merkle proof and coinbase: restore them (each 0x00 in a genesis block, B§7.2).
+      // lacks the merkle proof and coinbase: restore them (each 0x00 in a genesis block, docs/protocol/networks.md §2).
       const items = decodeRlpList(hexToBytes(v.headerRlpForHash), "genesis");
       const full = items.length === 17 ? [...items, Uint8Array.of(0), Uint8Array.of(0)] : items;
       const rules = network === "mainnet" ? mainnetRules : fromGenesisRules;

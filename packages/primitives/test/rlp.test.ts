@@ -68,7 +68,7 @@ describe("RLP encoding", () => {
     );
   });
 
-  it("keeps non-canonical number bytes as received (B§1)", () => {
+  it("keeps non-canonical number bytes as received (docs/protocol/encoding.md)", () => {
     expect(decodeRlp(hexToBytes("c3820098"))).toEqual([Uint8Array.of(0, 0x98)]);
   });
 });
@@ -119,7 +119,7 @@ describe("RLP decoding rejects", () => {
   });
 });
 
-describe("Rootstock number encodings (B§1)", () => {
+describe("Rootstock number encodings (docs/protocol/encoding.md)", () => {
   it("write zero four ways", () => {
     expect(encodeRlp(encodeUnsigned(0n))).toEqual(Uint8Array.of(0x80));
     expect(encodeRlp(encodeSigned(0n))).toEqual(Uint8Array.of(0x00));

@@ -311,7 +311,7 @@ describe("Transaction.decode errors", () => {
   });
 });
 
-describe("hash normalisation (B§8)", () => {
+describe("hash normalisation (docs/protocol/transactions.md)", () => {
   const signed = Transaction.sign(transfer, cowKey, 33);
   const same = (bytes: Uint8Array) => {
     const tx = Transaction.decode(bytes, regtest);

@@ -20,7 +20,7 @@ export interface CallExecutor {
 }
 
 /**
- * The node's development accounts (regtest's cow accounts, B§7.3): `eth_accounts`,
+ * The node's development accounts (regtest's cow accounts, docs/protocol/networks.md §3): `eth_accounts`,
  * `eth_sendTransaction`, `eth_sign`, `personal_*`. `PrivateKeyWallet` implements it.
  */
 export interface DevWallet {
@@ -29,20 +29,23 @@ export interface DevWallet {
   hasAccount(address: Uint8Array): boolean;
   /** Signs a legacy transaction from a held account with the network's chain id. */
   signTransaction(from: Uint8Array, values: TransactionValues): Transaction;
-  /** 65 bytes r ‖ s ‖ v (27/28) over keccak256("\x19Ethereum Signed Message:\n" + length + message) (rpc-api §4.4). */
+  /**
+   * 65 bytes r ‖ s ‖ v (27/28) over keccak256("\x19Ethereum Signed Message:\n" + length + message)
+   * (docs/rpc.md §4.4).
+   */
   signMessage(from: Uint8Array, message: Uint8Array): Uint8Array;
 }
 
 /** Peer information (`net_*`); a node without p2p has none. */
 export interface PeersInfo {
   peerCount(): number;
-  /** Short peer id, separator, host and port (rpc-api §4.2). */
+  /** Short peer id, separator, host and port (docs/rpc.md §4.2). */
   peerList(): string[];
   /** Whether the node accepts peer connections. */
   listening(): boolean;
 }
 
-/** Peer reputation and bans (`sco_*`, B§9.3); a node without p2p has none. */
+/** Peer reputation and bans (`sco_*`, docs/protocol/peer-scoring.md); a node without p2p has none. */
 export interface PeerScoringAdmin {
   /** Bans an IP address or CIDR block. */
   banAddress(target: IpAddressOrRange): void;
@@ -57,7 +60,10 @@ export interface PeerScoringAdmin {
   clear(peerOrAddress: string): void;
 }
 
-/** One entry of `sco_peerList` (B§9.3, rskj `PeerScoringInformation`), in its wire field order. */
+/**
+ * One entry of `sco_peerList` (docs/protocol/peer-scoring.md, rskj `PeerScoringInformation`), in its wire
+ * field order.
+ */
 export interface PeerScoreEntry {
   id: string;
   /** "node" (a peer id) or "address" (an IP). */
@@ -81,7 +87,10 @@ export interface PeerScoreEntry {
   punishedUntil: number;
 }
 
-/** `sco_reputationSummary` (B§9.3): the counters of every entry summed, in its wire field order. */
+/**
+ * `sco_reputationSummary` (docs/protocol/peer-scoring.md): the counters of every entry summed, in its wire
+ * field order.
+ */
 export interface ReputationSummary {
   count: number;
   successfulHandshakes: number;
@@ -102,7 +111,7 @@ export interface ReputationSummary {
   badReputationCount: number;
 }
 
-/** A sync in progress (rpc-api §2.8). */
+/** A sync in progress (docs/rpc.md §2.8). */
 export interface SyncStatus {
   startingBlock: number;
   currentBlock: number;

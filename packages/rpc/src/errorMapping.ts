@@ -1,9 +1,9 @@
 /**
- * Typed errors of the packages RPC calls, mapped to wire errors (design "RPC"): every txpool
- * refusal is -32010 with its reason, a mining failure -33000 (B§6.2, B§9.5) except a refused
- * development control (a bad argument, or evm_* where not allowed), which is -32602; a chain
- * lookup of a block that is not stored -32600 (B§9.5). Anything else is a fault of the node: logged,
- * and answered -32603 without details.
+ * Typed errors of the packages RPC calls, mapped to wire errors (design "RPC"): every txpool refusal is
+ * -32010 with its reason, a mining failure -33000 (docs/protocol/mining-rpc.md §3, docs/protocol/errors.md)
+ * except a refused development control (a bad argument, or evm_* where not allowed), which is -32602; a chain
+ * lookup of a block that is not stored -32600 (docs/protocol/errors.md). Anything else is a fault of the
+ * node: logged, and answered -32603 without details.
  */
 import {ChainError, ChainErrorCode} from "@xchain/chain";
 import {MinerErrorCode} from "@xchain/miner";

@@ -1,11 +1,11 @@
 /**
  * The rpc options (`[rpc]` of node.config.toml, `--rpc.*` flags) and their defaults. Which
- * namespaces answer depends on the network unless configured (issue 4): on regtest all of them; on
+ * namespaces answer depends on the network unless configured: on regtest all of them; on
  * mainnet and testnet `mnr` is on and `evm`, `personal`, `debug`, `trace` and `sco` are off.
  */
 import type {NetworkName} from "@xchain/chainspec";
 
-/** The namespaces (rpc-api §1.5). */
+/** The namespaces (docs/rpc.md §1.5). */
 export const RPC_MODULE_NAMES = [
   "web3",
   "net",
@@ -37,7 +37,7 @@ export interface RpcListenerOptions {
 
 /** Everything the RPC server can be told. */
 export interface RpcOptions {
-  /** HTTP POST listener (default 127.0.0.1:4444, B§7.1). */
+  /** HTTP POST listener (default 127.0.0.1:4444, docs/protocol/networks.md §1). */
   http: RpcListenerOptions;
   /** WebSocket listener (default 127.0.0.1:4445). */
   ws: RpcListenerOptions;
@@ -47,7 +47,7 @@ export interface RpcOptions {
   maxBatchSize: number;
   /** Largest HTTP body or WebSocket message; larger ones get 413 (HTTP) or close 1009 (WS). Default 5 MiB. */
   maxBodyBytes: number;
-  /** Deepest JSON nesting accepted (-32600 beyond, B§9.5). Default 64. */
+  /** Deepest JSON nesting accepted (-32600 beyond, docs/protocol/errors.md). Default 64. */
   maxJsonDepth: number;
   /** Time budget of one body (a batch as a whole); past it the answer is -32011 (rskj `rpc.timeout`, 5,000 ms). */
   requestTimeoutMs: number;
@@ -67,15 +67,15 @@ export interface RpcOptions {
   modules: Partial<Record<RpcModuleName, {enabled: boolean}>>;
   /** Single methods switched on or off whatever their namespace says (`eth_sendTransaction`). */
   methods: {enabled: string[]; disabled: string[]};
-  /** A polled filter not polled for this long is removed (rpc-api §3.2; geth's 5 minutes). */
+  /** A polled filter not polled for this long is removed (docs/rpc.md §3.2; geth's 5 minutes). */
   filterTimeoutMs: number;
   /** Most installed polled filters; eth_new*Filter fails beyond. Default 1,000. */
   maxFilters: number;
   /** Most unpolled entries a filter keeps; the oldest are dropped beyond. Default 10,000. */
   maxFilterChanges: number;
-  /** eth_getLogs: a range up to this many blocks has no cap on logs (rpc-api §8, 2,000). */
+  /** eth_getLogs: a range up to this many blocks has no cap on logs (docs/rpc.md §8, 2,000). */
   logsMaxBlockRange: number;
-  /** eth_getLogs over a longer range: at most this many logs (rpc-api §8, 10,000). */
+  /** eth_getLogs over a longer range: at most this many logs (docs/rpc.md §8, 10,000). */
   logsMaxResults: number;
   /** eth_estimateGas upper bound when the caller gives no gas (rskj `rpc.gasEstimationCap`, 6,800,000). */
   gasEstimationCap: number;
@@ -109,7 +109,7 @@ export const defaultRpcOptions: RpcOptions = {
 
 const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];
 
-/** Whether a namespace answers on `network` when the options do not say (issue 4). */
+/** Whether a namespace answers on `network` when the options do not say. */
 export function isModuleEnabledByDefault(module: RpcModuleName, network: NetworkName): boolean {
   return network === "regtest" || !OFF_OUTSIDE_REGTEST.includes(module);
 }

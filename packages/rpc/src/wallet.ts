@@ -1,12 +1,15 @@
 /**
  * A `DevWallet` over private keys held in memory: what the node gives RPC on regtest, where the
- * cow accounts are the dev accounts (B§7.3).
+ * cow accounts are the dev accounts (docs/protocol/networks.md §3).
  */
 import {publicKeyToAddress, Transaction, type TransactionValues} from "@xchain/primitives";
 import {bytesToHex, concatBytes, keccak256, publicKeyOf, signHash, utf8ToBytes} from "@xchain/utils";
 import type {DevWallet} from "./deps.ts";
 
-/** keccak256("\x19Ethereum Signed Message:\n" + decimal length + message), the hash eth_sign signs (rpc-api §4.4). */
+/**
+ * keccak256("\x19Ethereum Signed Message:\n" + decimal length + message), the hash eth_sign signs
+ * (docs/rpc.md §4.4).
+ */
 export function personalMessageHash(message: Uint8Array): Uint8Array {
   return keccak256(concatBytes(utf8ToBytes(`\x19Ethereum Signed Message:\n${message.length}`), message));
 }

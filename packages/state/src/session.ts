@@ -8,10 +8,9 @@ import type {StateCommit, StateSession} from "./types.ts";
 /**
  * A writable view of the state at one root (see `StateDatabase.openSession`). Expected use, per block:
  *
- *     await sm.checkpoint();        // once around the whole block (G8: one trie flush per block)
- *     ...execute transactions...    // per-transaction checkpoints nest inside
- *     await sm.commit();            // depth 0: the state manager flushes its caches into the trie
- *     const {root, writes} = await session.commit();
+ * await sm.checkpoint(); // once around the whole block (docs/dependencies.md §3.1: one trie flush per block)
+ * ...execute transactions... // per-transaction checkpoints nest inside await sm.commit(); // depth 0: the
+ * state manager flushes its caches into the trie const {root, writes} = await session.commit();
  *
  * `commit()` also works when the caller used no checkpoint at all (it flushes the caches itself);
  * it refuses to run while a checkpoint is open, because the trie would still hold writes back.

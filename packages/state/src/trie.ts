@@ -6,7 +6,7 @@ import {keccak256} from "@xchain/utils";
 /** Root of the empty trie, keccak256(RLP("")): valid without any stored node. */
 export const EMPTY_TRIE_ROOT: Uint8Array = keccak256(Uint8Array.of(0x80));
 
-/** The account trie at `root` over `db`, configured as the state manager needs it (G9 of dependencies.md). */
+/** The account trie at `root` over `db`, configured as the state manager needs it (docs/dependencies.md §3.2). */
 export function openTrie(
   db: DB<string, string | Uint8Array>,
   root: Uint8Array,

@@ -1,5 +1,5 @@
 /**
- * The contract of the state package (issue 3). The chain and execution packages are written
+ * The contract of the state package. The chain and execution packages are written
  * against these interfaces; `StateDatabase` in this package implements them over a
  * `KeyValueStore` (bucket `stateTrie`) with @ethereumjs/mpt and @ethereumjs/statemanager.
  */

@@ -8,7 +8,7 @@ interface RegtestAccounts {
   accounts: {seed: string; address: string; balanceWei: string | null}[];
 }
 
-/** The 10 pre-funded "cow" accounts of regtest (B§7.3). */
+/** The 10 pre-funded "cow" accounts of regtest (docs/protocol/networks.md §3). */
 function cowAlloc(): [Uint8Array, GenesisAccount][] {
   const {accounts} = readJsonVector<RegtestAccounts>("regtest-accounts.json");
   return accounts
@@ -17,7 +17,7 @@ function cowAlloc(): [Uint8Array, GenesisAccount][] {
 }
 
 // Regression value (equal to a plain in-memory @ethereumjs/statemanager build of the same alloc):
-// the MPT root of the 10 cow accounts, not rskj's Unitrie root (spec Part A).
+// the MPT root of the 10 cow accounts, not rskj's Unitrie root (docs/protocol/README.md §2).
 const COW_ROOT = "0x24ae531f759fd57823d126fc9a54e56492de997dd59e50f3ab84d2fde915e25e";
 
 describe("buildGenesisState", () => {

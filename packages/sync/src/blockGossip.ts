@@ -1,5 +1,5 @@
 /**
- * Gossiped blocks in (issue 5 item 2): a block we have is ignored; one whose parent we lack is
+ * Gossiped blocks in: a block we have is ignored; one whose parent we lack is
  * ignored and the sync manager is asked to sync from the sender (it does when the sender is
  * heavier); any other is imported through the chain's full validation: accepted (forwarded by
  * gossip, VALID_BLOCK) when stored, rejected (INVALID_BLOCK) when invalid. A peer sending the same

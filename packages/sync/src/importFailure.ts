@@ -1,6 +1,6 @@
 /**
  * Who is at fault when the chain refuses a block the sync assembled from a checked header and a
- * body from some peer. The chain checks (B§5.1 order) the header rules, fork-detection data, then
+ * body from some peer. The chain checks (docs/protocol/fees.md §1 order) the header rules, fork-detection data, then
  * the body rules (chain id, REMASC last, gas prices), the transactions root, the uncles, and last
  * the execution result. The body is only known to be the header's once the transactions root and
  * the uncles hash matched, so:

@@ -1,9 +1,9 @@
 /**
- * The relay (issue 5 item 2) keeps a synced node at the tip. In: it validates gossiped blocks
- * (`BlockGossip`) and transactions (`TxGossip`). Out: on every new head it announces our status
- * (at most once a second while the sync imports, the last head always), and publishes the head block when it did not come from the network (mined here or submitted by
- * RPC; blocks from gossip were forwarded by gossip already, blocks from a sync are old news); every
- * transaction that becomes pending and did not come from gossip is published (no echo).
+ * The relay keeps a synced node at the tip. In: it validates gossiped blocks (`BlockGossip`) and transactions
+ * (`TxGossip`). Out: on every new head it announces our status (at most once a second while the sync imports,
+ * the last head always), and publishes the head block when it did not come from the network (mined here or
+ * submitted by RPC; blocks from gossip were forwarded by gossip already, blocks from a sync are old news);
+ * every transaction that becomes pending and did not come from gossip is published (no echo).
  */
 import type {NewHeadEvent} from "@xchain/chain";
 import {type PeerNetwork, PROTOCOL_VERSION} from "@xchain/p2p";

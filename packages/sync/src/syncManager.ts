@@ -1,5 +1,5 @@
 /**
- * Decides when to sync and from whom (issue 5 item 1). On start, on every peer that connects and
+ * Decides when to sync and from whom. On start, on every peer that connects and
  * on every status a peer announces, it looks for a peer with more total difficulty than our head
  * that is far enough ahead (`selectSyncPeer`) and runs a `SyncRun` from the heaviest one; when the
  * run ends it looks again, so that it follows the heaviest peer until none is ahead. Then it is

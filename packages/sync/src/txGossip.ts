@@ -1,5 +1,5 @@
 /**
- * Gossiped transactions in (issue 5 item 2): admitted by the txpool → accepted (forwarded by
+ * Gossiped transactions in: admitted by the txpool → accepted (forwarded by
  * gossip, VALID_TRANSACTION); already pooled → ignored; refused for a reason no node would accept
  * it for (undecodable, bad signature, wrong chain id, too large, REMASC, intrinsic gas) → rejected
  * (INVALID_TRANSACTION); refused for a reason of our pool or our view of the state (nonce, funds,

@@ -1,5 +1,5 @@
 /**
- * The contract of the sync package (issue 5): catching up with the heaviest peer (headers first,
+ * The contract of the sync package: catching up with the heaviest peer (headers first,
  * bodies from several peers, import through the chain's full validation) and the relay that keeps
  * a synced node at the tip (gossiped blocks and transactions in, our new blocks and admitted
  * transactions out). Both run over the p2p package's `PeerNetwork`.
@@ -28,7 +28,7 @@ export interface SyncTxPool {
   onPending(listener: (tx: Transaction) => void): () => void;
 }
 
-/** Progress of a sync, for `eth_syncing` (rpc-api §2.8) and the progress line. */
+/** Progress of a sync, for `eth_syncing` (docs/rpc.md §2.8) and the progress line. */
 export interface SyncProgress {
   startingBlock: number;
   currentBlock: number;

@@ -1,4 +1,7 @@
-/** The regtest development accounts (protocol spec B§7.3) with their private keys, for signing test transactions. */
+/**
+ * The regtest development accounts (docs/protocol/networks.md §3) with their private keys, for signing test
+ * transactions.
+ */
 import {hexToBytes} from "@xchain/utils";
 import {readJsonVector} from "./vectors.ts";
 

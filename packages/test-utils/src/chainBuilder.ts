@@ -1,5 +1,5 @@
 /**
- * The test chain builder (issue 3 §7): valid blocks with real merged-mining proofs, built by the
+ * The test chain builder: valid blocks with real merged-mining proofs, built by the
  * execution package's block assembly on the builder's own state, so that tests import them into a
  * `Chain` through full validation. Blocks can extend any block built so far (forks) and include
  * uncles; `sealBlock` reseals altered values, so that a test reaches the rule it targets.
@@ -19,7 +19,10 @@ import {bytesToHex} from "@xchain/utils";
 
 import {sealHeader} from "./sealHeader.ts";
 
-/** The difficulty a header must carry given its parent: consensus' `calculateDifficulty` (test-utils sits below consensus). */
+/**
+ * The difficulty a header must carry given its parent: consensus' `calculateDifficulty` (test-utils sits
+ * below consensus).
+ */
 export type DifficultyCalculator = (
   header: Pick<BlockHeader, "number" | "timestamp" | "uncleCount">,
   parent: BlockHeader,

@@ -1,7 +1,7 @@
 /**
- * Sealing a header as rskj's regtest miner does (protocol spec B§6.4): a fake one-transaction
+ * Sealing a header as rskj's regtest miner does (docs/protocol/mining-rpc.md §6): a fake one-transaction
  * Bitcoin block whose coinbase carries `RSKBLOCK:` + hashForMergedMining (with fork-detection data
- * from block 449, B§2.5), its nonce ground to the header's target, and its merged-mining fields.
+ * from block 449, docs/protocol/header.md §5), its nonce ground to the header's target, and its merged-mining fields.
  */
 import type {Chainspec} from "@xchain/chainspec";
 import {

@@ -1,7 +1,7 @@
 /**
- * Admission of one transaction (B§8) into the pool: the transaction alone, then against the head
- * and the sender's account, then replacement and limits; on success it is stored and whatever
- * became pending is announced.
+ * Admission of one transaction (docs/protocol/transactions.md) into the pool: the transaction alone, then
+ * against the head and the sender's account, then replacement and limits; on success it is stored and
+ * whatever became pending is announced.
  */
 import type {Transaction} from "@xchain/primitives";
 import {bytesToHex} from "@xchain/utils";

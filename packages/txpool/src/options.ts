@@ -15,7 +15,7 @@ export interface TxPoolOptions {
    * nonce + this (NONCE_TOO_HIGH otherwise; rskj's `transaction.accountSlots`).
    */
   maxNonceGap: number;
-  /** Largest encoded transaction in bytes (B§8: 128 KB; TOO_LARGE beyond it). */
+  /** Largest encoded transaction in bytes (docs/protocol/transactions.md: 128 KB; TOO_LARGE beyond it). */
   maxTransactionBytes: number;
   /**
    * How much more gas price, in percent, a transaction must pay to replace the pooled one of the

@@ -1,5 +1,5 @@
 /**
- * The transaction pool (issue 4 item 2): admission as B§8, pending and queued transactions per
+ * The transaction pool: admission as docs/protocol/transactions.md, pending and queued transactions per
  * sender, same-nonce replacement, limits with eviction, block ordering, and maintenance on every
  * new best block. Admissions and maintenance run one at a time, in submission order, so that
  * concurrent adds of one sender cannot interleave their state reads and writes.

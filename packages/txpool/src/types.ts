@@ -1,9 +1,9 @@
 /**
- * The contract of the txpool package (issue 4): what RPC and the miner use. `TxPool` implements it.
+ * The contract of the txpool package: what RPC and the miner use. `TxPool` implements it.
  */
 import type {Transaction} from "@xchain/primitives";
 
-/** Why a transaction was refused (protocol spec B§8); RPC maps every code to -32010 with the message. */
+/** Why a transaction was refused (docs/protocol/transactions.md); RPC maps every code to -32010 with the message. */
 export enum TxPoolErrorCode {
   TOO_LARGE = "TXPOOL_TOO_LARGE",
   DECODE = "TXPOOL_DECODE",

@@ -1,4 +1,7 @@
-/** Admission (B§8): every refusal code with a crafted transaction, on a chain whose minimumGasPrice is 1,000. */
+/**
+ * Admission (docs/protocol/transactions.md): every refusal code with a crafted transaction, on a chain whose
+ * minimumGasPrice is 1,000.
+ */
 import {createRemascTransaction, encodeRlp, SECP256K1_N, Transaction, TransactionField} from "@xchain/primitives";
 import {bigIntToBytes} from "@xchain/utils";
 import {beforeEach, describe, expect, it} from "vitest";
@@ -173,7 +176,7 @@ describe("admission", () => {
     await pool.add(signTx(alice, {nonce: 0n, gasPrice: 80n * MGP}));
   });
 
-  it("checks in B§8 order: init code, gas limit, nonce, balance, gas price, intrinsic gas, cap", async () => {
+  it("checks in docs/protocol/transactions.md order: init code, gas limit, nonce, balance, gas price, intrinsic gas, cap", async () => {
     // Breaks every account and price rule at once: the nonce comes first.
     const tx = signTx(poor, {nonce: 0n, gasPrice: 1n, gasLimit: 1n, value: POOR_BALANCE});
     expect((await refusal(pool.add(tx))).code).toBe(TxPoolErrorCode.NONCE_TOO_LOW);

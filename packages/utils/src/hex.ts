@@ -1,5 +1,5 @@
 /**
- * Strict codecs for the JSON-RPC hex types (rpc-api spec): QUANTITY (`0x`-prefixed, no leading
+ * Strict codecs for the JSON-RPC hex types (docs/rpc.md §4): QUANTITY (`0x`-prefixed, no leading
  * zeros, `0x0` for zero) and DATA (`0x`-prefixed, two hex digits per byte, optionally an exact
  * length such as DATA20 for addresses or DATA32 for hashes). Every failure is a `HexError` that
  * names the offending argument, so the RPC layer can turn it into -32602 without rewording.

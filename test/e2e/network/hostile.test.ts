@@ -106,7 +106,7 @@ const forgedHeaders: Answer = async (request, node, target) => {
       return fields;
     }
     if (parentHash) fields[0] = parentHash;
-    // The Bitcoin header (third from last): part of the block hash (B§2.3), and its proof of work.
+    // The Bitcoin header (third from last): part of the block hash (docs/protocol/header.md §3), and its proof of work.
     const bitcoinHeader = Uint8Array.from(fields[fields.length - 3] as Uint8Array);
     bitcoinHeader[40] = (bitcoinHeader[40] as number) ^ 0xff;
     fields[fields.length - 3] = bitcoinHeader;

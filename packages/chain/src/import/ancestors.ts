@@ -1,8 +1,8 @@
 /**
- * The chain a block extends, read back from its parent (not simply the best chain): headers by
- * height for fork-detection data (449 ancestors, B§2.5), the uncle family (7 generations, B§4.3),
- * BLOCKHASH (256) and the REMASC matured block. Walking parentHash links stops at the first
- * canonical ancestor; below it the canonical index answers by number.
+ * The chain a block extends, read back from its parent (not simply the best chain): headers by height for
+ * fork-detection data (449 ancestors, docs/protocol/header.md §5), the uncle family (7 generations,
+ * docs/protocol/consensus.md §3), BLOCKHASH (256) and the REMASC matured block. Walking parentHash links
+ * stops at the first canonical ancestor; below it the canonical index answers by number.
  */
 import type {FamilyAncestor, HeaderAncestry} from "@xchain/consensus";
 import type {BlockHeader} from "@xchain/primitives";

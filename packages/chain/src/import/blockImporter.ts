@@ -1,5 +1,5 @@
 /**
- * One block import (issue 3 §4): decode, EXIST, NO_PARENT, validate, execute on the parent's
+ * One block import: decode, EXIST, NO_PARENT, validate, execute on the parent's
  * state, compare with the header, then one `WriteBatch` with the state writes, the block, its
  * receipts, its total difficulty and, when it becomes the head, the canonical switch. A block that
  * fails any rule returns INVALID_BLOCK before anything is written.
@@ -121,7 +121,7 @@ export class BlockImporter {
   private async execute(block: Block, ancestors: AncestorView): Promise<BlockExecutionResult> {
     const {header} = block;
     const maturity = this.deps.chainspec.params.remascMaturity;
-    // Part A: block N pays out the fees of block N − maturity of its own chain.
+    // docs/protocol/README.md §2: block N pays out the fees of block N − maturity of its own chain.
     const matured = header.number > maturity ? await ancestors.headerAt(header.number - maturity) : undefined;
     return this.deps.executor.execute({
       block: blockContextOf(header),

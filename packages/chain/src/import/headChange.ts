@@ -1,6 +1,6 @@
 /**
- * A new best block and the canonical switch it causes (B§4.2): the blocks between the old and the
- * new head's common ancestor, the index writes that switch them, and the `newHead` event.
+ * A new best block and the canonical switch it causes (docs/protocol/consensus.md §2): the blocks between the
+ * old and the new head's common ancestor, the index writes that switch them, and the `newHead` event.
  */
 import type {WriteBatch} from "@xchain/db";
 import {type Block, type BlockHeader, isRemascTransaction, type Receipt} from "@xchain/primitives";
@@ -18,7 +18,10 @@ export interface BlockWithReceipts {
 
 /** The canonical blocks that change when the head moves. */
 export interface HeadChange {
-  /** Joining the canonical chain, oldest first; the new head last (none when `setHead` moves back to a canonical block). */
+  /**
+   * Joining the canonical chain, oldest first; the new head last (none when `setHead` moves back to a
+   * canonical block).
+   */
   added: BlockWithReceipts[];
   /** Leaving it, newest first (the old head first); empty when the new head extends the old one. */
   removed: BlockWithReceipts[];

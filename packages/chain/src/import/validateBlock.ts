@@ -20,7 +20,7 @@ import {gasPriceRule} from "./rules/gasPriceRule.ts";
 import {remascRule} from "./rules/remascRule.ts";
 import {transactionsRootRule} from "./rules/transactionsRootRule.ts";
 
-// Below block 449 fork-detection data reads no ancestor (B§2.5), and neither do the uncles there.
+// Below block 449 fork-detection data reads no ancestor (docs/protocol/header.md §5), and neither do the uncles there.
 const NO_ANCESTRY: HeaderAncestry = {headerByNumber: () => undefined};
 
 /** Throws the `HeaderError`, `MergedMiningError` or `BlockError` of the first rule `block` breaks. */

@@ -1,4 +1,4 @@
-/** A block's logs with the context RPC shows (rpc-api §2.6). */
+/** A block's logs with the context RPC shows (docs/rpc.md §2.6). */
 import type {Block, Receipt} from "@xchain/primitives";
 import type {LogWithContext} from "../types.ts";
 

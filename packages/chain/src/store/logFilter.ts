@@ -1,5 +1,5 @@
 /**
- * Log filter matching (rpc-api §4.5): any of the addresses; topics by position, each null (any),
+ * Log filter matching (docs/rpc.md §4.5): any of the addresses; topics by position, each null (any),
  * one value or a set (any of them); a filter with N positions needs logs with at least N topics,
  * as geth does. The bloom check is the fast negative test over a whole block.
  */

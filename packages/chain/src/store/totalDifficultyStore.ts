@@ -1,4 +1,7 @@
-/** Total difficulty by block (`totalDifficulty`: block hash → minimal big-endian), for fork choice (B§4.2). */
+/**
+ * Total difficulty by block (`totalDifficulty`: block hash → minimal big-endian), for fork choice
+ * (docs/protocol/consensus.md §2).
+ */
 import {Bucket, type KeyValueStore, type WriteBatch} from "@xchain/db";
 import {bigIntToBytes, bytesToBigInt} from "@xchain/utils";
 

@@ -12,7 +12,7 @@
  * }
  * ```
  * Required: config.chainId, difficulty, gasLimit, alloc. difficulty and gasLimit are hex whose bytes
- * are kept as written (B§7.2); numbers are JSON integers, decimal strings or 0x hex. `nonce` and
+ * are kept as written (docs/protocol/networks.md §2); numbers are JSON integers, decimal strings or 0x hex. `nonce` and
  * `mixhash` at the top level are accepted and ignored, as rskj ignores them.
  */
 import {MAX_CHAIN_ID} from "@xchain/primitives";
@@ -61,12 +61,12 @@ export function parseCustomGenesis(text: string): CustomNetwork {
   const root = readObject(json, "", TOP_LEVEL_KEYS);
   const config = readObject(required(root, "config", "config"), "config", ["chainId"]);
   const chainId = Number(readQuantity(required(config, "chainId", "config.chainId"), "config.chainId", 32));
-  // A signed transaction's v is one byte (B§8), which bounds the chain id.
+  // A signed transaction's v is one byte (docs/protocol/transactions.md), which bounds the chain id.
   if (chainId < 1 || chainId > MAX_CHAIN_ID) {
     throw new GenesisError({code: GenesisErrorCode.BAD_VALUE, key: "config.chainId", expected: `1 to ${MAX_CHAIN_ID}`});
   }
   const difficultyBytes = readHexBytes(required(root, "difficulty", "difficulty"), "difficulty", 32);
-  // rskj reads difficulty as a Java signed number: positive, so no top bit (B§1).
+  // rskj reads difficulty as a Java signed number: positive, so no top bit (docs/protocol/encoding.md).
   if (bytesToBigInt(difficultyBytes) === 0n || (difficultyBytes[0] as number) >= 0x80) {
     throw new GenesisError({
       code: GenesisErrorCode.BAD_VALUE,

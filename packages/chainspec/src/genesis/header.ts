@@ -1,4 +1,4 @@
-/** The genesis header in rskj's exact layout (protocol spec B§2.1, B§7.2). */
+/** The genesis header in rskj's exact layout (docs/protocol/header.md §1, docs/protocol/networks.md §2). */
 import {
   BlockHeader,
   EMPTY_UNCLES_HASH,
@@ -11,22 +11,23 @@ import {hexToBytes} from "@xchain/utils";
 import type {GenesisHeaderParams} from "./types.ts";
 
 /**
- * The genesis transaction and receipt roots: the empty trie's root, keccak-256 of RLP("") (B§7.2;
- * the same value as `@xchain/state`'s EMPTY_TRIE_ROOT, which this package sits below).
+ * The genesis transaction and receipt roots: the empty trie's root, keccak-256 of RLP("")
+ * (docs/protocol/networks.md §2; the same value as `@xchain/state`'s EMPTY_TRIE_ROOT, which this package sits
+ * below).
  */
 export const GENESIS_EMPTY_TRIE_ROOT: Uint8Array = hexToBytes(
   "56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
 );
 
 const EMPTY = new Uint8Array(0);
-// rskj reads "0x00" for each merged-mining field of the genesis JSON (B§7.2).
+// rskj reads "0x00" for each merged-mining field of the genesis JSON (docs/protocol/networks.md §2).
 const ZERO_BYTE = Uint8Array.of(0);
 
 /**
  * The genesis header for `params` with the given state root: zero parentHash, empty uncles and
  * roots, zero bloom, number/gasUsed/paidFees/uncleCount empty, no ummRoot, and the three
  * merged-mining fields each the single byte 0x00. With rskj's state roots it reproduces rskj's
- * genesis hashes; xchain's MPT state root gives xchain's own (spec Part A).
+ * genesis hashes; xchain's MPT state root gives xchain's own (docs/protocol/README.md §2).
  */
 export function buildGenesisHeader(
   params: GenesisHeaderParams,

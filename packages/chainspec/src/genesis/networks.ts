@@ -1,6 +1,7 @@
 /**
- * The genesis of each built-in network (protocol spec Part A, B§7.2, B§7.3): rskj's header values
- * and the allocation, the Bridge's 21,000,000 RBTC everywhere plus the 10 "cow" accounts on regtest.
+ * The genesis of each built-in network (docs/protocol/README.md §2, docs/protocol/networks.md §2,
+ * docs/protocol/networks.md §3): rskj's header values and the allocation, the Bridge's 21,000,000 RBTC
+ * everywhere plus the 10 "cow" accounts on regtest.
  */
 import {hexToBytes, utf8ToBytes} from "@xchain/utils";
 import type {NetworkName} from "../types.ts";
@@ -15,7 +16,10 @@ export const GENESIS_COINBASE: Uint8Array = hexToBytes("333333333333333333333333
 /** The balance of each regtest "cow" account: 10^12 RBTC. */
 export const COW_ACCOUNT_BALANCE = 10n ** 30n;
 
-/** Addresses of the regtest accounts of seeds `cow`, `cow1` … `cow9` (keccak-256 of the seed as private key, B§7.3). */
+/**
+ * Addresses of the regtest accounts of seeds `cow`, `cow1` … `cow9` (keccak-256 of the seed as private key,
+ * docs/protocol/networks.md §3).
+ */
 export const COW_ADDRESSES: readonly Uint8Array[] = [
   "cd2a3d9f938e13cd947ec05abc7fe734df8dd826",
   "7986b3df570230288501eea3d890bd66948c9b79",

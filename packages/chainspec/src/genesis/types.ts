@@ -1,4 +1,4 @@
-/** What a genesis block is made of (protocol spec B§7.2): header values and the initial allocation. */
+/** What a genesis block is made of (docs/protocol/networks.md §2): header values and the initial allocation. */
 
 /** One account funded at genesis. */
 export interface GenesisAllocAccount {
@@ -13,8 +13,8 @@ export interface GenesisAllocAccount {
 }
 
 /**
- * The header fields a network's genesis sets. Difficulty and gasLimit keep the raw bytes of
- * rskj's genesis JSON, because rskj hashes them as written (B§7.2: a 5-byte difficulty, a gasLimit
+ * The header fields a network's genesis sets. Difficulty and gasLimit keep the raw bytes of rskj's genesis
+ * JSON, because rskj hashes them as written (docs/protocol/networks.md §2: a 5-byte difficulty, a gasLimit
  * without sign byte); every other field is zero or empty (parentHash, roots, bloom, number, gasUsed,
  * paidFees, uncleCount) or fixed (`0x00` merged-mining fields).
  */

@@ -3,7 +3,7 @@ import type {NetworkParams} from "../types.ts";
 /**
  * Rootstock regtest (chain id 33), transcribed from rskj `Constants.java` and `config/regtest.conf`.
  * As on testnet, RSKIP-144, -351 and -535 stay inactive (rskj: block 1) because xchain produces
- * version-0 headers (protocol spec Part A).
+ * version-0 headers (docs/protocol/README.md §2).
  */
 export const regtest: NetworkParams = {
   name: "regtest",
@@ -16,7 +16,7 @@ export const regtest: NetworkParams = {
   // RSKIP-156 changes nothing on regtest.
   difficultyBoundDivisorAfterRskip156: 2048,
   minimumDifficulty: 1n,
-  // 0 disables the timestamp rule entirely on regtest (B§5.1).
+  // 0 disables the timestamp rule entirely on regtest (docs/protocol/fees.md §1).
   newBlockMaxSecondsInTheFuture: 0,
   maxBtcRskTimestampDiffSeconds: 300,
   uncleListLimit: 10,

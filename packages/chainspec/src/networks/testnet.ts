@@ -3,7 +3,7 @@ import type {NetworkParams} from "../types.ts";
 /**
  * Rootstock testnet (chain id 31), transcribed from rskj `Constants.java` and `config/testnet.conf`.
  * RSKIP-144, -351 and -535 (header versions 1 and 2) are left inactive: xchain produces and
- * validates version-0 headers only (protocol spec Part A; rskj activates them at 7,139,600 and
+ * validates version-0 headers only (docs/protocol/README.md §2; rskj activates them at 7,139,600 and
  * 7,604,200).
  */
 export const testnet: NetworkParams = {

@@ -5,9 +5,10 @@ import {HeaderError, HeaderErrorCode} from "../errors.ts";
 import {requireMergedMining} from "./requireMergedMining.ts";
 
 /**
- * From RSKIP-179 on, |Bitcoin header time − timestamp| must be below the network's limit (300 s;
- * testnet 7200 s after RSKIP-297) (B§3.1, rskj `BlockTimeStampValidationRule`). It belongs to the
- * timestamp rule, so newBlockMaxSecondsInTheFuture = 0 (regtest) disables it too (B§5.1).
+ * From RSKIP-179 on, |Bitcoin header time − timestamp| must be below the network's limit (300 s; testnet 7200
+ * s after RSKIP-297) (docs/protocol/merged-mining.md §1, rskj `BlockTimeStampValidationRule`). It belongs to
+ * the timestamp rule, so newBlockMaxSecondsInTheFuture = 0 (regtest) disables it too (docs/protocol/fees.md
+ * §1).
  */
 export function btcTimestampRule(header: BlockHeader, chainspec: Chainspec): void {
   if (chainspec.params.newBlockMaxSecondsInTheFuture === 0) return;

@@ -3,7 +3,7 @@ import type {BlockHeader} from "@xchain/primitives";
 import {calculateDifficulty} from "../difficulty.ts";
 import {HeaderError, HeaderErrorCode} from "../errors.ts";
 
-/** The difficulty must equal the B§4.1 formula exactly (rskj `BlockDifficultyRule`). */
+/** The difficulty must equal the docs/protocol/consensus.md §1 formula exactly (rskj `BlockDifficultyRule`). */
 export function difficultyRule(header: BlockHeader, parent: BlockHeader, chainspec: Chainspec): void {
   const expected = calculateDifficulty(header, parent, chainspec);
   if (header.difficulty !== expected) {

@@ -30,7 +30,7 @@ export type ForkDetectionCheck =
   | {checked: false; reason: "ancestor-missing"; missingNumber: number};
 
 /**
- * The fork-detection data rule (B§2.5, rskj `ForkDetectionDataRule`), where RSKIP-110 is active:
+ * The fork-detection data rule (docs/protocol/header.md §5, rskj `ForkDetectionDataRule`), where RSKIP-110 is active:
  * - below 449 the header must commit to its plain hashForMergedMining, not to fork-detection data;
  * - above 449 the 12 bytes read from the coinbase must equal the data computed from the 449
  *   ancestors (CPV Bitcoin headers, the uncle counts of the parent and the 31 before it, the height);

@@ -1,7 +1,7 @@
 import type {BlockHeader} from "@xchain/primitives";
 import {HeaderError, HeaderErrorCode} from "../errors.ts";
 
-/** gasUsed must not exceed gasLimit (B§5.1, rskj `ValidGasUsedRule`). */
+/** gasUsed must not exceed gasLimit (docs/protocol/fees.md §1, rskj `ValidGasUsedRule`). */
 export function gasUsedRule(header: BlockHeader): void {
   if (header.gasUsed > header.gasLimit) {
     throw new HeaderError({

@@ -4,11 +4,11 @@ import type {BlockHeader} from "@xchain/primitives";
 import {requireMergedMining} from "./requireMergedMining.ts";
 
 /**
- * Proof of work through merged mining (B§3.1, rskj `ProofOfWorkRule`, post-RSKIP-98 path): the
- * Bitcoin header, coinbase and merkle proof must commit to the header's hashForMergedMining and
- * meet the difficulty. From block 449 where RSKIP-110 is active, that hash carries the
- * fork-detection data read from the coinbase (B§2.5). A `MergedMiningError` propagates
- * unchanged: its code names the failed check. Pre-RSKIP-98 fallback (signed) mining is not
+ * Proof of work through merged mining (docs/protocol/merged-mining.md §1, rskj `ProofOfWorkRule`,
+ * post-RSKIP-98 path): the Bitcoin header, coinbase and merkle proof must commit to the header's
+ * hashForMergedMining and meet the difficulty. From block 449 where RSKIP-110 is active, that hash carries
+ * the fork-detection data read from the coinbase (docs/protocol/header.md §5). A `MergedMiningError`
+ * propagates unchanged: its code names the failed check. Pre-RSKIP-98 fallback (signed) mining is not
  * supported.
  */
 export function mergedMiningRule(header: BlockHeader, chainspec: Chainspec): void {

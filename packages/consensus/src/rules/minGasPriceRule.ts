@@ -2,8 +2,8 @@ import type {BlockHeader} from "@xchain/primitives";
 import {HeaderError, HeaderErrorCode} from "../errors.ts";
 
 /**
- * minimumGasPrice must lie in [parent − d, parent + d] with d = floor(parent / 100), or 1 when
- * that is 0; the lower bound is clamped at 0 (B§5.1, rskj `PrevMinGasPriceRule`, `BlockGasPriceRange`).
+ * minimumGasPrice must lie in [parent − d, parent + d] with d = floor(parent / 100), or 1 when that is 0; the
+ * lower bound is clamped at 0 (docs/protocol/fees.md §1, rskj `PrevMinGasPriceRule`, `BlockGasPriceRange`).
  */
 export function minGasPriceRule(header: BlockHeader, parent: BlockHeader): void {
   const center = parent.minimumGasPrice;

@@ -3,7 +3,7 @@ import type {BlockHeader} from "@xchain/primitives";
 import {HeaderError, HeaderErrorCode} from "../errors.ts";
 
 /**
- * gasLimit must lie in [floor(parent·1023/1024), floor(parent·1025/1024)] (B§5.1, rskj
+ * gasLimit must lie in [floor(parent·1023/1024), floor(parent·1025/1024)] (docs/protocol/fees.md §1, rskj
  * `BlockParentGasLimitRule`; the divisor is the network's gasLimitBoundDivisor).
  */
 export function parentGasLimitRule(header: BlockHeader, parent: BlockHeader, chainspec: Chainspec): void {

@@ -3,7 +3,7 @@ import {equalBytes} from "@xchain/utils";
 import {HeaderError, HeaderErrorCode} from "../errors.ts";
 
 /**
- * The header must extend `parent`: number = parent.number + 1 (B§5.1, rskj `BlockParentNumberRule`)
+ * The header must extend `parent`: number = parent.number + 1 (docs/protocol/fees.md §1, rskj `BlockParentNumberRule`)
  * and parentHash = parent's hash (implicit in rskj, which looks the parent up by that hash).
  */
 export function parentNumberRule(header: BlockHeader, parent: BlockHeader): void {

@@ -3,7 +3,7 @@ import type {BlockHeader} from "@xchain/primitives";
 import {HeaderError, HeaderErrorCode} from "../errors.ts";
 
 /**
- * The timestamp must be strictly greater than the parent's (B§5.1, the parent half of rskj
+ * The timestamp must be strictly greater than the parent's (docs/protocol/fees.md §1, the parent half of rskj
  * `BlockTimeStampValidationRule`). Like the rest of that rule it is off when
  * newBlockMaxSecondsInTheFuture is 0 (regtest).
  */

@@ -3,7 +3,7 @@ import type {BlockHeader} from "@xchain/primitives";
 import {HeaderError, HeaderErrorCode} from "../errors.ts";
 
 /**
- * The timestamp may be at most newBlockMaxSecondsInTheFuture ahead of the local clock (B§5.1,
+ * The timestamp may be at most newBlockMaxSecondsInTheFuture ahead of the local clock (docs/protocol/fees.md §1,
  * rskj `BlockTimeStampValidationRule`). A limit of 0 (regtest) disables the rule.
  */
 export function timestampRule(header: BlockHeader, chainspec: Chainspec, nowSeconds: number): void {

@@ -3,7 +3,8 @@ import type {BlockHeader} from "@xchain/primitives";
 import {HeaderError, HeaderErrorCode} from "../errors.ts";
 
 /**
- * The ummRoot field must be present exactly from the RSKIP-UMM height on (B§2.1, B§2.2; rskj's
+ * The ummRoot field must be present exactly from the RSKIP-UMM height on (docs/protocol/header.md §1,
+ * docs/protocol/header.md §2; rskj's
  * `BlockFactory` expects the element count of the height). Its length (empty or 20 bytes) is
  * already enforced by decoding.
  */

@@ -10,7 +10,7 @@ export interface FamilyAncestor {
 }
 
 /**
- * The header rules every uncle must pass (B§4.3): injected so that the uncle structure can be
+ * The header rules every uncle must pass (docs/protocol/consensus.md §3): injected so that the uncle structure can be
  * checked, and tested, apart from proof of work. `headerValidator.ts` provides the real ones.
  */
 export interface UncleHeaderRules {
@@ -21,7 +21,7 @@ export interface UncleHeaderRules {
 }
 
 /**
- * The uncles of a block (B§4.3, rskj `BlockUnclesValidationRule`, `FamilyUtils`): `uncles` are
+ * The uncles of a block (docs/protocol/consensus.md §3, rskj `BlockUnclesValidationRule`, `FamilyUtils`): `uncles` are
  * the block body's uncle headers in order; `ancestors` are the block's main-chain ancestors
  * (at least those within uncleGenerationLimit generations; older ones are ignored) with the
  * uncles each included. Cheap structural checks run for every uncle before any uncle's header
@@ -34,7 +34,8 @@ export function unclesRule(
   chainspec: Chainspec,
   rules: UncleHeaderRules,
 ): void {
-  // The count must agree with the list (B§2.1): the difficulty formula and the fork-detection data read it.
+  // The count must agree with the list (docs/protocol/header.md §1): the difficulty formula and the
+  // fork-detection data read it.
   if (header.uncleCount !== uncles.length) {
     throw new HeaderError({
       code: HeaderErrorCode.UNCLE_COUNT_MISMATCH,

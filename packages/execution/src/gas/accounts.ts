@@ -10,7 +10,7 @@ export function stackAddress(word: bigint): Address {
 }
 
 /**
- * rskj's existence test of the new-account charges (gas.md §4): an account exists when it is in
+ * rskj's existence test of the new-account charges (docs/protocol/gas.md §4): an account exists when it is in
  * state, empty or not (no EIP-161), and precompiled contracts always exist.
  */
 export async function accountExists(runState: RunState, address: Address): Promise<boolean> {

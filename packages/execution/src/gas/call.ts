@@ -11,7 +11,7 @@ export enum CallKind {
 }
 
 /**
- * rskj's CALL-family gas (gas.md §4, `VM.computeCallGas`): base 700 (the opcode's base fee) +
+ * rskj's CALL-family gas (docs/protocol/gas.md §4, `VM.computeCallGas`): base 700 (the opcode's base fee) +
  * 25,000 for a CALL to a missing account whatever the value + 9,000 with a value + memory; no
  * 63/64 retention; with a value at least 2,300 must remain and the callee gets the stipend on
  * top of the requested gas, paid by the caller.
@@ -39,7 +39,7 @@ export function callGas(kind: CallKind): GasFunction {
     const wanted = word(0) + stipend;
     const calleeGas = wanted < available ? wanted : available;
     // The built-in logic adds the stipend back to this frame (`addStipend`) and to the callee's
-    // limit; charging it here as well makes the caller pay for it, as rskj does (gas.md §11.3).
+    // limit; charging it here as well makes the caller pay for it, as rskj does (docs/protocol/gas.md §11.3).
     runState.messageGasLimit = calleeGas - stipend;
     return gas + stipend;
   };

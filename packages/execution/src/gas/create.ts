@@ -3,7 +3,7 @@ import {halt, memoryExpansionGas, words} from "./memory.ts";
 import type {BlockScope, GasFunction, LogicFunction, RunState} from "./types.ts";
 
 /**
- * rskj's CREATE/CREATE2 gas (gas.md §4.7, `VM.doCREATE`): 32,000 (the base fee) + memory + 2 per
+ * rskj's CREATE/CREATE2 gas (docs/protocol/gas.md §4.7, `VM.doCREATE`): 32,000 (the base fee) + memory + 2 per
  * initcode word (+ 6 per word for CREATE2's hashing), and **all** remaining gas goes to the
  * initcode (no 1/64 retention). Initcode above 49,152 bytes is an exceptional halt.
  */
@@ -23,7 +23,7 @@ export function createGas(isCreate2: boolean): GasFunction {
 }
 
 /**
- * Wraps the built-in CREATE/CREATE2 logic with rskj's RSKIP-125 rule (gas.md §4.7, §7.5): a
+ * Wraps the built-in CREATE/CREATE2 logic with rskj's RSKIP-125 rule (docs/protocol/gas.md §4.7, §7.5): a
  * creation onto an address self-destructed earlier in the same block fails like a collision —
  * 0 is pushed and the forwarded gas is lost.
  */

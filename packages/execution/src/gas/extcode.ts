@@ -19,7 +19,7 @@ export function extcodesizeLogic(builtin: LogicFunction): LogicFunction {
 }
 
 /**
- * rskj's EXTCODEHASH (RSKIP-169, gas.md §7.2): 0 for a missing account, the code hash of an
+ * rskj's EXTCODEHASH (RSKIP-169, docs/protocol/gas.md §7.2): 0 for a missing account, the code hash of an
  * existing one (keccak256("") without code, even when empty: no EIP-161 emptiness), and
  * keccak256("") for precompiled contracts.
  */

@@ -1,5 +1,5 @@
 /**
- * The shape of one rskj gas schedule (gas.md §1.3), apart from the list of schedules in
+ * The shape of one rskj gas schedule (docs/protocol/gas.md §1.3), apart from the list of schedules in
  * profile.ts so that each schedule's file can name it without importing that list.
  */
 import type {Common} from "@ethereumjs/common";
@@ -13,10 +13,10 @@ export interface GasProfile {
   readonly name: string;
   /** The first block of `chainspec`'s network the profile applies to. */
   activationHeight(chainspec: Chainspec): number;
-  /** EVM params merged over shanghai's, scoped to the shanghai hardfork (gas.md §11.2). */
+  /** EVM params merged over shanghai's, scoped to the shanghai hardfork (docs/protocol/gas.md §11.2). */
   readonly params: Readonly<Record<string, number>>;
-  /** The opcodes whose gas or semantics differ from shanghai's, for one block (gas.md §11.3). */
+  /** The opcodes whose gas or semantics differ from shanghai's, for one block (docs/protocol/gas.md §11.3). */
   opcodes(common: Common, scope: BlockScope): CustomOpcode[];
-  /** The precompiles that differ from shanghai's (gas.md §11.4). */
+  /** The precompiles that differ from shanghai's (docs/protocol/gas.md §11.4). */
   precompiles(common: Common): CustomPrecompile[];
 }

@@ -13,7 +13,7 @@ export function words(length: bigint): bigint {
 
 /**
  * The gas to grow memory to cover [offset, offset + length), recording the new size as
- * @ethereumjs/evm's own `subMemUsage` does (3·w + w²/512, charged incrementally; gas.md §3).
+ * @ethereumjs/evm's own `subMemUsage` does (3·w + w²/512, charged incrementally; docs/protocol/gas.md §3).
  */
 export function memoryExpansionGas(runState: RunState, offset: bigint, length: bigint, common: OpcodeCommon): bigint {
   if (length === 0n) return 0n;

@@ -1,6 +1,6 @@
 /**
- * rskj's gas schedule as an @ethereumjs/evm configuration, keyed by activation height (gas.md
- * §1.3): rskj regtest will run a future upgrade (e.g. `tbd1000`, EIP-2929-style costs) before
+ * rskj's gas schedule as an @ethereumjs/evm configuration, keyed by activation height
+ * (docs/protocol/gas.md §1.3): rskj regtest will run a future upgrade (e.g. `tbd1000`, EIP-2929-style costs) before
  * mainnet does, so each schedule is a profile that applies from its own height.
  */
 import type {Chainspec} from "@xchain/chainspec";

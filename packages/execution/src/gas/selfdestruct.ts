@@ -3,7 +3,7 @@ import {halt} from "./memory.ts";
 import type {GasFunction} from "./types.ts";
 
 /**
- * rskj's SELFDESTRUCT gas (gas.md §3, `VM.doSUICIDE`): 5,000 (the base fee) + 25,000 when the
+ * rskj's SELFDESTRUCT gas (docs/protocol/gas.md §3, `VM.doSUICIDE`): 5,000 (the base fee) + 25,000 when the
  * beneficiary account does not exist, whatever the balance. The 24,000 refund comes from the
  * `selfdestructRefundGas` param.
  */

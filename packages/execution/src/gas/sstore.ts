@@ -3,7 +3,7 @@ import {halt} from "./memory.ts";
 import type {GasFunction} from "./types.ts";
 
 /**
- * rskj's SSTORE (gas.md §3, `VM.doSSTORE`): the Frontier rule on the current value only —
+ * rskj's SSTORE (docs/protocol/gas.md §3, `VM.doSSTORE`): the Frontier rule on the current value only —
  * zero → non-zero 20,000; non-zero → zero 5,000 plus a 15,000 refund; anything else 5,000. No
  * original-value tracking, no warm/cold surcharge, no 2,300 sentry.
  */

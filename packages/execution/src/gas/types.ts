@@ -14,7 +14,7 @@ export type RunState = Parameters<GasFunction>[0];
 /** The Common handed to gas and logic functions. */
 export type OpcodeCommon = Parameters<GasFunction>[2];
 
-/** Addresses (lowercase 0x-hex) that rskj considers deleted in the current block (gas.md §7.5). */
+/** Addresses (lowercase 0x-hex) that rskj considers deleted in the current block (docs/protocol/gas.md §7.5). */
 export interface BlockScope {
   readonly selfDestructed: Set<string>;
 }

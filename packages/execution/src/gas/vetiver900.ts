@@ -50,7 +50,7 @@ function opcodes(common: Common, scope: BlockScope): AddOpcode[] {
 export const vetiver900: GasProfile = {
   name: "vetiver900",
   activationHeight: () => 0,
-  // gas.md §11.2: the Tangerine-Whistle-era costs, EIP-2929 surcharges off, ½ refund cap, depth 400.
+  // docs/protocol/gas.md §11.2: the Tangerine-Whistle-era costs, EIP-2929 surcharges off, ½ refund cap, depth 400.
   params: {
     sloadGas: 200,
     coldsloadGas: 0,

@@ -23,7 +23,7 @@ function multiplicationComplexity(x: bigint): bigint {
 }
 
 /**
- * rskj's modexp price (gas.md §6.1, EIP-198): multComplexity(max(bLen, mLen)) × max(adjusted
+ * rskj's modexp price (docs/protocol/gas.md §6.1, EIP-198): multComplexity(max(bLen, mLen)) × max(adjusted
  * exponent length, 1) / 20, with no minimum.
  */
 export function modexpGas(data: Uint8Array): bigint {

@@ -1,5 +1,5 @@
 /**
- * The transaction gas-price rule of a block (B§5.1, rskj `TxsMinGasPriceRule` and RSKIP-252
+ * The transaction gas-price rule of a block (docs/protocol/fees.md §1, rskj `TxsMinGasPriceRule` and RSKIP-252
  * `BlockTxsMaxGasPriceRule`): every transaction but the closing REMASC one pays at least the
  * block's minimumGasPrice and, from RSKIP-252 on with a minimumGasPrice above 0, at most 100 × it.
  * Block import (chain) and execution both apply it, each reporting a break with its own error.

@@ -1,6 +1,6 @@
 /**
  * Stock @ethereumjs/evm shanghai (+1153, +5656) with Ethereum's transaction rules (refund cap
- * gasUsed/5, EIP-161 clean-up), to compare gas with the rskj profile as gas.md §10 does.
+ * gasUsed/5, EIP-161 clean-up), to compare gas with the rskj profile as docs/protocol/gas.md §10 does.
  */
 import {createCustomCommon, Hardfork, Mainnet} from "@ethereumjs/common";
 import {createEVM, type EVM} from "@ethereumjs/evm";

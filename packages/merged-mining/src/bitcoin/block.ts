@@ -1,4 +1,7 @@
-/** A full serialized Bitcoin block: 80-byte header, CompactSize transaction count, transactions (B§6.2). */
+/**
+ * A full serialized Bitcoin block: 80-byte header, CompactSize transaction count, transactions
+ * (docs/protocol/mining-rpc.md §3).
+ */
 import {concatBytes} from "@xchain/utils";
 import {BTC_HEADER_SIZE} from "../constants.ts";
 import {ByteReader, varIntBytes} from "./codec.ts";

@@ -1,4 +1,4 @@
-/** The 80-byte Bitcoin block header (B§3.2). */
+/** The 80-byte Bitcoin block header (docs/protocol/merged-mining.md §2). */
 import {readUint32LE, sha256d, writeUint32LE} from "@xchain/utils";
 import {BTC_HEADER_SIZE, HASH_SIZE} from "../constants.ts";
 import {MergedMiningError, MergedMiningErrorCode} from "../errors.ts";

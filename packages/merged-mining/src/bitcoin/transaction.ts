@@ -1,7 +1,7 @@
 /**
- * Bitcoin transactions in both serializations: legacy, and segwit (BIP-144 marker and flag, then
- * witnesses). The txid is sha256d of the legacy form, so a segwit coinbase must be stripped of its
- * witness before it is compressed (B§3.3 segwit note; xchain strips it, Part A).
+ * Bitcoin transactions in both serializations: legacy, and segwit (BIP-144 marker and flag, then witnesses).
+ * The txid is sha256d of the legacy form, so a segwit coinbase must be stripped of its witness before it is
+ * compressed (docs/protocol/merged-mining.md §3 segwit note; xchain strips it, docs/protocol/README.md §2).
  */
 import {concatBytes, sha256d} from "@xchain/utils";
 import {ByteReader, uint32LE, uint64LE, varIntBytes} from "./codec.ts";
@@ -31,14 +31,18 @@ export interface BitcoinTransaction {
   lockTime: number;
 }
 
-/** A decoded transaction with its exact bytes: `raw` as received, `legacy` without the witness (equal to `raw` for legacy transactions). */
+/**
+ * A decoded transaction with its exact bytes: `raw` as received, `legacy` without the witness (equal to `raw`
+ * for legacy transactions).
+ */
 export interface ParsedBitcoinTransaction extends BitcoinTransaction {
   raw: Uint8Array;
   legacy: Uint8Array;
   hasWitness: boolean;
 }
 
-// Smallest encodings, used to bound counts before looping: outpoint + index + script length + sequence; value + script length.
+// Smallest encodings, used to bound counts before looping: outpoint + index + script length + sequence; value
+// + script length.
 const MIN_INPUT_SIZE = 41;
 const MIN_OUTPUT_SIZE = 9;
 const WITNESS_FLAG = 1;

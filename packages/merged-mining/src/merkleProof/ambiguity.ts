@@ -1,7 +1,8 @@
 /**
- * The leaf/node ambiguity defence of rskj's merkle checks (B§3.4, `checkNotAValid64ByteTransaction`
- * in MerkleTreeUtils and bitcoinj-thin's PartialMerkleTree): a 64-byte left || right pair that
- * parses as a plausible one-input, one-output Bitcoin transaction is refused as a merkle node.
+ * The leaf/node ambiguity defence of rskj's merkle checks (docs/protocol/merged-mining.md §4,
+ * `checkNotAValid64ByteTransaction` in MerkleTreeUtils and bitcoinj-thin's PartialMerkleTree): a 64-byte left
+ * || right pair that parses as a plausible one-input, one-output Bitcoin transaction is refused as a merkle
+ * node.
  */
 import {readUint32LE} from "@xchain/utils";
 import {HASH_SIZE} from "../constants.ts";

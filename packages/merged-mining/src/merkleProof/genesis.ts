@@ -1,8 +1,8 @@
 /**
- * Pre-RSKIP-92 merkle proofs (B§3.4, rskj's `GenesisMerkleProofValidator`): a full Bitcoin partial
- * merkle tree, `txCount u32 | varint nHashes | hashes | varint nFlagBytes | flags`, valid when its
- * root is the header's merkle root and the coinbase is among its matched txids. Only old mainnet
- * (below 729,000) uses it. Traversal follows bitcoinj-thin's `PartialMerkleTree`.
+ * Pre-RSKIP-92 merkle proofs (docs/protocol/merged-mining.md §4, rskj's `GenesisMerkleProofValidator`): a
+ * full Bitcoin partial merkle tree, `txCount u32 | varint nHashes | hashes | varint nFlagBytes | flags`,
+ * valid when its root is the header's merkle root and the coinbase is among its matched txids. Only old
+ * mainnet (below 729,000) uses it. Traversal follows bitcoinj-thin's `PartialMerkleTree`.
  */
 import {equalBytes} from "@xchain/utils";
 import {ByteReader} from "../bitcoin/codec.ts";

@@ -1,7 +1,7 @@
 /**
- * RSKIP-92 merkle proofs (B§3.4): the coinbase's merkle branch, from the leaves up to just below
- * the root, each 32-byte sibling stored byte-reversed (display order). The coinbase is always the
- * leftmost leaf, so the running hash is always the left operand.
+ * RSKIP-92 merkle proofs (docs/protocol/merged-mining.md §4): the coinbase's merkle branch, from the leaves
+ * up to just below the root, each 32-byte sibling stored byte-reversed (display order). The coinbase is
+ * always the leftmost leaf, so the running hash is always the left operand.
  */
 import {concatBytes, equalBytes, reverseBytes} from "@xchain/utils";
 import {coinbaseMerkleBranch, merkleParent} from "../bitcoin/merkle.ts";
@@ -55,7 +55,7 @@ export class Rskip92MerkleProofValidator implements MerkleProofValidator {
 
 /**
  * An RSKIP-92 proof from a pool's merkle branch hashes (internal byte order, leaves up), as
- * `mnr_submitBitcoinBlockPartialMerkle` receives them (B§6.2): each is byte-reversed.
+ * `mnr_submitBitcoinBlockPartialMerkle` receives them (docs/protocol/mining-rpc.md §3): each is byte-reversed.
  */
 export function rskip92ProofFromMerkleBranch(branch: readonly Uint8Array[]): Uint8Array {
   return concatBytes(...branch.map(reverseBytes));
@@ -63,9 +63,9 @@ export function rskip92ProofFromMerkleBranch(branch: readonly Uint8Array[]): Uin
 
 /**
  * An RSKIP-92 proof from all of a block's txids (internal byte order, coinbase first), as
- * `mnr_submitBitcoinBlock` and `mnr_submitBitcoinBlockTransactions` build it (B§6.2). rskj goes
- * through a partial merkle tree matching only the coinbase; its hashes after the first are exactly
- * the coinbase's merkle branch.
+ * `mnr_submitBitcoinBlock` and `mnr_submitBitcoinBlockTransactions` build it (docs/protocol/mining-rpc.md
+ * §3). rskj goes through a partial merkle tree matching only the coinbase; its hashes after the first are
+ * exactly the coinbase's merkle branch.
  */
 export function rskip92ProofFromTxids(txids: readonly Uint8Array[]): Uint8Array {
   return rskip92ProofFromMerkleBranch(coinbaseMerkleBranch(txids));

@@ -1,8 +1,8 @@
 /**
- * The three `mnr_submitBitcoinBlock*` forms (B§6.2) turned into the merged-mining fields of a
+ * The three `mnr_submitBitcoinBlock*` forms (docs/protocol/mining-rpc.md §3) turned into the merged-mining fields of a
  * header (RSKIP-92 proof, compressed coinbase) and the hashForMergedMining they name: the 32
  * bytes after the last `RSKBLOCK:` of the coinbase. A segwit coinbase is stripped of its witness
- * (Part A). Bytes that do not parse throw `MinerError(BAD_BITCOIN_DATA)`.
+ * (docs/protocol/README.md §2). Bytes that do not parse throw `MinerError(BAD_BITCOIN_DATA)`.
  */
 import {
   assertBitcoinHeaderSize,

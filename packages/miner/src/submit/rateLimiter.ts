@@ -1,4 +1,7 @@
-/** rskj's `SubmissionRateLimitHandler` (B§6.2): at most one external submission per interval (testnet: 10 s). */
+/**
+ * rskj's `SubmissionRateLimitHandler` (docs/protocol/mining-rpc.md §3): at most one external submission per
+ * interval (testnet: 10 s).
+ */
 import {MinerError} from "../errors.ts";
 import {MinerErrorCode} from "../types.ts";
 

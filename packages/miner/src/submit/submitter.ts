@@ -1,6 +1,6 @@
 /**
  * External solutions (`mnr_submitBitcoinBlock*`, `eth_submitWork`): rate limit, the cached work
- * they name, then seal and import (B§6.2).
+ * they name, then seal and import (docs/protocol/mining-rpc.md §3).
  */
 import type {Chainspec} from "@xchain/chainspec";
 import type {MergedMiningFields} from "@xchain/primitives";

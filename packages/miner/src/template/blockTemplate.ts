@@ -1,5 +1,5 @@
 /**
- * A block template (issue 4 §3): the next block on the head, complete but for its merged-mining
+ * A block template: the next block on the head, complete but for its merged-mining
  * fields. Transactions come from the pool in its order (by gas price, nonce order per sender) and
  * go through block assembly, which skips the invalid ones and appends the REMASC transaction.
  */
@@ -24,7 +24,10 @@ export interface BlockTemplate {
   /** The included transactions, the REMASC transaction last. */
   transactions: Transaction[];
   uncles: BlockHeader[];
-  /** What the Bitcoin coinbase commits to after `RSKBLOCK:` (fork-detection data included, B§2.5). */
+  /**
+   * What the Bitcoin coinbase commits to after `RSKBLOCK:` (fork-detection data included,
+   * docs/protocol/header.md §5).
+   */
   hashForMergedMining: Uint8Array;
   /** floor(2^256 / max(difficulty, 3)). */
   target: bigint;
@@ -46,7 +49,7 @@ export async function buildTemplate(sources: TemplateSources, head: ChainHead): 
   const {chain, chainspec, options} = sources;
   const parent = head.header;
   const number = head.number + 1;
-  // B§6.4: max(now + shift, parent + 1).
+  // docs/protocol/mining-rpc.md §6: max(now + shift, parent + 1).
   const timestamp = Math.max(sources.clock.nowSeconds(), parent.timestamp + 1);
   const uncles = await sources.uncles.candidates(parent);
   const block = {

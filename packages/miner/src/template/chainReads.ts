@@ -26,7 +26,10 @@ export async function templateChainView(
   };
 }
 
-/** The ancestors the fork-detection data of block `number` reads (B§2.5), loaded for a synchronous lookup. */
+/**
+ * The ancestors the fork-detection data of block `number` reads (docs/protocol/header.md §5), loaded for a
+ * synchronous lookup.
+ */
 export async function forkDetectionAncestors(chain: CanonicalReader, number: number): Promise<AncestorLookup> {
   const headers = new Map<number, BlockHeader>();
   for (const n of forkDetectionAncestorHeights(number)) {

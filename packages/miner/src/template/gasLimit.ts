@@ -1,4 +1,4 @@
-/** The gas limit of the next block (B§5.1, rskj `GasLimitCalculator`). */
+/** The gas limit of the next block (docs/protocol/fees.md §1, rskj `GasLimitCalculator`). */
 
 /** What the calculation reads: the parent's gas, the network's bounds and the miner's target. */
 export interface GasLimitInput {

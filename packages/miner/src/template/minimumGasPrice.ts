@@ -1,4 +1,7 @@
-/** The minimumGasPrice of the next block (B§5.1, rskj `MinimumGasPriceCalculator`, `BlockGasPriceRange`). */
+/**
+ * The minimumGasPrice of the next block (docs/protocol/fees.md §1, rskj `MinimumGasPriceCalculator`,
+ * `BlockGasPriceRange`).
+ */
 
 /**
  * The target itself when it lies within the parent's band [parent − d, parent + d] (d =

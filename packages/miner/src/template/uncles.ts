@@ -1,5 +1,5 @@
 /**
- * Candidate uncles of the next block (B§4.3, rskj `FamilyUtils.getUncles`): stored blocks that
+ * Candidate uncles of the next block (docs/protocol/consensus.md §3, rskj `FamilyUtils.getUncles`): stored blocks that
  * are children of an ancestor within the generation limit, neither ancestors themselves nor
  * already included as an uncle by one of those ancestors; at most the network's uncle list limit.
  */

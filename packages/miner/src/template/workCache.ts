@@ -1,4 +1,7 @@
-/** The last templates handed out, keyed by hashForMergedMining (B§6.1: submissions for older work fail). */
+/**
+ * The last templates handed out, keyed by hashForMergedMining (docs/protocol/mining-rpc.md §2: submissions
+ * for older work fail).
+ */
 import {bytesToHex} from "@xchain/utils";
 import type {EthHeaderWork} from "../ethWork.ts";
 import type {BlockTemplate} from "./blockTemplate.ts";
@@ -6,7 +9,10 @@ import type {BlockTemplate} from "./blockTemplate.ts";
 /** A template as work: whether its next getWork notifies, and its eth_getWork header once asked for. */
 export interface Work {
   template: BlockTemplate;
-  /** True until getWork has answered it once, when it was built for a new parent or higher fees (B§6.1). */
+  /**
+   * True until getWork has answered it once, when it was built for a new parent or higher fees
+   * (docs/protocol/mining-rpc.md §2).
+   */
   notify: boolean;
   ethWork?: EthHeaderWork;
 }

@@ -8,7 +8,7 @@ import {bytesToHex} from "@xchain/utils";
 import type {BlockTemplate} from "./blockTemplate.ts";
 import type {Work, WorkCache} from "./workCache.ts";
 
-// B§6.1 (rskj `MinerServerImpl.getNotify`): notify when the fees rose by more than 10 %.
+// docs/protocol/mining-rpc.md §2 (rskj `MinerServerImpl.getNotify`): notify when the fees rose by more than 10 %.
 const NOTIFY_FEES_PERCENT = 110n;
 
 /** Builds and hands out the current template. */

@@ -1,5 +1,5 @@
 /**
- * The regtest development wallet (protocol spec B§7.3): the ten cow accounts, whose private keys
+ * The regtest development wallet (docs/protocol/networks.md §3): the ten cow accounts, whose private keys
  * are keccak-256 of the seeds `cow`, `cow1` … `cow9` — derived here, never read from a file. RPC
  * signs with it for eth_sendTransaction and eth_sign; the keys stay in memory.
  */

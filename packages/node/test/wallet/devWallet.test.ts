@@ -5,7 +5,7 @@ import {describe, expect, it} from "vitest";
 import {cowPrivateKeys, createDevWallet} from "../../src/wallet/devWallet.ts";
 
 describe("createDevWallet", () => {
-  it("derives the ten funded regtest accounts from their seeds (B§7.3)", () => {
+  it("derives the ten funded regtest accounts from their seeds (docs/protocol/networks.md §3)", () => {
     expect(cowPrivateKeys().map(bytesToHex)).toEqual(cowAccounts().map((a) => bytesToHex(a.privateKey)));
     const wallet = createDevWallet(true, 33);
     expect(wallet?.accounts().map(bytesToHex)).toEqual(cowAccounts().map((a) => bytesToHex(a.address)));

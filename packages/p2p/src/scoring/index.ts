@@ -1,4 +1,7 @@
-/** Peer scoring (B§9.3): `PeerScoringManager` and the pieces its tests and the RPC layer use. */
+/**
+ * Peer scoring (docs/protocol/peer-scoring.md): `PeerScoringManager` and the pieces its tests and the RPC
+ * layer use.
+ */
 export {invalidBanAddress, parseBanTarget} from "./banList.ts";
 export {ipOfRemoteAddress} from "./ip.ts";
 export {PeerScoringManager, type PeerScoringModules} from "./peerScoringManager.ts";

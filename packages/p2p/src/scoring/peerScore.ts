@@ -4,7 +4,7 @@
  */
 import {PeerEvent, type PeerScoringInfo} from "../types.ts";
 
-/** The `sco_peerList` field that counts each event, in the order of B§9.3's fields. */
+/** The `sco_peerList` field that counts each event, in the order of docs/protocol/peer-scoring.md's fields. */
 export const COUNTER_OF_EVENT = {
   [PeerEvent.SUCCESSFUL_HANDSHAKE]: "successfulHandshakes",
   [PeerEvent.FAILED_HANDSHAKE]: "failedHandshakes",

@@ -1,6 +1,6 @@
 /**
- * Peer scoring (B§9.3, rskj `co/rsk/scoring`): the reputation of peers, by node id and by IP address,
- * and the bans that follow from it; the `sco_*` RPC methods read and drive it.
+ * Peer scoring (docs/protocol/peer-scoring.md, rskj `co/rsk/scoring`): the reputation of peers, by node id
+ * and by IP address, and the bans that follow from it; the `sco_*` RPC methods read and drive it.
  *
  * Rules (those of rskj's `PeerScoringManager`, `PeerScoring`, `ScoringCalculator`, `PunishmentCalculator`):
  * - Every event is recorded twice when possible: on the peer id's entry and on its IP address's entry
@@ -221,7 +221,10 @@ export class PeerScoringManager implements PeerScoring {
     return [...this.nodes.infos(now), ...this.addresses.infos(now)];
   }
 
-  /** Sums over `peerList()` (rskj `PeerScoringReporterUtil.buildReputationSummary`), in B§9.3's field order. */
+  /**
+   * Sums over `peerList()` (rskj `PeerScoringReporterUtil.buildReputationSummary`), in
+   * docs/protocol/peer-scoring.md's field order.
+   */
   reputationSummary(): ReputationSummary {
     const peers = this.peerList();
     const sums = Object.fromEntries(SUMMED_COUNTERS.map((counter) => [counter, 0])) as Record<SummedCounter, number>;

@@ -63,7 +63,7 @@ describe("counters and score", () => {
     ]);
     expect(node()).toMatchObject({id: PEER, type: "node", ...expected});
     expect(address()).toMatchObject({id: "10.0.0.7", type: "address", ...expected});
-    // B§9.3's fields, in its order.
+    // docs/protocol/peer-scoring.md's fields, in its order.
     expect(Object.keys(node())).toEqual([
       "id",
       "type",

@@ -1,5 +1,5 @@
 /**
- * A block body `[header, [transaction…], [uncle…]]` (B§2.6), header and uncles in their full
+ * A block body `[header, [transaction…], [uncle…]]` (docs/protocol/header.md §6), header and uncles in their full
  * encoding. Transactions keep the elements they were received with, so a decoded block
  * re-encodes byte for byte; the last one may be the unsigned REMASC transaction.
  */
@@ -16,7 +16,7 @@ import {fullHeaderItem} from "./uncles.ts";
 /** The network context a block is decoded in. */
 export interface BlockDecodeOptions {
   rules: HeaderEncodingRules;
-  /** The node's chain id, which signed transactions must carry (or none, B§8). */
+  /** The node's chain id, which signed transactions must carry (or none, docs/protocol/transactions.md). */
   chainId: number;
 }
 

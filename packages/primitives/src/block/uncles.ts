@@ -1,4 +1,7 @@
-/** The uncles commitment of a header (B§2.6): keccak-256 of the RLP list of the uncles' full encodings. */
+/**
+ * The uncles commitment of a header (docs/protocol/header.md §6): keccak-256 of the RLP list of the uncles'
+ * full encodings.
+ */
 import {keccak256} from "@xchain/utils";
 import type {BlockHeader} from "../header/header.ts";
 import {decodeRlp, encodeRlp, type RlpItem} from "../rlp/rlp.ts";

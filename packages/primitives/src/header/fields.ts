@@ -1,4 +1,4 @@
-/** Field layout of a version-0 Rootstock block header (protocol spec B§2.1). */
+/** Field layout of a version-0 Rootstock block header (docs/protocol/header.md §1). */
 
 /** Index of each base field in the header's RLP list. */
 export enum HeaderField {
@@ -55,12 +55,12 @@ export interface HeaderValues {
   mergedMining?: MergedMiningFields;
 }
 
-/** The proof that a Bitcoin block commits to this header (protocol spec B§3). */
+/** The proof that a Bitcoin block commits to this header (docs/protocol/merged-mining.md). */
 export interface MergedMiningFields {
   /** The 80-byte Bitcoin block header. */
   bitcoinHeader: Uint8Array;
   /** RSKIP-92 merkle proof (sibling hashes, display order) or, before it, a Bitcoin partial merkle tree. */
   merkleProof: Uint8Array;
-  /** The compressed coinbase: 8-byte length, 32-byte SHA-256 midstate, tail (B§3.3). */
+  /** The compressed coinbase: 8-byte length, 32-byte SHA-256 midstate, tail (docs/protocol/merged-mining.md §3). */
   coinbase: Uint8Array;
 }

@@ -1,7 +1,7 @@
 /**
- * A version-0 Rootstock block header that keeps every field's raw bytes, so that the full
- * encoding, the encoding for the block hash and the encoding for merged mining reproduce
- * rskj's bytes exactly, whatever non-canonical number encodings the producer used (B§1, B§2).
+ * A version-0 Rootstock block header that keeps every field's raw bytes, so that the full encoding, the
+ * encoding for the block hash and the encoding for merged mining reproduce rskj's bytes exactly, whatever
+ * non-canonical number encodings the producer used (docs/protocol/encoding.md, docs/protocol/header.md).
  */
 import {concatBytes, keccak256} from "@xchain/utils";
 import {
@@ -134,7 +134,10 @@ export class BlockHeader implements Readonly<HeaderValues> {
     return new BlockHeader(raw, rules);
   }
 
-  /** Builds a header from typed values with rskj's number encodings (B§1): what a miner produces. */
+  /**
+   * Builds a header from typed values with rskj's number encodings (docs/protocol/encoding.md): what a miner
+   * produces.
+   */
   static fromValues(values: HeaderValues, rules: HeaderEncodingRules): BlockHeader {
     const raw: Uint8Array[] = [
       values.parentHash,
@@ -182,7 +185,7 @@ export class BlockHeader implements Readonly<HeaderValues> {
   }
 
   /**
-   * The encoding the block hash covers (B§2.3): base fields, ummRoot, and the Bitcoin header;
+   * The encoding the block hash covers (docs/protocol/header.md §3): base fields, ummRoot, and the Bitcoin header;
    * the merkle proof and coinbase only where RSKIP-92 is not active.
    */
   encodeForHash(): Uint8Array {
@@ -194,7 +197,10 @@ export class BlockHeader implements Readonly<HeaderValues> {
     return encodeRlp(fields);
   }
 
-  /** The encoding merged mining commits to: base fields and ummRoot, no merged-mining field (B§2.5 step 1). */
+  /**
+   * The encoding merged mining commits to: base fields and ummRoot, no merged-mining field
+   * (docs/protocol/header.md §5 step 1).
+   */
   encodeForMergedMining(): Uint8Array {
     return encodeRlp(this.raw.slice(0, this.baseLength()));
   }
@@ -206,7 +212,7 @@ export class BlockHeader implements Readonly<HeaderValues> {
   }
 
   /**
-   * hashForMergedMining before fork-detection data (B§2.5 steps 1 and 2): keccak-256 of
+   * hashForMergedMining before fork-detection data (docs/protocol/header.md §5 steps 1 and 2): keccak-256 of
    * `encodeForMergedMining()`, re-hashed with a non-empty ummRoot. Substituting the
    * fork-detection data (step 3) needs the chain and lives with merged mining.
    */

@@ -1,7 +1,7 @@
 /**
  * A transaction receipt in rskj's 6-element form `[postTxState, cumulativeGas, logsBloom, logs,
- * gasUsed, status]` (B§2.7): postTxState and status are `0x01` on success and empty on failure;
- * gas values are minimal unsigned with zero as the empty string (BouncyCastle 1.59, B§1).
+ * gasUsed, status]` (docs/protocol/header.md §7): postTxState and status are `0x01` on success and empty on failure;
+ * gas values are minimal unsigned with zero as the empty string (BouncyCastle 1.59, docs/protocol/encoding.md).
  */
 import {bytesToBigInt, equalBytes} from "@xchain/utils";
 import {logsBloom} from "../bloom.ts";

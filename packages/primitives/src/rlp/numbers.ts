@@ -1,5 +1,5 @@
 /**
- * The number encodings Rootstock uses inside RLP (protocol spec B§1). They differ only in how
+ * The number encodings Rootstock uses inside RLP (docs/protocol/encoding.md). They differ only in how
  * zero is written and whether a sign byte is added; decoders accept what rskj accepts and keep
  * range limits explicit. A field's raw bytes are kept separately wherever they are hashed.
  */

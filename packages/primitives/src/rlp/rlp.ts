@@ -1,7 +1,7 @@
 /**
  * RLP framing. Decoding is strict (canonical length prefixes only, no trailing bytes, bounded
  * nesting) and keeps each string item as the exact bytes received, because Rootstock hashes
- * raw field bytes that are not always canonical numbers (protocol spec B§1). Decoded strings
+ * raw field bytes that are not always canonical numbers (docs/protocol/encoding.md). Decoded strings
  * are views into the input buffer: copy them if the input will be reused.
  */
 import {NodeError} from "@xchain/utils";

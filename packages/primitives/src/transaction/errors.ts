@@ -6,7 +6,7 @@ export enum TransactionDecodeErrorCode {
   BAD_RLP = "TX_DECODE_BAD_RLP",
   /**
    * An EIP-2718 typed transaction: bytes starting with a type byte, or an RLP byte string (the
-   * network form) instead of a list. Only legacy transactions exist (B§8).
+   * network form) instead of a list. Only legacy transactions exist (docs/protocol/transactions.md).
    */
   TYPED_TRANSACTION_UNSUPPORTED = "TX_DECODE_TYPED_TRANSACTION_UNSUPPORTED",
   /** The list does not have exactly 9 elements. */

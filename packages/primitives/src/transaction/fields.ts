@@ -1,4 +1,4 @@
-/** Field layout of a legacy Rootstock transaction (protocol spec B§8). */
+/** Field layout of a legacy Rootstock transaction (docs/protocol/transactions.md). */
 
 /** Index of each field in the transaction's 9-element RLP list. */
 export enum TransactionField {
@@ -33,8 +33,8 @@ export interface TransactionValues {
 
 /** The context a transaction is decoded in. */
 export interface TransactionDecodeOptions {
-  /** The node's chain id: v may carry it or chain id 0, nothing else (B§8). */
+  /** The node's chain id: v may carry it or chain id 0, nothing else (docs/protocol/transactions.md). */
   chainId: number;
-  /** Accept the unsigned REMASC transaction (only the last transaction of a block body, B§2.6). */
+  /** Accept the unsigned REMASC transaction (only the last transaction of a block body, docs/protocol/header.md §6). */
   allowRemasc?: boolean;
 }

@@ -1,6 +1,6 @@
 /**
- * The REMASC transaction (B§2.6, B§5.2): unsigned, to the REMASC precompile, zero gasPrice,
- * gasLimit and value, no data. It closes every block and triggers the fee payout.
+ * The REMASC transaction (docs/protocol/header.md §6, docs/protocol/fees.md §2): unsigned, to the REMASC
+ * precompile, zero gasPrice, gasLimit and value, no data. It closes every block and triggers the fee payout.
  */
 import {equalBytes, hexToBytes} from "@xchain/utils";
 import type {TransactionValues} from "./fields.ts";
@@ -30,10 +30,10 @@ export function isRemascTransaction(tx: RemascCandidate): boolean {
   );
 }
 
-// The REMASC rule (B§2.6, B§5.1 `RemascValidationRule`): a block's last transaction is the REMASC
-// transaction, and no other is. Block import (chain) checks both clauses before execution;
-// execution checks the first up front and the second transaction by transaction, in order with
-// its other checks (which also keeps a REMASC candidate out of block assembly).
+// The REMASC rule (docs/protocol/header.md §6, docs/protocol/fees.md §1 `RemascValidationRule`): a block's
+// last transaction is the REMASC transaction, and no other is. Block import (chain) checks both clauses
+// before execution; execution checks the first up front and the second transaction by transaction, in order
+// with its other checks (which also keeps a REMASC candidate out of block assembly).
 
 /** The REMASC transaction that closes `transactions`, or undefined when the last is not one (or there is none). */
 export function closingRemascTransaction<T extends RemascCandidate>(transactions: readonly T[]): T | undefined {

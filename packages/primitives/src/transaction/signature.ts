@@ -1,5 +1,5 @@
 /**
- * The signature fields of a legacy transaction (B§8): v is a single byte, 27/28 or
+ * The signature fields of a legacy transaction (docs/protocol/transactions.md): v is a single byte, 27/28 or
  * chainId·2 + 35/36; r and s are at most 32 bytes, in [1, n), and s is below floor(n/2).
  */
 import {bigIntToFixedBytes, bytesToBigInt, bytesToHex, keccak256, recoverPublicKey} from "@xchain/utils";
@@ -21,7 +21,7 @@ const CHAIN_ID_INC = 35;
 /** The largest chain id a one-byte v can carry. */
 export const MAX_CHAIN_ID = (255 - CHAIN_ID_INC - 1) >> 1;
 
-/** A transaction signature after the checks of B§8. */
+/** A transaction signature after the checks of docs/protocol/transactions.md. */
 export interface TransactionSignature {
   /** The ECDSA recovery id. */
   recovery: number;

@@ -1,5 +1,5 @@
 /**
- * A legacy Rootstock transaction (B§8). It keeps the nine RLP elements as received, because
+ * A legacy Rootstock transaction (docs/protocol/transactions.md). It keeps the nine RLP elements as received, because
  * rskj hashes its own re-encoding of the parsed fields, which normalises some number encodings
  * but keeps others exactly as given; a block body re-encodes the elements as received.
  */
@@ -149,7 +149,7 @@ export class Transaction implements Readonly<TransactionValues> {
   }
 
   /**
-   * rskj's encoding of the parsed transaction (B§8), which `hash()` covers: nonce `0x00`
+   * rskj's encoding of the parsed transaction (docs/protocol/transactions.md), which `hash()` covers: nonce `0x00`
    * becomes empty, a zero gasPrice stays `0x00` or empty as received, value and r/s are minimal,
    * v is 27/28 for chain id 0; gasLimit, to and data are kept as received.
    */
@@ -178,7 +178,7 @@ export class Transaction implements Readonly<TransactionValues> {
     return this.cachedSender;
   }
 
-  /** The six payload fields with rskj's re-encoding rules (B§8). */
+  /** The six payload fields with rskj's re-encoding rules (docs/protocol/transactions.md). */
   private payloadFields(): Uint8Array[] {
     const raw = this.receivedFields;
     const nonce = raw[TransactionField.nonce] as Uint8Array;
@@ -195,7 +195,7 @@ export class Transaction implements Readonly<TransactionValues> {
 }
 
 /**
- * The unsigned REMASC transaction that closes block `blockNumber` (B§5.2), as rskj's
+ * The unsigned REMASC transaction that closes block `blockNumber` (docs/protocol/fees.md §2), as rskj's
  * RemascTransaction builds it: nonce blockNumber − 1, gasPrice and gasLimit the single byte `0x00`.
  */
 export function createRemascTransaction(blockNumber: number): Transaction {

@@ -1,5 +1,5 @@
 /**
- * Polled filters (rpc-api §3.2): block, pending-transaction and log filters collect what happens
+ * Polled filters (docs/rpc.md §3.2): block, pending-transaction and log filters collect what happens
  * after their installation until polled. A filter not polled for `filterTimeoutMs` is removed by a
  * periodic sweep; each keeps at most `maxFilterChanges` unpolled entries (the oldest are dropped),
  * so an abandoned client cannot grow memory without bound.

@@ -1,5 +1,5 @@
 /**
- * Log matching for filters and subscriptions (rpc-api §4.5), the same rules as the chain's
+ * Log matching for filters and subscriptions (docs/rpc.md §4.5), the same rules as the chain's
  * eth_getLogs: any of the addresses; topics by position, null or an empty set for any, a set for
  * any of it; a filter with N positions needs logs with at least N topics (geth).
  */

@@ -1,5 +1,5 @@
 /**
- * WebSocket subscriptions (rpc-api §3.1, §6): `newHeads` (every header added, a reorganization's
+ * WebSocket subscriptions (docs/rpc.md §3.1, §6): `newHeads` (every header added, a reorganization's
  * whole new branch included), `logs` (logs of removed blocks again with `removed: true`, then the
  * new ones), `newPendingTransactions` (hashes, re-admitted ones after a reorganization included,
  * since the txpool reports them again) and `syncing` (the status object when a sync starts,

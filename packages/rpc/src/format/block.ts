@@ -1,5 +1,5 @@
 /**
- * The block object (rpc-api §2.3, B§9.6 `BlockResultDTO`): every field, merged-mining ones
+ * The block object (docs/rpc.md §2.3, docs/protocol/json-rpc.md §5 `BlockResultDTO`): every field, merged-mining ones
  * included. mixHash is the zero hash and nonce eight zero bytes (Rootstock has no ethash);
  * cumulativeDifficulty is the block's difficulty plus its uncles' (node reference; testnet blocks
  * 3 and 64,746 of the vectors); size is the length of the block's encoding.
@@ -46,7 +46,7 @@ const EMPTY = new Uint8Array(0);
 const ZERO_ADDRESS = new Uint8Array(20);
 
 /**
- * hashForMergedMining of a stored header (B§2.5): from its coinbase's fork-detection data where
+ * hashForMergedMining of a stored header (docs/protocol/header.md §5): from its coinbase's fork-detection data where
  * RSKIP-110 is active; the base hash for a header without merged-mining fields.
  */
 export function hashForMergedMining(header: BlockHeader, chainspec: Chainspec): Uint8Array {

@@ -1,4 +1,4 @@
-/** The header object of `newHeads` notifications (rpc-api §2.7). */
+/** The header object of `newHeads` notifications (docs/rpc.md §2.7). */
 import type {BlockHeader} from "@xchain/primitives";
 import {toData, toQuantity} from "@xchain/utils";
 

@@ -1,4 +1,4 @@
-/** The log object (rpc-api §2.6). */
+/** The log object (docs/rpc.md §2.6). */
 import type {LogWithContext} from "@xchain/chain";
 import {toData, toQuantity} from "@xchain/utils";
 import {RawJson} from "../jsonrpc/rawJson.ts";

@@ -1,5 +1,5 @@
 /**
- * The receipt object (rpc-api §2.5): status rather than root (every receipt is post-Byzantium
+ * The receipt object (docs/rpc.md §2.5): status rather than root (every receipt is post-Byzantium
  * style), effectiveGasPrice = the transaction's gasPrice (legacy transactions pay it), and
  * contractAddress for every creation, failed ones included (rskj and geth), from sender and nonce.
  * Log indexes count from the start of the block.

@@ -1,4 +1,4 @@
-/** The sync status object (rpc-api §2.8) of `eth_syncing` and the `syncing` subscription. */
+/** The sync status object (docs/rpc.md §2.8) of `eth_syncing` and the `syncing` subscription. */
 import {toQuantity} from "@xchain/utils";
 import type {SyncStatus} from "../deps.ts";
 

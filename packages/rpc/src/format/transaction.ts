@@ -1,5 +1,5 @@
 /**
- * The transaction object (rpc-api §2.4, rskj `TransactionResultDTO`): legacy only, so `type` is
+ * The transaction object (docs/rpc.md §2.4, rskj `TransactionResultDTO`): legacy only, so `type` is
  * `0x0`; v, r and s are quantities. The REMASC transaction shows sender zero and v, r, s `0x0`
  * (testnet block 3 of the vectors).
  */
@@ -32,12 +32,12 @@ export interface TransactionJson {
   type: string;
 }
 
-/** `0x` and 64 zeros: the block hash of a pending transaction in eth_pendingTransactions (rpc-api §2.4). */
+/** `0x` and 64 zeros: the block hash of a pending transaction in eth_pendingTransactions (docs/rpc.md §2.4). */
 export const ZERO_HASH = toData(new Uint8Array(32));
 
 /**
  * Formats a transaction. Pending (no `at`) has null block fields, except that eth_pendingTransactions
- * and txpool_content show `pendingBlockHash` = ZERO_HASH (rpc-api §2.4, B§9.4).
+ * and txpool_content show `pendingBlockHash` = ZERO_HASH (docs/rpc.md §2.4, docs/protocol/json-rpc.md §4).
  */
 export function formatTransaction(
   tx: Transaction,

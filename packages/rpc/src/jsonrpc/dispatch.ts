@@ -1,7 +1,7 @@
 /**
  * Dispatch of one body (a request or a batch) for both transports, and the only place where an
  * exception becomes a wire error (design "RPC"). Batches run sequentially, in order, and their
- * size counts nested arrays recursively (B§9.5).
+ * size counts nested arrays recursively (docs/protocol/errors.md).
  */
 import {setImmediate} from "node:timers/promises";
 import {MethodUnavailableError, RpcError, RpcErrorCode} from "./errors.ts";
@@ -15,7 +15,10 @@ export interface DispatchOptions {
   maxBatchSize: number;
   /** Deepest nesting of arrays and objects accepted anywhere in a body. */
   maxJsonDepth: number;
-  /** Maps an error that is neither an `RpcError` nor a `MethodUnavailableError` (typed errors of other packages; -32603 otherwise). */
+  /**
+   * Maps an error that is neither an `RpcError` nor a `MethodUnavailableError` (typed errors of other
+   * packages; -32603 otherwise).
+   */
   mapError(error: unknown, method: string): RpcError;
 }
 
@@ -25,7 +28,7 @@ export interface DispatchResult {
   httpStatus: number;
 }
 
-// B§9.5: HTTP 400 only when the top-level error is one of these.
+// docs/protocol/errors.md: HTTP 400 only when the top-level error is one of these.
 const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([
   RpcErrorCode.PARSE_ERROR,
   RpcErrorCode.INVALID_REQUEST,
@@ -48,14 +51,14 @@ export async function dispatch(
     return single(errorResponse(null, RpcError.parseError()));
   }
   if (nestingExceeds(raw, options.maxJsonDepth)) {
-    // rskj answers a stack overflow of its parser with -32600 (B§9.5).
+    // rskj answers a stack overflow of its parser with -32600 (docs/protocol/errors.md).
     return single(errorResponse(null, RpcError.invalidRequest("Invalid request: nesting too deep")));
   }
   if (!Array.isArray(raw)) return single(await answer(raw, options, context));
   if (raw.length === 0) return single(errorResponse(null, RpcError.invalidRequest("invalid request: empty batch")));
   if (countExceeds(raw, options.maxBatchSize)) {
     const message = `Cannot dispatch batch requests. ${options.maxBatchSize} is the max number of supported batch requests`;
-    // B§9.5: a bare error object, without jsonrpc and id.
+    // docs/protocol/errors.md: a bare error object, without jsonrpc and id.
     return {body: {error: {code: RpcErrorCode.INVALID_REQUEST, message}}, httpStatus: 400};
   }
   const responses: JsonRpcResponse[] = [];
@@ -105,7 +108,7 @@ function toRpcError(error: unknown, method: string, options: DispatchOptions): R
   return options.mapError(error, method);
 }
 
-/** Whether a batch holds more than `max` requests, nested arrays counted recursively (B§9.5). */
+/** Whether a batch holds more than `max` requests, nested arrays counted recursively (docs/protocol/errors.md). */
 function countExceeds(batch: unknown[], max: number): boolean {
   let count = 0;
   const pending: unknown[] = [batch];

@@ -1,32 +1,35 @@
 /**
- * JSON-RPC wire errors: the codes of rpc-api §7 and, where it is silent, rskj's (protocol spec
- * B§9.5). Handlers throw `RpcError` (or a typed error of another package, which `dispatch` maps
+ * JSON-RPC wire errors: the codes of docs/rpc.md §7 and, where it is silent, rskj's
+ * (docs/protocol/errors.md). Handlers throw `RpcError` (or a typed error of another package, which `dispatch` maps
  * once); nothing else builds an error response.
  */
 
 /** Wire error codes. */
 export enum RpcErrorCode {
-  /** The body is not JSON (B§9.5). */
+  /** The body is not JSON (docs/protocol/errors.md). */
   PARSE_ERROR = -32700,
-  /** Not a request object, a bad batch, a nesting too deep, a block reference that does not exist (B§9.5). */
+  /**
+   * Not a request object, a bad batch, a nesting too deep, a block reference that does not exist
+   * (docs/protocol/errors.md).
+   */
   INVALID_REQUEST = -32600,
-  /** Unknown, disabled or unsupported method (B§9.5). */
+  /** Unknown, disabled or unsupported method (docs/protocol/errors.md). */
   METHOD_NOT_FOUND = -32601,
-  /** Wrong parameter count or value; the message names the argument (B§9.5). */
+  /** Wrong parameter count or value; the message names the argument (docs/protocol/errors.md). */
   INVALID_PARAMS = -32602,
   /** A fault of the node itself. */
   INTERNAL_ERROR = -32603,
-  /** A request the node understood but cannot serve: insufficient funds (rpc-api §7), unknown filter or account. */
+  /** A request the node understood but cannot serve: insufficient funds (docs/rpc.md §7), unknown filter or account. */
   SERVER_ERROR = -32000,
-  /** A result over a configured limit (EIP-1474 "limit exceeded"): eth_getLogs (rpc-api §8). */
+  /** A result over a configured limit (EIP-1474 "limit exceeded"): eth_getLogs (docs/rpc.md §8). */
   LIMIT_EXCEEDED = -32005,
-  /** The txpool refused a transaction (B§9.5). */
+  /** The txpool refused a transaction (docs/protocol/errors.md). */
   TRANSACTION_REJECTED = -32010,
-  /** The request timed out or its response is too large (B§9.5). */
+  /** The request timed out or its response is too large (docs/protocol/errors.md). */
   TIMEOUT = -32011,
-  /** Execution reverted (rpc-api §7). */
+  /** Execution reverted (docs/rpc.md §7). */
   REVERTED = -32015,
-  /** A mining submission failed (B§6.2). */
+  /** A mining submission failed (docs/protocol/mining-rpc.md §3). */
   MINING_ERROR = -33000,
 }
 
@@ -37,7 +40,7 @@ export interface RpcErrorObject {
   data?: string;
 }
 
-/** rskj's prefix for a reverted execution (rpc-api §7). */
+/** rskj's prefix for a reverted execution (docs/rpc.md §7). */
 const REVERT_PREFIX = "VM Exception while processing transaction:";
 
 /** An error response: code, message and optional DATA. */
@@ -51,7 +54,7 @@ export class RpcError extends Error {
     this.name = "RpcError";
   }
 
-  /** -32700 (B§9.5). */
+  /** -32700 (docs/protocol/errors.md). */
   static parseError(): RpcError {
     return new RpcError(RpcErrorCode.PARSE_ERROR, "JSON parse error");
   }
@@ -61,7 +64,7 @@ export class RpcError extends Error {
     return new RpcError(RpcErrorCode.INVALID_REQUEST, message);
   }
 
-  /** -32601 for a name the node does not know (B§9.5). */
+  /** -32601 for a name the node does not know (docs/protocol/errors.md). */
   static methodNotFound(): RpcError {
     return new RpcError(RpcErrorCode.METHOD_NOT_FOUND, "method not found");
   }
@@ -79,7 +82,7 @@ export class RpcError extends Error {
     return new RpcError(RpcErrorCode.INVALID_PARAMS, message);
   }
 
-  /** -32603 (B§9.5); the cause is logged, never sent. */
+  /** -32603 (docs/protocol/errors.md); the cause is logged, never sent. */
   static internal(): RpcError {
     return new RpcError(RpcErrorCode.INTERNAL_ERROR, "Internal server error");
   }
@@ -89,19 +92,22 @@ export class RpcError extends Error {
     return new RpcError(RpcErrorCode.SERVER_ERROR, message);
   }
 
-  /** -32015: `VM Exception while processing transaction: revert <reason>` with the payload (rpc-api §7, B§9.5). */
+  /**
+   * -32015: `VM Exception while processing transaction: revert <reason>` with the payload (docs/rpc.md §7,
+   * docs/protocol/errors.md).
+   */
   static reverted(reason: string | undefined, data: string | undefined): RpcError {
     const message =
       reason === undefined ? `${REVERT_PREFIX} transaction reverted` : `${REVERT_PREFIX} revert ${reason}`;
     return new RpcError(RpcErrorCode.REVERTED, message, data);
   }
 
-  /** -32011 (B§9.5). */
+  /** -32011 (docs/protocol/errors.md). */
   static timeout(): RpcError {
     return new RpcError(RpcErrorCode.TIMEOUT, "Execution has got timeout out.");
   }
 
-  /** -32011 for a response over the size cap (B§9.5). */
+  /** -32011 for a response over the size cap (docs/protocol/errors.md). */
   static responseTooLarge(maxBytes: number): RpcError {
     return new RpcError(RpcErrorCode.TIMEOUT, `Response too large: more than ${maxBytes} bytes`);
   }
@@ -115,8 +121,9 @@ export class RpcError extends Error {
 }
 
 /**
- * Thrown by a handler that cannot serve on this node (no miner, an unsupported method); `dispatch`
- * turns it into -32601 with the method's name, as rskj does for UnsupportedOperationException (B§9.5).
+ * Thrown by a handler that cannot serve on this node (no miner, an unsupported method); `dispatch` turns it
+ * into -32601 with the method's name, as rskj does for UnsupportedOperationException
+ * (docs/protocol/errors.md).
  */
 export class MethodUnavailableError extends Error {
   constructor(readonly reason: string) {

@@ -1,6 +1,6 @@
 /**
  * JSON-RPC 2.0 messages: checking one request object, and building responses. rskj runs jsonrpc4j
- * in backwards-compatible mode, so a missing `jsonrpc` member is tolerated (B§9.5).
+ * in backwards-compatible mode, so a missing `jsonrpc` member is tolerated (docs/protocol/errors.md).
  */
 import {RpcError, type RpcErrorObject} from "./errors.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The `evm` development controls (B§6.4) through the miner. Results follow rskj: evm_mine,
+ * The `evm` development controls (docs/protocol/mining-rpc.md §6) through the miner. Results follow rskj: evm_mine,
  * evm_startMining, evm_stopMining and evm_reset return null, evm_increaseTime the total shift and
  * evm_snapshot the snapshot id as QUANTITYs, evm_revert a boolean. Where the miner's controls are
  * off it refuses them (MinerError NOT_ALLOWED, -32602).

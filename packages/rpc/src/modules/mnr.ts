@@ -1,6 +1,7 @@
 /**
- * The `mnr` namespace (B§6.1, B§6.2) with rskj's exact shapes; hex arguments are accepted with or
- * without `0x` (protocol spec Part A). A failed submission is -33000 with the miner's reason.
+ * The `mnr` namespace (docs/protocol/mining-rpc.md §2, docs/protocol/mining-rpc.md §3) with rskj's exact
+ * shapes; hex arguments are accepted with or without `0x` (docs/protocol/README.md §2). A failed submission
+ * is -33000 with the miner's reason.
  */
 import type {SubmitBlockResult} from "@xchain/miner";
 import {toData, toQuantity, utf8ToBytes} from "@xchain/utils";
@@ -11,7 +12,7 @@ import {looseHex} from "../params/hex.ts";
 import {method, param} from "../params/method.ts";
 import {requireMiner} from "./unavailable.ts";
 
-/** Whitespace-separated 32-byte hashes (B§6.2), each with or without 0x. */
+/** Whitespace-separated 32-byte hashes (docs/protocol/mining-rpc.md §3), each with or without 0x. */
 const hashList: Codec<Uint8Array[]> = (value, path) => {
   const items = string(value, path).trim().split(/\s+/).filter(Boolean);
   if (items.length === 0) throw new ParamError(path, "expected at least one hash");
@@ -22,7 +23,7 @@ const hashList: Codec<Uint8Array[]> = (value, path) => {
   });
 };
 
-/** A transaction count in hex, radix 16, with or without 0x (B§6.2). */
+/** A transaction count in hex, radix 16, with or without 0x (docs/protocol/mining-rpc.md §3). */
 const hexCount: Codec<number> = (value, path) => {
   const text = string(value, path);
   const digits = text.startsWith("0x") ? text.slice(2) : text;
@@ -30,7 +31,7 @@ const hexCount: Codec<number> = (value, path) => {
   return Number.parseInt(digits, 16);
 };
 
-/** B§6.2's success object; blockImportedResult is the hex of the ASCII name. */
+/** docs/protocol/mining-rpc.md §3's success object; blockImportedResult is the hex of the ASCII name. */
 function submitted(result: SubmitBlockResult): object {
   return {
     blockImportedResult: toData(utf8ToBytes(result.importResult)),
@@ -42,7 +43,7 @@ function submitted(result: SubmitBlockResult): object {
 /** mnr_* methods. */
 export function mnrMethods({miner}: Pick<ModuleDeps, "miner">): Record<string, RpcMethod> {
   return {
-    /** Handler for `mnr_getWork` (B§6.1): feesPaidToMiner is a decimal string */
+    /** Handler for `mnr_getWork` (docs/protocol/mining-rpc.md §2): feesPaidToMiner is a decimal string */
     getWork: method([], async () => {
       const work = await requireMiner(miner).getWork();
       return {

@@ -1,4 +1,7 @@
-/** The `net` namespace (rpc-api §4.2): the network id is the chain id as a decimal string (B§7.1). */
+/**
+ * The `net` namespace (docs/rpc.md §4.2): the network id is the chain id as a decimal string
+ * (docs/protocol/networks.md §1).
+ */
 import {toQuantity} from "@xchain/utils";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";

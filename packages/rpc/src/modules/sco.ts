@@ -1,5 +1,5 @@
 /**
- * The `sco` namespace (B§9.3): peer reputation and bans, off by default as in rskj. Without a
+ * The `sco` namespace (docs/protocol/peer-scoring.md): peer reputation and bans, off by default as in rskj. Without a
  * peer-to-peer network every method answers -32601 "not available" with the reason.
  */
 import type {RpcMethod} from "../jsonrpc/registry.ts";

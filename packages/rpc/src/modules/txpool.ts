@@ -1,5 +1,5 @@
 /**
- * The `txpool` namespace with rskj's shapes (B§9.4): counts as JSON numbers; content and inspect
+ * The `txpool` namespace with rskj's shapes (docs/protocol/json-rpc.md §4): counts as JSON numbers; content and inspect
  * nested by sender (hex without 0x) and nonce (decimal); gasPrice and value in content as the hex of
  * Java's signed bytes (`0x00` for zero); inspect lines `<to>: <value> wei + <gas> x <gasPrice> gas`
  * in decimal, a creation's `to` written `contract creation`.

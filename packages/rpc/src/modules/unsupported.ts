@@ -1,5 +1,5 @@
 /**
- * Namespaces registered only so that the inventory matches rpc-api §4.7 and callers get a
+ * Namespaces registered only so that the inventory matches docs/rpc.md §4.7 and callers get a
  * deliberate -32601 "not available" with the reason instead of "method not found" (design "RPC").
  */
 import type {RpcMethod} from "../jsonrpc/registry.ts";
@@ -23,12 +23,12 @@ export function traceMethods(): Record<string, RpcMethod> {
   return unsupportedMethods(["block", "transaction", "filter"], "xchain has no tracer yet");
 }
 
-/** db_*: deprecated (rpc-api §9.4). */
+/** db_*: deprecated (docs/rpc.md §9.4). */
 export function dbMethods(): Record<string, RpcMethod> {
   return unsupportedMethods(["putString", "getString", "putHex", "getHex"], "the db methods are deprecated");
 }
 
-/** shh_*: whisper is not supported (rpc-api §4.7). */
+/** shh_*: whisper is not supported (docs/rpc.md §4.7). */
 export function shhMethods(): Record<string, RpcMethod> {
   return unsupportedMethods(
     [

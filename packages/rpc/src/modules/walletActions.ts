@@ -1,6 +1,6 @@
 /**
  * What eth_sendTransaction, eth_sign and personal_* share: the dev wallet's account checks and
- * sending from it (rpc-api §4.4: gas 90,000 and gasPrice 0 unless given; the nonce follows the
+ * sending from it (docs/rpc.md §4.4: gas 90,000 and gasPrice 0 unless given; the nonce follows the
  * txpool's pending transactions).
  */
 import type {TxPoolApi} from "@xchain/txpool";
@@ -9,7 +9,7 @@ import type {DevWallet} from "../deps.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {CallRequest} from "../params/callObject.ts";
 
-/** rpc-api §8: eth_sendTransaction's defaults. */
+/** docs/rpc.md §8: eth_sendTransaction's defaults. */
 const DEFAULT_GAS = 90_000n;
 const DEFAULT_GAS_PRICE = 0n;
 

@@ -1,11 +1,14 @@
-/** The `web3` namespace (rpc-api §4.2). */
+/** The `web3` namespace (docs/rpc.md §4.2). */
 import {keccak256, toData} from "@xchain/utils";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import {data} from "../params/hex.ts";
 import {method, param} from "../params/method.ts";
 
-/** `xchain/<version>/<platform>/node<major>`, after rskj's `RskJ/<version>/<os>/Java<major>` (B§7.1). */
+/**
+ * `xchain/<version>/<platform>/node<major>`, after rskj's `RskJ/<version>/<os>/Java<major>`
+ * (docs/protocol/networks.md §1).
+ */
 export function formatClientVersion(version: string): string {
   return `xchain/${version}/${process.platform}/node${process.versions.node.split(".")[0]}`;
 }
@@ -15,7 +18,7 @@ export function web3Methods({clientVersion}: Pick<ModuleDeps, "clientVersion">):
   return {
     /** Handler for `web3_clientVersion` */
     clientVersion: method([], () => clientVersion),
-    /** Handler for `web3_sha3`: Keccak-256, not SHA3-256 (rpc-api §4.2) */
+    /** Handler for `web3_sha3`: Keccak-256, not SHA3-256 (docs/rpc.md §4.2) */
     sha3: method([param("data", data)], (bytes) => toData(keccak256(bytes))),
   };
 }

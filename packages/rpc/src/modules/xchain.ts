@@ -1,4 +1,4 @@
-/** The chain-specific `xchain` namespace (rpc-api §4.6, rskj's `rsk_*` of B§9.1). */
+/** The chain-specific `xchain` namespace (docs/rpc.md §4.6, rskj's `rsk_*` of docs/protocol/json-rpc.md §2). */
 import {toData} from "@xchain/utils";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";

@@ -1,5 +1,5 @@
 /**
- * Block references (rpc-api §4.3): a hex number, a tag (`latest`, `earliest`, `pending`), a block
+ * Block references (docs/rpc.md §4.3): a hex number, a tag (`latest`, `earliest`, `pending`), a block
  * hash where the method allows one, and the node reference's map `{blockHash}` / `{blockNumber}`
  * (EIP-1898, with `requireCanonical`).
  */

@@ -1,5 +1,5 @@
 /**
- * The call object of eth_call, eth_estimateGas and eth_sendTransaction (rpc-api §4.4). `data` and
+ * The call object of eth_call, eth_estimateGas and eth_sendTransaction (docs/rpc.md §4.4). `data` and
  * its alias `input` must agree when both are given. Members this node has no use for (`type`,
  * `chainId`, EIP-1559 fees, `accessList`) are ignored, as wallets send them unasked.
  */

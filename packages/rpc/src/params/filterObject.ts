@@ -1,5 +1,5 @@
 /**
- * Log filter objects (rpc-api §4.5): eth_getLogs and eth_newFilter take a block range or a block
+ * Log filter objects (docs/rpc.md §4.5): eth_getLogs and eth_newFilter take a block range or a block
  * hash (never both; the node reference spells it `blockhash`), eth_subscribe("logs") only
  * addresses and topics. Topics: at most 4 positions, each null (any), a DATA32 or an array of them.
  */

@@ -1,4 +1,4 @@
-/** Codecs of the rpc-api hex types on the strict utils codecs: DATA20, DATA32, DATA, QUANTITY. */
+/** Codecs of the JSON-RPC hex types (docs/rpc.md §4) on the strict utils codecs: DATA20, DATA32, DATA, QUANTITY. */
 import {bigIntToFixedBytes, hexToBytesOrNull, parseData, parseQuantity, parseQuantityNumber} from "@xchain/utils";
 import {type Codec, jsonType, ParamError} from "./codec.ts";
 
@@ -37,7 +37,7 @@ export const word: Codec<Uint8Array> = (value, path) => {
 
 /**
  * Hex bytes with or without `0x` (mnr_* parameters: rskj takes them bare, xchain accepts both,
- * protocol spec Part A).
+ * docs/protocol/README.md §2).
  */
 export const looseHex: Codec<Uint8Array> = (value, path) => {
   if (typeof value !== "string") throw new ParamError(path, `expected a hex string, got ${jsonType(value)}`);

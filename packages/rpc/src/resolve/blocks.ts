@@ -1,8 +1,8 @@
 /**
  * Block references resolved against the chain. `pending` reads as `latest`: the node keeps no
- * pending block (rpc-api §4.7 lists `pending` as unsupported for the block methods; the txpool
+ * pending block (docs/rpc.md §4.7 lists `pending` as unsupported for the block methods; the txpool
  * answers the pending nonce separately). A state read at a block that does not exist is -32600
- * `Block … not found` (B§9.5); a block lookup that finds nothing is null (rpc-api §7 rule 2).
+ * `Block … not found` (docs/protocol/errors.md); a block lookup that finds nothing is null (docs/rpc.md §7 rule 2).
  */
 import type {ChainReader} from "@xchain/chain";
 import type {Block, BlockHeader} from "@xchain/primitives";
@@ -50,7 +50,7 @@ export function findBlock(
   return chain.getBlockByNumber(blockNumberOf(chain, ref));
 }
 
-/** The header a reference names, or -32600 `Block … not found` (B§9.5). */
+/** The header a reference names, or -32600 `Block … not found` (docs/protocol/errors.md). */
 export async function requireHeader(
   chain: Pick<ChainReader, "head" | "getHeader" | "getHeaderByNumber">,
   ref: BlockRef,

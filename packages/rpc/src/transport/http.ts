@@ -1,7 +1,7 @@
 /**
- * JSON-RPC over HTTP (rpc-api §4.1): POST with a JSON content type, bodies up to `maxBodyBytes`
+ * JSON-RPC over HTTP (docs/rpc.md §4.1): POST with a JSON content type, bodies up to `maxBodyBytes`
  * (larger: 413 and the connection closed), CORS for the configured origins, HTTP 400 only for the
- * top-level errors of B§9.5. A client that disconnects mid-request aborts its work; nothing is
+ * top-level errors of docs/protocol/errors.md. A client that disconnects mid-request aborts its work; nothing is
  * written to a closed response.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";

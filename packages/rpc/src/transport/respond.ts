@@ -1,7 +1,7 @@
 /**
  * One body through dispatch for either transport, within the time budget and the response size
  * cap: past `requestTimeoutMs` (a batch as a whole) or over `maxResponseBytes` the answer is
- * -32011 (B§9.5). The request's signal is aborted on timeout, so long handlers stop working.
+ * -32011 (docs/protocol/errors.md). The request's signal is aborted on timeout, so long handlers stop working.
  */
 import {type DispatchOptions, dispatch} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";

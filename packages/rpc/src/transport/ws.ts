@@ -1,5 +1,5 @@
 /**
- * JSON-RPC over WebSocket (rpc-api §4.1, §4.8): text messages through the same dispatch, each at
+ * JSON-RPC over WebSocket (docs/rpc.md §4.1, §4.8): text messages through the same dispatch, each at
  * most `maxBodyBytes` (larger: the `ws` library closes with 1009). A connection runs at most
  * `maxInFlightPerConnection` requests at a time; the messages already read beyond that wait, and
  * the socket is paused until they have started, so a flooding client slows itself down (TCP

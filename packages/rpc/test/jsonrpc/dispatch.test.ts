@@ -1,4 +1,4 @@
-/** Requests, batches and malformed bodies (B§9.5), over HTTP so that the statuses are checked too. */
+/** Requests, batches and malformed bodies (docs/protocol/errors.md), over HTTP so that the statuses are checked too. */
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {TestNode} from "../support/node.ts";
 
@@ -15,7 +15,7 @@ const post = async (body: string) => {
 const request = (id: unknown, method: string, params: unknown[] = []) => ({jsonrpc: "2.0", id, method, params});
 
 describe("a single request", () => {
-  it("echoes the id, and tolerates a missing jsonrpc member (B§9.5)", async () => {
+  it("echoes the id, and tolerates a missing jsonrpc member (docs/protocol/errors.md)", async () => {
     expect(await post(JSON.stringify({id: "a", method: "eth_chainId"}))).toEqual({
       status: 200,
       body: {jsonrpc: "2.0", id: "a", result: "0x21"},
@@ -56,7 +56,7 @@ describe("a single request", () => {
     });
   });
 
-  it("answers an unknown method with -32601 and HTTP 200 (B§9.5)", async () => {
+  it("answers an unknown method with -32601 and HTTP 200 (docs/protocol/errors.md)", async () => {
     expect(await post(JSON.stringify(request(3, "eth_nothing")))).toEqual({
       status: 200,
       body: {jsonrpc: "2.0", id: 3, error: {code: -32601, message: "method not found"}},
@@ -67,7 +67,7 @@ describe("a single request", () => {
     expect(await post(JSON.stringify({jsonrpc: "2.0", method: "eth_chainId"}))).toEqual({status: 200, body: undefined});
   });
 
-  it("answers a nesting deeper than maxJsonDepth with -32600 (B§9.5)", async () => {
+  it("answers a nesting deeper than maxJsonDepth with -32600 (docs/protocol/errors.md)", async () => {
     const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
     expect(await post(deep)).toEqual({
       status: 400,
@@ -120,7 +120,7 @@ describe("a batch", () => {
     });
   });
 
-  it("over maxBatchSize, nested arrays counted, is HTTP 400 with rskj's bare error (B§9.5)", async () => {
+  it("over maxBatchSize, nested arrays counted, is HTTP 400 with rskj's bare error (docs/protocol/errors.md)", async () => {
     const tooMany = Array.from({length: 51}, (_, i) => request(i, "eth_chainId"));
     const bare = {
       error: {

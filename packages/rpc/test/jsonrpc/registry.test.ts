@@ -58,7 +58,7 @@ describe("MethodRegistry", () => {
   });
 });
 
-describe("module defaults (issue 4)", () => {
+describe("module defaults", () => {
   it("regtest: every namespace; mainnet and testnet: mnr on, evm, personal, debug, trace, sco off", () => {
     for (const name of RPC_MODULE_NAMES) expect(isModuleEnabledByDefault(name, "regtest")).toBe(true);
     const off = RPC_MODULE_NAMES.filter((name) => !isModuleEnabledByDefault(name, "mainnet"));

@@ -18,7 +18,7 @@ describe("evm_mine", () => {
 });
 
 describe("evm_increaseTime", () => {
-  it("shifts the miner clock and returns the total shift (B§6.4)", async () => {
+  it("shifts the miner clock and returns the total shift (docs/protocol/mining-rpc.md §6)", async () => {
     expect(await node.result("evm_increaseTime", ["0xa"])).toBe("0xa");
     expect(await node.result("evm_increaseTime", [5])).toBe("0xf");
     expect((await node.error("evm_increaseTime", [-1])).message).toBe(

@@ -34,7 +34,7 @@ function solve(work: Work, merkleRoot?: Uint8Array): {header: Uint8Array; coinba
 const IMPORTED_BEST = toData(utf8ToBytes(ImportResultKind.IMPORTED_BEST));
 
 describe("mnr_getWork", () => {
-  it("has B§6.1's shape: feesPaidToMiner in decimal, the regtest target", async () => {
+  it("has docs/protocol/mining-rpc.md §2's shape: feesPaidToMiner in decimal, the regtest target", async () => {
     const work = await node.result("mnr_getWork");
     expect(Object.keys(work)).toEqual([
       "blockHashForMergedMining",
@@ -54,7 +54,7 @@ describe("mnr_getWork", () => {
 });
 
 describe("mnr_submitBitcoinBlock", () => {
-  it("imports the block; blockImportedResult is the hex of the ASCII name (B§6.2)", async () => {
+  it("imports the block; blockImportedResult is the hex of the ASCII name (docs/protocol/mining-rpc.md §3)", async () => {
     expect(IMPORTED_BEST).toBe("0x494d504f525445445f42455354");
     const {block} = solve(await node.result("mnr_getWork"));
     const result = await node.result("mnr_submitBitcoinBlock", [bytesToHex(block)]);
@@ -65,12 +65,12 @@ describe("mnr_submitBitcoinBlock", () => {
     });
   });
 
-  it("accepts 0x-prefixed hex too (Part A)", async () => {
+  it("accepts 0x-prefixed hex too (docs/protocol/README.md §2)", async () => {
     const {block} = solve(await node.result("mnr_getWork"));
     expect((await node.result("mnr_submitBitcoinBlock", [toData(block)])).blockImportedResult).toBe(IMPORTED_BEST);
   });
 
-  it("answers -33000 for unknown work (B§6.2)", async () => {
+  it("answers -33000 for unknown work (docs/protocol/mining-rpc.md §3)", async () => {
     const {block} = solve({blockHashForMergedMining: `0x${"07".repeat(32)}`, target: `0x${"55".repeat(32)}`});
     const error = await node.error("mnr_submitBitcoinBlock", [bytesToHex(block)]);
     expect(error.code).toBe(-33000);
@@ -109,7 +109,7 @@ describe("mnr_submitBitcoinBlockPartialMerkle", () => {
     expect(result.blockImportedResult).toBe(IMPORTED_BEST);
   });
 
-  it("refuses an empty branch (B§6.2)", async () => {
+  it("refuses an empty branch (docs/protocol/mining-rpc.md §3)", async () => {
     const {header, coinbase} = solve(await node.result("mnr_getWork"));
     expect(
       await node.error("mnr_submitBitcoinBlockPartialMerkle", ["", bytesToHex(header), bytesToHex(coinbase), " ", "1"]),

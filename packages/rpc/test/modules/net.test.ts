@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => node.close());
 
 describe("net_version", () => {
-  it("is the chain id in decimal (B§7.1)", async () => {
+  it("is the chain id in decimal (docs/protocol/networks.md §1)", async () => {
     expect(await node.result("net_version")).toBe("33");
   });
 });

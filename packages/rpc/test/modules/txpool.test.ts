@@ -16,13 +16,13 @@ beforeAll(async () => {
 afterAll(() => node.close());
 
 describe("txpool_status", () => {
-  it("counts pending and queued as JSON numbers (B§9.4)", async () => {
+  it("counts pending and queued as JSON numbers (docs/protocol/json-rpc.md §4)", async () => {
     expect(await node.result("txpool_status")).toEqual({pending: 2, queued: 1});
   });
 });
 
 describe("txpool_content", () => {
-  it("nests by sender (hex without 0x) and decimal nonce (B§9.4)", async () => {
+  it("nests by sender (hex without 0x) and decimal nonce (docs/protocol/json-rpc.md §4)", async () => {
     const content = await node.result("txpool_content");
     expect(Object.keys(content.pending)).toEqual([bytesToHex(alice.address)]);
     expect(Object.keys(content.pending[bytesToHex(alice.address)])).toEqual(["0", "1"]);
@@ -47,7 +47,7 @@ describe("txpool_content", () => {
 });
 
 describe("txpool_inspect", () => {
-  it("summarizes each transaction (B§9.4)", async () => {
+  it("summarizes each transaction (docs/protocol/json-rpc.md §4)", async () => {
     const inspect = await node.result("txpool_inspect");
     expect(inspect.pending[bytesToHex(alice.address)]).toEqual({
       "0": [`${toData(dave.address)}: 1 wei + 21000 x 0 gas`],

@@ -16,7 +16,7 @@ describe("web3_clientVersion", () => {
 });
 
 describe("web3_sha3", () => {
-  it("is Keccak-256 of the data (rpc-api §4.2)", async () => {
+  it("is Keccak-256 of the data (docs/rpc.md §4.2)", async () => {
     const node = await TestNode.start();
     try {
       expect(await node.result("web3_sha3", ["0x"])).toBe(

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => node.close());
 
 describe("xchain_protocolVersion", () => {
-  it("is 0x3e (B§9.1)", async () => {
+  it("is 0x3e (docs/protocol/json-rpc.md §2)", async () => {
     expect(await node.result("xchain_protocolVersion")).toBe("0x3e");
   });
 });

@@ -87,7 +87,7 @@ describe("HTTP transport", () => {
     expect(preflight.headers.get("access-control-allow-headers")).toBe("content-type");
   });
 
-  it("uses HTTP 400 only for -32700, -32600 and -32602 at the top level (B§9.5)", async () => {
+  it("uses HTTP 400 only for -32700, -32600 and -32602 at the top level (docs/protocol/errors.md)", async () => {
     const status = async (method: string, params: unknown[]) =>
       (await node.post(JSON.stringify({jsonrpc: "2.0", id: 1, method, params}))).status;
     expect(await status("eth_getBalance", ["0x1"])).toBe(400);
@@ -97,7 +97,7 @@ describe("HTTP transport", () => {
     );
   });
 
-  it("answers -32011 past requestTimeoutMs and for a response over maxResponseBytes (B§9.5)", async () => {
+  it("answers -32011 past requestTimeoutMs and for a response over maxResponseBytes (docs/protocol/errors.md)", async () => {
     const limited = await TestNode.start({rpc: {requestTimeoutMs: 1, maxResponseBytes: 200}});
     try {
       const f = await buildFixture(limited);

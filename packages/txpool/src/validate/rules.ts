@@ -1,6 +1,6 @@
 /**
- * The checks of B§8 against the best block and the sender's account, in rskj's order: init code
- * size, gas limit, nonce range, balance, minimum gas price, intrinsic gas, gas price cap.
+ * The checks of docs/protocol/transactions.md against the best block and the sender's account, in rskj's
+ * order: init code size, gas limit, nonce range, balance, minimum gas price, intrinsic gas, gas price cap.
  */
 
 import {intrinsicGas, MAX_INITCODE_SIZE} from "@xchain/execution";
@@ -8,7 +8,10 @@ import type {Transaction} from "@xchain/primitives";
 import {TxPoolError} from "../errors.ts";
 import {TxPoolErrorCode} from "../types.ts";
 
-/** RSKIP-252: the pool admits at most 80 × the best block's minimumGasPrice (blocks allow 100 ×, B§5.1). */
+/**
+ * RSKIP-252: the pool admits at most 80 × the best block's minimumGasPrice (blocks allow 100 ×,
+ * docs/protocol/fees.md §1).
+ */
 export const POOL_GAS_PRICE_CAP_MULTIPLIER = 80n;
 
 /** What a transaction is checked against. */
@@ -32,7 +35,7 @@ export function maxCost(tx: Transaction): bigint {
   return tx.gasLimit * tx.gasPrice + tx.value;
 }
 
-/** Throws the `TxPoolError` of the first B§8 check the transaction fails. */
+/** Throws the `TxPoolError` of the first docs/protocol/transactions.md §4 check the transaction fails. */
 export function validateAdmission(tx: Transaction, c: AdmissionContext): void {
   if (tx.to === undefined && tx.data.length > MAX_INITCODE_SIZE) {
     throw new TxPoolError({

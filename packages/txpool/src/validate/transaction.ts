@@ -1,6 +1,6 @@
 /**
- * The checks of B§8 that look at the transaction alone, before any state: size, legacy form and
- * decoding, chain id, REMASC, signature. They run before a transaction waits for the pool.
+ * The checks of docs/protocol/transactions.md that look at the transaction alone, before any state: size,
+ * legacy form and decoding, chain id, REMASC, signature. They run before a transaction waits for the pool.
  */
 import {
   isRemascTransaction,
@@ -47,7 +47,7 @@ export function decodeTransaction(raw: Uint8Array, chainId: number): Transaction
 }
 
 /**
- * Chain id (none, 0 or the node's, B§8), REMASC (not accepted from outside a block) and a
+ * Chain id (none, 0 or the node's, docs/protocol/transactions.md), REMASC (not accepted from outside a block) and a
  * recoverable signature; returns the sender.
  */
 export function checkTransaction(tx: Transaction, chainId: number): Uint8Array {

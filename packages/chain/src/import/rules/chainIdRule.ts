@@ -3,8 +3,8 @@ import type {Block} from "@xchain/primitives";
 import {BlockError, BlockErrorCode} from "../../errors.ts";
 
 /**
- * Every signed transaction carries this network's chain id or none (B§8). Decoding a block's bytes
- * already enforces it; this covers blocks handed over as objects (the miner's).
+ * Every signed transaction carries this network's chain id or none (docs/protocol/transactions.md). Decoding
+ * a block's bytes already enforces it; this covers blocks handed over as objects (the miner's).
  */
 export function chainIdRule(block: Block, chainspec: Chainspec): void {
   const expected = chainspec.params.chainId;

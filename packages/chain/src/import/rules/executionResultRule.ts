@@ -4,7 +4,7 @@ import {equalBytes} from "@xchain/utils";
 import {BlockError, BlockErrorCode} from "../../errors.ts";
 
 /**
- * What the header commits to equals what execution produced (B§5.1, rskj `BlockExecutor.validate`):
+ * What the header commits to equals what execution produced (docs/protocol/fees.md §1, rskj `BlockExecutor.validate`):
  * stateRoot, receiptTrieRoot, logsBloom, gasUsed and paidFees, each with its own code.
  */
 export function executionResultRule(header: BlockHeader, result: BlockExecutionResult): void {

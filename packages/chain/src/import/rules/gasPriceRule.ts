@@ -5,7 +5,7 @@ import {BlockError, BlockErrorCode, type BlockErrorType} from "../../errors.ts";
 
 /**
  * Every transaction but the closing REMASC one obeys execution's gas-price rule
- * (`gasPriceViolation`: `TxsMinGasPriceRule` and RSKIP-252 `BlockTxsMaxGasPriceRule`, B§5.1); the
+ * (`gasPriceViolation`: `TxsMinGasPriceRule` and RSKIP-252 `BlockTxsMaxGasPriceRule`, docs/protocol/fees.md §1); the
  * first that does not is a `BlockError` naming its index.
  */
 export function gasPriceRule(block: Block, chainspec: Chainspec): void {

@@ -1,4 +1,4 @@
-/** eth_accounts, eth_sendRawTransaction, eth_sendTransaction, eth_sign (rpc-api §4.2, §4.4). */
+/** eth_accounts, eth_sendRawTransaction, eth_sendTransaction, eth_sign (docs/rpc.md §4.2, §4.4). */
 import {toData} from "@xchain/utils";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";

@@ -1,6 +1,6 @@
 /**
- * eth_* block and uncle queries (rpc-api §4.3). A block that is not found gives null (rpc-api §7
- * rule 2); an uncle is shown in the block shape without transactions (rpc-api §2.3).
+ * eth_* block and uncle queries (docs/rpc.md §4.3). A block that is not found gives null (docs/rpc.md §7
+ * rule 2); an uncle is shown in the block shape without transactions (docs/rpc.md §2.3).
  */
 import {Block, type BlockHeader} from "@xchain/primitives";
 import {toQuantity} from "@xchain/utils";

@@ -2,7 +2,7 @@
  * eth_call (block required, as on the service; without `to` it simulates a contract creation, as
  * geth and rskj do and as web3.js relies on before sending a deployment; state overrides not
  * supported) and eth_estimateGas
- * (rpc-api §4.4). Without a gas limit a call gets `callGasCap`; the estimate is bounded by the
+ * (docs/rpc.md §4.4). Without a gas limit a call gets `callGasCap`; the estimate is bounded by the
  * block gas limit, `gasEstimationCap` (rskj's 6,800,000), the caller's gas and what the sender can
  * pay at its gasPrice.
  */
@@ -28,7 +28,7 @@ const min = (a: bigint, b: bigint) => (a < b ? a : b);
 export function ethCallMethods(deps: Pick<ModuleDeps, "chain" | "executor" | "options">): Record<string, RpcMethod> {
   const {options} = deps;
   return {
-    /** Handler for `eth_call`: a revert is -32015 with the reason and payload (rpc-api §7) */
+    /** Handler for `eth_call`: a revert is -32015 with the reason and payload (docs/rpc.md §7) */
     call: method(
       [param("transaction", callRequest), param("block", blockRef), optional("stateOverride", noStateOverride)],
       async (request, block) => {

@@ -1,7 +1,7 @@
 /**
  * A call object prepared against a block for eth_call and eth_estimateGas: the sender (the zero
  * address when none is given), its balance checked against `value` (-32000 `insufficient funds for
- * transfer`, rpc-api §7), and a runner for any gas limit.
+ * transfer`, docs/rpc.md §7), and a runner for any gas limit.
  */
 import {type CallResult, intrinsicGas, TransactionInvalidCode, TransactionInvalidError} from "@xchain/execution";
 import type {BlockHeader} from "@xchain/primitives";

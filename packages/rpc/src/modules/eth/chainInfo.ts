@@ -1,11 +1,11 @@
-/** eth_* identity and head methods (rpc-api §4.2). */
+/** eth_* identity and head methods (docs/rpc.md §4.2). */
 import {toQuantity} from "@xchain/utils";
 import {formatSyncStatus} from "../../format/syncStatus.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 import {method} from "../../params/method.ts";
 
-/** The highest "rsk" capability version, 62 (B§7.1: what rskj returns, not the doc's "62"). */
+/** The highest "rsk" capability version, 62 (docs/protocol/networks.md §1: what rskj returns, not the doc's "62"). */
 export const PROTOCOL_VERSION = "0x3e";
 
 /** eth_chainId, eth_protocolVersion, eth_syncing, eth_gasPrice, eth_blockNumber. */
@@ -19,9 +19,12 @@ export function ethChainInfoMethods({
     chainId: method([], () => toQuantity(chainspec.params.chainId)),
     /** Handler for `eth_protocolVersion` */
     protocolVersion: method([], () => PROTOCOL_VERSION),
-    /** Handler for `eth_syncing` (rpc-api §2.8) */
+    /** Handler for `eth_syncing` (docs/rpc.md §2.8) */
     syncing: method([], () => formatSyncStatus(sync.syncStatus())),
-    /** Handler for `eth_gasPrice`: the best block's minimumGasPrice × 1.1 (B§8, rskj `rpc.gasPriceMultiplier`) */
+    /**
+     * Handler for `eth_gasPrice`: the best block's minimumGasPrice × 1.1 (docs/protocol/transactions.md, rskj
+     * `rpc.gasPriceMultiplier`)
+     */
     gasPrice: method([], () => toQuantity((chain.head().header.minimumGasPrice * 11n) / 10n)),
     /** Handler for `eth_blockNumber` */
     blockNumber: method([], () => toQuantity(chain.head().number)),

@@ -1,4 +1,7 @@
-/** Polled filters (rpc-api §3.2, §4.5); an unknown filter id is -32000 `filter not found` (B§9.5). */
+/**
+ * Polled filters (docs/rpc.md §3.2, §4.5); an unknown filter id is -32000 `filter not found`
+ * (docs/protocol/errors.md).
+ */
 import {toData, toQuantity} from "@xchain/utils";
 import {logsToJson} from "../../format/log.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
@@ -12,14 +15,17 @@ import {findLogs} from "./logs.ts";
 /** A filter id as the manager keys it (a QUANTITY in canonical form). */
 const filterId: Codec<string> = (value, path) => toQuantity(quantity(value, path));
 
-// eth_newFilter takes a block range (rpc-api §4.5), not a block hash.
+// eth_newFilter takes a block range (docs/rpc.md §4.5), not a block hash.
 const rangeFilter: Codec<LogFilterRequest & {kind: "range"}> = (value, path) => {
   const request = logFilterRequest(value, path);
   if (request.kind !== "range") throw new ParamError(`${path}.blockHash`, "not allowed in eth_newFilter");
   return request;
 };
 
-/** eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter. */
+/**
+ * eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges,
+ * eth_getFilterLogs, eth_uninstallFilter.
+ */
 export function ethFilterMethods(deps: Pick<ModuleDeps, "chain" | "options" | "filters">): Record<string, RpcMethod> {
   const {filters} = deps;
   return {

@@ -1,5 +1,5 @@
 /**
- * eth_estimateGas as a search for the lowest gas limit with which the call succeeds (issue 4):
+ * eth_estimateGas as a search for the lowest gas limit with which the call succeeds:
  * one run at the upper bound (its failure is the answer: -32015 for a revert, -32000 otherwise),
  * then geth's shortcut (the gas the run consumed × 64/63, which covers the 1/64 a CALL keeps back)
  * and a binary search between the gas used and the bound.

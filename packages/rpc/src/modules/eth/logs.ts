@@ -1,5 +1,5 @@
 /**
- * eth_getLogs (rpc-api §4.5, §8): by block hash (that block's logs, canonical or not) or over a
+ * eth_getLogs (docs/rpc.md §4.5, §8): by block hash (that block's logs, canonical or not) or over a
  * range (default `latest`, clamped to the head). A range of up to `logsMaxBlockRange` blocks has no
  * cap on logs; a longer one is read in chunks of that size and fails with -32005 once it passes
  * `logsMaxResults`.

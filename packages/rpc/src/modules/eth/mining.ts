@@ -1,6 +1,6 @@
 /**
- * eth_* mining methods (rpc-api §4.2, §4.5; docs/mining.md): rskj lacks eth_getWork and
- * eth_submitWork (B§6.3), xchain makes them real through the miner. Without a miner eth_mining is
+ * eth_* mining methods (docs/rpc.md §4.2, §4.5; docs/mining.md): rskj lacks eth_getWork and eth_submitWork
+ * (docs/protocol/mining-rpc.md §5), xchain makes them real through the miner. Without a miner eth_mining is
  * false and eth_hashrate 0x0, the others -32601 "not available".
  */
 import {bytesToBigInt, toData, toQuantity} from "@xchain/utils";
@@ -18,7 +18,7 @@ const NET_HASHRATE_MAX_BLOCKS = 1_000;
 /** eth_getWork, eth_submitWork, eth_submitHashrate, eth_hashrate, eth_netHashrate, eth_mining, eth_coinbase. */
 export function ethMiningMethods({miner, chain}: Pick<ModuleDeps, "miner" | "chain">): Record<string, RpcMethod> {
   return {
-    /** Handler for `eth_getWork`: [pow hash, seed, boundary] (rpc-api §2.11, docs/mining.md) */
+    /** Handler for `eth_getWork`: [pow hash, seed, boundary] (docs/rpc.md §2.11, docs/mining.md) */
     getWork: method([], async () => (await requireMiner(miner).getEthWork()).map(toData)),
     /** Handler for `eth_submitWork`: true when the solution imported a block */
     submitWork: method(

@@ -1,6 +1,6 @@
 /**
  * A failed execution as a wire error: a revert is -32015 with the reason decoded from an
- * `Error(string)` payload and the payload in `data` (rpc-api §7, B§9.5); any other failure (out
+ * `Error(string)` payload and the payload in `data` (docs/rpc.md §7, docs/protocol/errors.md); any other failure (out
  * of gas, invalid opcode) is -32000 with the EVM's reason, as geth answers.
  */
 import type {CallResult} from "@xchain/execution";

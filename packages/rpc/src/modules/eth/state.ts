@@ -1,4 +1,4 @@
-/** eth_* state queries (rpc-api §4.3): at a block number, tag, hash or `{blockHash}`/`{blockNumber}` map. */
+/** eth_* state queries (docs/rpc.md §4.3): at a block number, tag, hash or `{blockHash}`/`{blockNumber}` map. */
 import {toData, toQuantity} from "@xchain/utils";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";

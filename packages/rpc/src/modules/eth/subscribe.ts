@@ -1,5 +1,5 @@
 /**
- * eth_subscribe and eth_unsubscribe (rpc-api §4.8): WebSocket only. Over HTTP they answer -32601
+ * eth_subscribe and eth_unsubscribe (docs/rpc.md §4.8): WebSocket only. Over HTTP they answer -32601
  * "not available" naming the reason, the error rskj gives for a method a transport lacks.
  */
 

@@ -1,6 +1,6 @@
 /**
- * eth_* transaction and receipt queries (rpc-api §4.3). A transaction still in the txpool is shown
- * with null block fields; eth_pendingTransactions shows the zero block hash (rpc-api §2.4).
+ * eth_* transaction and receipt queries (docs/rpc.md §4.3). A transaction still in the txpool is shown
+ * with null block fields; eth_pendingTransactions shows the zero block hash (docs/rpc.md §2.4).
  */
 import type {Block, Transaction} from "@xchain/primitives";
 import {formatReceipt} from "../../format/receipt.ts";

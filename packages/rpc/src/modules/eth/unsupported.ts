@@ -1,4 +1,4 @@
-/** eth_* methods registered as unsupported (rpc-api §4.7), each with its reason. */
+/** eth_* methods registered as unsupported (docs/rpc.md §4.7), each with its reason. */
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import {unsupportedMethods} from "../unsupported.ts";
 
@@ -7,7 +7,7 @@ export function ethUnsupportedMethods(): Record<string, RpcMethod> {
   return {
     ...unsupportedMethods(
       ["getCompilers", "compileLLL", "compileSolidity", "compileSerpent"],
-      "compilers are not included in the node (rpc-api §4.7)",
+      "compilers are not included in the node",
     ),
     ...unsupportedMethods(["getProof"], "xchain does not build state proofs yet"),
     ...unsupportedMethods(["bridgeState"], "xchain has no Bridge (PowPeg) contract"),

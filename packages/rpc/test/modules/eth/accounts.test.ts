@@ -19,14 +19,14 @@ afterAll(async () => {
 const NO_ACCOUNTS = "this node holds no accounts: sign transactions yourself and use eth_sendRawTransaction";
 
 describe("eth_accounts", () => {
-  it("lists the dev wallet's cow accounts (B§7.3), [] without a wallet", async () => {
+  it("lists the dev wallet's cow accounts (docs/protocol/networks.md §3), [] without a wallet", async () => {
     expect(await node.result("eth_accounts")).toEqual(cows.map((c) => toData(c.address)));
     expect(await walletless.result("eth_accounts")).toEqual([]);
   });
 });
 
 describe("eth_sendTransaction", () => {
-  it("signs with the dev account and submits: gas 90,000 and gasPrice 0 by default (rpc-api §8)", async () => {
+  it("signs with the dev account and submits: gas 90,000 and gasPrice 0 by default (docs/rpc.md §8)", async () => {
     const hash = await node.result("eth_sendTransaction", [
       {from: toData(alice.address), to: toData(dave.address), value: "0x7"},
     ]);
@@ -56,7 +56,7 @@ describe("eth_sendTransaction", () => {
 });
 
 describe("eth_sign", () => {
-  it("signs the personal-message hash: r ‖ s ‖ v with v 27/28 (rpc-api §4.4)", async () => {
+  it("signs the personal-message hash: r ‖ s ‖ v with v 27/28 (docs/rpc.md §4.4)", async () => {
     const message = utf8ToBytes("hello xchain");
     const signature = hexToBytes(await node.result("eth_sign", [toData(alice.address), toData(message)]));
     expect(signature).toHaveLength(65);

@@ -39,7 +39,7 @@ describe("eth_call", () => {
     expect(await node.result("eth_getStorageAt", [toData(fixture.contract), "0x0", "latest"])).toBe(word(42n));
   });
 
-  it("answers a revert with -32015, the reason and the payload (rpc-api §7)", async () => {
+  it("answers a revert with -32015, the reason and the payload (docs/rpc.md §7)", async () => {
     expect(
       await node.error("eth_call", [{to: toData(fixture.contract), data: toData(probeCall.fail())}, "latest"]),
     ).toEqual({
@@ -61,7 +61,7 @@ describe("eth_call", () => {
     expect(await node.error("eth_call", [burn, "latest"])).toEqual({code: -32000, message: "out of gas"});
   });
 
-  it("answers -32000 when value exceeds the balance (rpc-api §7)", async () => {
+  it("answers -32000 when value exceeds the balance (docs/rpc.md §7)", async () => {
     const poor = {
       from: `0x${"99".repeat(20)}`,
       to: toData(fixture.contract),
@@ -79,7 +79,7 @@ describe("eth_call", () => {
     expect(await node.result("eth_call", [{data: "0x602a60005360016000f3"}, "latest"])).toBe("0x2a");
   });
 
-  it("requires the block (rpc-api §4.4), and refuses state overrides", async () => {
+  it("requires the block (docs/rpc.md §4.4), and refuses state overrides", async () => {
     const call = {to: toData(fixture.contract), data: toData(probeCall.value())};
     expect((await node.error("eth_call", [call])).message).toBe("missing value for required argument 1 (block)");
     expect((await node.error("eth_call", [call, "latest", {}])).message).toBe(

@@ -17,13 +17,13 @@ beforeAll(async () => {
 afterAll(() => node.close());
 
 describe("eth_chainId", () => {
-  it("is regtest's 0x21 (B§7.1)", async () => {
+  it("is regtest's 0x21 (docs/protocol/networks.md §1)", async () => {
     expect(await node.result("eth_chainId")).toBe("0x21");
   });
 });
 
 describe("eth_protocolVersion", () => {
-  it("is 0x3e (B§7.1)", async () => {
+  it("is 0x3e (docs/protocol/networks.md §1)", async () => {
     expect(await node.result("eth_protocolVersion")).toBe("0x3e");
   });
 });
@@ -42,13 +42,13 @@ describe("eth_blockNumber", () => {
 });
 
 describe("eth_gasPrice", () => {
-  it("is the best block's minimumGasPrice × 1.1 (B§8): 0 on regtest", async () => {
+  it("is the best block's minimumGasPrice × 1.1 (docs/protocol/transactions.md): 0 on regtest", async () => {
     expect(await node.result("eth_gasPrice")).toBe("0x0");
   });
 });
 
 describe("eth_syncing", () => {
-  it("is the sync status object while syncing (rpc-api §2.8)", async () => {
+  it("is the sync status object while syncing (docs/rpc.md §2.8)", async () => {
     expect(await node.result("eth_syncing")).toEqual({startingBlock: "0x1", currentBlock: "0x2", highestBlock: "0x10"});
   });
 

@@ -41,14 +41,14 @@ describe("eth_estimateGas", () => {
     expect(estimate).toBeLessThan(1_000_000n);
   });
 
-  it("answers a revert with -32015 and the reason (rpc-api §7)", async () => {
+  it("answers a revert with -32015 and the reason (docs/rpc.md §7)", async () => {
     const error = await node.error("eth_estimateGas", [{to: toData(fixture.contract), data: toData(probeCall.fail())}]);
     expect(error.code).toBe(-32015);
     expect(error.message).toBe("VM Exception while processing transaction: revert nope");
     expect(error.data).toMatch(/^0x08c379a0/);
   });
 
-  it("answers -32000 `insufficient funds for transfer` when value exceeds the balance (rpc-api §7)", async () => {
+  it("answers -32000 `insufficient funds for transfer` when value exceeds the balance (docs/rpc.md §7)", async () => {
     const poor = {from: `0x${"98".repeat(20)}`, to: toData(dave.address), value: "0x1"};
     expect(await node.error("eth_estimateGas", [poor])).toEqual({
       code: -32000,

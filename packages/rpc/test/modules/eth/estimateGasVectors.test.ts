@@ -1,5 +1,5 @@
 /**
- * eth_estimateGas against rskj's own estimates (shared/vectors/rsk-gas-vectors.json): each fixture
+ * eth_estimateGas against rskj's own estimates (test/vectors/rsk-gas-vectors.json): each fixture
  * is replayed with the execution package's DSL interpreter, its transactions are imported one per
  * block into a chain whose genesis funds the fixture's accounts, and the estimate over RPC must
  * succeed, be the lowest limit that does, and be at most rskj's.

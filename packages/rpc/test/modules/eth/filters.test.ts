@@ -37,7 +37,7 @@ describe("eth_newPendingTransactionFilter", () => {
 });
 
 describe("eth_uninstallFilter", () => {
-  it("is false for a filter that does not exist; later polls are -32000 `filter not found` (B§9.5)", async () => {
+  it("is false for a filter that does not exist; later polls are -32000 `filter not found` (docs/protocol/errors.md)", async () => {
     const id = await node.result("eth_newBlockFilter");
     expect(await node.result("eth_uninstallFilter", [id])).toBe(true);
     expect(await node.result("eth_uninstallFilter", [id])).toBe(false);
@@ -46,7 +46,7 @@ describe("eth_uninstallFilter", () => {
 });
 
 describe("eth_getFilterChanges", () => {
-  it("drops a filter that was not polled within filterTimeoutMs (rpc-api §3.2)", async () => {
+  it("drops a filter that was not polled within filterTimeoutMs (docs/rpc.md §3.2)", async () => {
     const quick = await TestNode.start({rpc: {filterTimeoutMs: 50}});
     try {
       const id = await quick.result("eth_newBlockFilter");

@@ -61,7 +61,7 @@ describe("eth_getBalance", () => {
     );
   });
 
-  it("answers -32600 for a block that does not exist (B§9.5)", async () => {
+  it("answers -32600 for a block that does not exist (docs/protocol/errors.md)", async () => {
     expect(await node.error("eth_getBalance", [toData(alice.address), "0x64"])).toEqual({
       code: -32600,
       message: "Block 0x64 not found",

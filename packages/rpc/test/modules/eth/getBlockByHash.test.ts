@@ -19,7 +19,7 @@ describe("eth_getBlockByHash", () => {
     expect(await node.result("eth_getBlockByHash", [hash])).toEqual(await node.result("eth_getBlockByNumber", ["0x3"]));
   });
 
-  it("is null for an unknown hash (rpc-api §7 rule 2)", async () => {
+  it("is null for an unknown hash (docs/rpc.md §7 rule 2)", async () => {
     expect(await node.result("eth_getBlockByHash", [`0x${"22".repeat(32)}`, false])).toBeNull();
   });
 

@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => node.close());
 
-// rpc-api §2.3 and B§9.6, in rskj's order.
+// docs/rpc.md §2.3 and docs/protocol/json-rpc.md §5, in rskj's order.
 const BLOCK_FIELDS = [
   "number",
   "hash",
@@ -43,7 +43,7 @@ const BLOCK_FIELDS = [
 ];
 
 describe("eth_getBlockByNumber", () => {
-  it("returns every block field of rpc-api §2.3 with the block's values", async () => {
+  it("returns every block field of docs/rpc.md §2.3 with the block's values", async () => {
     const block = fixture.blocks[1];
     const {header} = block;
     const json = await node.result("eth_getBlockByNumber", ["0x2", false]);

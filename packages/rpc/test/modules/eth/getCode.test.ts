@@ -20,7 +20,7 @@ describe("eth_getCode", () => {
     expect(await node.result("eth_getCode", [toData(alice.address), "latest"])).toBe("0x");
   });
 
-  it("requires the block (rpc-api §4.3)", async () => {
+  it("requires the block (docs/rpc.md §4.3)", async () => {
     expect((await node.error("eth_getCode", [toData(fixture.contract)])).code).toBe(-32602);
   });
 });

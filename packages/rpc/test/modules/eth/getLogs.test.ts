@@ -7,7 +7,7 @@ import {PINGED_TOPIC, STORED_TOPIC, topic} from "../../support/probe.ts";
 let node: TestNode;
 let fixture: Fixture;
 beforeAll(async () => {
-  // Small limits, so that the fixture's three blocks exercise them (rpc-api §8 at scale: 2,000 / 10,000).
+  // Small limits, so that the fixture's three blocks exercise them (docs/rpc.md §8 at scale: 2,000 / 10,000).
   node = await TestNode.start({rpc: {logsMaxBlockRange: 2, logsMaxResults: 2}});
   fixture = await buildFixture(node);
 });
@@ -23,7 +23,7 @@ describe("eth_getLogs", () => {
     expect(await getLogs({})).toEqual(["3:pinged"]);
   });
 
-  it("matches addresses and topics by position (rpc-api §4.5)", async () => {
+  it("matches addresses and topics by position (docs/rpc.md §4.5)", async () => {
     const range = {fromBlock: "0x2", toBlock: "latest"};
     const contract = toData(fixture.contract);
     expect(await getLogs({...range, address: contract})).toEqual(["2:stored", "2:pinged", "3:pinged"]);
@@ -56,7 +56,7 @@ describe("eth_getLogs", () => {
     });
   });
 
-  it("takes a block hash instead of a range, never both (rpc-api §4.5)", async () => {
+  it("takes a block hash instead of a range, never both (docs/rpc.md §4.5)", async () => {
     expect(await getLogs({blockHash: toData(fixture.blocks[1].hash())})).toEqual(["2:stored", "2:pinged"]);
     expect(await getLogs({blockhash: toData(fixture.blocks[2].hash())})).toEqual(["3:pinged"]);
     expect(await node.error("eth_getLogs", [{blockHash: toData(fixture.blocks[1].hash()), fromBlock: "0x1"}])).toEqual({
@@ -66,7 +66,7 @@ describe("eth_getLogs", () => {
     expect((await node.error("eth_getLogs", [{blockHash: `0x${"88".repeat(32)}`}])).code).toBe(-32000);
   });
 
-  it("has no cap within the block range limit; past it at most logsMaxResults logs (rpc-api §8)", async () => {
+  it("has no cap within the block range limit; past it at most logsMaxResults logs (docs/rpc.md §8)", async () => {
     expect(await getLogs({fromBlock: "0x2", toBlock: "0x3"})).toHaveLength(3);
     expect(await node.error("eth_getLogs", [{fromBlock: "0x0", toBlock: "latest"}])).toEqual({
       code: -32005,

@@ -26,7 +26,7 @@ describe("eth_getStorageAt", () => {
     expect(await node.result("eth_getStorageAt", [toData(alice.address), "0x5", "latest"])).toBe(word(0));
   });
 
-  it("requires the block (rpc-api §4.3) and a valid slot", async () => {
+  it("requires the block (docs/rpc.md §4.3) and a valid slot", async () => {
     expect((await node.error("eth_getStorageAt", [toData(fixture.contract), "0x0"])).message).toBe(
       "missing value for required argument 2 (block)",
     );

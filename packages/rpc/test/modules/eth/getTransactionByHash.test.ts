@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => node.close());
 
 describe("eth_getTransactionByHash", () => {
-  it("returns the transaction object of rpc-api §2.4", async () => {
+  it("returns the transaction object of docs/rpc.md §2.4", async () => {
     const tx = fixture.transfer;
     expect(await node.result("eth_getTransactionByHash", [toData(tx.hash())])).toEqual({
       hash: toData(tx.hash()),
@@ -38,7 +38,7 @@ describe("eth_getTransactionByHash", () => {
     expect((await node.result("eth_getTransactionByHash", [toData(fixture.deploy.hash())])).to).toBeNull();
   });
 
-  it("shows a pending transaction with null block fields (rpc-api §3.3)", async () => {
+  it("shows a pending transaction with null block fields (docs/rpc.md §3.3)", async () => {
     const pending = signTx(bob, {nonce: 2n, to: dave.address, value: 1n});
     await node.result("eth_sendRawTransaction", [toData(pending.encode())]);
     expect(await node.result("eth_getTransactionByHash", [toData(pending.hash())])).toMatchObject({

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => node.close());
 
 describe("eth_getTransactionReceipt", () => {
-  it("returns the receipt object of rpc-api §2.5 with its logs", async () => {
+  it("returns the receipt object of docs/rpc.md §2.5 with its logs", async () => {
     const block = fixture.blocks[1];
     const receipts = (await node.chain.getReceipts(block.hash()))!;
     const receipt = await node.result("eth_getTransactionReceipt", [toData(fixture.store.hash())]);

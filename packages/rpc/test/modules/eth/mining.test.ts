@@ -17,7 +17,7 @@ afterAll(async () => {
 const NO_MINER = "this node has no miner";
 
 describe("eth_getWork", () => {
-  it("hands out [pow hash, seed, boundary] as DATA32 (rpc-api §2.11, docs/mining.md)", async () => {
+  it("hands out [pow hash, seed, boundary] as DATA32 (docs/rpc.md §2.11, docs/mining.md)", async () => {
     const work = await node.result("eth_getWork");
     expect(work).toHaveLength(3);
     for (const item of work) expect(item).toMatch(/^0x[0-9a-f]{64}$/);
@@ -79,7 +79,7 @@ describe("eth_mining", () => {
 });
 
 describe("eth_coinbase", () => {
-  it("is the miner's coinbase (regtest: B§7.3)", async () => {
+  it("is the miner's coinbase (regtest: docs/protocol/networks.md §3)", async () => {
     expect(await node.result("eth_coinbase")).toBe("0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d");
     expect((await minerless.error("eth_coinbase")).code).toBe(-32601);
   });

@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => node.close());
 
 describe("eth_pendingTransactions", () => {
-  it("lists the txpool's pending transactions with the zero block hash (rpc-api §2.4)", async () => {
+  it("lists the txpool's pending transactions with the zero block hash (docs/rpc.md §2.4)", async () => {
     expect(await node.result("eth_pendingTransactions")).toEqual([]);
     const tx = signTx(alice, {nonce: 0n, to: dave.address, value: 3n});
     await node.result("eth_sendRawTransaction", [toData(tx.encode())]);

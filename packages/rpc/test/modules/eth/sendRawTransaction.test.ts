@@ -16,7 +16,7 @@ describe("eth_sendRawTransaction", () => {
     expect(node.txpool.get(tx.hash())).toBeDefined();
   });
 
-  it("answers a refusal with -32010 and the txpool's reason (B§9.5)", async () => {
+  it("answers a refusal with -32010 and the txpool's reason (docs/protocol/errors.md)", async () => {
     const stale = signTx(dave, {nonce: 0n, to: alice.address, value: 10n ** 31n});
     const error = await node.error("eth_sendRawTransaction", [toData(stale.encode())]);
     expect(error.code).toBe(-32010);

@@ -27,7 +27,7 @@ const subscribe = async (...params: unknown[]): Promise<string> => {
 };
 
 describe("eth_subscribe", () => {
-  it("newHeads: a header object per new block (rpc-api §2.7)", async () => {
+  it("newHeads: a header object per new block (docs/rpc.md §2.7)", async () => {
     const id = await subscribe("newHeads");
     expect(id).toMatch(/^0x[0-9a-f]{32}$/);
     const block = await node.mine();
@@ -53,7 +53,7 @@ describe("eth_subscribe", () => {
     expect(notification!.result).toMatchObject({number: "0x4", hash: toData(block.hash())});
   });
 
-  it("newHeads, logs and newPendingTransactions across a reorganization (rpc-api §6)", async () => {
+  it("newHeads, logs and newPendingTransactions across a reorganization (docs/rpc.md §6)", async () => {
     const heads = await subscribe("newHeads");
     const logs = await subscribe("logs", {address: toData(fixture.contract), topics: [toData(PINGED_TOPIC)]});
     const pending = await subscribe("newPendingTransactions");
@@ -65,7 +65,7 @@ describe("eth_subscribe", () => {
       [true, toData(fixture.blocks[2].hash())],
       [false, toData(f3.hash())],
     ]);
-    // Block 3's ping left the canonical chain: the txpool takes it back, and it is announced again (rpc-api §3.3).
+    // Block 3's ping left the canonical chain: the txpool takes it back, and it is announced again (docs/rpc.md §3.3).
     expect((await ws.waitFor(pending, 1)).map((n) => n.result)).toEqual([toData(fixture.ping8.hash())]);
   });
 
@@ -86,7 +86,7 @@ describe("eth_subscribe", () => {
     expect(ws.notifications.filter((n) => n.subscription === id)).toEqual([]);
   });
 
-  it("syncing: the status object when a sync starts, false when it ends (rpc-api §6)", async () => {
+  it("syncing: the status object when a sync starts, false when it ends (docs/rpc.md §6)", async () => {
     const listeners = new Set<(status: SyncStatus | undefined) => void>();
     const syncing = await TestNode.start({
       deps: {
@@ -131,7 +131,7 @@ describe("eth_subscribe", () => {
     expect((await ws.call("eth_subscribe", ["newHeads", {}])).error?.code).toBe(-32602);
   });
 
-  it("over HTTP answers -32601 with the reason (rpc-api §4.8)", async () => {
+  it("over HTTP answers -32601 with the reason (docs/rpc.md §4.8)", async () => {
     expect(await node.error("eth_subscribe", ["newHeads"])).toEqual({
       code: -32601,
       message: "the method eth_subscribe does not exist/is not available: subscriptions need a WebSocket connection",

@@ -29,7 +29,7 @@ describe("eth_getUncleCountByBlockNumber", () => {
 });
 
 describe("eth_getUncleByBlockHashAndIndex", () => {
-  it("shows the uncle in the block shape without transactions (rpc-api §2.3)", async () => {
+  it("shows the uncle in the block shape without transactions (docs/rpc.md §2.3)", async () => {
     const uncle = await node.result("eth_getUncleByBlockHashAndIndex", [toData(b2.hash()), "0x0"]);
     expect(uncle).toMatchObject({
       number: "0x1",
