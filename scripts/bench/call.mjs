@@ -6,7 +6,7 @@ import {performance} from "node:perf_hooks";
 import {getChainspec} from "@xchain/chainspec";
 import {MemoryStore, WriteBatch} from "@xchain/db";
 import {BlockExecutor, createChainCommon} from "@xchain/execution";
-import {buildGenesisState, EMPTY_TRIE_ROOT, StateDatabase} from "@xchain/state";
+import {buildGenesisState, defaultStateOptions, EMPTY_TRIE_ROOT, StateDatabase} from "@xchain/state";
 import {compileSolidity} from "@xchain/test-utils";
 import {concatBytes, keccak256} from "@xchain/utils";
 import {SOLIDITY_HEADER, TOKEN_CONTRACT} from "./token.mjs";
@@ -27,7 +27,7 @@ const chain = {blockHash: async () => undefined, maturedBlock: undefined};
 
 const {Token} = compileSolidity(`${SOLIDITY_HEADER}${TOKEN_CONTRACT}`);
 const store = new MemoryStore();
-const state = new StateDatabase(store);
+const state = new StateDatabase(defaultStateOptions, {store});
 const executor = new BlockExecutor({}, {chainspec, state});
 const word = (bytes) => concatBytes(new Uint8Array(32 - bytes.length), bytes);
 

@@ -9,7 +9,7 @@ import {getChainspec} from "@xchain/chainspec";
 import {LevelStore, WriteBatch} from "@xchain/db";
 import {BlockExecutor, gasProfileAt, receiptsRoot, transactionsRoot} from "@xchain/execution";
 import {createRemascTransaction, Transaction} from "@xchain/primitives";
-import {buildGenesisState, StateDatabase} from "@xchain/state";
+import {buildGenesisState, defaultStateOptions, StateDatabase} from "@xchain/state";
 import {keccak256, secp256k1Backend, utf8ToBytes} from "@xchain/utils";
 // Not exported: the block run's steps, to time them one by one.
 import {BlockRun} from "../../packages/execution/dist/blockRun.js";
@@ -72,7 +72,7 @@ async function freshState() {
   const dir = mkdtempSync(join(tmpdir(), "xchain-bench-"));
   const store = await LevelStore.open(dir);
   opened.push([store, dir]);
-  const state = new StateDatabase(store);
+  const state = new StateDatabase(defaultStateOptions, {store});
   const executor = new BlockExecutor({}, {chainspec, state});
   const genesis = await buildGenesisState(
     state,

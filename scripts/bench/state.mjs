@@ -35,7 +35,7 @@ const addressOf = (n) => {
 
 const dir = mkdtempSync(join(tmpdir(), "xchain-state-bench-"));
 const store = await LevelStore.open(dir);
-const state = new StateDatabase(store, {nodeCacheBytes: cacheMiB * 1024 * 1024});
+const state = new StateDatabase({nodeCacheBytes: cacheMiB * 1024 * 1024}, {store});
 
 let t = performance.now();
 const alloc = Array.from({length: accounts}, (_, i) => [addressOf(i), {balance: 10n ** 24n}]);

@@ -8,7 +8,7 @@ import type {Chainspec, GenesisParams} from "@xchain/chainspec";
 import type {KeyValueStore} from "@xchain/db";
 import {BlockExecutor, createChainCommon} from "@xchain/execution";
 import type {Block, BlockHeader, Receipt} from "@xchain/primitives";
-import {StateDatabase, type StateReader} from "@xchain/state";
+import {defaultStateOptions, StateDatabase, type StateReader} from "@xchain/state";
 import {bytesToPrefixedHex, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {ChainError, ChainErrorCode} from "./errors.ts";
 import {buildGenesisBlock} from "./genesis.ts";
@@ -71,7 +71,7 @@ export class Chain implements ChainReader {
     const {chainspec} = modules;
     const {chainId} = chainspec.params;
     const store = new ChainStore(modules.store, {rules: chainspec, chainId}, opts);
-    const state = modules.state ?? new StateDatabase(modules.store);
+    const state = modules.state ?? new StateDatabase(defaultStateOptions, {store: modules.store});
     const common = createChainCommon(chainspec);
     const genesis = await buildGenesisBlock(modules.genesis, chainspec, state, common);
     const head = await initializeStore(store, genesis, chainId);

@@ -5,7 +5,7 @@ import {MemoryStore} from "@xchain/db";
 import {BlockExecutor} from "@xchain/execution";
 import {buildFakeBitcoinBlock, grindNonce, serializeBitcoinBlock} from "@xchain/merged-mining";
 import {publicKeyToAddress, Transaction, type TransactionValues} from "@xchain/primitives";
-import {StateDatabase} from "@xchain/state";
+import {defaultStateOptions, StateDatabase} from "@xchain/state";
 import {cowAccounts, type DevAccount} from "@xchain/test-utils";
 import {bytesToHex, keccak256, type Logger, noopLogger, publicKeyOf, utf8ToBytes} from "@xchain/utils";
 import {afterEach} from "vitest";
@@ -89,7 +89,7 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
   const pool = setup.pool ? setup.pool(chain) : (new TestPool(chain) as MinerTxPool as P);
   const errors: unknown[] = [];
   const options = {...defaultMinerOptions(regtest), enabled: false, ...overrides};
-  const assembler = new BlockExecutor({}, {chainspec: regtest, state: new StateDatabase(store)});
+  const assembler = new BlockExecutor({}, {chainspec: regtest, state: new StateDatabase(defaultStateOptions, {store})});
   // The miner logs a failure of background work at error level with the error as `err`.
   const logger: Logger = {
     ...noopLogger,

@@ -66,7 +66,7 @@ export class Node {
       closers.push({name: "database", close: () => db.close()});
       checkAbort();
 
-      const state = new StateDatabase(db, {nodeCacheBytes: opts.state.cacheMb * MIB});
+      const state = new StateDatabase({nodeCacheBytes: opts.state.cacheMb * MIB}, {store: db});
       const executor = new BlockExecutor({}, {chainspec, state});
       const chain = await Chain.open(opts.chain, {
         store: db,
@@ -85,7 +85,7 @@ export class Node {
       // chain's warm session away from imports (state README).
       const assembler = new BlockExecutor(
         {},
-        {chainspec, state: new StateDatabase(db, {nodeCacheBytes: (opts.state.cacheMb * MIB) / 4})},
+        {chainspec, state: new StateDatabase({nodeCacheBytes: (opts.state.cacheMb * MIB) / 4}, {store: db})},
       );
       const miner = new Miner(opts.miner, {
         chain,

@@ -1,7 +1,8 @@
 export {StateError, StateErrorCode, type StateErrorType} from "./errors.ts";
 export {buildGenesisState} from "./genesis.ts";
 export type {NodeCacheStats} from "./nodeCache.ts";
+export {defaultStateOptions, type StateOptions} from "./options.ts";
 export {OverlayStateManager} from "./overlayStateManager.ts";
-export {DEFAULT_NODE_CACHE_BYTES, StateDatabase, type StateDatabaseOptions} from "./stateDatabase.ts";
+export {StateDatabase, type StateModules} from "./stateDatabase.ts";
 export {EMPTY_TRIE_ROOT} from "./trie.ts";
 export type {AccountState, GenesisAccount, StateCommit, StateReader, StateSession, StateSource} from "./types.ts";

@@ -5,6 +5,7 @@ import {bytesToHex, bytesToPrefixedHex, equalBytes} from "@xchain/utils";
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
 import {NodeCache, type NodeCacheStats} from "./nodeCache.ts";
 import {TrieNodeStore} from "./nodeStore.ts";
+import type {StateOptions} from "./options.ts";
 import {CodeCache, TrieStateReader} from "./reader.ts";
 import {ReadOnlyTrieDB} from "./readOnlyDb.ts";
 import {TrieStateSession} from "./session.ts";
@@ -12,13 +13,10 @@ import {SessionTrieDB} from "./sessionDb.ts";
 import {EMPTY_TRIE_ROOT, openTrie} from "./trie.ts";
 import type {StateReader, StateSession, StateSource} from "./types.ts";
 
-/** Default budget of the shared trie-node cache. */
-export const DEFAULT_NODE_CACHE_BYTES = 256 * 1024 * 1024;
-
-/** Options of a `StateDatabase`. */
-export interface StateDatabaseOptions {
-  /** Approximate byte budget of the trie-node cache shared by all sessions and readers; 0 disables it. */
-  nodeCacheBytes?: number;
+/** What a `StateDatabase` reads from. */
+export interface StateModules {
+  /** The node's store; only the `stateTrie` bucket is read. */
+  store: KeyValueStore;
 }
 
 /**
@@ -36,8 +34,8 @@ export class StateDatabase implements StateSource {
   /** The last released session, reusable by the next session opened at its root (warm caches). */
   private warm: {root: string; common: Common; session: TrieStateSession} | undefined;
 
-  constructor(store: KeyValueStore, options: StateDatabaseOptions = {}) {
-    this.cache = new NodeCache(options.nodeCacheBytes ?? DEFAULT_NODE_CACHE_BYTES);
+  constructor(opts: StateOptions, {store}: StateModules) {
+    this.cache = new NodeCache(opts.nodeCacheBytes);
     this.nodes = new TrieNodeStore(store, this.cache);
   }
 

@@ -4,7 +4,14 @@ import {Address, createAccountFromRLP, KECCAK256_NULL, KECCAK256_RLP, ValueEncod
 import type {LevelStore} from "@xchain/db";
 import {WriteBatch} from "@xchain/db";
 import {describe, expect, it} from "vitest";
-import {EMPTY_TRIE_ROOT, type StateCommit, StateDatabase, StateErrorCode, type StateSession} from "../src/index.ts";
+import {
+  defaultStateOptions,
+  EMPTY_TRIE_ROOT,
+  type StateCommit,
+  StateDatabase,
+  StateErrorCode,
+  type StateSession,
+} from "../src/index.ts";
 import {NodeCache} from "../src/nodeCache.ts";
 import {TrieNodeStore} from "../src/nodeStore.ts";
 import {ReadOnlyTrieDB} from "../src/readOnlyDb.ts";
@@ -92,7 +99,7 @@ describe("persisted writes", () => {
   it("hold every node of every root, and give the roots of a plain in-memory state manager", async () => {
     let store = await openStore();
     const path = store.path;
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const reference = new MerkleStateManager({common, caches: new Caches()});
     const random = prng(7);
     const roots: Uint8Array[] = [];
@@ -129,14 +136,14 @@ describe("persisted writes", () => {
 
   it("are what the walk needs: one write left out makes the state unreadable", async () => {
     const store = await openStore();
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const session = await state.openSession(EMPTY_TRIE_ROOT, common);
     for (let i = 0; i < 20; i++) await session.stateManager.modifyAccountFields(new Address(addressOf(i)), {nonce: 1n});
     const {root, writes} = await session.commit();
     await store.write(new WriteBatch().append(writes.slice(0, -1)));
     await expect(walkState(store, root)).rejects.toMatchObject({code: StateErrorCode.NODE_MISSING});
     // A fresh database: this one's node cache still holds what the session produced.
-    const reader = await new StateDatabase(store).reader(root, common);
+    const reader = await new StateDatabase(defaultStateOptions, {store}).reader(root, common);
     const reads = Promise.all(Array.from({length: 20}, (_, i) => reader.getNonce(addressOf(i))));
     await expect(reads).rejects.toMatchObject({code: StateErrorCode.NODE_MISSING});
   });

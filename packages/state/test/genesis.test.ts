@@ -1,7 +1,13 @@
 import {readJsonVector} from "@xchain/test-utils";
 import {bytesToHex, bytesToPrefixedHex, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
-import {buildGenesisState, type GenesisAccount, StateDatabase, StateErrorCode} from "../src/index.ts";
+import {
+  buildGenesisState,
+  defaultStateOptions,
+  type GenesisAccount,
+  StateDatabase,
+  StateErrorCode,
+} from "../src/index.ts";
 import {addressOf, common, dumpStateBucket, openStore, persist, slotOf} from "./helpers.ts";
 
 interface RegtestAccounts {
@@ -24,9 +30,13 @@ describe("buildGenesisState", () => {
   it("gives the same root and writes from two builds and any allocation order", async () => {
     const alloc = cowAlloc();
     expect(alloc).toHaveLength(10);
-    const state = new StateDatabase(await openStore());
+    const state = new StateDatabase(defaultStateOptions, {store: await openStore()});
     const a = await buildGenesisState(state, alloc, common);
-    const b = await buildGenesisState(new StateDatabase(await openStore()), [...alloc].reverse(), common);
+    const b = await buildGenesisState(
+      new StateDatabase(defaultStateOptions, {store: await openStore()}),
+      [...alloc].reverse(),
+      common,
+    );
     expect(bytesToPrefixedHex(a.root)).toBe(COW_ROOT);
     expect(b.root).toEqual(a.root);
     expect(b.writes).toEqual(a.writes);
@@ -34,7 +44,7 @@ describe("buildGenesisState", () => {
 
   it("stores balances, nonce, code and non-zero storage", async () => {
     const store = await openStore();
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const code = hexToBytes("6001600055");
     const genesis = await buildGenesisState(
       state,
@@ -65,7 +75,7 @@ describe("buildGenesisState", () => {
   });
 
   it("rejects an address allocated twice", async () => {
-    const state = new StateDatabase(await openStore());
+    const state = new StateDatabase(defaultStateOptions, {store: await openStore()});
     const alloc: [Uint8Array, GenesisAccount][] = [
       [addressOf(1), {balance: 1n}],
       [addressOf(1), {balance: 2n}],

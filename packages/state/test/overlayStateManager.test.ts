@@ -5,7 +5,14 @@ import {Account, Address} from "@ethereumjs/util";
 import type {LevelStore} from "@xchain/db";
 import {bytesToHex, hexToBytes, keccak256} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
-import {EMPTY_TRIE_ROOT, StateDatabase, StateError, StateErrorCode, type StateReader} from "../src/index.ts";
+import {
+  defaultStateOptions,
+  EMPTY_TRIE_ROOT,
+  StateDatabase,
+  StateError,
+  StateErrorCode,
+  type StateReader,
+} from "../src/index.ts";
 import {OverlayStateManager} from "../src/overlayStateManager.ts";
 import {addressOf, common, openStore, persist, setAccount, slotOf} from "./helpers.ts";
 
@@ -32,7 +39,7 @@ interface Base {
  */
 async function base(): Promise<Base> {
   const store = await openStore();
-  const state = new StateDatabase(store);
+  const state = new StateDatabase(defaultStateOptions, {store});
   const session = await state.openSession(EMPTY_TRIE_ROOT, common);
   const sm = session.stateManager;
   await sm.checkpoint();

@@ -1,7 +1,7 @@
 import {Address} from "@ethereumjs/util";
 import {bytesToHex, hexToBytes, keccak256} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
-import {EMPTY_TRIE_ROOT, StateDatabase, StateErrorCode} from "../src/index.ts";
+import {defaultStateOptions, EMPTY_TRIE_ROOT, StateDatabase, StateErrorCode} from "../src/index.ts";
 import {addressOf, closeStore, common, openStore, persist, setAccount, slotOf} from "./helpers.ts";
 
 // PUSH1 0x2a PUSH1 0 SSTORE STOP: arbitrary bytes, stored as the contract's code.
@@ -12,7 +12,7 @@ describe("StateReader", () => {
   it("reads balances, nonces, code and storage at old and new roots after a reopen", async () => {
     let store = await openStore();
     const path = store.path;
-    let state = new StateDatabase(store);
+    let state = new StateDatabase(defaultStateOptions, {store});
     const contract = addressOf(100);
 
     const first = await state.openSession(EMPTY_TRIE_ROOT, common);
@@ -37,7 +37,7 @@ describe("StateReader", () => {
 
     await closeStore(store);
     store = await openStore(path);
-    state = new StateDatabase(store);
+    state = new StateDatabase(defaultStateOptions, {store});
 
     const before = await state.reader(oldCommit.root, common);
     expect(before.root).toEqual(oldCommit.root);
@@ -61,7 +61,7 @@ describe("StateReader", () => {
   });
 
   it("gives zero values for a missing account", async () => {
-    const state = new StateDatabase(await openStore());
+    const state = new StateDatabase(defaultStateOptions, {store: await openStore()});
     const reader = await state.reader(EMPTY_TRIE_ROOT, common);
     const missing = addressOf(5);
     expect(await reader.getAccount(missing)).toBeUndefined();
@@ -73,7 +73,7 @@ describe("StateReader", () => {
 
   it("reports an existing empty account as existing", async () => {
     const store = await openStore();
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const session = await state.openSession(EMPTY_TRIE_ROOT, common);
     await setAccount(session.stateManager, addressOf(1), 0n);
     const commit = await session.commit();
@@ -83,7 +83,10 @@ describe("StateReader", () => {
   });
 
   it("rejects addresses and slots of the wrong length", async () => {
-    const reader = await new StateDatabase(await openStore()).reader(EMPTY_TRIE_ROOT, common);
+    const reader = await new StateDatabase(defaultStateOptions, {store: await openStore()}).reader(
+      EMPTY_TRIE_ROOT,
+      common,
+    );
     await expect(reader.getBalance(new Uint8Array(19))).rejects.toMatchObject({
       code: StateErrorCode.BAD_LENGTH,
       type: {field: "address", expected: 20, actual: 19},
@@ -98,7 +101,7 @@ describe("StateReader", () => {
 describe("StateDatabase.reader reuse", () => {
   it("hands out the same reader for the same root, and a new one for another root", async () => {
     const store = await openStore();
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const session = await state.openSession(EMPTY_TRIE_ROOT, common);
     await setAccount(session.stateManager, addressOf(1), 11n);
     const first = await session.commit();

@@ -3,7 +3,7 @@ import {createCustomCommon, Mainnet} from "@ethereumjs/common";
 import {Address} from "@ethereumjs/util";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
-import {EMPTY_TRIE_ROOT, StateDatabase} from "../src/index.ts";
+import {defaultStateOptions, EMPTY_TRIE_ROOT, StateDatabase} from "../src/index.ts";
 import {addressOf, common, openStore, persist, setAccount, slotOf} from "./helpers.ts";
 
 const USER = addressOf(1);
@@ -12,7 +12,7 @@ const CONTRACT = addressOf(100);
 /** `count` persisted roots in a row; at root i USER has balance 100 + i and CONTRACT's slot 1 holds i + 1. */
 async function roots(count: number): Promise<{state: StateDatabase; roots: Uint8Array[]}> {
   const store = await openStore();
-  const state = new StateDatabase(store);
+  const state = new StateDatabase(defaultStateOptions, {store});
   const session = await state.openSession(EMPTY_TRIE_ROOT, common);
   await setAccount(session.stateManager, CONTRACT, 1n);
   const out: Uint8Array[] = [];

@@ -1,7 +1,7 @@
 import {Address} from "@ethereumjs/util";
 import {Bucket} from "@xchain/db";
 import {describe, expect, it} from "vitest";
-import {EMPTY_TRIE_ROOT, StateDatabase, StateError, StateErrorCode} from "../src/index.ts";
+import {defaultStateOptions, EMPTY_TRIE_ROOT, StateDatabase, StateError, StateErrorCode} from "../src/index.ts";
 import {addressOf, common, dumpStateBucket, openStore, persist, setAccount} from "./helpers.ts";
 
 /** Runs one "block": `count` accounts get `balance`, inside a block-wide checkpoint. */
@@ -17,7 +17,7 @@ async function runBlock(state: StateDatabase, root: Uint8Array, balance: bigint,
 describe("StateSession", () => {
   it("keeps its writes out of the store until the caller writes the batch", async () => {
     const store = await openStore();
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const {commit} = await runBlock(state, EMPTY_TRIE_ROOT, 100n);
 
     expect(commit.writes.length).toBeGreaterThan(0);
@@ -36,7 +36,7 @@ describe("StateSession", () => {
 
   it("leaves the store byte-for-byte unchanged when abandoned", async () => {
     const store = await openStore();
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const genesis = await runBlock(state, EMPTY_TRIE_ROOT, 100n);
     await persist(store, genesis.commit);
     const before = await dumpStateBucket(store);
@@ -54,7 +54,7 @@ describe("StateSession", () => {
 
   it("commits the same root with or without a block-wide checkpoint", async () => {
     const store = await openStore();
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const withCheckpoint = (await runBlock(state, EMPTY_TRIE_ROOT, 100n)).commit;
 
     const session = await state.openSession(EMPTY_TRIE_ROOT, common);
@@ -65,7 +65,7 @@ describe("StateSession", () => {
   });
 
   it("refuses to commit while a checkpoint is open", async () => {
-    const state = new StateDatabase(await openStore());
+    const state = new StateDatabase(defaultStateOptions, {store: await openStore()});
     const session = await state.openSession(EMPTY_TRIE_ROOT, common);
     await session.stateManager.checkpoint();
     await setAccount(session.stateManager, addressOf(0), 1n);
@@ -75,7 +75,7 @@ describe("StateSession", () => {
   });
 
   it("drops a reverted checkpoint's writes", async () => {
-    const state = new StateDatabase(await openStore());
+    const state = new StateDatabase(defaultStateOptions, {store: await openStore()});
     const session = await state.openSession(EMPTY_TRIE_ROOT, common);
     const sm = session.stateManager;
     await sm.checkpoint();
@@ -88,7 +88,7 @@ describe("StateSession", () => {
 
   it("continues on top of its own unpersisted commit; a new session there needs the writes persisted", async () => {
     const store = await openStore();
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const first = await runBlock(state, EMPTY_TRIE_ROOT, 100n);
 
     // Block N+1 on the same session, before block N's writes are stored: the overlay serves them.
@@ -112,7 +112,7 @@ describe("StateSession", () => {
 
   it("does not rewrite nodes it only read from the store", async () => {
     const store = await openStore();
-    const state = new StateDatabase(store, {nodeCacheBytes: 0});
+    const state = new StateDatabase({nodeCacheBytes: 0}, {store});
     const genesis = await runBlock(state, EMPTY_TRIE_ROOT, 100n, 200);
     await persist(store, genesis.commit);
     const stored = new Set((await dumpStateBucket(store)).map((entry) => entry.split("=")[0]));
@@ -129,7 +129,7 @@ describe("StateSession", () => {
   });
 
   it("throws STATE_ROOT_MISSING for an unknown root and BAD_LENGTH for a short one", async () => {
-    const state = new StateDatabase(await openStore());
+    const state = new StateDatabase(defaultStateOptions, {store: await openStore()});
     const unknown = new Uint8Array(32).fill(0x42);
     await expect(state.openSession(unknown, common)).rejects.toMatchObject({
       code: StateErrorCode.ROOT_MISSING,
@@ -143,7 +143,7 @@ describe("StateSession", () => {
 describe("StateSession.release", () => {
   it("hands the released session, caches warm, to the next session at its persisted root", async () => {
     const store = await openStore();
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const first = await runBlock(state, EMPTY_TRIE_ROOT, 100n);
     first.session.release();
     // Not persisted yet: the root is unknown, whatever was released.
@@ -176,7 +176,7 @@ describe("StateSession.release", () => {
 
   it("does not hand out a session released at another root", async () => {
     const store = await openStore();
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const first = await runBlock(state, EMPTY_TRIE_ROOT, 100n);
     await persist(store, first.commit);
     const second = await runBlock(state, first.commit.root, 5n);

@@ -14,7 +14,7 @@ import {
   type ExecutionChainView,
 } from "@xchain/execution";
 import {Block, type BlockHeader, type HeaderValues, type Transaction} from "@xchain/primitives";
-import {buildGenesisState, StateDatabase} from "@xchain/state";
+import {buildGenesisState, defaultStateOptions, StateDatabase} from "@xchain/state";
 import {bytesToHex} from "@xchain/utils";
 
 import {sealHeader} from "./sealHeader.ts";
@@ -85,7 +85,7 @@ export class ChainBuilder {
   static async create(options: ChainBuilderOptions): Promise<ChainBuilder> {
     const {chainspec} = options;
     const store = options.store ?? new MemoryStore();
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const {root, writes} = await buildGenesisState(
       state,
       options.genesis.alloc.map((account) => [account.address, account]),

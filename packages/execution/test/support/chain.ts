@@ -6,7 +6,7 @@ import type {Common} from "@ethereumjs/common";
 import type {Chainspec} from "@xchain/chainspec";
 import {MemoryStore, WriteBatch} from "@xchain/db";
 import {createRemascTransaction, type Transaction} from "@xchain/primitives";
-import {type AccountState, buildGenesisState, StateDatabase} from "@xchain/state";
+import {type AccountState, buildGenesisState, defaultStateOptions, StateDatabase} from "@xchain/state";
 import {keccak256, utf8ToBytes} from "@xchain/utils";
 import {
   type AssembledBlock,
@@ -40,7 +40,7 @@ export const DEFAULT_COINBASE = new Uint8Array(20).fill(0xcb);
 
 export class TestChain {
   readonly store = new MemoryStore();
-  readonly source = new StateDatabase(this.store);
+  readonly source = new StateDatabase(defaultStateOptions, {store: this.store});
   readonly executor: BlockExecutor;
   readonly common: Common;
   readonly blocks: TestBlock[] = [];

@@ -10,7 +10,7 @@ import {MemoryStore} from "@xchain/db";
 import {BlockExecutor} from "@xchain/execution";
 import {defaultMinerOptions, Miner, type MinerOptions} from "@xchain/miner";
 import {type Block, Transaction, type TransactionValues} from "@xchain/primitives";
-import {StateDatabase} from "@xchain/state";
+import {defaultStateOptions, StateDatabase} from "@xchain/state";
 import {type BuildBlockOptions, ChainBuilder, cowAccounts, type DevAccount} from "@xchain/test-utils";
 import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
 import {defaultRpcOptions, PrivateKeyWallet, type RpcDeps, type RpcOptions, RpcServer} from "../../src/index.ts";
@@ -55,7 +55,7 @@ export class TestNode {
 
   static async start(options: TestNodeOptions = {}): Promise<TestNode> {
     const store = new MemoryStore();
-    const state = new StateDatabase(store);
+    const state = new StateDatabase(defaultStateOptions, {store});
     const genesis = options.genesis ?? regtestGenesis;
     const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis, state});
     const executor = new BlockExecutor({}, {chainspec: regtest, state});
