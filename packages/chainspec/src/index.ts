@@ -13,4 +13,4 @@ export {
 } from "./genesis/networks.ts";
 export type {GenesisAllocAccount, GenesisParams} from "./genesis/types.ts";
 export {regtest} from "./networks/regtest.ts";
-export type {NetworkName, Rskip} from "./types.ts";
+export type {NetworkName, NetworkParams, Rskip} from "./types.ts";

@@ -29,7 +29,8 @@ export type NetworkName = "mainnet" | "testnet" | "regtest";
  * docs/protocol/networks.md; `network-params.json`).
  */
 export interface NetworkParams {
-  readonly name: NetworkName;
+  /** A built-in network's name, or "custom" for a network from a genesis file (regtest's rules). */
+  readonly name: NetworkName | "custom";
   /** EIP-155 chain id (`eth_chainId`). */
   readonly chainId: number;
   /** Network id of the peer-to-peer status handshake. */

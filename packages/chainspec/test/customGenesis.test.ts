@@ -44,6 +44,8 @@ describe("parseCustomGenesis", () => {
       }),
     );
     expect(chainspec.params.chainId).toBe(99);
+    // Named for what it is (the chain's start-up line prints it), with regtest's rules.
+    expect(chainspec.params.name).toBe("custom");
     expect(chainspec.params.remascMaturity).toBe(regtest.remascMaturity);
     expect(chainspec.params.activation).toEqual(regtest.activation);
     expect(bytesToHex(genesis.header.difficultyBytes)).toBe("0000000001");

@@ -3,7 +3,7 @@
  * namespaces answer depends on the network unless configured: on regtest all of them; on
  * mainnet and testnet `mnr` is on and `evm`, `personal`, `debug`, `trace` and `sco` are off.
  */
-import type {NetworkName} from "@xchain/chainspec";
+import type {NetworkParams} from "@xchain/chainspec";
 
 /** The namespaces (docs/rpc.md §1.5). */
 export const RPC_MODULE_NAMES = [
@@ -109,7 +109,10 @@ export const defaultRpcOptions: RpcOptions = {
 
 const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];
 
-/** Whether a namespace answers on `network` when the options do not say. */
-export function isModuleEnabledByDefault(module: RpcModuleName, network: NetworkName): boolean {
-  return network === "regtest" || !OFF_OUTSIDE_REGTEST.includes(module);
+/**
+ * Whether a namespace answers on `network` when the options do not say. A custom network runs
+ * regtest's rules and is a development network too.
+ */
+export function isModuleEnabledByDefault(module: RpcModuleName, network: NetworkParams["name"]): boolean {
+  return network === "regtest" || network === "custom" || !OFF_OUTSIDE_REGTEST.includes(module);
 }

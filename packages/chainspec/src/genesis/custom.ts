@@ -47,7 +47,7 @@ export interface CustomNetwork {
 
 /** The chainspec of a custom chain: regtest's parameters with `chainId`. */
 export function customChainspec(chainId: number): Chainspec {
-  return new Chainspec({...regtest, chainId});
+  return new Chainspec({...regtest, name: "custom", chainId});
 }
 
 /** Parses and validates a custom genesis file's text; throws `GenesisError` naming the bad key. */

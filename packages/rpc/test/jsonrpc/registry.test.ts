@@ -59,8 +59,9 @@ describe("MethodRegistry", () => {
 });
 
 describe("module defaults", () => {
-  it("regtest: every namespace; mainnet and testnet: mnr on, evm, personal, debug, trace, sco off", () => {
+  it("regtest and custom: every namespace; mainnet and testnet: mnr on, evm, personal, debug, trace, sco off", () => {
     for (const name of RPC_MODULE_NAMES) expect(isModuleEnabledByDefault(name, "regtest")).toBe(true);
+    for (const name of RPC_MODULE_NAMES) expect(isModuleEnabledByDefault(name, "custom")).toBe(true);
     const off = RPC_MODULE_NAMES.filter((name) => !isModuleEnabledByDefault(name, "mainnet"));
     expect(off).toEqual(["evm", "personal", "debug", "trace", "sco"]);
     expect(RPC_MODULE_NAMES.filter((name) => !isModuleEnabledByDefault(name, "testnet"))).toEqual(off);
