@@ -85,35 +85,17 @@ describe("banAddress", () => {
     );
   });
 
-  it.each([
-    "",
-    "   ",
-    "192.168.56.1/a",
-    "192.168.56.1/",
-    "/8",
-    "192.168.56.1/0",
-    "192.168.56.1/33",
-    "192.168.56.1/-1",
-    "192.168.56.1/8/8",
-    "2001:db8::/129",
-    "::1/0",
-    "0.0.0.0",
-    "0.0.0.0/8",
-    "::",
-    "0:0:0:0:0:0:0:0",
-    "256.1.1.1",
-    "10.0.0",
-    "1::2::3",
-    "localhost",
-    "example.com",
-    "/ip4/10.0.0.1/tcp/1",
-    "fe80::1%eth0",
-  ])("refuses %j with INVALID_BAN_ADDRESS and rskj's message", (input) => {
-    const error = banError(() => parseBanTarget(input));
-    expect(error.code).toBe(P2PErrorCode.INVALID_BAN_ADDRESS);
-    expect(error.type).toEqual({code: P2PErrorCode.INVALID_BAN_ADDRESS, address: input});
-    expect(error.message).toBe(`invalid banned address ${input}`);
-  });
+  // What parses is utils' `parseIpAddressOrRange` (its tests hold every refused form); here, that a
+  // refusal becomes P2P's INVALID_BAN_ADDRESS with rskj's message.
+  it.each(["", "192.168.56.1/33", "0.0.0.0", "localhost", "fe80::1%eth0"])(
+    "refuses %j with INVALID_BAN_ADDRESS and rskj's message",
+    (input) => {
+      const error = banError(() => parseBanTarget(input));
+      expect(error.code).toBe(P2PErrorCode.INVALID_BAN_ADDRESS);
+      expect(error.type).toEqual({code: P2PErrorCode.INVALID_BAN_ADDRESS, address: input});
+      expect(error.message).toBe(`invalid banned address ${input}`);
+    },
+  );
 
   it("accepts the widest and narrowest masks", () => {
     const scoring = new PeerScoringManager();
