@@ -33,6 +33,22 @@ export interface RpcListenerOptions {
   host: string;
   /** TCP port; 0 picks a free one (`RpcServer.httpPort` / `wsPort` tell which). */
   port: number;
+  /**
+   * Names the `Host` header may give, the port ignored; others get 403 (docs/rpc.md §5.4, geth's
+   * `--http.vhosts`). `"*"` allows any. Default the loopback names: a listener reached by another
+   * name or address needs it listed.
+   */
+  vhosts: string[];
+}
+
+/** The WebSocket listener: also which browser origins may connect. */
+export interface RpcWsListenerOptions extends RpcListenerOptions {
+  /**
+   * Origins a WebSocket handshake may come from when it sends one (browsers do); others get 403
+   * (docs/rpc.md §5.4, geth's `--ws.origins`). A rule without scheme or port matches any; `"*"`
+   * allows any origin. Default the loopback names.
+   */
+  origins: string[];
 }
 
 /** Everything the RPC server can be told. */
@@ -40,7 +56,7 @@ export interface RpcOptions {
   /** HTTP POST listener (default 127.0.0.1:4444, docs/protocol/networks.md §1). */
   http: RpcListenerOptions;
   /** WebSocket listener (default 127.0.0.1:4445). */
-  ws: RpcListenerOptions;
+  ws: RpcWsListenerOptions;
   /** Origins answered with CORS headers over HTTP; `"*"` allows any, empty sends none (default none). */
   corsOrigins: string[];
   /** Most requests in one body, nested arrays counted recursively (rskj `max_batch_requests_size`, 50). */
@@ -83,10 +99,13 @@ export interface RpcOptions {
   callGasCap: number;
 }
 
+/** What `vhosts` and `origins` allow by default: loopback only. */
+const LOOPBACK_NAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+
 /** The defaults; `modules` is empty, so each namespace follows `isModuleEnabledByDefault`. */
 export const defaultRpcOptions: RpcOptions = {
-  http: {enabled: true, host: "127.0.0.1", port: 4444},
-  ws: {enabled: true, host: "127.0.0.1", port: 4445},
+  http: {enabled: true, host: "127.0.0.1", port: 4444, vhosts: [...LOOPBACK_NAMES]},
+  ws: {enabled: true, host: "127.0.0.1", port: 4445, vhosts: [...LOOPBACK_NAMES], origins: [...LOOPBACK_NAMES]},
   corsOrigins: [],
   maxBatchSize: 50,
   maxBodyBytes: 5 * 1024 * 1024,

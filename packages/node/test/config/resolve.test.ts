@@ -59,7 +59,12 @@ describe("resolveNodeOptions", () => {
     const mainnet = await resolveNodeOptions({flags: new Map([["network", "mainnet"]])});
     expect(mainnet.miner).toMatchObject({enabled: false, blockTimeMs: 0, devControls: false});
     expect(mainnet.wallet.enabled).toBe(false);
-    expect(mainnet.rpc.http).toEqual({enabled: true, host: "127.0.0.1", port: 4444});
+    expect(mainnet.rpc.http).toEqual({
+      enabled: true,
+      host: "127.0.0.1",
+      port: 4444,
+      vhosts: ["localhost", "127.0.0.1", "[::1]"],
+    });
     expect(mainnet.rpc.ws.port).toBe(4445);
   });
 
@@ -75,6 +80,7 @@ describe("resolveNodeOptions", () => {
         "enabled = false",
         "[rpc.http]",
         'host = "0.0.0.0"',
+        'vhosts = ["node.example", "10.0.0.5"]',
       ].join("\n"),
     );
     const options = await resolveNodeOptions({configFile: file});
@@ -82,18 +88,25 @@ describe("resolveNodeOptions", () => {
     expect(options.miner.minGasPriceInWei).toBe(60_000_000n);
     expect(options.rpc.corsOrigins).toEqual(["*"]);
     expect(options.rpc.modules).toEqual({debug: {enabled: false}});
-    expect(options.rpc.http).toEqual({enabled: true, host: "0.0.0.0", port: 4444});
+    expect(options.rpc.http).toEqual({
+      enabled: true,
+      host: "0.0.0.0",
+      port: 4444,
+      vhosts: ["node.example", "10.0.0.5"],
+    });
     const flags = new Map<string, string | boolean>([
       ["miner.minGasPriceInWei", "0x10"],
       ["miner.enabled", true],
       ["rpc.corsOrigins", "https://a.example, https://b.example"],
       ["rpc.modules.evm.enabled", "false"],
+      ["rpc.ws.origins", "http://localhost:3000, https://app.example"],
       ["dataDir", "~/chain"],
     ]);
     const withFlags = await resolveNodeOptions({configFile: file, flags});
     expect(withFlags.miner.minGasPriceInWei).toBe(16n);
     expect(withFlags.rpc.corsOrigins).toEqual(["https://a.example", "https://b.example"]);
     expect(withFlags.rpc.modules).toEqual({debug: {enabled: false}, evm: {enabled: false}});
+    expect(withFlags.rpc.ws.origins).toEqual(["http://localhost:3000", "https://app.example"]);
     expect(withFlags.dataDir).toBe(join(homedir(), "chain"));
   });
 

@@ -1,17 +1,18 @@
 /**
  * JSON-RPC over HTTP (docs/rpc.md §4.1): POST with a JSON content type, bodies up to `maxBodyBytes`
  * (larger: 413 and the connection closed), CORS for the configured origins, HTTP 400 only for the
- * top-level errors of docs/protocol/errors.md. A client that disconnects mid-request aborts its work; nothing is
+ * top-level errors of docs/protocol/errors.md. A `Host` outside `http.vhosts` gets 403 first (docs/rpc.md §5.4). A client that disconnects mid-request aborts its work; nothing is
  * written to a closed response.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import type {Logger} from "@xchain/utils";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import type {RpcOptions} from "../options.ts";
-import {type ReplyLimits, reply} from "./respond.ts";
+import {browserRefusal} from "./browserGuard.ts";
+import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
 
 /** What the HTTP transport needs. */
-export type HttpTransportOptions = ReplyLimits & Pick<RpcOptions, "corsOrigins" | "maxBodyBytes">;
+export type HttpTransportOptions = ReplyLimits & Pick<RpcOptions, "corsOrigins" | "maxBodyBytes" | "http">;
 
 /** The whole body must arrive within this time (slow clients are cut off). */
 const BODY_TIMEOUT_MS = 30_000;
@@ -38,6 +39,11 @@ async function handle(
   dispatchOptions: DispatchOptions,
   options: HttpTransportOptions,
 ): Promise<void> {
+  const refusal = browserRefusal(req, "http", options.http);
+  if (refusal) {
+    res.writeHead(403, {"Content-Type": "application/json"}).end(errorPayload(refusal));
+    return;
+  }
   const cors = corsHeaders(req, options.corsOrigins);
   if (req.method === "OPTIONS") {
     res

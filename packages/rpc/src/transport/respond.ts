@@ -19,7 +19,8 @@ export interface Reply {
 /** The limits a reply is built under. */
 export type ReplyLimits = Pick<RpcOptions, "requestTimeoutMs" | "maxResponseBytes">;
 
-const errorPayload = (error: RpcError) =>
+/** A whole response carrying only `error`, id null. */
+export const errorPayload = (error: RpcError): Buffer =>
   Buffer.from(JSON.stringify({jsonrpc: "2.0", id: null, error: error.toObject()}));
 
 /** Dispatches `text`; `clientGone` aborts the work when the client disconnects. */

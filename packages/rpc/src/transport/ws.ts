@@ -4,20 +4,24 @@
  * `maxInFlightPerConnection` requests at a time; the messages already read beyond that wait, and
  * the socket is paused until they have started, so a flooding client slows itself down (TCP
  * backpressure) instead of queueing work without bound. A client that leaves more than
- * `maxWsBufferedBytes` unread is disconnected. Closing a connection ends its subscriptions.
+ * `maxWsBufferedBytes` unread is disconnected. Closing a connection ends its subscriptions. A
+ * handshake whose `Host` is outside `ws.vhosts`, or whose `Origin` is outside `ws.origins`, is
+ * refused with 403 before the upgrade (docs/rpc.md §5.4).
  */
 import {setMaxListeners} from "node:events";
 import {createServer, type Server} from "node:http";
+import type {Duplex} from "node:stream";
 import type {Logger} from "@xchain/utils";
 import {type RawData, WebSocket, WebSocketServer} from "ws";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
 import type {RpcOptions} from "../options.ts";
-import {type ReplyLimits, reply} from "./respond.ts";
+import {browserRefusal} from "./browserGuard.ts";
+import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
 
 /** What the WebSocket transport needs. */
 export type WsTransportOptions = ReplyLimits &
-  Pick<RpcOptions, "maxBodyBytes" | "maxInFlightPerConnection" | "maxWsBufferedBytes">;
+  Pick<RpcOptions, "maxBodyBytes" | "maxInFlightPerConnection" | "maxWsBufferedBytes" | "ws">;
 
 /** An HTTP server that upgrades to WebSocket (426 otherwise), and how to drop its clients. */
 export interface WsTransport {
@@ -35,8 +39,17 @@ export function createWsTransport(
   const server = createServer((_req, res) => {
     res.writeHead(426, {"Content-Type": "text/plain", Upgrade: "websocket"}).end("WebSocket only\n");
   });
-  const wss = new WebSocketServer({server, maxPayload: options.maxBodyBytes, perMessageDeflate: false});
-  wss.on("connection", (socket) => serve(socket, dispatchOptions, options, logger));
+  // Upgrades are taken here rather than by `ws`, so that a refusal can carry a JSON-RPC body.
+  const wss = new WebSocketServer({noServer: true, maxPayload: options.maxBodyBytes, perMessageDeflate: false});
+  server.on("upgrade", (req, socket, head) => {
+    const refusal = browserRefusal(req, "ws", options.ws);
+    if (refusal) {
+      logger.debug({host: req.headers.host, origin: req.headers.origin}, "rpc ws handshake refused");
+      refuseUpgrade(socket, errorPayload(refusal));
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (client) => serve(client, dispatchOptions, options, logger));
+  });
   return {
     server,
     closeClients: () => {
@@ -44,6 +57,22 @@ export function createWsTransport(
       wss.close();
     },
   };
+}
+
+/** Answers a handshake with 403 and the JSON-RPC error, then closes the socket. */
+function refuseUpgrade(socket: Duplex, body: Buffer): void {
+  // The HTTP server no longer watches an upgrading socket: a client reset must not go unhandled.
+  socket.on("error", () => socket.destroy());
+  socket.once("finish", () => socket.destroy());
+  socket.end(
+    Buffer.concat([
+      Buffer.from(
+        "HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: application/json\r\n" +
+          `Content-Length: ${body.length}\r\n\r\n`,
+      ),
+      body,
+    ]),
+  );
 }
 
 function serve(socket: WebSocket, dispatchOptions: DispatchOptions, options: WsTransportOptions, logger: Logger): void {

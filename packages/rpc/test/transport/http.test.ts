@@ -57,7 +57,7 @@ describe("HTTP transport", () => {
     // Announced by its Content-Length.
     const announced = await rawExchange(
       node.server.httpPort!,
-      `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`,
+      `POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`,
       big,
     );
     expect(announced.response).toMatch(/^HTTP\/1\.1 413/);
@@ -66,7 +66,7 @@ describe("HTTP transport", () => {
     const chunk = big.slice(0, 5000);
     const streamed = await rawExchange(
       node.server.httpPort!,
-      "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+      "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
       `${chunk.length.toString(16)}\r\n${chunk}\r\n`,
     );
     expect(streamed.response).toMatch(/^HTTP\/1\.1 413/);

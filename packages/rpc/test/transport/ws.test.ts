@@ -2,6 +2,7 @@
 import {toData} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import type WebSocket from "ws";
+import {defaultRpcOptions} from "../../src/options.ts";
 import {buildFixture, type Fixture} from "../support/fixture.ts";
 import {TestNode} from "../support/node.ts";
 import {probeCall} from "../support/probe.ts";
@@ -127,7 +128,7 @@ describe("RpcServer.close", () => {
   });
 
   it("leaves a transport off when disabled, and binds the other to an ephemeral port", async () => {
-    const httpOnly = await TestNode.start({rpc: {ws: {enabled: false, host: "127.0.0.1", port: 0}}});
+    const httpOnly = await TestNode.start({rpc: {ws: {...defaultRpcOptions.ws, enabled: false}}});
     try {
       expect(httpOnly.server.wsPort).toBeUndefined();
       expect(httpOnly.server.httpPort).toBeGreaterThan(0);

@@ -17,6 +17,12 @@ function listener(transport: "http" | "ws", what: string): ConfigKey[] {
       description: `interface the ${what} listener binds (0.0.0.0 exposes it to the network)`,
     },
     {key: `rpc.${transport}.port`, kind: PORT, placeholder: "port", description: `${what} port (0 picks a free one)`},
+    {
+      key: `rpc.${transport}.vhosts`,
+      kind: {type: "strings"},
+      placeholder: "hosts",
+      description: `names the Host header of ${what} requests may give, port ignored; others get 403 ("*" for any)`,
+    },
   ];
 }
 
@@ -65,6 +71,13 @@ export const rpcKeys: readonly ConfigKey[] = [
   {key: "rpc.callGasCap", kind: COUNT, description: "eth_call gas when the caller gives none, and the most it may ask"},
   ...listener("http", "HTTP POST"),
   ...listener("ws", "WebSocket"),
+  {
+    key: "rpc.ws.origins",
+    kind: {type: "strings"},
+    placeholder: "origins",
+    description:
+      'browser origins a WebSocket handshake may come from; others get 403 ("*" for any; none sent: allowed)',
+  },
   {
     key: "rpc.methods.enabled",
     kind: {type: "strings"},
