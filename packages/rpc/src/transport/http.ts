@@ -41,7 +41,8 @@ async function handle(
 ): Promise<void> {
   const refusal = browserRefusal(req, "http", options.http);
   if (refusal) {
-    res.writeHead(403, {"Content-Type": "application/json"}).end(errorPayload(refusal));
+    // The body is not read; the connection ends with the answer.
+    res.writeHead(403, {Connection: "close", "Content-Type": "application/json"}).end(errorPayload(refusal));
     return;
   }
   const cors = corsHeaders(req, options.corsOrigins);
