@@ -145,6 +145,16 @@ export class AutoMiner {
   }
 
   private async mine(template: BlockTemplate): Promise<SubmitBlockResult> {
+    try {
+      return await this.seal(template);
+    } catch (e) {
+      // The next attempt starts from a fresh template instead of failing on this one for ever.
+      this.deps.work.invalidate();
+      throw e;
+    }
+  }
+
+  private async seal(template: BlockTemplate): Promise<SubmitBlockResult> {
     const fake = buildFakeBitcoinBlock({
       hashForMergedMining: template.hashForMergedMining,
       time: template.header.timestamp,

@@ -1,5 +1,12 @@
 /** The miner's clock (docs/protocol/mining-rpc.md §6 `MinerClock`): wall time plus the shift evm_increaseTime adds. */
 
+/**
+ * The latest block timestamp a shift may reach: a merge-mined block's time also travels in the Bitcoin
+ * header's 32-bit time field (docs/protocol/mining-rpc.md §6.6), and a header timestamp beyond what the
+ * clock can advance to would make every template fail.
+ */
+export const MAX_SHIFTED_SECONDS = 2 ** 32 - 1;
+
 /** Seconds for block timestamps, shifted by whole seconds. */
 export class MinerClock {
   private offsetSeconds = 0;
@@ -11,9 +18,19 @@ export class MinerClock {
     return Math.floor(this.now() / 1000) + this.offsetSeconds;
   }
 
+  /** The current shift, in seconds. */
+  get shiftSeconds(): number {
+    return this.offsetSeconds;
+  }
+
   /** Adds `seconds` to the shift; returns the total shift. */
   increase(seconds: number): number {
     this.offsetSeconds += seconds;
     return this.offsetSeconds;
+  }
+
+  /** Drops the shift (evm_reset). */
+  reset(): void {
+    this.offsetSeconds = 0;
   }
 }

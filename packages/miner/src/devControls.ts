@@ -4,7 +4,7 @@
  * remembers the head's hash.
  */
 import type {AutoMiner} from "./autoMiner.ts";
-import type {MinerClock} from "./clock.ts";
+import {MAX_SHIFTED_SECONDS, type MinerClock} from "./clock.ts";
 import type {MinerChain} from "./deps.ts";
 import {MinerError} from "./errors.ts";
 import type {WorkManager} from "./template/workManager.ts";
@@ -18,6 +18,11 @@ export interface DevControlsDeps {
   autoMiner: AutoMiner;
   /** The miner's `devControls` option. */
   enabled: boolean;
+  /**
+   * The chain's newBlockMaxSecondsInTheFuture: a larger total shift makes blocks the rules refuse
+   * (docs/protocol/fees.md §1); 0 (regtest) sets no limit.
+   */
+  maxSecondsInFuture: number;
 }
 
 /** `evm_*`; every one NOT_ALLOWED when disabled. */
@@ -34,7 +39,19 @@ export class EvmControls implements DevControls {
   increaseTime(seconds: number): number {
     this.check();
     if (!Number.isSafeInteger(seconds) || seconds < 0) throw notAllowed(`cannot shift the clock by ${seconds} seconds`);
-    const total = this.deps.clock.increase(seconds);
+    const {clock, maxSecondsInFuture} = this.deps;
+    if (clock.nowSeconds() + seconds > MAX_SHIFTED_SECONDS) {
+      throw notAllowed(
+        `cannot shift the clock by ${seconds} seconds: block timestamps would pass ${MAX_SHIFTED_SECONDS}, the latest a block can carry`,
+      );
+    }
+    const shift = clock.shiftSeconds + seconds;
+    if (maxSecondsInFuture > 0 && shift > maxSecondsInFuture) {
+      throw notAllowed(
+        `cannot shift the clock by ${seconds} seconds: a total shift of ${shift} s passes this chain's limit of ${maxSecondsInFuture} s in the future`,
+      );
+    }
+    const total = clock.increase(seconds);
     this.deps.work.invalidate();
     return total;
   }
@@ -67,6 +84,8 @@ export class EvmControls implements DevControls {
   async reset(): Promise<void> {
     this.check();
     this.snapshots.length = 0;
+    // A reset starts over in time too: a shift that broke mining must not outlive it.
+    this.deps.clock.reset();
     await this.moveHead(this.deps.chain.genesisHash);
   }
 

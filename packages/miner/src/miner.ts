@@ -81,6 +81,7 @@ export class Miner implements MinerApi {
       work: this.work,
       autoMiner: this.autoMiner,
       enabled: options.devControls,
+      maxSecondsInFuture: chainspec.params.newBlockMaxSecondsInTheFuture,
     });
 
     chain.events.on("newHead", this.onNewHead);

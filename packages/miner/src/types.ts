@@ -50,7 +50,11 @@ export enum MinerErrorCode {
 export interface DevControls {
   /** `evm_mine`: build and mine one block now (empty if nothing is pending). */
   mineBlock(): Promise<SubmitBlockResult>;
-  /** `evm_increaseTime`: shifts the miner clock by whole seconds (>= 0); returns the total shift. */
+  /**
+   * `evm_increaseTime`: shifts the miner clock by whole seconds (>= 0); returns the total shift. NOT_ALLOWED
+   * when the shifted time would pass the latest block timestamp (2^32 − 1) or the total shift the chain's
+   * future limit.
+   */
   increaseTime(seconds: number): number;
   /** `evm_startMining` / `evm_stopMining`: the built-in miner (`eth_mining`). */
   startMining(): void;
@@ -62,7 +66,7 @@ export interface DevControls {
    * every later one; false for an unknown id.
    */
   revert(id: number): Promise<boolean>;
-  /** `evm_reset`: moves the head back to genesis and forgets every snapshot. */
+  /** `evm_reset`: moves the head back to genesis, drops the clock shift and forgets every snapshot. */
   reset(): Promise<void>;
 }
 

@@ -4,10 +4,11 @@
  */
 import {ImportResultKind} from "@xchain/chain";
 import {getChainspec} from "@xchain/chainspec";
+import type {Transaction} from "@xchain/primitives";
 import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
 import {describe, expect, it} from "vitest";
 import {defaultMinerOptions, MinerErrorCode} from "../src/index.ts";
-import {cows, openMiner, regtest, solvedBlock, transfer, waitFor} from "./helpers.ts";
+import {cows, openMiner, regtest, solvedBlock, TestPool, transfer, waitFor} from "./helpers.ts";
 
 describe("evm_* controls", () => {
   it("evm_mine mines one block now, empty when nothing is pending", async () => {
@@ -34,6 +35,53 @@ describe("evm_* controls", () => {
     expect(() => miner.increaseTime(-1)).toThrow(
       expect.objectContaining({type: expect.objectContaining({code: MinerErrorCode.NOT_ALLOWED})}),
     );
+  });
+
+  it("evm_increaseTime refuses a shift past the latest block timestamp, and mining goes on", async () => {
+    const now = 2_000_000_000_000;
+    const {miner, chain} = await openMiner({}, {now: () => now});
+    expect(() => miner.increaseTime(0x1fffffffffffff)).toThrow(
+      expect.objectContaining({
+        type: expect.objectContaining({code: MinerErrorCode.NOT_ALLOWED}),
+        message: `cannot shift the clock by ${0x1fffffffffffff} seconds: block timestamps would pass 4294967295, the latest a block can carry`,
+      }),
+    );
+    expect(() => miner.increaseTime(2 ** 32 - 2_000_000_000)).toThrow(/would pass 4294967295/);
+    expect(miner.increaseTime(2 ** 32 - 1 - 2_000_000_000)).toBe(2 ** 32 - 1 - 2_000_000_000);
+    await miner.mineBlock();
+    expect(chain.head().header.timestamp).toBe(2 ** 32 - 1);
+  });
+
+  it("evm_reset drops the clock shift", async () => {
+    const now = 2_000_000_000_000;
+    const {miner, chain} = await openMiner({}, {now: () => now});
+    miner.increaseTime(3_600);
+    await miner.mineBlock();
+    await miner.reset();
+    await miner.mineBlock();
+    expect(chain.head().header.timestamp).toBe(2_000_000_000);
+    expect(miner.increaseTime(0)).toBe(0);
+  });
+
+  it("a failed template build leaves nothing behind: the next evm_mine builds again", async () => {
+    let fail = true;
+    const {miner, chain, pool} = await openMiner<TestPool>(
+      {},
+      {
+        pool: (chain) =>
+          new (class extends TestPool {
+            override pendingForBlock(): Transaction[] {
+              if (fail) throw new Error("build failed");
+              return super.pendingForBlock();
+            }
+          })(chain),
+      },
+    );
+    await expect(miner.mineBlock()).rejects.toThrow("build failed");
+    fail = false;
+    pool.add(transfer(cows[0]!, {nonce: 0n}));
+    expect((await miner.mineBlock()).blockIncludedHeight).toBe(1);
+    expect(chain.head().header.gasUsed).toBe(21_000n);
   });
 
   it("evm_snapshot / evm_revert return to the snapshot's head; a revert forgets later snapshots", async () => {

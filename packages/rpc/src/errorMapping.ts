@@ -2,11 +2,13 @@
  * Typed errors of the packages RPC calls, mapped to wire errors (design "RPC"): every txpool refusal is
  * -32010 with its reason, a mining failure -33000 (docs/protocol/mining-rpc.md §3, docs/protocol/errors.md)
  * except a refused development control (a bad argument, or evm_* where not allowed), which is -32602; a chain
- * lookup of a block that is not stored -32600 (docs/protocol/errors.md). Anything else is a fault of the
+ * lookup of a block that is not stored -32600 (docs/protocol/errors.md); a transaction built from the request
+ * that the legacy encoding refuses -32602 (docs/rpc.md §7). Anything else is a fault of the
  * node: logged, and answered -32603 without details.
  */
 import {ChainError, ChainErrorCode} from "@xchain/chain";
 import {MinerErrorCode} from "@xchain/miner";
+import {TransactionDecodeError} from "@xchain/primitives";
 import {TxPoolErrorCode} from "@xchain/txpool";
 import {type Logger, NodeError} from "@xchain/utils";
 import {RpcError, RpcErrorCode} from "./jsonrpc/errors.ts";
@@ -21,6 +23,7 @@ export function createErrorMapper(logger: Logger): (error: unknown, method: stri
       if (TXPOOL_CODES.has(error.code)) return new RpcError(RpcErrorCode.TRANSACTION_REJECTED, error.message);
       if (error.code === MinerErrorCode.NOT_ALLOWED) return RpcError.invalidParams(error.message);
       if (MINER_CODES.has(error.code)) return new RpcError(RpcErrorCode.MINING_ERROR, error.message);
+      if (error instanceof TransactionDecodeError) return RpcError.invalidParams(error.message);
       if (error instanceof ChainError && error.code === ChainErrorCode.UNKNOWN_BLOCK) {
         return RpcError.invalidRequest(error.message);
       }

@@ -67,7 +67,14 @@ export class WorkManager {
   private async buildOnHead(): Promise<void> {
     const epoch = this.epoch;
     this.outdated = false;
-    const template = await this.build(this.head());
+    let template: BlockTemplate;
+    try {
+      template = await this.build(this.head());
+    } catch (e) {
+      // A failed build leaves nothing behind: the next request builds again rather than reuse older work.
+      this.outdated = true;
+      throw e;
+    }
     if (epoch !== this.epoch) return;
     const work: Work = {template, notify: this.notifies(template)};
     this.cache.add(work);

@@ -3,6 +3,7 @@
  * sending from it (docs/rpc.md §4.4: gas 90,000 and gasPrice 0 unless given; the nonce follows the
  * txpool's pending transactions).
  */
+import {type Transaction, TransactionDecodeError, TransactionDecodeErrorCode} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
 import {toData} from "@xchain/utils";
 import type {DevWallet} from "../deps.ts";
@@ -31,13 +32,25 @@ export async function sendFromWallet(
   const {from} = request;
   if (!from) throw RpcError.invalidParams("invalid argument 0 (transaction.from): required");
   const signer = requireAccount(wallet, from);
-  const tx = signer.signTransaction(from, {
+  const values = {
     nonce: request.nonce ?? (await txpool.nextNonce(from)),
     gasPrice: request.gasPrice ?? DEFAULT_GAS_PRICE,
     gasLimit: request.gas ?? DEFAULT_GAS,
     to: request.to,
     value: request.value ?? 0n,
     data: request.data ?? new Uint8Array(0),
-  });
+  };
+  let tx: Transaction;
+  try {
+    tx = signer.signTransaction(from, values);
+  } catch (e) {
+    // value and gasPrice are signed coins, below 2^255 (docs/protocol/encoding.md §2): a bad argument, named.
+    if (e instanceof TransactionDecodeError && e.type.code === TransactionDecodeErrorCode.NUMBER_OUT_OF_RANGE) {
+      throw RpcError.invalidParams(
+        `invalid argument 0 (transaction.${e.type.field}): ${e.message.replace(/^tx: /, "")}`,
+      );
+    }
+    throw e;
+  }
   return toData((await txpool.add(tx)).hash);
 }

@@ -27,6 +27,16 @@ describe("evm_increaseTime", () => {
   });
 });
 
+describe("evm_increaseTime past the latest block timestamp", () => {
+  it("is refused with -32602 and evm_mine goes on", async () => {
+    expect(await node.error("evm_increaseTime", ["0x1fffffffffffff"])).toEqual({
+      code: -32602,
+      message: `cannot shift the clock by ${0x1fffffffffffff} seconds: block timestamps would pass 4294967295, the latest a block can carry`,
+    });
+    expect(await node.result("evm_mine")).toBeNull();
+  });
+});
+
 describe("evm_snapshot", () => {
   it("returns an id that evm_revert goes back to", async () => {
     const id = await node.result("evm_snapshot");

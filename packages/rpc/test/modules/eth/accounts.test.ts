@@ -55,6 +55,22 @@ describe("eth_sendTransaction", () => {
   });
 });
 
+describe("eth_sendTransaction with a number the transaction cannot carry", () => {
+  it("answers -32602 naming the field for value or gasPrice of 2^255 or more", async () => {
+    const huge = `0x8${"0".repeat(63)}`;
+    for (const field of ["value", "gasPrice"]) {
+      for (const name of ["eth_sendTransaction", "personal_sendTransaction"]) {
+        const params: unknown[] = [{from: toData(alice.address), to: toData(dave.address), [field]: huge}];
+        if (name === "personal_sendTransaction") params.push("");
+        expect(await node.error(name, params)).toEqual({
+          code: -32602,
+          message: `invalid argument 0 (transaction.${field}): ${field} exceeds 255 bits or 32 bytes`,
+        });
+      }
+    }
+  });
+});
+
 describe("eth_sign", () => {
   it("signs the personal-message hash: r ‖ s ‖ v with v 27/28 (docs/rpc.md §4.4)", async () => {
     const message = utf8ToBytes("hello xchain");
