@@ -29,6 +29,8 @@ export {
   type PeerInfo,
   type PeerNetwork,
   type PeerNetworkEvents,
+  type PeerScoringInfo,
   type PeerStatus,
   PROTOCOL_VERSION,
+  type ReputationSummary,
 } from "./types.ts";

@@ -7,6 +7,7 @@ import type {ChainEvents, ChainReader} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import type {CallInput, CallResult} from "@xchain/execution";
 import type {MinerApi} from "@xchain/miner";
+import type {PeerScoringInfo, ReputationSummary} from "@xchain/p2p";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
 import type {IpAddressOrRange, Logger} from "@xchain/utils";
@@ -54,61 +55,10 @@ export interface PeerScoringAdmin {
   /** The bans as given. */
   bannedAddresses(): string[];
   /** One entry per scored peer id and address. */
-  peerList(): readonly PeerScoreEntry[];
+  peerList(): readonly PeerScoringInfo[];
   reputationSummary(): ReputationSummary;
   /** Forgets a peer id or address. */
   clear(peerOrAddress: string): void;
-}
-
-/**
- * One entry of `sco_peerList` (docs/protocol/peer-scoring.md, rskj `PeerScoringInformation`), in its wire
- * field order.
- */
-export interface PeerScoreEntry {
-  id: string;
-  /** "node" (a peer id) or "address" (an IP). */
-  type: "node" | "address";
-  goodReputation: boolean;
-  successfulHandshakes: number;
-  failedHandshakes: number;
-  invalidNetworks: number;
-  repeatedMessages: number;
-  validBlocks: number;
-  validTransactions: number;
-  invalidBlocks: number;
-  invalidTransactions: number;
-  invalidMessages: number;
-  timeoutMessages: number;
-  unexpectedMessages: number;
-  invalidHeader: number;
-  score: number;
-  punishments: number;
-  /** Epoch milliseconds; 0 when not punished. */
-  punishedUntil: number;
-}
-
-/**
- * `sco_reputationSummary` (docs/protocol/peer-scoring.md): the counters of every entry summed, in its wire
- * field order.
- */
-export interface ReputationSummary {
-  count: number;
-  successfulHandshakes: number;
-  failedHandshakes: number;
-  invalidHeader: number;
-  validBlocks: number;
-  invalidBlocks: number;
-  validTransactions: number;
-  invalidTransactions: number;
-  invalidNetworks: number;
-  invalidMessages: number;
-  repeatedMessages: number;
-  timeoutMessages: number;
-  unexpectedMessages: number;
-  peersTotalScore: number;
-  punishments: number;
-  goodReputationCount: number;
-  badReputationCount: number;
 }
 
 /** A sync in progress (docs/rpc.md §2.8). */

@@ -1,9 +1,7 @@
 export type {
   DevWallet,
-  PeerScoreEntry,
   PeerScoringAdmin,
   PeersInfo,
-  ReputationSummary,
   RpcDeps,
   SyncStatus,
   SyncStatusSource,

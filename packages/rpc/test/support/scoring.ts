@@ -1,5 +1,6 @@
+import type {PeerScoringInfo, ReputationSummary} from "@xchain/p2p";
 import type {IpAddressOrRange} from "@xchain/utils";
-import type {PeerScoreEntry, PeerScoringAdmin, ReputationSummary} from "../../src/index.ts";
+import type {PeerScoringAdmin} from "../../src/index.ts";
 
 const COUNTERS = {
   successfulHandshakes: 1,
@@ -33,7 +34,7 @@ export class RecordingScoring implements PeerScoringAdmin {
     return [...this.banned];
   }
 
-  peerList(): PeerScoreEntry[] {
+  peerList(): PeerScoringInfo[] {
     return [
       {id: "16Uiu2", type: "node", goodReputation: true, ...COUNTERS, score: 3, punishments: 0, punishedUntil: 0},
     ];
