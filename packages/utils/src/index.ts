@@ -37,6 +37,7 @@ export {
   cidrContains,
   type IpAddress,
   type IpAddressOrRange,
+  isLoopback,
   parseIp,
   parseIpAddressOrRange,
 } from "./ip.ts";

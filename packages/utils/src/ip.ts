@@ -173,3 +173,11 @@ export function parseIpAddressOrRange(text: string): IpAddressOrRange | undefine
   const block = cidrBlock(ip.bytes, prefix);
   return {given, ip, block, canonical: `${formatIp(block.network)}/${prefix}`};
 }
+
+/** 127.0.0.0/8 or ::1 (an IPv4-mapped ::ffff:127.x.x.x included). */
+export function isLoopback(bytes: Uint8Array): boolean {
+  if (bytes.length === 4) return bytes[0] === 127;
+  const mapped = bytes.subarray(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  if (mapped) return bytes[12] === 127;
+  return bytes.subarray(0, 15).every((b) => b === 0) && bytes[15] === 1;
+}

@@ -1,6 +1,6 @@
 /** IP literals, canonical text, CIDR blocks, and the address-or-block of `sco_banAddress`. */
 import {describe, expect, it} from "vitest";
-import {cidrBlock, cidrContains, formatIp, parseIp, parseIpAddressOrRange} from "../src/ip.ts";
+import {cidrBlock, cidrContains, formatIp, isLoopback, parseIp, parseIpAddressOrRange} from "../src/ip.ts";
 
 function ip(text: string) {
   const parsed = parseIp(text);
@@ -159,5 +159,22 @@ describe("parseIpAddressOrRange", () => {
     "fe80::1%eth0",
   ])("refuses %j", (text) => {
     expect(parseIpAddressOrRange(text)).toBeUndefined();
+  });
+});
+
+describe("isLoopback", () => {
+  const loopback = (text: string) => isLoopback(parseIp(text)!.bytes);
+  it("is 127.0.0.0/8, ::1 and their IPv4-mapped spelling", () => {
+    expect(loopback("127.0.0.1")).toBe(true);
+    expect(loopback("127.255.3.4")).toBe(true);
+    expect(loopback("::1")).toBe(true);
+    expect(loopback("::ffff:127.0.0.1")).toBe(true);
+  });
+  it("is nothing else", () => {
+    expect(loopback("128.0.0.1")).toBe(false);
+    expect(loopback("10.0.0.1")).toBe(false);
+    expect(loopback("::2")).toBe(false);
+    expect(loopback("::")).toBe(false);
+    expect(loopback("1::1")).toBe(false);
   });
 });

@@ -1,6 +1,5 @@
 /**
- * The IP of a remote peer's address and the loopback rule of peer scoring; the IP literals
- * themselves are parsed by @xchain/utils.
+ * The IP of a remote peer's address; the IP literals themselves are parsed by @xchain/utils.
  */
 import {type IpAddress, parseIp} from "@xchain/utils";
 
@@ -18,12 +17,4 @@ export function ipOfRemoteAddress(address: string): IpAddress | undefined {
   if (match[1] === "ip4" && match[2]!.includes(":")) return undefined;
   if (match[1] === "ip6" && !match[2]!.includes(":")) return undefined;
   return ip;
-}
-
-/** 127.0.0.0/8 or ::1 (an IPv4-mapped ::ffff:127.x.x.x included). */
-export function isLoopback(bytes: Uint8Array): boolean {
-  if (bytes.length === 4) return bytes[0] === 127;
-  const mapped = bytes.subarray(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
-  if (mapped) return bytes[12] === 127;
-  return bytes.subarray(0, 15).every((b) => b === 0) && bytes[15] === 1;
 }

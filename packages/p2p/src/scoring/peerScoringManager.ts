@@ -35,11 +35,11 @@
  * first 8 hex digits) and RFC 5952 IPv6 text; bans take IP literals only (rskj resolves host names) and
  * accept loopback addresses (rskj refuses them; local tests need them); the memory cap above.
  */
-import {type IpAddressOrRange, type Logger, noopLogger} from "@xchain/utils";
+import {type IpAddressOrRange, isLoopback, type Logger, noopLogger} from "@xchain/utils";
 import {defaultPeerScoringOptions, type PeerScoringOptions} from "../options.ts";
 import type {PeerEvent, PeerId, PeerScoring, PeerScoringInfo, ReputationSummary} from "../types.ts";
 import {BanList, parseBanTarget} from "./banList.ts";
-import {ipOfRemoteAddress, isLoopback} from "./ip.ts";
+import {ipOfRemoteAddress} from "./ip.ts";
 import {PeerScore} from "./peerScore.ts";
 import {checkPunishmentParameters, type PunishmentParameters, punishmentDuration} from "./punishment.ts";
 

@@ -3,6 +3,7 @@
  * `eth_getBalance`), duplicates refused, and each method switched on or off from its module's
  * setting and the per-method lists of the options (rskj `rpc.modules`, design "RPC").
  */
+import type {RpcClient} from "./client.ts";
 
 /** A push channel to one WebSocket client (subscriptions); absent over HTTP. */
 export interface Connection {
@@ -15,6 +16,8 @@ export interface Connection {
 /** What a handler knows about the request besides its parameters. */
 export interface RequestContext {
   transport: "http" | "ws";
+  /** Who sent it: per-client limits count by `client.key`. */
+  client: RpcClient;
   /** Aborted when the client goes away or the request times out: long work should stop. */
   signal: AbortSignal;
   connection?: Connection;

@@ -6,6 +6,7 @@
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import type {Logger} from "@xchain/utils";
+import {clientOf} from "../jsonrpc/client.ts";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
@@ -73,7 +74,11 @@ async function handle(
   res.on("close", () => {
     if (!res.writableFinished) clientGone.abort();
   });
-  const answer = await reply(body, dispatchOptions, options, {kind: "http", clientGone: clientGone.signal});
+  const answer = await reply(body, dispatchOptions, options, {
+    kind: "http",
+    client: clientOf(req.socket),
+    clientGone: clientGone.signal,
+  });
   if (res.destroyed || res.writableEnded) return;
   res.writeHead(answer.httpStatus, {...cors, "Content-Type": "application/json"}).end(answer.payload ?? "");
 }

@@ -3,6 +3,8 @@
  * cap: past `requestTimeoutMs` (a batch as a whole) or over `maxResponseBytes` the answer is
  * -32011 (docs/protocol/errors.md). The request's signal is aborted on timeout, so long handlers stop working.
  */
+
+import type {RpcClient} from "../jsonrpc/client.ts";
 import {type DispatchOptions, dispatch} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import {serializeBody} from "../jsonrpc/rawJson.ts";
@@ -28,7 +30,7 @@ export async function reply(
   text: string,
   dispatchOptions: DispatchOptions,
   limits: ReplyLimits,
-  transport: {kind: "http" | "ws"; connection?: Connection; clientGone: AbortSignal},
+  transport: {kind: "http" | "ws"; client: RpcClient; connection?: Connection; clientGone: AbortSignal},
 ): Promise<Reply> {
   const controller = new AbortController();
   const abort = () => controller.abort();
@@ -41,7 +43,12 @@ export async function reply(
     }, limits.requestTimeoutMs);
   });
   try {
-    const context = {transport: transport.kind, signal: controller.signal, connection: transport.connection};
+    const context = {
+      transport: transport.kind,
+      client: transport.client,
+      signal: controller.signal,
+      connection: transport.connection,
+    };
     const result = await Promise.race([dispatch(text, dispatchOptions, context), timedOut]);
     if (result === "timeout") return {httpStatus: 200, payload: errorPayload(RpcError.timeout())};
     if (result.body === undefined) return {httpStatus: result.httpStatus, payload: undefined};

@@ -13,6 +13,7 @@ import {createServer, type Server} from "node:http";
 import type {Duplex} from "node:stream";
 import type {Logger} from "@xchain/utils";
 import {type RawData, WebSocket, WebSocketServer} from "ws";
+import {clientOf, type RpcClient} from "../jsonrpc/client.ts";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
 import type {RpcOptions} from "../options.ts";
@@ -48,7 +49,8 @@ export function createWsTransport(
       refuseUpgrade(socket, errorPayload(refusal));
       return;
     }
-    wss.handleUpgrade(req, socket, head, (client) => serve(client, dispatchOptions, options, logger));
+    const client = clientOf(req.socket);
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, client, dispatchOptions, options, logger));
   });
   return {
     server,
@@ -75,7 +77,13 @@ function refuseUpgrade(socket: Duplex, body: Buffer): void {
   );
 }
 
-function serve(socket: WebSocket, dispatchOptions: DispatchOptions, options: WsTransportOptions, logger: Logger): void {
+function serve(
+  socket: WebSocket,
+  client: RpcClient,
+  dispatchOptions: DispatchOptions,
+  options: WsTransportOptions,
+  logger: Logger,
+): void {
   const gone = new AbortController();
   // Each running request listens on it.
   setMaxListeners(options.maxInFlightPerConnection + 1, gone.signal);
@@ -104,7 +112,7 @@ function serve(socket: WebSocket, dispatchOptions: DispatchOptions, options: WsT
     while (inFlight < options.maxInFlightPerConnection && waiting.length > 0 && !gone.signal.aborted) {
       const text = waiting.shift() as string;
       inFlight++;
-      reply(text, dispatchOptions, options, {kind: "ws", connection, clientGone: gone.signal})
+      reply(text, dispatchOptions, options, {kind: "ws", client, connection, clientGone: gone.signal})
         .then((answer) => {
           if (answer.payload !== undefined) send(answer.payload);
         })
