@@ -132,7 +132,9 @@ export class BlockExecutor {
 
   /**
    * Runs one message on the state at `stateRoot` without keeping anything (eth_call; a gas
-   * estimator's trial runs). Only the intrinsic gas is checked (`TransactionInvalidError`).
+   * estimator's trial runs). Only the intrinsic gas is checked (`TransactionInvalidError`). Calls
+   * run concurrently and share the event loop with everything else; an aborted `signal` stops one
+   * (`ExecutionInterruptedError`).
    */
   async call(input: CallInput): Promise<CallResult> {
     const data = input.data ?? new Uint8Array(0);
@@ -158,6 +160,7 @@ export class BlockExecutor {
         gasPrice: input.gasPrice ?? 0n,
         intrinsicGas: intrinsic,
       },
+      input.signal,
     );
   }
 

@@ -1,20 +1,24 @@
 /**
- * Calls (eth_call, and the many runs of a gas estimate) on one EVM per gas profile over an
- * in-memory overlay of the state at the call's root: the overlay is reset after each call, so
- * consecutive calls share the EVM and the state reader's warm caches, and nothing is written.
+ * Calls (eth_call, and the many runs of a gas estimate) over an in-memory overlay of the state at
+ * the call's root, nothing written. Calls run concurrently, each on a call context (an EVM, its
+ * overlay and its preemption) taken from a pool: a context is reset after its call and reused,
+ * so consecutive calls keep the EVM and the state reader's warm caches. A call gives the event
+ * loop back while it runs and stops when its signal is aborted (preemption.ts); the context of
+ * an interrupted call is dropped, since its EVM stopped in the middle of a message.
  */
 import type {Common} from "@ethereumjs/common";
 import type {EVM} from "@ethereumjs/evm";
 import type {Chainspec} from "@xchain/chainspec";
 import {OverlayStateManager, type StateReader, type StateSource} from "@xchain/state";
-import {SerialQueue} from "@xchain/utils";
 import {createBlockEvm, evmBlock} from "./evm.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
 import type {BlockScope} from "./gas/types.ts";
+import type {PreemptionSlot} from "./preemptibleOpcodes.ts";
+import {CallScheduler} from "./preemption.ts";
 import {type MessageInput, runMessage} from "./transactionExecutor.ts";
 import type {CallResult, ExecutionBlockContext, ExecutionChainView} from "./types.ts";
 
-/** The EVM of one gas profile, with the state and the chain view BLOCKHASH reads swapped per call. */
+/** One call at a time: an EVM of one gas profile, with the state and the chain view BLOCKHASH reads swapped per call. */
 interface CallContext {
   profile: GasProfile;
   common: Common;
@@ -22,50 +26,63 @@ interface CallContext {
   state: OverlayStateManager;
   scope: BlockScope;
   chain: {current: ExecutionChainView};
+  preemption: PreemptionSlot;
 }
 
-/** Runs calls one at a time (they share the EVM and its overlay), reusing the context of the last profile. */
+/** Idle contexts kept for reuse; more are made while more calls run at once. */
+const MAX_IDLE_CONTEXTS = 4;
+
+/** Runs calls, each on its own context. */
 export class CallRunner {
-  private context: CallContext | undefined;
-  private readonly queue = new SerialQueue();
+  private idle: CallContext[] = [];
+  private readonly scheduler = new CallScheduler();
 
   constructor(
     private readonly chainspec: Chainspec,
     private readonly stateSource: StateSource,
   ) {}
 
-  /** Runs `message` on the state at `stateRoot` as if in `block`; nothing is kept. */
-  run(
+  /**
+   * Runs `message` on the state at `stateRoot` as if in `block`; nothing is kept. Rejects with
+   * `ExecutionInterruptedError` once `signal` is aborted.
+   */
+  async run(
     profile: GasProfile,
     common: Common,
     stateRoot: Uint8Array,
     block: ExecutionBlockContext,
     chain: ExecutionChainView,
     message: MessageInput,
+    signal?: AbortSignal,
   ): Promise<CallResult> {
-    return this.queue.run(async () => {
+    const preemption = this.scheduler.start(signal);
+    let context: CallContext | undefined;
+    let reusable = false;
+    try {
       const reader = await this.stateSource.reader(stateRoot, common);
-      const context = await this.contextFor(profile, common, reader);
+      context = await this.acquire(profile, common, reader);
       context.state.reset(reader);
       context.chain.current = chain;
-      try {
-        const env = {
-          evm: context.evm,
-          block,
-          evmBlock: evmBlock(block),
-          scope: context.scope,
-          gasPriceCapActive: this.chainspec.isActive("RSKIP252", block.number),
-        };
-        return await runMessage(env, message, false);
-      } finally {
-        context.state.reset();
-        context.scope.selfDestructed.clear();
-      }
-    });
+      context.preemption.current = preemption;
+      const env = {
+        evm: context.evm,
+        block,
+        evmBlock: evmBlock(block),
+        scope: context.scope,
+        gasPriceCapActive: this.chainspec.isActive("RSKIP252", block.number),
+      };
+      const result = await runMessage(env, message, false);
+      reusable = true;
+      return result;
+    } finally {
+      preemption.finish();
+      if (context && reusable) this.release(context);
+    }
   }
 
-  private async contextFor(profile: GasProfile, common: Common, reader: StateReader): Promise<CallContext> {
-    if (this.context?.profile === profile && this.context.common === common) return this.context;
+  private async acquire(profile: GasProfile, common: Common, reader: StateReader): Promise<CallContext> {
+    const index = this.idle.findIndex((c) => c.profile === profile && c.common === common);
+    if (index !== -1) return this.idle.splice(index, 1)[0] as CallContext;
     const scope: BlockScope = {selfDestructed: new Set<string>()};
     const view: {current: ExecutionChainView} = {
       current: {blockHash: async () => undefined, maturedBlock: undefined},
@@ -76,9 +93,18 @@ export class CallRunner {
         return view.current.maturedBlock;
       },
     };
+    const preemption: PreemptionSlot = {current: undefined};
     const state = new OverlayStateManager(reader);
-    const evm = await createBlockEvm(profile, common, state, delegate, scope);
-    this.context = {profile, common, evm, state, scope, chain: view};
-    return this.context;
+    const evm = await createBlockEvm(profile, common, state, delegate, scope, preemption);
+    return {profile, common, evm, state, scope, chain: view, preemption};
+  }
+
+  private release(context: CallContext): void {
+    context.state.reset();
+    context.scope.selfDestructed.clear();
+    context.preemption.current = undefined;
+    // Contexts of an older profile are not kept once calls run on a newer one.
+    this.idle = this.idle.filter((c) => c.profile === context.profile && c.common === context.common);
+    if (this.idle.length < MAX_IDLE_CONTEXTS) this.idle.push(context);
   }
 }

@@ -68,3 +68,15 @@ export class BlockExecutionError extends NodeError<BlockExecutionErrorType> {
     if (transactionError) this.transactionError = transactionError;
   }
 }
+
+/** Why a call stopped before its end. */
+export enum ExecutionInterruptedCode {
+  /** Its signal was aborted: the request timed out or its client left. */
+  ABORTED = "EXEC_INTERRUPTED_ABORTED",
+}
+
+/** Each code with its metadata. */
+export type ExecutionInterruptedErrorType = {code: ExecutionInterruptedCode.ABORTED};
+
+/** A call stopped in the middle of its execution; nothing of it is kept. */
+export class ExecutionInterruptedError extends NodeError<ExecutionInterruptedErrorType> {}

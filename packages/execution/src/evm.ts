@@ -5,6 +5,7 @@ import {Address, bigIntToBytes, setLengthLeft} from "@ethereumjs/util";
 import {profileParams} from "./common.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
 import type {BlockScope} from "./gas/types.ts";
+import {type PreemptionSlot, preemptibleOpcodes} from "./preemptibleOpcodes.ts";
 import type {ExecutionBlockContext, ExecutionChainView} from "./types.ts";
 
 /** The block object @ethereumjs/evm reads its block opcodes from. */
@@ -45,14 +46,19 @@ function chainAdapter(chain: ExecutionChainView): EVMMockBlockchainInterface {
   return adapter;
 }
 
-/** A fresh EVM for one block (or one call) over `stateManager`. */
+/**
+ * A fresh EVM for one block (or one call) over `stateManager`; with `preemption` (calls) its
+ * executions can be paused and stopped (preemption.ts).
+ */
 export function createBlockEvm(
   profile: GasProfile,
   common: Common,
   stateManager: StateManagerInterface,
   chain: ExecutionChainView,
   scope: BlockScope,
+  preemption?: PreemptionSlot,
 ): Promise<EVM> {
+  const opcodes = profile.opcodes(common, scope);
   // A copy, because every EVM subscribes to its Common's events.
   const evmCommon = common.copy();
   return createEVM({
@@ -60,7 +66,7 @@ export function createBlockEvm(
     params: profileParams(profile),
     stateManager,
     blockchain: chainAdapter(chain),
-    customOpcodes: profile.opcodes(common, scope),
+    customOpcodes: preemption ? preemptibleOpcodes(opcodes, common, preemption) : opcodes,
     customPrecompiles: profile.precompiles(common),
   });
 }

@@ -103,6 +103,8 @@ export interface CallInput {
   data?: Uint8Array;
   gasLimit: bigint;
   gasPrice?: bigint;
+  /** Stops the call (`ExecutionInterruptedError`) when aborted: its request timed out or its client left. */
+  signal?: AbortSignal;
 }
 
 /** What one message did: a transaction's execution, or a call's. */

@@ -1,6 +1,6 @@
 /**
- * `BlockExecutor.call` (eth_call, gas estimation): calls share a cached session and EVM per state
- * root, each inside a reverted checkpoint, so nothing a call does is kept or seen by the next.
+ * `BlockExecutor.call` (eth_call, gas estimation): calls run on pooled EVMs over an overlay that is
+ * reset after each, so nothing a call does is kept or seen by the next.
  */
 import {getChainspec} from "@xchain/chainspec";
 import {compileSolidity} from "@xchain/test-utils";
@@ -58,7 +58,7 @@ describe("BlockExecutor.call", () => {
     expect(await call("n()")).toBe(0n);
   });
 
-  it("runs concurrent calls one after the other, each on the untouched state", async () => {
+  it("runs concurrent calls, each on the untouched state", async () => {
     const results = await Promise.all(Array.from({length: 20}, () => call("inc()")));
     expect(results).toEqual(Array.from({length: 20}, () => 1n));
   });

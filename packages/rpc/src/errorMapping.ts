@@ -3,10 +3,11 @@
  * -32010 with its reason, a mining failure -33000 (docs/protocol/mining-rpc.md §3, docs/protocol/errors.md)
  * except a refused development control (a bad argument, or evm_* where not allowed), which is -32602; a chain
  * lookup of a block that is not stored -32600 (docs/protocol/errors.md); a transaction built from the request
- * that the legacy encoding refuses -32602 (docs/rpc.md §7). Anything else is a fault of the
+ * that the legacy encoding refuses -32602 (docs/rpc.md §7); a call stopped by its timeout -32011. Anything else is a fault of the
  * node: logged, and answered -32603 without details.
  */
 import {ChainError, ChainErrorCode} from "@xchain/chain";
+import {ExecutionInterruptedError} from "@xchain/execution";
 import {MinerErrorCode} from "@xchain/miner";
 import {TransactionDecodeError} from "@xchain/primitives";
 import {TxPoolErrorCode} from "@xchain/txpool";
@@ -24,6 +25,7 @@ export function createErrorMapper(logger: Logger): (error: unknown, method: stri
       if (error.code === MinerErrorCode.NOT_ALLOWED) return RpcError.invalidParams(error.message);
       if (MINER_CODES.has(error.code)) return new RpcError(RpcErrorCode.MINING_ERROR, error.message);
       if (error instanceof TransactionDecodeError) return RpcError.invalidParams(error.message);
+      if (error instanceof ExecutionInterruptedError) return RpcError.timeout();
       if (error instanceof ChainError && error.code === ChainErrorCode.UNKNOWN_BLOCK) {
         return RpcError.invalidRequest(error.message);
       }

@@ -6,6 +6,7 @@ import type {RpcDeps} from "./deps.ts";
 import type {EventHub} from "./filters/eventHub.ts";
 import type {FilterManager} from "./filters/filterManager.ts";
 import type {SubscriptionManager} from "./filters/subscriptions.ts";
+import type {ExecutionSlots} from "./limits/executionSlots.ts";
 import type {RpcOptions} from "./options.ts";
 
 /** What namespace modules pick from: the dependencies with defaults applied, the options and the server's services. */
@@ -15,4 +16,6 @@ export type ModuleDeps = Required<Omit<RpcDeps, "miner" | "wallet" | "scoring">>
     events: EventHub;
     filters: FilterManager;
     subscriptions: SubscriptionManager;
+    /** Slots for eth_call and eth_estimateGas, per client and in all. */
+    executions: ExecutionSlots;
   };

@@ -97,6 +97,13 @@ export interface RpcOptions {
   gasEstimationCap: number;
   /** eth_call gas when the caller gives none, and the most it may ask for. Default 50,000,000. */
   callGasCap: number;
+  /**
+   * eth_call and eth_estimateGas running at once for one client (an address; each connection on
+   * loopback); more wait their turn (docs/rpc.md §8). Default 4.
+   */
+  maxCallsPerClient: number;
+  /** eth_call and eth_estimateGas running at once on the node; more wait, served client by client. Default 32. */
+  maxConcurrentCalls: number;
 }
 
 /** What `vhosts` and `origins` allow by default: loopback only. */
@@ -124,6 +131,8 @@ export const defaultRpcOptions: RpcOptions = {
   logsMaxResults: 10_000,
   gasEstimationCap: 6_800_000,
   callGasCap: 50_000_000,
+  maxCallsPerClient: 4,
+  maxConcurrentCalls: 32,
 };
 
 const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];

@@ -10,6 +10,7 @@ import {FilterManager} from "./filters/filterManager.ts";
 import {SubscriptionManager} from "./filters/subscriptions.ts";
 import type {DispatchOptions} from "./jsonrpc/dispatch.ts";
 import {MethodRegistry} from "./jsonrpc/registry.ts";
+import {ExecutionSlots} from "./limits/executionSlots.ts";
 import type {ModuleDeps} from "./moduleDeps.ts";
 import {buildMethodTables} from "./modules/index.ts";
 import {isModuleEnabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
@@ -50,6 +51,7 @@ export class RpcServer {
       logger,
       options,
       ...services,
+      executions: new ExecutionSlots({perClient: options.maxCallsPerClient, total: options.maxConcurrentCalls}),
     };
     let http: Listener | undefined;
     try {

@@ -1,6 +1,7 @@
 import type {Common} from "@ethereumjs/common";
-import {getActivePrecompiles, getOpcodesForHF} from "@ethereumjs/evm";
+import {getActivePrecompiles} from "@ethereumjs/evm";
 import {MODEXP_PRECOMPILE_ADDRESS, modexpEip198} from "../precompiles/05-modexp.ts";
+import {builtinOpcode} from "./builtin.ts";
 import {CallKind, callGas} from "./call.ts";
 import {createGas, createLogic} from "./create.ts";
 import {extcodehashLogic, extcodesizeLogic} from "./extcode.ts";
@@ -9,16 +10,7 @@ import {selfdestructGas} from "./selfdestruct.ts";
 import {sstoreGas} from "./sstore.ts";
 import type {AddOpcode, BlockScope, GasFunction, LogicFunction} from "./types.ts";
 
-const builtinHandlers = new WeakMap<Common, Map<number, LogicFunction>>();
-
-function builtin(common: Common, opcode: number): LogicFunction {
-  let handlers = builtinHandlers.get(common);
-  if (!handlers) {
-    handlers = getOpcodesForHF(common).handlers as Map<number, LogicFunction>;
-    builtinHandlers.set(common, handlers);
-  }
-  return handlers.get(opcode) as LogicFunction;
-}
+const builtinLogic = (common: Common, opcode: number): LogicFunction => builtinOpcode(common, opcode).logic;
 
 function opcodes(common: Common, scope: BlockScope): AddOpcode[] {
   const op = (opcode: number, name: string, baseFee: bigint, gasFunction?: GasFunction, logic?: LogicFunction) => {
@@ -26,21 +18,21 @@ function opcodes(common: Common, scope: BlockScope): AddOpcode[] {
       opcode,
       opcodeName: name,
       baseFee: Number(baseFee),
-      logicFunction: logic ?? builtin(common, opcode),
+      logicFunction: logic ?? builtinLogic(common, opcode),
     };
     if (gasFunction) entry.gasFunction = gasFunction;
     return entry;
   };
   const param = (name: string) => common.param(name);
   return [
-    op(0x3b, "EXTCODESIZE", param("extcodesizeGas"), undefined, extcodesizeLogic(builtin(common, 0x3b))),
+    op(0x3b, "EXTCODESIZE", param("extcodesizeGas"), undefined, extcodesizeLogic(builtinLogic(common, 0x3b))),
     op(0x3f, "EXTCODEHASH", param("extcodehashGas"), undefined, extcodehashLogic),
     op(0x55, "SSTORE", 0n, sstoreGas),
-    op(0xf0, "CREATE", param("createGas"), createGas(false), createLogic(builtin(common, 0xf0), scope, false)),
+    op(0xf0, "CREATE", param("createGas"), createGas(false), createLogic(builtinLogic(common, 0xf0), scope, false)),
     op(0xf1, "CALL", param("callGas"), callGas(CallKind.CALL)),
     op(0xf2, "CALLCODE", param("callcodeGas"), callGas(CallKind.CALLCODE)),
     op(0xf4, "DELEGATECALL", param("delegatecallGas"), callGas(CallKind.DELEGATECALL)),
-    op(0xf5, "CREATE2", param("create2Gas"), createGas(true), createLogic(builtin(common, 0xf5), scope, true)),
+    op(0xf5, "CREATE2", param("create2Gas"), createGas(true), createLogic(builtinLogic(common, 0xf5), scope, true)),
     op(0xfa, "STATICCALL", param("staticcallGas"), callGas(CallKind.STATICCALL)),
     op(0xff, "SELFDESTRUCT", param("selfdestructGas"), selfdestructGas),
   ];

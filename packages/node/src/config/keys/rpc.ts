@@ -69,6 +69,16 @@ export const rpcKeys: readonly ConfigKey[] = [
   {key: "rpc.logsMaxResults", kind: COUNT, description: "eth_getLogs over a longer range: at most this many logs"},
   {key: "rpc.gasEstimationCap", kind: COUNT, description: "eth_estimateGas upper bound when the caller gives no gas"},
   {key: "rpc.callGasCap", kind: COUNT, description: "eth_call gas when the caller gives none, and the most it may ask"},
+  {
+    key: "rpc.maxCallsPerClient",
+    kind: COUNT,
+    description: "eth_call/eth_estimateGas running at once per client (address; each connection on loopback)",
+  },
+  {
+    key: "rpc.maxConcurrentCalls",
+    kind: COUNT,
+    description: "eth_call/eth_estimateGas running at once on the node; more wait, served client by client",
+  },
   ...listener("http", "HTTP POST"),
   ...listener("ws", "WebSocket"),
   {

@@ -4,11 +4,12 @@
  * supported) and eth_estimateGas
  * (docs/rpc.md §4.4). Without a gas limit a call gets `callGasCap`; the estimate is bounded by the
  * block gas limit, `gasEstimationCap` (rskj's 6,800,000), the caller's gas and what the sender can
- * pay at its gasPrice.
+ * pay at its gasPrice. Each request holds one execution slot of its client while it runs, and
+ * stops when the request times out or its client leaves (docs/rpc.md §8).
  */
 import {toData, toQuantity} from "@xchain/utils";
 import {RpcError} from "../../jsonrpc/errors.ts";
-import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 import {blockRef, LATEST} from "../../params/blockRef.ts";
 import {callRequest} from "../../params/callObject.ts";
@@ -25,39 +26,52 @@ const noStateOverride: Codec<never> = (_value, path) => {
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 /** eth_call and eth_estimateGas. */
-export function ethCallMethods(deps: Pick<ModuleDeps, "chain" | "executor" | "options">): Record<string, RpcMethod> {
-  const {options} = deps;
+export function ethCallMethods(
+  deps: Pick<ModuleDeps, "chain" | "executor" | "options" | "executions">,
+): Record<string, RpcMethod> {
+  const {options, executions} = deps;
+  /** Runs `work` in one of the client's execution slots. */
+  const inSlot = async <T>(context: RequestContext, work: () => Promise<T>): Promise<T> => {
+    const release = await executions.acquire(context.client.key, context.signal);
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
   return {
     /** Handler for `eth_call`: a revert is -32015 with the reason and payload (docs/rpc.md §7) */
     call: method(
       [param("transaction", callRequest), param("block", blockRef), optional("stateOverride", noStateOverride)],
-      async (request, block) => {
-        const prepared = await prepareCall(deps, request, block);
-        const cap = BigInt(options.callGasCap);
-        const gas = min(request.gas ?? cap, cap);
-        const result = await prepared.run(gas);
-        if (!result) throw RpcError.server(`intrinsic gas too low: ${gas} < ${prepared.intrinsicGas}`);
-        if (!result.status) throw failedCallError(result);
-        return toData(result.returnValue);
-      },
+      (request, block, _stateOverride, context) =>
+        inSlot(context, async () => {
+          const prepared = await prepareCall(deps, request, block, context.signal);
+          const cap = BigInt(options.callGasCap);
+          const gas = min(request.gas ?? cap, cap);
+          const result = await prepared.run(gas);
+          if (!result) throw RpcError.server(`intrinsic gas too low: ${gas} < ${prepared.intrinsicGas}`);
+          if (!result.status) throw failedCallError(result);
+          return toData(result.returnValue);
+        }),
     ),
     /** Handler for `eth_estimateGas`: the lowest gas limit that succeeds */
     estimateGas: method(
       [param("transaction", callRequest), optional("block", blockRef, LATEST)],
-      async (request, block, context) => {
-        const prepared = await prepareCall(deps, request, block);
-        let bound = min(prepared.header.gasLimit, BigInt(options.gasEstimationCap));
-        if (request.gas !== undefined) bound = min(bound, request.gas);
-        const gasPrice = request.gasPrice ?? 0n;
-        if (gasPrice > 0n) bound = min(bound, prepared.balanceAfterValue / gasPrice);
-        const estimate = await estimateGasLimit({
-          run: prepared.run,
-          intrinsicGas: prepared.intrinsicGas,
-          upperBound: bound,
-          signal: context.signal,
-        });
-        return toQuantity(estimate);
-      },
+      (request, block, context) =>
+        inSlot(context, async () => {
+          const prepared = await prepareCall(deps, request, block, context.signal);
+          let bound = min(prepared.header.gasLimit, BigInt(options.gasEstimationCap));
+          if (request.gas !== undefined) bound = min(bound, request.gas);
+          const gasPrice = request.gasPrice ?? 0n;
+          if (gasPrice > 0n) bound = min(bound, prepared.balanceAfterValue / gasPrice);
+          const estimate = await estimateGasLimit({
+            run: prepared.run,
+            intrinsicGas: prepared.intrinsicGas,
+            upperBound: bound,
+            signal: context.signal,
+          });
+          return toQuantity(estimate);
+        }),
     ),
   };
 }

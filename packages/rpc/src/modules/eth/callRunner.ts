@@ -25,11 +25,12 @@ export interface PreparedCall {
 
 const ZERO_ADDRESS = new Uint8Array(20);
 
-/** Resolves the block, checks the balance and returns the runner. */
+/** Resolves the block, checks the balance and returns the runner; `signal` stops its runs. */
 export async function prepareCall(
   {chain, executor}: Pick<ModuleDeps, "chain" | "executor">,
   request: CallRequest,
   block: BlockRef,
+  signal: AbortSignal,
 ): Promise<PreparedCall> {
   const header = await requireHeader(chain, block);
   const from = request.from ?? ZERO_ADDRESS;
@@ -45,7 +46,7 @@ export async function prepareCall(
     intrinsicGas: intrinsicGas({to: request.to, data}),
     run: async (gasLimit) => {
       try {
-        return await executor.call({...input, gasLimit});
+        return await executor.call({...input, gasLimit, signal});
       } catch (e) {
         if (e instanceof TransactionInvalidError && e.code === TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW)
           return undefined;
