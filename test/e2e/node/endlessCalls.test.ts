@@ -1,0 +1,67 @@
+// End-to-end: sixteen endless eth_calls (a loop under the 50M gas cap) run against a regtest node
+// that mines a block every 500 ms. Blocks keep coming, another client's requests keep their
+// latency, and every endless call ends at the request timeout with -32011 (docs/rpc.md §8).
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {rpc} from "../support/jsonRpc.ts";
+import {type RunningNode, startNode} from "../support/xchainProcess.ts";
+
+/** JUMPDEST PUSH1 0 JUMP as creation code: eth_call without `to` loops until the gas runs out. */
+const ENDLESS = "0x5b600056";
+const CALLS = 16;
+const TIMEOUT_MS = 5_000;
+
+let node: RunningNode;
+
+beforeAll(async () => {
+  node = await startNode(["--miner.blockTimeMs", "500", "--rpc.requestTimeoutMs", String(TIMEOUT_MS)]);
+});
+
+afterAll(async () => {
+  await node?.stop();
+});
+
+async function endlessCall(): Promise<number | undefined> {
+  const response = await fetch(node.httpUrl, {
+    method: "POST",
+    headers: {"content-type": "application/json"},
+    body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "eth_call", params: [{data: ENDLESS}, "latest"]}),
+  });
+  const body = (await response.json()) as {error?: {code: number}};
+  return body.error?.code;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+describe("sixteen endless calls", () => {
+  it("hold neither the miner nor other clients", {timeout: 60_000}, async () => {
+    const startHeight = Number(await rpc<string>(node.httpUrl, "eth_blockNumber"));
+    const started = performance.now();
+    const calls = Array.from({length: CALLS}, endlessCall);
+    let done = false;
+    const finished = Promise.all(calls).finally(() => {
+      done = true;
+    });
+    const latencies: number[] = [];
+    while (!done) {
+      const t = performance.now();
+      await rpc(node.httpUrl, "eth_getBalance", ["0x0000000000000000000000000000000000000000", "latest"]);
+      latencies.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const codes = await finished;
+    const elapsed = performance.now() - started;
+    const endHeight = Number(await rpc<string>(node.httpUrl, "eth_blockNumber"));
+    latencies.sort((a, b) => a - b);
+    const [p50, p99, max] = [percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.at(-1)!];
+    console.log(
+      `endless calls: ${CALLS} answered ${[...new Set(codes)].join(",")} after ${(elapsed / 1000).toFixed(1)} s; ` +
+        `${endHeight - startHeight} blocks mined meanwhile; other client: ${latencies.length} requests, ` +
+        `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`,
+    );
+    expect(codes).toEqual(Array.from({length: CALLS}, () => -32011));
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + 2_000);
+    // A block every 500 ms: at least half of them while the calls ran.
+    expect(endHeight - startHeight).toBeGreaterThanOrEqual(Math.floor(elapsed / 1_000));
+    expect(p99).toBeLessThan(100);
+  });
+});
