@@ -98,7 +98,7 @@ export interface RpcOptions {
   maxFilterChanges: number;
   /**
    * Most unpolled hashes a pending-transaction filter keeps; the oldest are dropped beyond. Default
-   * 1,000: a wallet polling every 4 s loses none below 250 transactions/s (docs/rpc.md §8).
+   * 1,000: a wallet polling every 4 s loses none below 250 transactions/s (docs/rpc.md §3.2).
    */
   maxPendingFilterChanges: number;
   /** eth_getLogs: a range up to this many blocks has no cap on logs (docs/rpc.md §8, 2,000). */
