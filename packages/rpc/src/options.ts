@@ -75,8 +75,10 @@ export interface RpcOptions {
    * calls' time before other connections are read.
    */
   maxInFlightPerConnection: number;
-  /** Subscriptions one WebSocket connection may hold. Default 100. */
+  /** Subscriptions one WebSocket connection may hold (-32005 beyond, docs/rpc.md §8). Default 100. */
   maxSubscriptionsPerConnection: number;
+  /** Subscriptions all connections together may hold (-32005 beyond). Default 10,000. */
+  maxSubscriptions: number;
   /** Unsent bytes a WebSocket client may leave queued before it is disconnected as too slow. Default 16 MiB. */
   maxWsBufferedBytes: number;
   /** Per-namespace switch (`[rpc.modules.evm] enabled = true`); unset namespaces follow the network default. */
@@ -85,10 +87,20 @@ export interface RpcOptions {
   methods: {enabled: string[]; disabled: string[]};
   /** A polled filter not polled for this long is removed (docs/rpc.md §3.2; geth's 5 minutes). */
   filterTimeoutMs: number;
-  /** Most installed polled filters; eth_new*Filter fails beyond. Default 1,000. */
+  /** Most installed polled filters on the node; eth_new*Filter is -32005 beyond (docs/rpc.md §8). Default 1,000. */
   maxFilters: number;
-  /** Most unpolled entries a filter keeps; the oldest are dropped beyond. Default 10,000. */
+  /**
+   * Most polled filters one client (`RpcClient.key`: a remote address, or a loopback connection)
+   * may hold, so that one client cannot take every slot of `maxFilters`. Default 100.
+   */
+  maxFiltersPerClient: number;
+  /** Most unpolled entries a block or log filter keeps; the oldest are dropped beyond. Default 10,000. */
   maxFilterChanges: number;
+  /**
+   * Most unpolled hashes a pending-transaction filter keeps; the oldest are dropped beyond. Default
+   * 1,000: a wallet polling every 4 s loses none below 250 transactions/s (docs/rpc.md §3.2).
+   */
+  maxPendingFilterChanges: number;
   /** eth_getLogs: a range up to this many blocks has no cap on logs (docs/rpc.md §8, 2,000). */
   logsMaxBlockRange: number;
   /** eth_getLogs over a longer range: at most this many logs (docs/rpc.md §8, 10,000). */
@@ -121,12 +133,15 @@ export const defaultRpcOptions: RpcOptions = {
   maxResponseBytes: 10 * 1024 * 1024,
   maxInFlightPerConnection: 4,
   maxSubscriptionsPerConnection: 100,
+  maxSubscriptions: 10_000,
   maxWsBufferedBytes: 16 * 1024 * 1024,
   modules: {},
   methods: {enabled: [], disabled: []},
   filterTimeoutMs: 5 * 60_000,
   maxFilters: 1_000,
+  maxFiltersPerClient: 100,
   maxFilterChanges: 10_000,
+  maxPendingFilterChanges: 1_000,
   logsMaxBlockRange: 2_000,
   logsMaxResults: 10_000,
   gasEstimationCap: 6_800_000,

@@ -37,12 +37,8 @@ export class RpcServer {
   static async start(options: RpcOptions, deps: RpcDeps): Promise<RpcServer> {
     const logger = deps.logger ?? noopLogger;
     const events = new EventHub(deps.chain, deps.txpool, logger);
-    const filters = new FilterManager(events, options);
-    const subscriptions = new SubscriptionManager(
-      events,
-      deps.sync ?? NOT_SYNCING,
-      options.maxSubscriptionsPerConnection,
-    );
+    const filters = new FilterManager(events, options, logger);
+    const subscriptions = new SubscriptionManager(events, deps.sync ?? NOT_SYNCING, options);
     const services = {events, filters, subscriptions};
     const moduleDeps: ModuleDeps = {
       ...deps,

@@ -3,7 +3,8 @@
  * whole new branch included), `logs` (logs of removed blocks again with `removed: true`, then the
  * new ones), `newPendingTransactions` (hashes, re-admitted ones after a reorganization included,
  * since the txpool reports them again) and `syncing` (the status object when a sync starts,
- * `false` when it ends). Subscriptions end with their connection.
+ * `false` when it ends). Subscriptions end with their connection. At most
+ * `maxSubscriptionsPerConnection` per connection and `maxSubscriptions` on the node (docs/rpc.md §8).
  */
 import {randomBytes} from "node:crypto";
 import {bytesToHex, toData} from "@xchain/utils";
@@ -13,6 +14,7 @@ import {formatLog} from "../format/log.ts";
 import {formatSyncStatus} from "../format/syncStatus.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
+import type {RpcOptions} from "../options.ts";
 import type {LogMatchRequest} from "../params/filterObject.ts";
 import type {EventHub} from "./eventHub.ts";
 import {logMatches} from "./logMatcher.ts";
@@ -25,27 +27,33 @@ export type SubscriptionRequest =
 /** The subscriptions of every WebSocket connection. */
 export class SubscriptionManager {
   private readonly byConnection = new Map<Connection, Map<string, () => void>>();
+  /** Subscriptions of every connection together. */
+  private total = 0;
 
   constructor(
     private readonly events: EventHub,
     private readonly sync: SyncStatusSource,
-    private readonly maxPerConnection: number,
+    private readonly limits: Pick<RpcOptions, "maxSubscriptionsPerConnection" | "maxSubscriptions">,
   ) {}
 
-  /** eth_subscribe: returns the subscription id. */
+  /** eth_subscribe: returns the subscription id; -32005 naming the cap when the connection's or the node's is hit. */
   subscribe(connection: Connection, request: SubscriptionRequest): string {
+    const {maxSubscriptionsPerConnection, maxSubscriptions} = this.limits;
+    const held = this.byConnection.get(connection)?.size ?? 0;
+    if (held >= maxSubscriptionsPerConnection) {
+      throw RpcError.limitExceeded(`${maxSubscriptionsPerConnection} subscriptions per connection`);
+    }
+    if (this.total >= maxSubscriptions) throw RpcError.limitExceeded(`${maxSubscriptions} subscriptions on this node`);
     let subscriptions = this.byConnection.get(connection);
     if (!subscriptions) {
       subscriptions = new Map();
       this.byConnection.set(connection, subscriptions);
       connection.onClose(() => this.endAll(connection));
     }
-    if (subscriptions.size >= this.maxPerConnection) {
-      throw RpcError.server(`too many subscriptions on this connection (at most ${this.maxPerConnection})`);
-    }
     const id = `0x${bytesToHex(randomBytes(16))}`;
     const send = (result: unknown) => connection.notify("eth_subscription", {subscription: id, result});
     subscriptions.set(id, this.listen(request, send));
+    this.total++;
     return id;
   }
 
@@ -55,6 +63,7 @@ export class SubscriptionManager {
     if (!stop) return false;
     stop();
     this.byConnection.get(connection)?.delete(id);
+    this.total--;
     return true;
   }
 
@@ -64,7 +73,10 @@ export class SubscriptionManager {
   }
 
   private endAll(connection: Connection): void {
-    for (const stop of this.byConnection.get(connection)?.values() ?? []) stop();
+    const subscriptions = this.byConnection.get(connection);
+    if (!subscriptions) return;
+    for (const stop of subscriptions.values()) stop();
+    this.total -= subscriptions.size;
     this.byConnection.delete(connection);
   }
 

@@ -21,7 +21,7 @@ export enum RpcErrorCode {
   INTERNAL_ERROR = -32603,
   /** A request the node understood but cannot serve: insufficient funds (docs/rpc.md §7), unknown filter or account. */
   SERVER_ERROR = -32000,
-  /** A result over a configured limit (EIP-1474 "limit exceeded"): eth_getLogs (docs/rpc.md §8). */
+  /** Over a configured limit (EIP-1474 "limit exceeded"): eth_getLogs, filters, subscriptions (docs/rpc.md §8). */
   LIMIT_EXCEEDED = -32005,
   /** The txpool refused a transaction (docs/protocol/errors.md). */
   TRANSACTION_REJECTED = -32010,
@@ -90,6 +90,11 @@ export class RpcError extends Error {
   /** -32000. */
   static server(message: string): RpcError {
     return new RpcError(RpcErrorCode.SERVER_ERROR, message);
+  }
+
+  /** -32005 `limit exceeded: <limit>`, naming the cap that was hit (docs/rpc.md §8). */
+  static limitExceeded(limit: string): RpcError {
+    return new RpcError(RpcErrorCode.LIMIT_EXCEEDED, `limit exceeded: ${limit}`);
   }
 
   /**

@@ -53,14 +53,25 @@ export const rpcKeys: readonly ConfigKey[] = [
     kind: COUNT,
     description: "subscriptions one WebSocket connection may hold",
   },
+  {key: "rpc.maxSubscriptions", kind: COUNT, description: "subscriptions all WebSocket connections together may hold"},
   {
     key: "rpc.maxWsBufferedBytes",
     kind: COUNT,
     description: "unsent bytes a WebSocket client may leave queued before it is disconnected",
   },
   {key: "rpc.filterTimeoutMs", kind: MS, description: "a polled filter not polled for this long is removed"},
-  {key: "rpc.maxFilters", kind: COUNT, description: "most installed polled filters"},
-  {key: "rpc.maxFilterChanges", kind: COUNT, description: "most unpolled entries a filter keeps"},
+  {key: "rpc.maxFilters", kind: COUNT, description: "most installed polled filters on the node"},
+  {
+    key: "rpc.maxFiltersPerClient",
+    kind: COUNT,
+    description: "most polled filters one client (a remote address, or a loopback connection) may hold",
+  },
+  {key: "rpc.maxFilterChanges", kind: COUNT, description: "most unpolled entries a block or log filter keeps"},
+  {
+    key: "rpc.maxPendingFilterChanges",
+    kind: COUNT,
+    description: "most unpolled hashes a pending-transaction filter keeps",
+  },
   {
     key: "rpc.logsMaxBlockRange",
     kind: COUNT,

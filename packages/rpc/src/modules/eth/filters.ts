@@ -1,6 +1,6 @@
 /**
  * Polled filters (docs/rpc.md §3.2, §4.5); an unknown filter id is -32000 `filter not found`
- * (docs/protocol/errors.md).
+ * (docs/protocol/errors.md). Filters count against the caller's client (docs/rpc.md §8).
  */
 import {toData, toQuantity} from "@xchain/utils";
 import {logsToJson} from "../../format/log.ts";
@@ -30,11 +30,15 @@ export function ethFilterMethods(deps: Pick<ModuleDeps, "chain" | "options" | "f
   const {filters} = deps;
   return {
     /** Handler for `eth_newFilter` */
-    newFilter: method([param("filter", rangeFilter)], (request) => filters.installLogFilter(request)),
+    newFilter: method([param("filter", rangeFilter)], (request, context) =>
+      filters.installLogFilter(request, context.client),
+    ),
     /** Handler for `eth_newBlockFilter` */
-    newBlockFilter: method([], () => filters.installHashFilter("blocks")),
+    newBlockFilter: method([], (context) => filters.installHashFilter("blocks", context.client)),
     /** Handler for `eth_newPendingTransactionFilter` */
-    newPendingTransactionFilter: method([], () => filters.installHashFilter("pendingTransactions")),
+    newPendingTransactionFilter: method([], (context) =>
+      filters.installHashFilter("pendingTransactions", context.client),
+    ),
     /** Handler for `eth_getFilterChanges`: block or transaction hashes, or logs, since the last poll */
     getFilterChanges: method([param("filterId", filterId)], (id) => {
       const changes = filters.takeChanges(id);
