@@ -25,6 +25,7 @@ import type {
   ChainReader,
   ImportResult,
   LogFilter,
+  LogQueryControl,
   LogWithContext,
   NewHeadEvent,
   TransactionLocation,
@@ -178,8 +179,8 @@ export class Chain implements ChainReader {
     return location && header && {blockHash: location.blockHash, blockNumber: header.number, index: location.index};
   }
 
-  getLogs(filter: LogFilter): Promise<LogWithContext[]> {
-    return queryLogs(this.store, filter, this.currentHead.number);
+  getLogs(filter: LogFilter, control: LogQueryControl = {}): Promise<LogWithContext[]> {
+    return queryLogs(this.store, filter, this.currentHead.number, control);
   }
 
   /** The state after the block `blockHash`; throws CHAIN_UNKNOWN_BLOCK for a block that is not stored. */

@@ -15,6 +15,7 @@ export {
   type ChainReader,
   type ImportResult,
   ImportResultKind,
+  type LogQueryControl,
   type LogWithContext,
   type NewHeadEvent,
 } from "./types.ts";

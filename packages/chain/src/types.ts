@@ -57,6 +57,14 @@ export interface LogFilter {
   topics?: (Uint8Array | Uint8Array[] | null)[];
 }
 
+/** How a caller steers a log query while it runs. */
+export interface LogQueryControl {
+  /** Checked between blocks: once aborted the query stops and throws the signal's reason. */
+  signal?: AbortSignal;
+  /** Called with each matching log, in chain order, before it is kept; a throw stops the query. */
+  onLog?(entry: LogWithContext): void;
+}
+
 /** Read access to the chain. */
 export interface ChainReader {
   head(): ChainHead;
@@ -69,7 +77,7 @@ export interface ChainReader {
   getTotalDifficulty(blockHash: Uint8Array): Promise<bigint | undefined>;
   getTransactionLocation(txHash: Uint8Array): Promise<TransactionLocation | undefined>;
   /** Canonical logs matching the filter, in chain order. */
-  getLogs(filter: LogFilter): Promise<LogWithContext[]>;
+  getLogs(filter: LogFilter, control?: LogQueryControl): Promise<LogWithContext[]>;
   /** The state after the block with this hash (historical state is kept: no pruning). */
   stateAt(blockHash: Uint8Array): Promise<StateReader>;
   /** The state after a stored block whose header the caller holds (no lookup of the header). */

@@ -72,6 +72,20 @@ describe("getLogs", () => {
     ]);
   });
 
+  it("stops when the control's signal is aborted or its onLog throws (docs/rpc.md §8)", async () => {
+    const aborted = new AbortController();
+    aborted.abort(new Error("gone"));
+    await expect(chain.getLogs({fromBlock: 0, toBlock: 100}, {signal: aborted.signal})).rejects.toThrow("gone");
+    const seen: bigint[] = [];
+    const full = new Error("full");
+    const onLog = (entry: {log: {topics: readonly Uint8Array[]}}) => {
+      if (seen.length === 2) throw full;
+      seen.push(bytesToBigInt(entry.log.topics[2]!));
+    };
+    await expect(chain.getLogs({fromBlock: 0, toBlock: 100}, {onLog})).rejects.toBe(full);
+    expect(seen).toEqual([1n, 2n]);
+  });
+
   it("scans 2,000 blocks of blooms and reads only the blocks that may match", async () => {
     const store = new ChainStore(test.store, {rules: regtest, chainId: regtest.params.chainId}, defaultChainOptions);
     // Canonical blooms of 2,000 more heights, each with an unrelated log's bits (no block behind them).

@@ -67,8 +67,16 @@ export interface RpcOptions {
   maxJsonDepth: number;
   /** Time budget of one body (a batch as a whole); past it the answer is -32011 (rskj `rpc.timeout`, 5,000 ms). */
   requestTimeoutMs: number;
-  /** Largest serialized response; a larger one is replaced by -32011 (rskj: 10 MB). */
+  /**
+   * Largest serialized response; a larger one is replaced by -32011 (rskj: 10 MB). Bytes are counted
+   * as the response is built (docs/rpc.md §8): building stops as soon as it passes.
+   */
   maxResponseBytes: number;
+  /**
+   * Response bytes all requests being answered may hold together; a request whose response would
+   * pass it is answered -32005 at once (docs/rpc.md §8). Default 64 MiB.
+   */
+  maxInFlightResponseBytes: number;
   /**
    * Requests one WebSocket connection may have running; further messages wait with the socket
    * paused. Default 4: CPU-bound calls of one connection then hold the event loop for at most four
@@ -131,6 +139,7 @@ export const defaultRpcOptions: RpcOptions = {
   maxJsonDepth: 64,
   requestTimeoutMs: 5_000,
   maxResponseBytes: 10 * 1024 * 1024,
+  maxInFlightResponseBytes: 64 * 1024 * 1024,
   maxInFlightPerConnection: 4,
   maxSubscriptionsPerConnection: 100,
   maxSubscriptions: 10_000,

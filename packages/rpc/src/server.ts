@@ -1,8 +1,9 @@
 /**
  * The JSON-RPC server: builds the registry from the namespace modules, the event hub, polled
- * filters and subscriptions, and listens over HTTP and WebSocket as configured.
+ * filters and subscriptions, and listens over HTTP and WebSocket as configured. Closing it waits
+ * for the work of running requests, so that the node can close the database after it.
  */
-import {noopLogger} from "@xchain/utils";
+import {type Logger, noopLogger} from "@xchain/utils";
 import type {PeersInfo, RpcDeps, SyncStatusSource} from "./deps.ts";
 import {createErrorMapper} from "./errorMapping.ts";
 import {EventHub} from "./filters/eventHub.ts";
@@ -15,11 +16,15 @@ import type {ModuleDeps} from "./moduleDeps.ts";
 import {buildMethodTables} from "./modules/index.ts";
 import {isModuleEnabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
 import {createHttpTransport} from "./transport/http.ts";
+import {InFlightRequests} from "./transport/inFlight.ts";
 import {type Listener, listen} from "./transport/listener.ts";
 import {createWsTransport} from "./transport/ws.ts";
 
 /** A node without p2p: no peers, not listening for them. */
 export const NO_PEERS: PeersInfo = {peerCount: () => 0, peerList: () => [], listening: () => false};
+/** How long `close` waits for running requests after aborting them. */
+const DRAIN_LIMIT_MS = 10_000;
+
 /** A node that never syncs. */
 export const NOT_SYNCING: SyncStatusSource = {syncStatus: () => undefined, onSyncChange: () => () => undefined};
 
@@ -31,6 +36,8 @@ export class RpcServer {
     private readonly http: Listener | undefined,
     private readonly ws: Listener | undefined,
     private readonly services: {events: EventHub; filters: FilterManager; subscriptions: SubscriptionManager},
+    private readonly requests: InFlightRequests,
+    private readonly logger: Logger,
   ) {}
 
   /** Builds the methods and listens; throws when an address cannot be bound or the options name an unknown method. */
@@ -49,6 +56,8 @@ export class RpcServer {
       ...services,
       executions: new ExecutionSlots({perClient: options.maxCallsPerClient, total: options.maxConcurrentCalls}),
     };
+    const requests = new InFlightRequests(options.maxInFlightResponseBytes);
+    const limits = {...options, requests};
     let http: Listener | undefined;
     try {
       const registry = new MethodRegistry(buildMethodTables(moduleDeps), {
@@ -65,15 +74,15 @@ export class RpcServer {
         mapError: createErrorMapper(logger),
       };
       if (options.http.enabled) {
-        const server = createHttpTransport(dispatchOptions, options, logger);
+        const server = createHttpTransport(dispatchOptions, limits, logger);
         http = await listen(server, options.http.host, options.http.port);
       }
       let ws: Listener | undefined;
       if (options.ws.enabled) {
-        const transport = createWsTransport(dispatchOptions, options, logger);
+        const transport = createWsTransport(dispatchOptions, limits, logger);
         ws = await listen(transport.server, options.ws.host, options.ws.port, transport.closeClients);
       }
-      return new RpcServer(registry, http, ws, services);
+      return new RpcServer(registry, http, ws, services, requests, logger);
     } catch (e) {
       await http?.close();
       closeServices(services);
@@ -91,9 +100,20 @@ export class RpcServer {
     return this.ws?.port;
   }
 
-  /** Stops accepting, closes every connection, ends subscriptions and filters. */
+  /** Requests whose work has not ended (a timed-out one's included). */
+  get runningRequests(): number {
+    return this.requests.size;
+  }
+
+  /**
+   * Stops accepting, closes every connection, aborts the work of running requests and waits for it
+   * to end (at most `DRAIN_LIMIT_MS`), then ends subscriptions and filters.
+   */
   async close(): Promise<void> {
     await Promise.all([this.http?.close(), this.ws?.close()]);
+    if (!(await this.requests.drain(DRAIN_LIMIT_MS))) {
+      this.logger.warn({running: this.requests.size}, "rpc requests still running after close");
+    }
     closeServices(this.services);
   }
 }

@@ -38,19 +38,35 @@ const OPEN = Buffer.from("[");
 const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]");
 
-/** The JSON array of `entries`, as `entries.map(formatLog)` would serialize. */
-export function logsToJson(entries: readonly LogWithContext[]): RawJson {
-  const chunks: Buffer[] = [OPEN];
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i] as LogWithContext;
+/** Builds the JSON array of logs one entry at a time, each entry's bytes reserved before it is kept. */
+export class LogJsonWriter {
+  private readonly chunks: Buffer[] = [OPEN];
+
+  /** `reserve` counts bytes and throws to refuse them (a request's `ResponseBudget.reserve`). */
+  constructor(private readonly reserve: (bytes: number) => void = () => undefined) {}
+
+  /** Appends `entry`; throws what `reserve` throws, with nothing appended. */
+  add(entry: LogWithContext): void {
     let bytes = logJsonBytes.get(entry);
     if (bytes === undefined) {
       bytes = Buffer.from(JSON.stringify(formatLog(entry)));
       logJsonBytes.set(entry, bytes);
     }
-    if (i > 0) chunks.push(COMMA);
-    chunks.push(bytes);
+    // One byte more for the separator.
+    this.reserve(bytes.length + 1);
+    if (this.chunks.length > 1) this.chunks.push(COMMA);
+    this.chunks.push(bytes);
   }
-  chunks.push(CLOSE);
-  return new RawJson(Buffer.concat(chunks));
+
+  /** The array built so far. */
+  finish(): RawJson {
+    return new RawJson(Buffer.concat([...this.chunks, CLOSE]));
+  }
+}
+
+/** The JSON array of `entries`, as `entries.map(formatLog)` would serialize. */
+export function logsToJson(entries: readonly LogWithContext[]): RawJson {
+  const writer = new LogJsonWriter();
+  for (const entry of entries) writer.add(entry);
+  return writer.finish();
 }

@@ -1,11 +1,14 @@
 /**
  * Dispatch of one body (a request or a batch) for both transports, and the only place where an
  * exception becomes a wire error (design "RPC"). Batches run sequentially, in order, and their
- * size counts nested arrays recursively (docs/protocol/errors.md).
+ * size counts nested arrays recursively (docs/protocol/errors.md). Each response is serialized as
+ * soon as it is answered and its bytes counted in the body's budget: once the budget refuses, the
+ * rest of the batch is not run and the whole body is answered with the refusal (docs/rpc.md §8).
  */
 import {setImmediate} from "node:timers/promises";
 import {MethodUnavailableError, RpcError, RpcErrorCode} from "./errors.ts";
 import {errorResponse, type JsonRpcResponse, parseRequest, resultResponse} from "./message.ts";
+import {serializeBody} from "./rawJson.ts";
 import type {MethodRegistry, RequestContext} from "./registry.ts";
 
 /** What dispatch needs besides the body. */
@@ -22,9 +25,10 @@ export interface DispatchOptions {
   mapError(error: unknown, method: string): RpcError;
 }
 
-/** What to send back: `body` is undefined when only notifications came in. */
+/** What to send back. */
 export interface DispatchResult {
-  body: JsonRpcResponse | JsonRpcResponse[] | {error: {code: number; message: string}} | undefined;
+  /** The UTF-8 JSON of the response body; undefined when only notifications came in. */
+  payload: Buffer | undefined;
   httpStatus: number;
 }
 
@@ -54,14 +58,19 @@ export async function dispatch(
     // rskj answers a stack overflow of its parser with -32600 (docs/protocol/errors.md).
     return single(errorResponse(null, RpcError.invalidRequest("Invalid request: nesting too deep")));
   }
-  if (!Array.isArray(raw)) return single(await answer(raw, options, context));
+  if (!Array.isArray(raw)) {
+    const response = await answer(raw, options, context);
+    if (context.budget.exceeded) return refused(context);
+    const result = single(response);
+    return result.payload && !reserveRest(context, 0, result.payload.length) ? refused(context) : result;
+  }
   if (raw.length === 0) return single(errorResponse(null, RpcError.invalidRequest("invalid request: empty batch")));
   if (countExceeds(raw, options.maxBatchSize)) {
     const message = `Cannot dispatch batch requests. ${options.maxBatchSize} is the max number of supported batch requests`;
     // docs/protocol/errors.md: a bare error object, without jsonrpc and id.
-    return {body: {error: {code: RpcErrorCode.INVALID_REQUEST, message}}, httpStatus: 400};
+    return {payload: serializeBody({error: {code: RpcErrorCode.INVALID_REQUEST, message}}), httpStatus: 400};
   }
-  const responses: JsonRpcResponse[] = [];
+  const parts: Buffer[] = [];
   let sliceStart = performance.now();
   for (const element of raw) {
     // A long batch yields now and then: other connections get their turn and the timeout can fire.
@@ -70,16 +79,51 @@ export async function dispatch(
       sliceStart = performance.now();
     }
     if (context.signal.aborted) break;
+    const mark = context.budget.used;
     const response = await answer(element, options, context);
-    if (response) responses.push(response);
+    if (context.budget.exceeded) return refused(context);
+    if (!response) continue;
+    const bytes = serializeBody(response);
+    // One byte more for the separator.
+    if (!reserveRest(context, mark, bytes.length + 1)) return refused(context);
+    parts.push(bytes);
   }
-  return {body: responses.length > 0 ? responses : undefined, httpStatus: 200};
+  return {payload: parts.length > 0 ? joinArray(parts) : undefined, httpStatus: 200};
 }
 
 function single(response: JsonRpcResponse | undefined): DispatchResult {
   const status = response && "error" in response && BAD_REQUEST_CODES.has(response.error.code) ? 400 : 200;
-  return {body: response, httpStatus: status};
+  return {payload: response && serializeBody(response), httpStatus: status};
 }
+
+/** The whole body answered with the budget's refusal, id null (as a response over `maxResponseBytes` always was). */
+function refused(context: RequestContext): DispatchResult {
+  const error = context.budget.exceeded ?? RpcError.internal();
+  return {payload: serializeBody(errorResponse(null, error)), httpStatus: 200};
+}
+
+/**
+ * Counts a response of `size` bytes whose handler started when the budget stood at `mark`: what the
+ * handler reserved for its result already counts, the rest is reserved now. False when refused.
+ */
+function reserveRest(context: RequestContext, mark: number, size: number): boolean {
+  const missing = size - (context.budget.used - mark);
+  return missing <= 0 || context.budget.tryReserve(missing);
+}
+
+function joinArray(parts: readonly Buffer[]): Buffer {
+  const chunks: Buffer[] = [OPEN];
+  parts.forEach((part, i) => {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(part);
+  });
+  chunks.push(CLOSE);
+  return Buffer.concat(chunks);
+}
+
+const OPEN = Buffer.from("[");
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("]");
 
 /** The response to one request object, undefined for a notification. */
 async function answer(

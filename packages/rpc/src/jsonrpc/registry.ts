@@ -4,6 +4,7 @@
  * setting and the per-method lists of the options (rskj `rpc.modules`, design "RPC").
  */
 import type {RpcClient} from "./client.ts";
+import type {ResponseBudget} from "./responseBudget.ts";
 
 /** A push channel to one WebSocket client (subscriptions); absent over HTTP. */
 export interface Connection {
@@ -18,8 +19,13 @@ export interface RequestContext {
   transport: "http" | "ws";
   /** Who sent it: per-client limits count by `client.key`. */
   client: RpcClient;
-  /** Aborted when the client goes away or the request times out: long work should stop. */
+  /** Aborted when the client goes away, the request times out or the server closes: long work should stop. */
   signal: AbortSignal;
+  /**
+   * The response bytes of the body (a batch as a whole): a handler building a large result reserves
+   * its bytes as it goes, and stops when `reserve` throws (docs/rpc.md §8).
+   */
+  budget: ResponseBudget;
   connection?: Connection;
 }
 

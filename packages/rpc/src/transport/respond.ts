@@ -1,15 +1,18 @@
 /**
  * One body through dispatch for either transport, within the time budget and the response size
- * cap: past `requestTimeoutMs` (a batch as a whole) or over `maxResponseBytes` the answer is
- * -32011 (docs/protocol/errors.md). The request's signal is aborted on timeout, so long handlers stop working.
+ * caps: past `requestTimeoutMs` (a batch as a whole) or over `maxResponseBytes` the answer is
+ * -32011 (docs/protocol/errors.md), past the memory shared by all responses -32005 (docs/rpc.md §8).
+ * The request's signal is aborted on timeout, so long handlers stop working; the work is tracked
+ * until it has really ended, so that closing the server can wait for it.
  */
 
 import type {RpcClient} from "../jsonrpc/client.ts";
 import {type DispatchOptions, dispatch} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
-import {serializeBody} from "../jsonrpc/rawJson.ts";
-import type {Connection} from "../jsonrpc/registry.ts";
+import type {Connection, RequestContext} from "../jsonrpc/registry.ts";
+import {ResponseBudget} from "../jsonrpc/responseBudget.ts";
 import type {RpcOptions} from "../options.ts";
+import type {InFlightRequests} from "./inFlight.ts";
 
 /** What a transport sends back: no payload when only notifications came in. */
 export interface Reply {
@@ -18,8 +21,8 @@ export interface Reply {
   payload: Buffer | undefined;
 }
 
-/** The limits a reply is built under. */
-export type ReplyLimits = Pick<RpcOptions, "requestTimeoutMs" | "maxResponseBytes">;
+/** The limits a reply is built under, and the server's running requests it joins. */
+export type ReplyLimits = Pick<RpcOptions, "requestTimeoutMs" | "maxResponseBytes"> & {requests: InFlightRequests};
 
 /** A whole response carrying only `error`, id null. */
 export const errorPayload = (error: RpcError): Buffer =>
@@ -32,31 +35,32 @@ export async function reply(
   limits: ReplyLimits,
   transport: {kind: "http" | "ws"; client: RpcClient; connection?: Connection; clientGone: AbortSignal},
 ): Promise<Reply> {
+  // Aborted with -32011 as its reason: a read that stops on it (`throwIfAborted`) ends as a timeout.
   const controller = new AbortController();
-  const abort = () => controller.abort();
+  const abort = () => controller.abort(RpcError.timeout());
   transport.clientGone.addEventListener("abort", abort, {once: true});
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => {
-      controller.abort();
+      abort();
       resolve("timeout");
     }, limits.requestTimeoutMs);
   });
   try {
-    const context = {
+    const budget = new ResponseBudget(limits.maxResponseBytes, limits.requests.memory);
+    const context: RequestContext = {
       transport: transport.kind,
       client: transport.client,
       signal: controller.signal,
+      budget,
       connection: transport.connection,
     };
-    const result = await Promise.race([dispatch(text, dispatchOptions, context), timedOut]);
+    // The bytes stay reserved until the work has ended, even when the answer was a timeout.
+    const work = dispatch(text, dispatchOptions, context).finally(() => budget.release());
+    limits.requests.track(controller, work);
+    const result = await Promise.race([work, timedOut]);
     if (result === "timeout") return {httpStatus: 200, payload: errorPayload(RpcError.timeout())};
-    if (result.body === undefined) return {httpStatus: result.httpStatus, payload: undefined};
-    const payload = serializeBody(result.body);
-    if (payload.length > limits.maxResponseBytes) {
-      return {httpStatus: 200, payload: errorPayload(RpcError.responseTooLarge(limits.maxResponseBytes))};
-    }
-    return {httpStatus: result.httpStatus, payload};
+    return {httpStatus: result.httpStatus, payload: result.payload};
   } finally {
     clearTimeout(timer);
     transport.clientGone.removeEventListener("abort", abort);

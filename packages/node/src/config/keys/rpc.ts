@@ -47,6 +47,11 @@ export const rpcKeys: readonly ConfigKey[] = [
   {key: "rpc.maxJsonDepth", kind: {type: "integer", min: 1, max: 10_000}, description: "deepest JSON nesting accepted"},
   {key: "rpc.requestTimeoutMs", kind: MS, description: "time budget of one request body (a batch as a whole)"},
   {key: "rpc.maxResponseBytes", kind: COUNT, description: "largest response; a larger one is replaced by -32011"},
+  {
+    key: "rpc.maxInFlightResponseBytes",
+    kind: COUNT,
+    description: "response bytes all requests being answered may hold together; beyond, -32005",
+  },
   {key: "rpc.maxInFlightPerConnection", kind: COUNT, description: "requests one WebSocket connection may have running"},
   {
     key: "rpc.maxSubscriptionsPerConnection",
