@@ -15,7 +15,10 @@ const TIMEOUT_MS = 600;
 let node: TestNode;
 
 beforeAll(async () => {
-  node = await TestNode.start({rpc: {requestTimeoutMs: TIMEOUT_MS, maxCallsPerClient: 1, callGasCap: 50_000_000}});
+  // The estimate may search up to 50M gas too, so that its first run outlasts the timeout.
+  node = await TestNode.start({
+    rpc: {requestTimeoutMs: TIMEOUT_MS, maxCallsPerClient: 1, callGasCap: 50_000_000, gasEstimationCap: 50_000_000},
+  });
   await node.mine();
 });
 afterAll(() => node.close());
