@@ -97,6 +97,11 @@ export interface RpcOptions {
   gasEstimationCap: number;
   /** eth_call gas when the caller gives none, and the most it may ask for. Default 50,000,000. */
   callGasCap: number;
+  /**
+   * An HTTP request's headers and body must have arrived within this time from its first byte;
+   * a client still sending is answered 408 and disconnected (docs/rpc.md §4.1). Default 30 s.
+   */
+  bodyTimeoutMs: number;
 }
 
 /** What `vhosts` and `origins` allow by default: loopback only. */
@@ -124,6 +129,7 @@ export const defaultRpcOptions: RpcOptions = {
   logsMaxResults: 10_000,
   gasEstimationCap: 6_800_000,
   callGasCap: 50_000_000,
+  bodyTimeoutMs: 30_000,
 };
 
 const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];

@@ -69,6 +69,11 @@ export const rpcKeys: readonly ConfigKey[] = [
   {key: "rpc.logsMaxResults", kind: COUNT, description: "eth_getLogs over a longer range: at most this many logs"},
   {key: "rpc.gasEstimationCap", kind: COUNT, description: "eth_estimateGas upper bound when the caller gives no gas"},
   {key: "rpc.callGasCap", kind: COUNT, description: "eth_call gas when the caller gives none, and the most it may ask"},
+  {
+    key: "rpc.bodyTimeoutMs",
+    kind: MS,
+    description: "an HTTP request's headers and body must arrive within this time; a slower client gets 408",
+  },
   ...listener("http", "HTTP POST"),
   ...listener("ws", "WebSocket"),
   {
