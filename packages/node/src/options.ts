@@ -37,6 +37,18 @@ export interface NodeOptions {
   rpc: RpcOptions;
   p2p: P2POptions;
   sync: SyncOptions;
+  /** Risky configurations accepted deliberately (config/risks.ts); each is refused otherwise. */
+  unsafe: UnsafeOptions;
+}
+
+/** The `[unsafe]` table: each key accepts one risky configuration, which then logs a warning. */
+export interface UnsafeOptions {
+  /** The dev wallet, `evm_*` or `personal_*` on an RPC listener bound beyond loopback. */
+  allowDevControlsOnPublicRpc: boolean;
+  /** The dev wallet with `*` in `rpc.corsOrigins`, `rpc.http.vhosts` or `rpc.ws.origins`. */
+  allowWalletWithAnyOrigin: boolean;
+  /** `evm_*` or `personal_*` on mainnet or testnet. */
+  allowDevControlsOnPublicNetwork: boolean;
 }
 
 /** The options before any network preset (the package defaults; the miner's of regtest). */
@@ -53,6 +65,7 @@ export const defaultNodeOptions: NodeOptions = {
   rpc: defaultRpcOptions,
   p2p: defaultP2POptions(getChainspec("regtest").params.p2pPort),
   sync: defaultSyncOptions,
+  unsafe: {allowDevControlsOnPublicRpc: false, allowWalletWithAnyOrigin: false, allowDevControlsOnPublicNetwork: false},
 };
 
 /** What a network changes from the defaults (rpc namespaces follow the network inside the rpc package). */
@@ -61,7 +74,7 @@ export interface NetworkPreset {
   dataDir: string;
   wallet: {enabled: boolean};
   miner: MinerOptions;
-  /** The network's p2p port (docs/protocol/networks.md §1). */
+  /** The network's p2p port (docs/protocol/networks.md §1); on regtest the loopback interface. */
   p2p: P2POptions;
 }
 
@@ -72,7 +85,8 @@ export interface NetworkPreset {
 const DEV_BLOCK_TIME_MS = 1_000;
 
 /**
- * The preset of `network`: its data directory, the dev wallet on regtest only, and the miner's
+ * The preset of `network`: its data directory, the dev wallet and a loopback p2p listener on
+ * regtest only, and the miner's
  * defaults (a custom network runs regtest's rules, so it mines like regtest, without the cow wallet).
  * Development networks also mine a block every second: a client that polls for new blocks (ethers'
  * `tx.wait()`) and first looked just after its transaction's block would otherwise wait forever.
@@ -85,7 +99,8 @@ export function networkPreset(network: NetworkChoice): NetworkPreset {
     dataDir: defaultDataDir(network),
     wallet: {enabled: network === "regtest"},
     miner: miner.enabled ? {...miner, blockTimeMs: DEV_BLOCK_TIME_MS} : miner,
-    p2p: defaultP2POptions(chainspec.params.p2pPort),
+    // A regtest node is a developer's own: it joins no network unless told (`p2p.host`).
+    p2p: {...defaultP2POptions(chainspec.params.p2pPort), ...(network === "regtest" ? {host: "127.0.0.1"} : {})},
   };
 }
 

@@ -124,6 +124,11 @@ export interface RpcOptions {
   maxCallsPerClient: number;
   /** eth_call and eth_estimateGas running at once on the node; more wait, served client by client. Default 32. */
   maxConcurrentCalls: number;
+  /**
+   * An HTTP request's headers and body must have arrived within this time from its first byte;
+   * a client still sending is answered 408 and disconnected (docs/rpc.md §4.1). Default 30 s.
+   */
+  bodyTimeoutMs: number;
 }
 
 /** What `vhosts` and `origins` allow by default: loopback only. */
@@ -157,6 +162,7 @@ export const defaultRpcOptions: RpcOptions = {
   callGasCap: 50_000_000,
   maxCallsPerClient: 4,
   maxConcurrentCalls: 32,
+  bodyTimeoutMs: 30_000,
 };
 
 const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];

@@ -13,6 +13,8 @@ export enum ConfigErrorCode {
   BAD_VALUE = "CONFIG_BAD_VALUE",
   /** A value that is valid alone but not with the rest (the dev wallet on mainnet). */
   CONFLICT = "CONFIG_CONFLICT",
+  /** A risky configuration (config/risks.ts) that its `unsafe.*` key, `key`, does not accept. */
+  RISKY = "CONFIG_RISKY",
 }
 
 /** Each code with its metadata; `key` is the dotted key (`rpc.http.port`). */
@@ -21,7 +23,8 @@ export type ConfigErrorType =
   | {code: ConfigErrorCode.TOML_SYNTAX; path: string; reason: string}
   | {code: ConfigErrorCode.UNKNOWN_KEY; key: string; source: string; validKeys: string[]}
   | {code: ConfigErrorCode.BAD_VALUE; key: string; source: string; value: string; expected: string}
-  | {code: ConfigErrorCode.CONFLICT; key: string; reason: string};
+  | {code: ConfigErrorCode.CONFLICT; key: string; reason: string}
+  | {code: ConfigErrorCode.RISKY; key: string; risk: string};
 
 /** A configuration that cannot start a node. */
 export class ConfigError extends NodeError<ConfigErrorType> {
@@ -42,5 +45,7 @@ function describe(t: ConfigErrorType): string {
       return `bad value for ${t.key} (${t.source}): ${t.value}; expected ${t.expected}`;
     case ConfigErrorCode.CONFLICT:
       return `${t.key}: ${t.reason}`;
+    case ConfigErrorCode.RISKY:
+      return `refusing to start: ${t.risk}; set ${t.key} = true (--${t.key}) to accept the risk`;
   }
 }

@@ -9,6 +9,7 @@ import {nodeKeys} from "./keys/node.ts";
 import {p2pKeys} from "./keys/p2p.ts";
 import {rpcKeys} from "./keys/rpc.ts";
 import {txpoolKeys} from "./keys/txpool.ts";
+import {unsafeKeys} from "./keys/unsafe.ts";
 
 /** Every key, in the order the reference file and docs/config.md list them. */
 export const CONFIG_KEYS: readonly ConfigKey[] = [
@@ -18,6 +19,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   ...minerKeys,
   ...rpcKeys,
   ...p2pKeys,
+  ...unsafeKeys,
 ];
 
 const byKey = new Map(CONFIG_KEYS.map((k) => [k.key, k]));

@@ -2,7 +2,8 @@
  * JSON-RPC over HTTP (docs/rpc.md §4.1): POST with a JSON content type, bodies up to `maxBodyBytes`
  * (larger: 413 and the connection closed), CORS for the configured origins, HTTP 400 only for the
  * top-level errors of docs/protocol/errors.md. A `Host` outside `http.vhosts` gets 403 first (docs/rpc.md §5.4). A client that disconnects mid-request aborts its work; nothing is
- * written to a closed response.
+ * written to a closed response. A request whose headers and body take longer than `bodyTimeoutMs`
+ * gets 408 and is disconnected. Dropped clients are debug lines and a warn summary (`DroppedClients`).
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import type {Logger} from "@xchain/utils";
@@ -10,13 +11,15 @@ import {clientOf} from "../jsonrpc/client.ts";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
+import {DroppedClients} from "./droppedClients.ts";
 import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
 
 /** What the HTTP transport needs. */
-export type HttpTransportOptions = ReplyLimits & Pick<RpcOptions, "corsOrigins" | "maxBodyBytes" | "http">;
+export type HttpTransportOptions = ReplyLimits &
+  Pick<RpcOptions, "corsOrigins" | "maxBodyBytes" | "http" | "bodyTimeoutMs">;
 
-/** The whole body must arrive within this time (slow clients are cut off). */
-const BODY_TIMEOUT_MS = 30_000;
+/** How often Node checks the connections for `requestTimeout` / `headersTimeout`: a cut is at most this late. */
+const TIMEOUT_CHECK_MS = 1_000;
 
 /** An HTTP server answering JSON-RPC on any path; call `listen` on it. */
 export function createHttpTransport(
@@ -24,13 +27,22 @@ export function createHttpTransport(
   options: HttpTransportOptions,
   logger: Logger,
 ): Server {
-  const server = createServer((req, res) => {
-    handle(req, res, dispatchOptions, options).catch((error) => {
+  const dropped = new DroppedClients(logger);
+  // Node 20 cuts a request still arriving by its `headersTimeout` even once the headers are in, and
+  // checks every `connectionsCheckingInterval` (default 30 s): with the defaults (60 s) a slow body
+  // was held up to 90 s. Both timeouts are the body timeout, checked every second (sooner for a short one).
+  const server = createServer({
+    requestTimeout: options.bodyTimeoutMs,
+    headersTimeout: options.bodyTimeoutMs,
+    connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, Math.ceil(options.bodyTimeoutMs / 4)),
+  });
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res, dispatchOptions, options, dropped).catch((error) => {
       logger.error({error}, "rpc http request failed");
       if (!res.headersSent && !res.destroyed) res.writeHead(500).end();
     });
   });
-  server.requestTimeout = BODY_TIMEOUT_MS;
+  server.on("close", () => dropped.flush());
   return server;
 }
 
@@ -39,6 +51,7 @@ async function handle(
   res: ServerResponse,
   dispatchOptions: DispatchOptions,
   options: HttpTransportOptions,
+  dropped: DroppedClients,
 ): Promise<void> {
   const refusal = browserRefusal(req, "http", options.http);
   if (refusal) {
@@ -64,7 +77,10 @@ async function handle(
   const {socket} = res;
   const body = await readBody(req, options.maxBodyBytes);
   if (body === undefined) {
-    if (res.destroyed) return;
+    if (res.destroyed) {
+      dropped.record(dropReason(req), {client: req.socket.remoteAddress});
+      return;
+    }
     // Transport abuse: refuse and drop the connection rather than read the rest.
     res.writeHead(413, {...cors, Connection: "close", "Content-Type": "text/plain"}).end("request body too large\n");
     res.on("finish", () => socket?.destroy());
@@ -88,7 +104,7 @@ async function handle(
  * reading; the rest is not read) or the client went away before sending it all.
  */
 function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     if (Number(req.headers["content-length"] ?? 0) > maxBytes) {
       resolve(undefined);
       return;
@@ -108,8 +124,15 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string | unde
     req.on("data", onData);
     req.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.once("close", () => resolve(undefined));
-    req.once("error", reject);
+    // The client's side: it left, or Node cut it off at the timeout (the caller tells which).
+    req.once("error", () => resolve(undefined));
   });
+}
+
+/** Why a request's body never arrived: Node's timeout destroys the socket with its own error. */
+function dropReason(req: IncomingMessage): string {
+  const code = (req.socket.errored as NodeJS.ErrnoException | null)?.code;
+  return code === "ERR_HTTP_REQUEST_TIMEOUT" ? "http body timeout" : "http client left";
 }
 
 function corsHeaders(req: IncomingMessage, allowed: readonly string[]): Record<string, string> {

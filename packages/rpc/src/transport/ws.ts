@@ -6,7 +6,8 @@
  * backpressure) instead of queueing work without bound. A client that leaves more than
  * `maxWsBufferedBytes` unread is disconnected. Closing a connection ends its subscriptions. A
  * handshake whose `Host` is outside `ws.vhosts`, or whose `Origin` is outside `ws.origins`, is
- * refused with 403 before the upgrade (docs/rpc.md §5.4).
+ * refused with 403 before the upgrade (docs/rpc.md §5.4). Dropped clients are debug lines and a
+ * warn summary (`DroppedClients`).
  */
 import {setMaxListeners} from "node:events";
 import {createServer, type Server} from "node:http";
@@ -18,6 +19,7 @@ import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
+import {DroppedClients} from "./droppedClients.ts";
 import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
 
 /** What the WebSocket transport needs. */
@@ -41,6 +43,7 @@ export function createWsTransport(
     res.writeHead(426, {"Content-Type": "text/plain", Upgrade: "websocket"}).end("WebSocket only\n");
   });
   // Upgrades are taken here rather than by `ws`, so that a refusal can carry a JSON-RPC body.
+  const dropped = new DroppedClients(logger);
   const wss = new WebSocketServer({noServer: true, maxPayload: options.maxBodyBytes, perMessageDeflate: false});
   server.on("upgrade", (req, socket, head) => {
     const refusal = browserRefusal(req, "ws", options.ws);
@@ -50,8 +53,9 @@ export function createWsTransport(
       return;
     }
     const client = clientOf(req.socket);
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, client, dispatchOptions, options, logger));
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, client, dispatchOptions, options, logger, dropped));
   });
+  server.on("close", () => dropped.flush());
   return {
     server,
     closeClients: () => {
@@ -83,6 +87,7 @@ function serve(
   dispatchOptions: DispatchOptions,
   options: WsTransportOptions,
   logger: Logger,
+  dropped: DroppedClients,
 ): void {
   const gone = new AbortController();
   // Each running request listens on it.
@@ -95,7 +100,7 @@ function serve(
   const send = (payload: string | Buffer) => {
     if (socket.readyState !== WebSocket.OPEN) return;
     if (socket.bufferedAmount > options.maxWsBufferedBytes) {
-      logger.warn({bufferedBytes: socket.bufferedAmount}, "rpc ws client too slow, disconnecting");
+      dropped.record("ws client too slow", {client: client.address, bufferedBytes: socket.bufferedAmount});
       socket.terminate();
       return;
     }
@@ -132,7 +137,7 @@ function serve(
     if (inFlight >= options.maxInFlightPerConnection) socket.pause();
     pump();
   });
-  socket.on("error", (error) => logger.debug({error}, "rpc ws connection error"));
+  socket.on("error", (error) => dropped.record("ws connection error", {client: client.address, error}));
   socket.on("close", () => {
     gone.abort();
     waiting.length = 0;

@@ -2,7 +2,7 @@
 import {request as httpRequest} from "node:http";
 import {connect} from "node:net";
 import {toData} from "@xchain/utils";
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
 import {buildFixture, type Fixture} from "../support/fixture.ts";
 import {TestNode} from "../support/node.ts";
 import {probeCall} from "../support/probe.ts";
@@ -145,6 +145,49 @@ describe("HTTP transport", () => {
     );
     await new Promise((r) => setTimeout(r, 200));
     expect(JSON.parse((await node.post(chainId)).text).result).toBe("0x21");
+  });
+
+  it("cuts a client that trickles its body at bodyTimeoutMs with 408, logging it at debug only", async () => {
+    const log = {debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn(), child: () => log};
+    const limited = await TestNode.start({rpc: {bodyTimeoutMs: 1_000}, deps: {logger: log}});
+    try {
+      const started = Date.now();
+      const cut = await new Promise<{response: string; elapsed: number}>((resolve) => {
+        const socket = connect(limited.server.httpPort!, "127.0.0.1");
+        let response = "";
+        const trickle = setInterval(() => socket.write("["), 100);
+        socket.on("data", (d) => {
+          response += d.toString();
+        });
+        socket.on("error", () => undefined);
+        socket.on("close", () => {
+          clearInterval(trickle);
+          resolve({response, elapsed: Date.now() - started});
+        });
+        socket.write(
+          "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n",
+        );
+      });
+      expect(cut.response).toMatch(/^HTTP\/1\.1 408/);
+      // Node checks the timeouts every quarter of a short timeout.
+      expect(cut.elapsed).toBeGreaterThanOrEqual(1_000);
+      expect(cut.elapsed).toBeLessThan(2_000);
+      await vi.waitFor(() =>
+        expect(log.debug).toHaveBeenCalledWith(
+          expect.objectContaining({reason: "http body timeout"}),
+          "rpc client dropped",
+        ),
+      );
+      expect(log.error).not.toHaveBeenCalled();
+      expect(log.warn).not.toHaveBeenCalled();
+    } finally {
+      await limited.close();
+    }
+    // Closing the server writes the pending summary.
+    expect(log.warn).toHaveBeenCalledWith(
+      {dropped: 1, reasons: {"http body timeout": 1}},
+      "dropped 1 rpc client in the last 60 s (http body timeout: 1)",
+    );
   });
 
   it("serves many concurrent requests", async () => {

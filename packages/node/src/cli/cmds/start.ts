@@ -1,6 +1,7 @@
 /** `xchain start`: run a node until SIGINT or SIGTERM. */
 import type {Command} from "commander";
 import {resolveNodeOptions} from "../../config/load.ts";
+import {checkRiskyConfigurations} from "../../config/risks.ts";
 import {NodeStartError, NodeStartErrorCode} from "../../errors.ts";
 import {createLogger} from "../../logger.ts";
 import {Node} from "../../node.ts";
@@ -28,6 +29,7 @@ export function registerStart(program: Command): void {
 /** Runs a node until SIGINT or SIGTERM, then closes it; a second signal exits at once. */
 async function runUntilSignal(options: NodeOptions): Promise<void> {
   const logger = createLogger(options.log.level);
+  checkRiskyConfigurations(options, logger);
   const controller = new AbortController();
   const stopped = new Promise<string>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {

@@ -95,6 +95,11 @@ export const rpcKeys: readonly ConfigKey[] = [
     kind: COUNT,
     description: "eth_call/eth_estimateGas running at once on the node; more wait, served client by client",
   },
+  {
+    key: "rpc.bodyTimeoutMs",
+    kind: MS,
+    description: "an HTTP request's headers and body must arrive within this time; a slower client gets 408",
+  },
   ...listener("http", "HTTP POST"),
   ...listener("ws", "WebSocket"),
   {

@@ -1,0 +1,178 @@
+/** Risky configurations: which are found, what accepts them, and how start-up refuses or warns. */
+import {describe, expect, it, vi} from "vitest";
+import {ConfigError, ConfigErrorCode} from "../../src/config/errors.ts";
+import {resolveNodeOptions} from "../../src/config/load.ts";
+import {
+  checkRiskyConfigurations,
+  isLoopbackHost,
+  RiskyConfigurationCode,
+  riskyConfigurations,
+} from "../../src/config/risks.ts";
+
+/** The options of these flags, resolved as `xchain start` does. */
+function optionsOf(flags: Record<string, string>) {
+  return resolveNodeOptions({flags: new Map(Object.entries(flags))});
+}
+
+async function codesOf(flags: Record<string, string>): Promise<RiskyConfigurationCode[]> {
+  return riskyConfigurations(await optionsOf(flags)).map((r) => r.code);
+}
+
+describe("isLoopbackHost", () => {
+  it("knows loopback from what is beyond it", () => {
+    for (const host of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "LocalHost"]) {
+      expect(isLoopbackHost(host), host).toBe(true);
+    }
+    for (const host of ["0.0.0.0", "::", "[::]", "10.0.0.5", "192.168.1.2", "node.example", "fe80::1"]) {
+      expect(isLoopbackHost(host), host).toBe(false);
+    }
+  });
+});
+
+describe("riskyConfigurations", () => {
+  it("finds none in the defaults of any network", async () => {
+    for (const network of ["regtest", "testnet", "mainnet"]) expect(await codesOf({network}), network).toEqual([]);
+  });
+
+  it("finds the dev wallet, evm_* and personal_* on an HTTP or WS listener beyond loopback", async () => {
+    const [http] = riskyConfigurations(await optionsOf({"rpc.http.host": "0.0.0.0"}));
+    expect(http).toEqual({
+      code: RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC,
+      risk:
+        "the dev wallet (wallet.enabled) and evm_* (rpc.modules.evm, miner.devControls) and personal_* " +
+        '(rpc.modules.personal) served on rpc.http.host = "0.0.0.0", beyond loopback, to anyone who can reach it ' +
+        "(there are no API keys)",
+      unsafeKey: "unsafe.allowDevControlsOnPublicRpc",
+      accepted: false,
+    });
+    expect(await codesOf({"rpc.ws.host": "::"})).toEqual([RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC]);
+    expect(await codesOf({"rpc.ws.host": "10.0.0.5"})).toEqual([RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC]);
+    // The wallet alone is enough.
+    expect(
+      await codesOf({
+        "rpc.http.host": "0.0.0.0",
+        "rpc.modules.evm.enabled": "false",
+        "rpc.modules.personal.enabled": "false",
+      }),
+    ).toEqual([RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC]);
+    // A single method switched on counts as its namespace.
+    expect(
+      await codesOf({
+        "rpc.http.host": "0.0.0.0",
+        "wallet.enabled": "false",
+        "rpc.modules.evm.enabled": "false",
+        "rpc.modules.personal.enabled": "false",
+        "rpc.methods.enabled": "personal_sign",
+      }),
+    ).toEqual([RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC]);
+  });
+
+  it("leaves a public listener alone without dev controls, and a disabled listener", async () => {
+    expect(await codesOf({network: "mainnet", "rpc.http.host": "0.0.0.0", "rpc.ws.host": "::"})).toEqual([]);
+    expect(
+      await codesOf({
+        "rpc.http.host": "0.0.0.0",
+        "wallet.enabled": "false",
+        "rpc.modules.evm.enabled": "false",
+        "rpc.modules.personal.enabled": "false",
+      }),
+    ).toEqual([]);
+    expect(await codesOf({"rpc.http.host": "0.0.0.0", "rpc.http.enabled": "false"})).toEqual([]);
+  });
+
+  it('finds the dev wallet with "*" in rpc.corsOrigins, rpc.http.vhosts or rpc.ws.origins', async () => {
+    const [cors] = riskyConfigurations(await optionsOf({"rpc.corsOrigins": "*"}));
+    expect(cors?.code).toBe(RiskyConfigurationCode.WALLET_WITH_ANY_ORIGIN);
+    expect(cors?.risk).toContain('the dev wallet (wallet.enabled) with rpc.corsOrigins = ["*"]');
+    expect(cors?.unsafeKey).toBe("unsafe.allowWalletWithAnyOrigin");
+    expect(await codesOf({"rpc.http.vhosts": "*"})).toEqual([RiskyConfigurationCode.WALLET_WITH_ANY_ORIGIN]);
+    expect(await codesOf({"rpc.ws.origins": "*"})).toEqual([RiskyConfigurationCode.WALLET_WITH_ANY_ORIGIN]);
+    expect(await codesOf({"rpc.corsOrigins": "https://app.example"})).toEqual([]);
+    expect(await codesOf({"rpc.corsOrigins": "*", "wallet.enabled": "false"})).toEqual([]);
+    expect(await codesOf({"rpc.ws.origins": "*", "rpc.ws.enabled": "false"})).toEqual([]);
+  });
+
+  it("finds evm_* and personal_* on mainnet and testnet", async () => {
+    const [evm] = riskyConfigurations(
+      await optionsOf({network: "mainnet", "rpc.modules.evm.enabled": "true", "miner.devControls": "true"}),
+    );
+    expect(evm).toMatchObject({
+      code: RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_NETWORK,
+      risk: "evm_* (rpc.modules.evm, miner.devControls) on mainnet: development controls on a public network",
+      unsafeKey: "unsafe.allowDevControlsOnPublicNetwork",
+    });
+    expect(await codesOf({network: "testnet", "rpc.modules.personal.enabled": "true"})).toEqual([
+      RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_NETWORK,
+    ]);
+    // evm_* answer nothing but refusals while the miner's dev controls are off.
+    expect(await codesOf({network: "testnet", "rpc.modules.evm.enabled": "true"})).toEqual([]);
+  });
+
+  it("marks a risk accepted by its unsafe key", async () => {
+    const risks = riskyConfigurations(
+      await optionsOf({
+        "rpc.http.host": "0.0.0.0",
+        "rpc.corsOrigins": "*",
+        "unsafe.allowDevControlsOnPublicRpc": "true",
+      }),
+    );
+    expect(risks.map((r) => [r.code, r.accepted])).toEqual([
+      [RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC, true],
+      [RiskyConfigurationCode.WALLET_WITH_ANY_ORIGIN, false],
+    ]);
+  });
+});
+
+describe("checkRiskyConfigurations", () => {
+  const logger = () => {
+    const log = {debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn(), child: () => log};
+    return log;
+  };
+
+  it("refuses a risk not accepted, naming it and the key that accepts it", async () => {
+    const log = logger();
+    const options = await optionsOf({network: "mainnet", "rpc.modules.personal.enabled": "true"});
+    const error = (() => {
+      try {
+        checkRiskyConfigurations(options, log);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).type).toEqual({
+      code: ConfigErrorCode.RISKY,
+      key: "unsafe.allowDevControlsOnPublicNetwork",
+      risk: "personal_* (rpc.modules.personal) on mainnet: development controls on a public network",
+    });
+    expect((error as ConfigError).message).toBe(
+      "refusing to start: personal_* (rpc.modules.personal) on mainnet: development controls on a public network; " +
+        "set unsafe.allowDevControlsOnPublicNetwork = true (--unsafe.allowDevControlsOnPublicNetwork) to accept the risk",
+    );
+  });
+
+  it("starts with a warning naming each accepted risk", async () => {
+    const log = logger();
+    const options = await optionsOf({"rpc.ws.origins": "*", "unsafe.allowWalletWithAnyOrigin": "true"});
+    checkRiskyConfigurations(options, log);
+    expect(log.warn).toHaveBeenCalledTimes(1);
+    expect(log.warn).toHaveBeenCalledWith(
+      {risk: RiskyConfigurationCode.WALLET_WITH_ANY_ORIGIN, acceptedBy: "unsafe.allowWalletWithAnyOrigin"},
+      expect.stringMatching(/^unsafe configuration accepted by unsafe\.allowWalletWithAnyOrigin: the dev wallet/),
+    );
+  });
+
+  it("says nothing of a safe configuration", async () => {
+    const log = logger();
+    checkRiskyConfigurations(await optionsOf({}), log);
+    expect(log.warn).not.toHaveBeenCalled();
+  });
+});
+
+describe("the regtest preset", () => {
+  it("binds p2p to loopback on regtest only", async () => {
+    expect((await optionsOf({})).p2p.host).toBe("127.0.0.1");
+    expect((await optionsOf({network: "testnet"})).p2p.host).toBe("0.0.0.0");
+    expect((await optionsOf({network: "mainnet"})).p2p.host).toBe("0.0.0.0");
+  });
+});
