@@ -11,7 +11,12 @@ export function peerIdIn(address: Multiaddr): string | undefined {
   return address.getComponents().findLast((c) => c.name === "p2p")?.value;
 }
 
-/** The listen multiaddr of a host and port (`/ip4/…/tcp/…`, or `/ip6/…` for an address with colons). */
+/** The multiaddr of an IP literal: `/ip4/…`, or `/ip6/…` for an address with colons. */
+export function ipMultiaddr(ip: string): string {
+  return `/${ip.includes(":") ? "ip6" : "ip4"}/${ip}`;
+}
+
+/** The listen multiaddr of a host and port (`/ip4/…/tcp/…`, or `/ip6/…/tcp/…`). */
 export function listenAddress(host: string, port: number): string {
-  return `/${host.includes(":") ? "ip6" : "ip4"}/${host}/tcp/${port}`;
+  return `${ipMultiaddr(host)}/tcp/${port}`;
 }

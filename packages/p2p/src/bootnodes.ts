@@ -5,11 +5,30 @@
  */
 import {type Multiaddr, multiaddr} from "@multiformats/multiaddr";
 import type {Logger} from "@xchain/utils";
-import {peerIdIn} from "./address.ts";
+import {ipOf, peerIdIn} from "./address.ts";
 import type {Host} from "./context.ts";
 
 export const BOOTNODE_REDIAL_INTERVAL_MS = 15_000;
 export const BOOTNODE_REDIAL_DELAY_MS = 1_000;
+
+/** Who the bootnodes are: their peer ids and IP addresses (DNS multiaddrs have none). */
+export interface TrustedPeers {
+  peerIds: Set<string>;
+  addresses: Set<string>;
+}
+
+/** The peer ids and IPs of bootnode multiaddrs: the gater lets them in past the inbound limits. */
+export function trustedPeersOf(bootnodes: readonly string[]): TrustedPeers {
+  const trusted: TrustedPeers = {peerIds: new Set(), addresses: new Set()};
+  for (const text of bootnodes) {
+    const address = multiaddr(text);
+    const peer = peerIdIn(address);
+    const ip = ipOf(address);
+    if (peer !== undefined) trusted.peerIds.add(peer);
+    if (ip !== undefined) trusted.addresses.add(ip);
+  }
+  return trusted;
+}
 
 interface Bootnode {
   address: Multiaddr;

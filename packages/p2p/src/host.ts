@@ -13,7 +13,7 @@ import {mdns} from "@libp2p/mdns";
 import {ping} from "@libp2p/ping";
 import {tcp} from "@libp2p/tcp";
 import {createLibp2p} from "libp2p";
-import {listenAddress} from "./address.ts";
+import {ipMultiaddr, listenAddress} from "./address.ts";
 import type {Host, HostServices} from "./context.ts";
 import {gossipMessageId} from "./gossip.ts";
 import type {P2POptions} from "./options.ts";
@@ -28,6 +28,7 @@ export async function createHost(
   deps: P2PDeps,
   ids: ProtocolIds,
   connectionGater: ConnectionGater,
+  trustedAddresses: ReadonlySet<string>,
 ): Promise<Host> {
   const peerDiscovery = [
     ...(options.bootnodes.length > 0 ? [bootstrap({list: options.bootnodes, timeout: 0})] : []),
@@ -44,7 +45,12 @@ export async function createHost(
     connectionManager: {
       // Our own limit is on peers (the gater); this backstop allows a second connection per peer.
       maxConnections: Math.max(1, options.maxPeers) * 2 + 2,
-      maxIncomingPendingConnections: Math.max(4, Math.min(options.maxPeers, 32)),
+      // The gater's InboundAdmission is the real limit (per address, per network, in all, with
+      // eviction); libp2p's counter also holds refused and evicted handshakes until they unwind.
+      maxIncomingPendingConnections: options.maxPendingHandshakes * 2,
+      // Bootnodes skip libp2p's pending limit and per-address rate limit.
+      allow: [...trustedAddresses].map(ipMultiaddr),
+      inboundUpgradeTimeout: options.handshakeTimeoutMs,
     },
     peerDiscovery,
     services: {

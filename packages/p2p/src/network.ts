@@ -1,6 +1,6 @@
 /**
  * `P2PNetwork`: xchain's `PeerNetwork` over libp2p 3. It owns the libp2p node and wires its parts:
- * the gater (bans, `maxPeers`), the status handshake on every new connection, the request client
+ * the gater (bans, pending inbound handshakes, `maxPeers`), the status handshake on every new connection, the request client
  * and server, gossip, and the bootnodes it keeps connected to.
  */
 import type {Connection} from "@libp2p/interface";
@@ -9,7 +9,8 @@ import {multiaddr} from "@multiformats/multiaddr";
 import type {Block, BlockHeader, Transaction} from "@xchain/primitives";
 import {type Logger, noopLogger} from "@xchain/utils";
 import {ipOf} from "./address.ts";
-import {BootnodeKeeper} from "./bootnodes.ts";
+import {InboundAdmission} from "./admission.ts";
+import {BootnodeKeeper, type TrustedPeers, trustedPeersOf} from "./bootnodes.ts";
 import type {Host, NetworkContext} from "./context.ts";
 import {P2PError, P2PErrorCode} from "./errors.ts";
 import {createGater} from "./gater.ts";
@@ -51,6 +52,7 @@ export class P2PNetwork implements PeerNetwork {
     private readonly host: Host,
     options: P2POptions,
     private readonly deps: P2PDeps,
+    private readonly trusted: TrustedPeers,
   ) {
     this.log = deps.logger ?? noopLogger;
     this.peerBook = new PeerBook(this.log);
@@ -75,13 +77,23 @@ export class P2PNetwork implements PeerNetwork {
   /** Creates the libp2p node, registers xchain's protocols, listens and dials the bootnodes. */
   static async start(options: P2POptions, deps: P2PDeps): Promise<P2PNetwork> {
     let host: Host | undefined;
+    const trusted = trustedPeersOf(options.bootnodes);
     const gater = createGater({
       scoring: deps.scoring,
       maxPeers: options.maxPeers,
+      admission: new InboundAdmission(
+        {
+          perAddress: options.maxPendingPerAddress,
+          perNetwork: options.maxPendingPerNetwork,
+          total: options.maxPendingHandshakes,
+        },
+        (address) => trusted.addresses.has(address),
+      ),
+      trustedPeers: trusted.peerIds,
       connectedPeers: () => new Set(host?.getConnections().map((c) => c.remotePeer.toString())),
     });
-    host = await createHost(options, deps, protocolIds(deps.networkId), gater);
-    const network = new P2PNetwork(host, options, deps);
+    host = await createHost(options, deps, protocolIds(deps.networkId), gater, trusted.addresses);
+    const network = new P2PNetwork(host, options, deps, trusted);
     try {
       await network.begin();
     } catch (e) {
@@ -225,8 +237,9 @@ export class P2PNetwork implements PeerNetwork {
       return;
     }
     // The gater refuses connections beyond maxPeers; simultaneous ones can still get past it.
+    // Bootnodes are let in all the same.
     const connected = new Set(this.host.getConnections().map((c) => c.remotePeer.toString()));
-    if (connected.size > this.context.options.maxPeers) {
+    if (connected.size > this.context.options.maxPeers && !this.trusted.peerIds.has(peer)) {
       this.closeConnection(connection, "too many peers");
       return;
     }

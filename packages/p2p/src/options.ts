@@ -16,6 +16,14 @@ export interface P2POptions {
   mdns: boolean;
   /** A request without an answer within this time fails (and costs the peer). */
   requestTimeoutMs: number;
+  /** An inbound connection not through its Noise and Yamux handshakes within this time is dropped. */
+  handshakeTimeoutMs: number;
+  /** Inbound handshakes pending at once from one address (docs/p2p.md, "Inbound admission"). */
+  maxPendingPerAddress: number;
+  /** Inbound handshakes pending at once from one /24 (IPv4) or /48 (IPv6) network. */
+  maxPendingPerNetwork: number;
+  /** Inbound handshakes pending at once in all. */
+  maxPendingHandshakes: number;
 }
 
 /** The defaults of a network whose p2p port is `port` (docs/protocol/networks.md §1: 5050, 50505, 50501). */
@@ -28,6 +36,10 @@ export function defaultP2POptions(port: number): P2POptions {
     maxPeers: 30,
     mdns: false,
     requestTimeoutMs: 10_000,
+    handshakeTimeoutMs: 3_000,
+    maxPendingPerAddress: 2,
+    maxPendingPerNetwork: 8,
+    maxPendingHandshakes: 64,
   };
 }
 

@@ -6,7 +6,7 @@ import {generateKeyPair} from "@libp2p/crypto/keys";
 import type {Chain} from "@xchain/chain";
 import type {IpAddressOrRange} from "@xchain/utils";
 import {P2PNetwork} from "../../src/network.ts";
-import type {P2POptions} from "../../src/options.ts";
+import {defaultP2POptions, type P2POptions} from "../../src/options.ts";
 import type {
   P2PChainView,
   PeerEvent,
@@ -79,12 +79,9 @@ export const TEST_TIMEOUT_MS = 1500;
 
 export function testOptions(overrides: Partial<P2POptions> = {}): P2POptions {
   return {
-    enabled: true,
+    ...defaultP2POptions(0),
     host: "127.0.0.1",
-    port: 0,
-    bootnodes: [],
     maxPeers: 10,
-    mdns: false,
     requestTimeoutMs: TEST_TIMEOUT_MS,
     ...overrides,
   };

@@ -38,6 +38,29 @@ export const p2pKeys: readonly ConfigKey[] = [
     placeholder: "ms",
     description: "a request to a peer without an answer within this time fails and costs the peer",
   },
+  {
+    key: "p2p.handshakeTimeoutMs",
+    kind: COUNT(10 * 60 * 1000),
+    placeholder: "ms",
+    description: "an inbound connection not through its Noise and Yamux handshakes within this time is dropped",
+  },
+  {
+    key: "p2p.maxPendingPerAddress",
+    kind: COUNT(10_000),
+    description: "inbound handshakes pending at once from one address; more are refused before any crypto",
+  },
+  {
+    key: "p2p.maxPendingPerNetwork",
+    kind: COUNT(10_000),
+    description:
+      "inbound handshakes pending at once from one /24 (IPv4) or /48 (IPv6); when full, a new address takes the oldest one's slot",
+  },
+  {
+    key: "p2p.maxPendingHandshakes",
+    kind: COUNT(10_000),
+    description:
+      "inbound handshakes pending at once in all (bootnodes aside); when full, a new address takes the busiest network's oldest slot",
+  },
   {key: "sync.headersPerRequest", kind: COUNT(192), description: "headers asked of a peer per request (at most 192)"},
   {
     key: "sync.bodiesPerRequest",
