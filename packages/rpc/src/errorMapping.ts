@@ -3,12 +3,16 @@
  * -32010 with its reason, a mining failure -33000 (docs/protocol/mining-rpc.md §3, docs/protocol/errors.md)
  * except a refused development control (a bad argument, or evm_* where not allowed), which is -32602; a chain
  * lookup of a block that is not stored -32600 (docs/protocol/errors.md); a transaction built from the request
- * that the legacy encoding refuses -32602 (docs/rpc.md §7); a call stopped by its timeout -32011. Anything else is a fault of the
- * node: logged, and answered -32603 without details.
+ * that the legacy encoding refuses -32602 (docs/rpc.md §7); a simulated message the execution refuses before
+ * running it -32000, as any execution that fails other than by revert (docs/rpc.md §7); a ban target the peer
+ * scoring refuses -32602 (rskj's `invalid banned address`); a call stopped by its timeout or its client
+ * leaving -32011. Anything else (a damaged or closed database, stored data that does not decode) is a
+ * fault of the node: logged, and answered -32603 without details.
  */
 import {ChainError, ChainErrorCode} from "@xchain/chain";
-import {ExecutionInterruptedError} from "@xchain/execution";
+import {ExecutionInterruptedError, TransactionInvalidError} from "@xchain/execution";
 import {MinerErrorCode} from "@xchain/miner";
+import {P2PError, P2PErrorCode} from "@xchain/p2p";
 import {TransactionDecodeError} from "@xchain/primitives";
 import {TxPoolErrorCode} from "@xchain/txpool";
 import {type Logger, NodeError} from "@xchain/utils";
@@ -26,6 +30,10 @@ export function createErrorMapper(logger: Logger): (error: unknown, method: stri
       if (MINER_CODES.has(error.code)) return new RpcError(RpcErrorCode.MINING_ERROR, error.message);
       if (error instanceof TransactionDecodeError) return RpcError.invalidParams(error.message);
       if (error instanceof ExecutionInterruptedError) return RpcError.timeout();
+      if (error instanceof TransactionInvalidError) return RpcError.server(error.message);
+      if (error instanceof P2PError && error.code === P2PErrorCode.INVALID_BAN_ADDRESS) {
+        return RpcError.invalidParams(error.message);
+      }
       if (error instanceof ChainError && error.code === ChainErrorCode.UNKNOWN_BLOCK) {
         return RpcError.invalidRequest(error.message);
       }

@@ -1,0 +1,78 @@
+/**
+ * The mapping of typed errors that can reach RPC handlers to wire codes (docs/rpc.md §7,
+ * docs/protocol/errors.md): each domain error a precise code, a fault of the node -32603 with its
+ * cause logged.
+ */
+import {ChainError, ChainErrorCode} from "@xchain/chain";
+import {DatabaseError, DatabaseErrorCode} from "@xchain/db";
+import {
+  ExecutionInterruptedCode,
+  ExecutionInterruptedError,
+  TransactionInvalidCode,
+  TransactionInvalidError,
+} from "@xchain/execution";
+import {MinerError, MinerErrorCode} from "@xchain/miner";
+import {P2PError, P2PErrorCode} from "@xchain/p2p";
+import {RlpError, RlpErrorCode, TransactionDecodeError, TransactionDecodeErrorCode} from "@xchain/primitives";
+import {StateError, StateErrorCode} from "@xchain/state";
+import {TxPoolError, TxPoolErrorCode} from "@xchain/txpool";
+import {noopLogger} from "@xchain/utils";
+import {describe, expect, it} from "vitest";
+import {createErrorMapper} from "../src/errorMapping.ts";
+
+const HASH = `0x${"ab".repeat(32)}`;
+
+const TABLE: [string, Error, number][] = [
+  [
+    "TxPoolError (any code)",
+    new TxPoolError({code: TxPoolErrorCode.NONCE_TOO_LOW, nonce: 0n, accountNonce: 1n}),
+    -32010,
+  ],
+  ["MinerError NOT_ALLOWED", new MinerError({code: MinerErrorCode.NOT_ALLOWED, reason: "no"}), -32602],
+  ["MinerError WORK_NOT_FOUND", new MinerError({code: MinerErrorCode.WORK_NOT_FOUND}), -33000],
+  ["MinerError RATE_LIMITED", new MinerError({code: MinerErrorCode.RATE_LIMITED, retryAfterMs: 5}), -33000],
+  [
+    "TransactionDecodeError",
+    new TransactionDecodeError({code: TransactionDecodeErrorCode.NUMBER_OUT_OF_RANGE, field: "value"}),
+    -32602,
+  ],
+  [
+    "TransactionInvalidError",
+    new TransactionInvalidError({code: TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW, gasLimit: 1n, intrinsicGas: 2n}),
+    -32000,
+  ],
+  ["ExecutionInterruptedError", new ExecutionInterruptedError({code: ExecutionInterruptedCode.ABORTED}), -32011],
+  ["P2PError INVALID_BAN_ADDRESS", new P2PError({code: P2PErrorCode.INVALID_BAN_ADDRESS, address: "x"}), -32602],
+  ["ChainError UNKNOWN_BLOCK", new ChainError({code: ChainErrorCode.UNKNOWN_BLOCK, hash: HASH}), -32600],
+  // Faults of the node: a damaged or closed database, stored data that does not decode.
+  ["ChainError MISSING_DATA", new ChainError({code: ChainErrorCode.MISSING_DATA, hash: HASH, missing: "body"}), -32603],
+  ["ChainError HEAD_MISSING", new ChainError({code: ChainErrorCode.HEAD_MISSING}), -32603],
+  ["StateError NODE_MISSING", new StateError({code: StateErrorCode.NODE_MISSING, key: HASH}), -32603],
+  ["DatabaseError", new DatabaseError({code: DatabaseErrorCode.OPEN_FAILED, path: "/db", reason: "closed"}), -32603],
+  ["RlpError", new RlpError({code: RlpErrorCode.TRUNCATED, offset: 3}), -32603],
+  ["P2PError NOT_RUNNING", new P2PError({code: P2PErrorCode.NOT_RUNNING}), -32603],
+  ["a plain Error", new Error("bug"), -32603],
+];
+
+describe("createErrorMapper", () => {
+  // A fault says nothing of its cause; a timeout says what rskj says (docs/protocol/errors.md).
+  const wireMessage = (code: number, error: Error) =>
+    code === -32603 ? "Internal server error" : code === -32011 ? "Execution has got timeout out." : error.message;
+
+  it.each(TABLE)("maps %s to %d", (_name, error, code) => {
+    const mapped = createErrorMapper(noopLogger)(error, "eth_test");
+    expect(mapped.code).toBe(code);
+    expect(mapped.message).toBe(wireMessage(code, error));
+  });
+
+  it("logs the cause of a -32603 and sends none of it", () => {
+    const logged: unknown[] = [];
+    const logger = {...noopLogger, error: (fields: unknown) => logged.push(fields)};
+    const error = new Error("secret detail");
+    expect(createErrorMapper(logger)(error, "eth_test").toObject()).toEqual({
+      code: -32603,
+      message: "Internal server error",
+    });
+    expect(logged).toEqual([{method: "eth_test", error}]);
+  });
+});
