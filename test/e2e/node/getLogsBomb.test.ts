@@ -25,9 +25,11 @@ const TXS = 2;
 const BATCHES = 32;
 const BATCH_SIZE = 50;
 const MIB = 1024 * 1024;
-// The target is 50 MiB over idle once the collector has run; without --expose-gc the node keeps
-// 110 to 140 MiB of garbage and freed heap for a while (the code before the byte budgets kept 550).
-const AFTER_MAX_GROWTH = 200 * MIB;
+// Back within 50 MiB of idle afterwards. The node is not run with --expose-gc: what the bomb left
+// is garbage that V8's memory reducer collects, and gives back to the system, once the heap has been
+// idle for a while (20 to 40 s here), so the test waits for it.
+const AFTER_MAX_GROWTH = 50 * MIB;
+const AFTER_WAIT_MS = 60_000;
 
 let node: RunningNode;
 let pid: number;
@@ -86,44 +88,47 @@ afterAll(async () => {
 });
 
 describe("32 parallel eth_getLogs batches", () => {
-  it("keep the node's RSS growth under 300 MiB, and it does not stay near the peak of unbounded responses", async () => {
-    const filter = {fromBlock: "0x0", toBlock: "latest"};
-    const logs = await rpc<unknown[]>(node.httpUrl, "eth_getLogs", [filter]);
-    expect(logs).toHaveLength(LOGS_PER_TX * TXS);
-    const perQuery = JSON.stringify(logs).length;
-    await sleep(500);
-    const idle = rssBytes();
-    let peak = idle;
-    const sampler = setInterval(() => {
+  it(
+    "keep the node's RSS growth under 300 MiB, and it goes back to within 50 MiB of idle",
+    async () => {
+      const filter = {fromBlock: "0x0", toBlock: "latest"};
+      const logs = await rpc<unknown[]>(node.httpUrl, "eth_getLogs", [filter]);
+      expect(logs).toHaveLength(LOGS_PER_TX * TXS);
+      const perQuery = JSON.stringify(logs).length;
+      await sleep(500);
+      const idle = rssBytes();
+      let peak = idle;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssBytes());
+      }, 50);
+      let codes: Record<string, number>;
+      try {
+        codes = await bomb(filter);
+      } finally {
+        clearInterval(sampler);
+      }
       peak = Math.max(peak, rssBytes());
-    }, 50);
-    let codes: Record<string, number>;
-    try {
-      codes = await bomb(filter);
-    } finally {
-      clearInterval(sampler);
-    }
-    peak = Math.max(peak, rssBytes());
-    // Some seconds for the collector to give the memory back while an ordinary client keeps querying
-    // (the node is not run with --expose-gc: garbage goes when allocation runs the collector).
-    let after = rssBytes();
-    for (let waited = 0; waited < 4_000 && after - idle > AFTER_MAX_GROWTH; waited += 250) {
-      await rpc(node.httpUrl, "eth_getLogs", [filter]);
-      await sleep(250);
-      after = rssBytes();
-    }
-    const mib = (bytes: number) => (bytes / MIB).toFixed(0);
-    console.log(
-      `getLogs bomb (${BATCHES}x${BATCH_SIZE}, ${(perQuery / MIB).toFixed(2)} MiB per query): RSS idle ${mib(idle)} MiB, ` +
-        `peak ${mib(peak)} MiB (+${mib(peak - idle)}), after ${mib(after)} MiB (+${mib(after - idle)}); answers ${JSON.stringify(codes)}`,
-    );
-    // Every batch is refused whole: over maxResponseBytes (-32011) or past maxInFlightResponseBytes (-32005).
-    expect(Object.keys(codes).every((code) => code === "-32011" || code === "-32005")).toBe(true);
-    expect(peak - idle).toBeLessThan(300 * MIB);
-    expect(after - idle).toBeLessThan(AFTER_MAX_GROWTH);
-    // The node still answers.
-    expect(await rpc(node.httpUrl, "eth_chainId")).toBe("0x21");
-  }, 30_000);
+      let after = rssBytes();
+      const bombEnded = performance.now();
+      while (performance.now() - bombEnded < AFTER_WAIT_MS && after - idle > AFTER_MAX_GROWTH) {
+        await sleep(500);
+        after = rssBytes();
+      }
+      const settledAfter = (performance.now() - bombEnded) / 1000;
+      const mib = (bytes: number) => (bytes / MIB).toFixed(0);
+      console.log(
+        `getLogs bomb (${BATCHES}x${BATCH_SIZE}, ${(perQuery / MIB).toFixed(2)} MiB per query): RSS idle ${mib(idle)} MiB, ` +
+          `peak ${mib(peak)} MiB (+${mib(peak - idle)}), after ${mib(after)} MiB (${after >= idle ? "+" : ""}${mib(after - idle)}) ${settledAfter.toFixed(0)} s later; answers ${JSON.stringify(codes)}`,
+      );
+      // Every batch is refused whole: over maxResponseBytes (-32011) or past maxInFlightResponseBytes (-32005).
+      expect(Object.keys(codes).every((code) => code === "-32011" || code === "-32005")).toBe(true);
+      expect(peak - idle).toBeLessThan(300 * MIB);
+      expect(after - idle).toBeLessThan(AFTER_MAX_GROWTH);
+      // The node still answers.
+      expect(await rpc(node.httpUrl, "eth_chainId")).toBe("0x21");
+    },
+    30_000 + AFTER_WAIT_MS,
+  );
 
   it("stops cleanly in the middle of the load: no read after the database closed", async () => {
     const load = bomb({fromBlock: "0x0", toBlock: "latest"});
