@@ -3,3 +3,4 @@ export {type BuildBlockOptions, ChainBuilder, headerValues} from "./chainBuilder
 export {sealHeader} from "./sealHeader.ts";
 export {type CompiledContract, compileSolidity} from "./solidity.ts";
 export {readJsonVector, readMainnetHeaderLines, vectorPath, vectorsDir} from "./vectors.ts";
+export {type JsonRpcReply, type Notification, WsClient} from "./wsClient.ts";

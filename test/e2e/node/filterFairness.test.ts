@@ -2,59 +2,24 @@
 // a connection is one client: one fills its `maxFiltersPerClient` (100) and gets -32005 naming the
 // per-client cap, while another connection and an HTTP client still install filters; uninstalling
 // one frees its slot. Subscriptions are counted apart from polled filters.
+import {WsClient} from "@xchain/test-utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import WebSocket from "ws";
 import {rpc} from "../support/jsonRpc.ts";
 import {type RunningNode, startNode} from "../support/xchainProcess.ts";
 
-type Answer = {result?: unknown; error?: {code: number; message: string}};
-
-/** One WebSocket connection that answers requests in order. */
-class WsRpc {
-  private nextId = 1;
-  private readonly waiting = new Map<number, (answer: Answer) => void>();
-
-  private constructor(private readonly socket: WebSocket) {
-    socket.on("message", (data) => {
-      const answer = JSON.parse(String(data)) as Answer & {id?: number};
-      if (typeof answer.id === "number") this.waiting.get(answer.id)?.(answer);
-    });
-  }
-
-  static open(url: string): Promise<WsRpc> {
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url);
-      socket.once("open", () => resolve(new WsRpc(socket)));
-      socket.once("error", reject);
-    });
-  }
-
-  call(method: string, params: unknown[] = []): Promise<Answer> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      this.socket.send(JSON.stringify({jsonrpc: "2.0", id, method, params}));
-    });
-  }
-
-  close(): void {
-    this.socket.close();
-  }
-}
-
 const INSTALLS = ["eth_newBlockFilter", "eth_newPendingTransactionFilter", "eth_newFilter"] as const;
-const install = (client: WsRpc, i: number) => {
+const install = (client: WsClient, i: number) => {
   const method = INSTALLS[i % INSTALLS.length] as string;
   return client.call(method, method === "eth_newFilter" ? [{}] : []);
 };
 
 let node: RunningNode;
-let greedy: WsRpc;
-let other: WsRpc;
+let greedy: WsClient;
+let other: WsClient;
 beforeAll(async () => {
   node = await startNode();
-  greedy = await WsRpc.open(node.wsUrl);
-  other = await WsRpc.open(node.wsUrl);
+  greedy = await WsClient.connect(node.wsUrl);
+  other = await WsClient.connect(node.wsUrl);
 });
 afterAll(async () => {
   greedy?.close();

@@ -11,7 +11,13 @@ import {BlockExecutor} from "@xchain/execution";
 import {defaultMinerOptions, Miner, type MinerOptions} from "@xchain/miner";
 import {type Block, Transaction, type TransactionValues} from "@xchain/primitives";
 import {defaultStateOptions, StateDatabase} from "@xchain/state";
-import {type BuildBlockOptions, ChainBuilder, cowAccounts, type DevAccount} from "@xchain/test-utils";
+import {
+  type BuildBlockOptions,
+  ChainBuilder,
+  cowAccounts,
+  type DevAccount,
+  type JsonRpcReply,
+} from "@xchain/test-utils";
 import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
 import {defaultRpcOptions, PrivateKeyWallet, type RpcDeps, type RpcOptions, RpcServer} from "../../src/index.ts";
 
@@ -21,13 +27,7 @@ export const regtest: Chainspec = getChainspec("regtest");
 export const cows: DevAccount[] = cowAccounts();
 
 /** A JSON-RPC response as the tests read it. */
-export interface Reply {
-  jsonrpc?: string;
-  id?: unknown;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read results of every shape
-  result?: any;
-  error?: {code: number; message: string; data?: string};
-}
+export type Reply = JsonRpcReply;
 
 /** What a test node is made of. */
 export interface TestNodeOptions {

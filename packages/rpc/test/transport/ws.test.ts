@@ -1,4 +1,6 @@
 /** The WebSocket transport: the same dispatch, the message limit, floods, disconnects, shutdown. */
+
+import {WsClient} from "@xchain/test-utils";
 import {toData} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import type WebSocket from "ws";
@@ -6,7 +8,6 @@ import {defaultRpcOptions} from "../../src/options.ts";
 import {buildFixture, type Fixture} from "../support/fixture.ts";
 import {TestNode} from "../support/node.ts";
 import {probeCall} from "../support/probe.ts";
-import {WsClient} from "../support/wsClient.ts";
 
 let node: TestNode;
 let fixture: Fixture;

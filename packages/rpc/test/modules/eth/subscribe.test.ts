@@ -1,3 +1,4 @@
+import {WsClient} from "@xchain/test-utils";
 import {toData} from "@xchain/utils";
 import {afterEach, beforeEach, describe, expect, it} from "vitest";
 import type {SyncStatus} from "../../../src/index.ts";
@@ -5,7 +6,6 @@ import {alice, bob, buildFixture, dave, type Fixture} from "../../support/fixtur
 import {signTx, TestNode} from "../../support/node.ts";
 import {PINGED_TOPIC, probeCall} from "../../support/probe.ts";
 import {reorganize} from "../../support/reorg.ts";
-import {WsClient} from "../../support/wsClient.ts";
 
 let node: TestNode;
 let fixture: Fixture;

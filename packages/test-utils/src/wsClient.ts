@@ -1,6 +1,14 @@
 /** A WebSocket JSON-RPC client for tests: requests by id, notifications collected in order. */
 import WebSocket from "ws";
-import type {Reply} from "./node.ts";
+
+/** A JSON-RPC response as a test reads it. */
+export interface JsonRpcReply {
+  jsonrpc?: string;
+  id?: unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read results of every shape
+  result?: any;
+  error?: {code: number; message: string; data?: string};
+}
 
 /** A notification `eth_subscription`. */
 export interface Notification {
@@ -9,9 +17,10 @@ export interface Notification {
   result: any;
 }
 
+/** One WebSocket connection to a node. */
 export class WsClient {
   readonly notifications: Notification[] = [];
-  private readonly waiting = new Map<number, (reply: Reply) => void>();
+  private readonly waiting = new Map<number, (reply: JsonRpcReply) => void>();
   private nextId = 1;
   private readonly closed: Promise<number>;
 
@@ -33,7 +42,7 @@ export class WsClient {
   }
 
   /** Sends one request and waits for its response. */
-  call(method: string, params: unknown[] = []): Promise<Reply> {
+  call(method: string, params: unknown[] = []): Promise<JsonRpcReply> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
