@@ -29,6 +29,14 @@ describe("isLoopbackHost", () => {
   });
 });
 
+/** HTTP on every interface, with the wallet, evm and personal off. */
+const PUBLIC_WITHOUT_DEV_CONTROLS = {
+  "rpc.http.host": "0.0.0.0",
+  "wallet.enabled": "false",
+  "rpc.modules.evm.enabled": "false",
+  "rpc.modules.personal.enabled": "false",
+};
+
 describe("riskyConfigurations", () => {
   it("finds none in the defaults of any network", async () => {
     for (const network of ["regtest", "testnet", "mainnet"]) expect(await codesOf({network}), network).toEqual([]);
@@ -56,27 +64,14 @@ describe("riskyConfigurations", () => {
       }),
     ).toEqual([RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC]);
     // A single method switched on counts as its namespace.
-    expect(
-      await codesOf({
-        "rpc.http.host": "0.0.0.0",
-        "wallet.enabled": "false",
-        "rpc.modules.evm.enabled": "false",
-        "rpc.modules.personal.enabled": "false",
-        "rpc.methods.enabled": "personal_sign",
-      }),
-    ).toEqual([RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC]);
+    expect(await codesOf({...PUBLIC_WITHOUT_DEV_CONTROLS, "rpc.methods.enabled": "personal_sign"})).toEqual([
+      RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC,
+    ]);
   });
 
   it("leaves a public listener alone without dev controls, and a disabled listener", async () => {
     expect(await codesOf({network: "mainnet", "rpc.http.host": "0.0.0.0", "rpc.ws.host": "::"})).toEqual([]);
-    expect(
-      await codesOf({
-        "rpc.http.host": "0.0.0.0",
-        "wallet.enabled": "false",
-        "rpc.modules.evm.enabled": "false",
-        "rpc.modules.personal.enabled": "false",
-      }),
-    ).toEqual([]);
+    expect(await codesOf(PUBLIC_WITHOUT_DEV_CONTROLS)).toEqual([]);
     expect(await codesOf({"rpc.http.host": "0.0.0.0", "rpc.http.enabled": "false"})).toEqual([]);
   });
 
