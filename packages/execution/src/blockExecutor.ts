@@ -20,6 +20,9 @@ import type {GasProfile} from "./gas/gasProfile.ts";
 import {gasProfileAt} from "./gas/profile.ts";
 import {intrinsicGas} from "./intrinsic.ts";
 import type {BlockExecutorOptions} from "./options.ts";
+import {createOpcodeTraceSink, type TraceScope, traceBlock} from "./tracing/traceBlock.ts";
+import type {OpcodeTraceSink} from "./tracing/tracedOpcodes.ts";
+import type {ExecutionTracer} from "./tracing/types.ts";
 import type {
   AssembleBlockInput,
   AssembledBlock,
@@ -29,6 +32,7 @@ import type {
   ExecuteBlockInput,
   ExecutionBlockContext,
   ExecutionChainView,
+  TransactionOutcome,
 } from "./types.ts";
 
 function atIndex(index: number, error: unknown): unknown {
@@ -164,10 +168,26 @@ export class BlockExecutor {
     );
   }
 
+  /**
+   * Re-executes a block's transactions on its parent's state exactly as `execute` does, telling
+   * `tracer` what happens; nothing is written. With `scope.only`, only that transaction is traced
+   * and the run stops after it. The outcomes of the traced transactions.
+   */
+  async trace(
+    input: ExecuteBlockInput,
+    tracer: ExecutionTracer,
+    scope: TraceScope = {},
+  ): Promise<TransactionOutcome[]> {
+    const sink = createOpcodeTraceSink();
+    const run = await this.open(input.block, input.chain, input.parentStateRoot, sink);
+    return traceBlock(run, sink, input, tracer, scope);
+  }
+
   private open(
     block: ExecutionBlockContext,
     chain: ExecutionChainView,
     parentStateRoot: Uint8Array,
+    trace?: OpcodeTraceSink,
   ): Promise<BlockRun> {
     const profile = gasProfileAt(this.chainspec, block.number);
     return BlockRun.open({
@@ -178,6 +198,7 @@ export class BlockExecutor {
       block,
       chain,
       parentStateRoot,
+      ...(trace ? {trace} : {}),
     });
   }
 }

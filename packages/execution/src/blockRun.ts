@@ -11,6 +11,8 @@ import {createBlockEvm, evmBlock} from "./evm.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
 import {applyRemascTransaction} from "./remasc.ts";
 import {receiptsRoot, transactionsRoot} from "./roots.ts";
+import type {OpcodeTraceSink} from "./tracing/tracedOpcodes.ts";
+import type {RemascPayment} from "./tracing/types.ts";
 import {
   type MessageInput,
   runMessage,
@@ -28,6 +30,8 @@ export interface BlockRunSetup {
   block: ExecutionBlockContext;
   chain: ExecutionChainView;
   parentStateRoot: Uint8Array;
+  /** Tracing: the EVM reports its message-making opcodes, and the session is a fresh one (not import's warm one). */
+  trace?: OpcodeTraceSink;
 }
 
 /** One block being executed or assembled. */
@@ -46,11 +50,15 @@ export class BlockRun {
 
   /** Opens the session at the parent's root and the block's EVM. */
   static async open(setup: BlockRunSetup): Promise<BlockRun> {
-    const session = await setup.stateSource.openSession(setup.parentStateRoot, setup.common);
+    const session = await setup.stateSource.openSession(setup.parentStateRoot, setup.common, {
+      takeReleased: setup.trace === undefined,
+    });
     const stateManager: MerkleStateManager = session.stateManager;
     await stateManager.checkpoint();
     const scope = {selfDestructed: new Set<string>()};
-    const evm = await createBlockEvm(setup.profile, setup.common, stateManager, setup.chain, scope);
+    const evm = await createBlockEvm(setup.profile, setup.common, stateManager, setup.chain, scope, {
+      ...(setup.trace ? {trace: setup.trace} : {}),
+    });
     const env: TransactionEnvironment = {
       evm,
       block: setup.block,
@@ -85,10 +93,11 @@ export class BlockRun {
     this.record(outcome);
   }
 
-  /** Applies the REMASC transaction that closes the block. */
-  async applyRemasc(tx: Transaction): Promise<void> {
-    await applyRemascTransaction(this.env.evm.stateManager, tx, this.chain.maturedBlock);
+  /** Applies the REMASC transaction that closes the block; what it paid, if anything. */
+  async applyRemasc(tx: Transaction): Promise<RemascPayment | undefined> {
+    const payment = await applyRemascTransaction(this.env.evm.stateManager, tx, this.chain.maturedBlock);
     this.record({transaction: tx, status: true, gasUsed: 0n, cumulativeGasUsed: this.gasUsed, fee: 0n, logs: []});
+    return payment;
   }
 
   /** Commits the block's state and computes what its header commits to. */

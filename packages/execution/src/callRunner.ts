@@ -95,7 +95,7 @@ export class CallRunner {
     };
     const preemption: PreemptionSlot = {current: undefined};
     const state = new OverlayStateManager(reader);
-    const evm = await createBlockEvm(profile, common, state, delegate, scope, preemption);
+    const evm = await createBlockEvm(profile, common, state, delegate, scope, {preemption});
     return {profile, common, evm, state, scope, chain: view, preemption};
   }
 

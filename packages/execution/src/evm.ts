@@ -6,6 +6,7 @@ import {profileParams} from "./common.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
 import type {BlockScope} from "./gas/types.ts";
 import {type PreemptionSlot, preemptibleOpcodes} from "./preemptibleOpcodes.ts";
+import {type OpcodeTraceSink, tracedOpcodes} from "./tracing/tracedOpcodes.ts";
 import type {ExecutionBlockContext, ExecutionChainView} from "./types.ts";
 
 /** The block object @ethereumjs/evm reads its block opcodes from. */
@@ -46,19 +47,26 @@ function chainAdapter(chain: ExecutionChainView): EVMMockBlockchainInterface {
   return adapter;
 }
 
-/**
- * A fresh EVM for one block (or one call) over `stateManager`; with `preemption` (calls) its
- * executions can be paused and stopped (preemption.ts).
- */
+/** What an EVM is made for besides running a block. */
+export interface EvmExtras {
+  /** Calls: executions can be paused and stopped (preemption.ts). */
+  preemption?: PreemptionSlot;
+  /** Tracing: the message-making opcodes and SELFDESTRUCT report here (tracing/tracedOpcodes.ts). */
+  trace?: OpcodeTraceSink;
+}
+
+/** A fresh EVM for one block (or one call) over `stateManager`. */
 export function createBlockEvm(
   profile: GasProfile,
   common: Common,
   stateManager: StateManagerInterface,
   chain: ExecutionChainView,
   scope: BlockScope,
-  preemption?: PreemptionSlot,
+  extras: EvmExtras = {},
 ): Promise<EVM> {
-  const opcodes = profile.opcodes(common, scope);
+  let opcodes = profile.opcodes(common, scope);
+  if (extras.preemption) opcodes = preemptibleOpcodes(opcodes, common, extras.preemption);
+  if (extras.trace) opcodes = tracedOpcodes(opcodes, common, extras.trace);
   // A copy, because every EVM subscribes to its Common's events.
   const evmCommon = common.copy();
   return createEVM({
@@ -66,7 +74,7 @@ export function createBlockEvm(
     params: profileParams(profile),
     stateManager,
     blockchain: chainAdapter(chain),
-    customOpcodes: preemption ? preemptibleOpcodes(opcodes, common, preemption) : opcodes,
+    customOpcodes: opcodes,
     customPrecompiles: profile.precompiles(common),
   });
 }

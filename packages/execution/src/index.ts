@@ -21,6 +21,17 @@ export {modexpGas} from "./precompiles/05-modexp.ts";
 export {isPrecompiledAddress, PRECOMPILED_ACCOUNT_ADDRESSES} from "./precompiles/addresses.ts";
 export {orderedTrieRoot, receiptsRoot, transactionsRoot} from "./roots.ts";
 export {GAS_PRICE_CAP_MULTIPLIER, type GasPriceViolation, gasPriceViolation} from "./rules/gasPriceRule.ts";
+export type {TraceScope} from "./tracing/traceBlock.ts";
+export type {
+  ExecutionTracer,
+  FrameEnd,
+  FrameKind,
+  FrameStart,
+  RemascPayment,
+  SelfDestructEvent,
+  TracedTransaction,
+  TraceStep,
+} from "./tracing/types.ts";
 export type {
   AssembledBlock,
   BlockExecutionResult,

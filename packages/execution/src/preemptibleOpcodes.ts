@@ -5,8 +5,8 @@
  * unchanged, and the opcode runs after the call has had its pause.
  */
 import type {Common} from "@ethereumjs/common";
-import {builtinOpcode} from "./gas/builtin.ts";
-import type {AddOpcode, CustomOpcode, GasFunction} from "./gas/types.ts";
+import {customOrBuiltin} from "./gas/builtin.ts";
+import type {CustomOpcode, GasFunction} from "./gas/types.ts";
 import type {Preemption} from "./preemption.ts";
 
 /** JUMP, JUMPI, CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
@@ -25,18 +25,10 @@ export function preemptibleOpcodes(
 ): CustomOpcode[] {
   const byCode = new Map(opcodes.map((entry) => [entry.opcode, entry]));
   for (const code of PREEMPTION_OPCODES) {
-    const given = byCode.get(code);
-    const base = given !== undefined && "logicFunction" in given ? given : fromBuiltin(common, code);
+    const base = customOrBuiltin(byCode, common, code);
     byCode.set(code, {...base, gasFunction: preemptible(base.gasFunction, slot)});
   }
   return [...byCode.values()];
-}
-
-function fromBuiltin(common: Common, code: number): AddOpcode {
-  const builtin = builtinOpcode(common, code);
-  const entry: AddOpcode = {opcode: code, opcodeName: builtin.name, baseFee: builtin.fee, logicFunction: builtin.logic};
-  if (builtin.gas) entry.gasFunction = builtin.gas;
-  return entry;
 }
 
 function preemptible(gasFunction: GasFunction | undefined, slot: PreemptionSlot): GasFunction {

@@ -13,17 +13,18 @@ import {
   TransactionInvalidCode,
   TransactionInvalidError,
 } from "./errors.ts";
+import type {RemascPayment} from "./tracing/types.ts";
 import type {ExecutionChainView} from "./types.ts";
 
 const SENDER = new Address(REMASC_SENDER);
 const REMASC = new Address(REMASC_ADDRESS);
 
-/** Applies the REMASC transaction `tx` (already known to be one) to `state`. */
+/** Applies the REMASC transaction `tx` (already known to be one) to `state`; the payout, if any. */
 export async function applyRemascTransaction(
   state: StateManagerInterface,
   tx: Transaction,
   maturedBlock: ExecutionChainView["maturedBlock"],
-): Promise<void> {
+): Promise<RemascPayment | undefined> {
   const sender = (await state.getAccount(SENDER)) ?? new Account();
   if (tx.nonce !== sender.nonce) {
     throw new TransactionInvalidError(
@@ -44,9 +45,10 @@ export async function applyRemascTransaction(
   }
   remasc.balance -= fees;
   await state.putAccount(REMASC, remasc);
-  if (maturedBlock === undefined || fees === 0n) return;
+  if (maturedBlock === undefined || fees === 0n) return undefined;
   const coinbase = new Address(maturedBlock.coinbase);
   const miner = (await state.getAccount(coinbase)) ?? new Account();
   miner.balance += fees;
   await state.putAccount(coinbase, miner);
+  return {from: REMASC_ADDRESS, to: maturedBlock.coinbase, value: fees};
 }
