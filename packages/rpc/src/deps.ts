@@ -5,7 +5,14 @@
 import type {EventEmitter} from "node:events";
 import type {ChainEvents, ChainReader} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
-import type {CallInput, CallResult} from "@xchain/execution";
+import type {
+  CallInput,
+  CallResult,
+  ExecuteBlockInput,
+  ExecutionTracer,
+  TraceScope,
+  TransactionOutcome,
+} from "@xchain/execution";
 import type {MinerApi} from "@xchain/miner";
 import type {PeerScoringInfo, ReputationSummary} from "@xchain/p2p";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
@@ -15,9 +22,12 @@ import type {IpAddressOrRange, Logger} from "@xchain/utils";
 /** The chain's reads plus its `newHead` events (`Chain` satisfies it). */
 export type RpcChain = ChainReader & {readonly events: Pick<EventEmitter<ChainEvents>, "on" | "off">};
 
-/** Runs one message without keeping anything (`BlockExecutor.call`). */
+/** Runs messages and re-executes blocks without keeping anything (`BlockExecutor`). */
 export interface CallExecutor {
+  /** One message (eth_call, eth_estimateGas). */
   call(input: CallInput): Promise<CallResult>;
+  /** A block re-executed for a tracer (trace_*, debug_trace*); the outcomes of the traced transactions. */
+  trace(input: ExecuteBlockInput, tracer: ExecutionTracer, scope?: TraceScope): Promise<TransactionOutcome[]>;
 }
 
 /**

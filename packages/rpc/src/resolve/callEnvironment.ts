@@ -1,7 +1,7 @@
 /**
  * The environment of eth_call and eth_estimateGas: the message runs on the state after block B
  * with B's own header as the block context (as geth does), and BLOCKHASH sees B's 256 ancestors
- * on B's own chain.
+ * on B's own chain. A traced block sees its ancestors the same way.
  */
 import type {ChainReader} from "@xchain/chain";
 import {blockContextOf, type ExecutionBlockContext, type ExecutionChainView} from "@xchain/execution";
@@ -18,27 +18,45 @@ export interface CallEnvironment {
   stateRoot: Uint8Array;
 }
 
-/** Builds the environment of a call at `header`. */
-export function callEnvironment(
-  chain: Pick<ChainReader, "getHeader" | "getHeaderByNumber">,
+/** The chain a header's ancestors are read from. */
+export type AncestorChain = Pick<ChainReader, "getHeader" | "getHeaderByNumber">;
+
+/**
+ * The ancestor of `header` at height `n` on `header`'s own chain (`header` itself at its own
+ * height), or undefined. A canonical header's ancestors come from the canonical index, others
+ * by walking parent hashes.
+ */
+export function ancestorLookup(
+  chain: AncestorChain,
   header: BlockHeader,
-): CallEnvironment {
-  // Only BLOCKHASH needs to know, and most calls never run it.
+): (n: number) => Promise<BlockHeader | undefined> {
+  // Asked only when an ancestor is needed, and most calls never need one.
   let canonical: Promise<boolean> | undefined;
+  return async (n) => {
+    if (n > header.number || n < 0) return undefined;
+    canonical ??= isCanonical(chain, header);
+    if (await canonical) return chain.getHeaderByNumber(n);
+    let ancestor: BlockHeader | undefined = header;
+    while (ancestor && ancestor.number > n) ancestor = await chain.getHeader(ancestor.parentHash);
+    return ancestor;
+  };
+}
+
+/** BLOCKHASH in a block whose own header is `header`: the 256 ancestors before it. */
+export function blockHashView(chain: AncestorChain, header: BlockHeader): ExecutionChainView["blockHash"] {
+  const ancestorAt = ancestorLookup(chain, header);
+  return async (n) => {
+    if (n >= header.number || n < header.number - BLOCKHASH_WINDOW) return undefined;
+    return (await ancestorAt(n))?.hash();
+  };
+}
+
+/** Builds the environment of a call at `header`. */
+export function callEnvironment(chain: AncestorChain, header: BlockHeader): CallEnvironment {
   return {
     block: blockContextOf(header),
-    chain: {
-      blockHash: async (n) => {
-        if (n >= header.number || n < header.number - BLOCKHASH_WINDOW || n < 0) return undefined;
-        canonical ??= isCanonical(chain, header);
-        if (await canonical) return (await chain.getHeaderByNumber(n))?.hash();
-        let ancestor: BlockHeader | undefined = header;
-        while (ancestor && ancestor.number > n) ancestor = await chain.getHeader(ancestor.parentHash);
-        return ancestor?.hash();
-      },
-      // A call runs no REMASC transaction.
-      maturedBlock: undefined,
-    },
+    // A call runs no REMASC transaction.
+    chain: {blockHash: blockHashView(chain, header), maturedBlock: undefined},
     stateRoot: header.stateRoot,
   };
 }

@@ -1,0 +1,32 @@
+/**
+ * What re-executing a stored block needs: its transactions, its parent's state, and the chain as
+ * import saw it (BLOCKHASH over its own ancestors, the REMASC payout of the block `maturity`
+ * before it, docs/protocol/README.md §2). Traces are built from such a replay.
+ */
+import type {ChainReader} from "@xchain/chain";
+import {blockContextOf, type ExecuteBlockInput} from "@xchain/execution";
+import type {Block} from "@xchain/primitives";
+import {ancestorLookup, blockHashView} from "./callEnvironment.ts";
+
+/** The replay of `block`, or undefined for the genesis block (which executes nothing). */
+export async function replayInput(
+  chain: Pick<ChainReader, "getHeader" | "getHeaderByNumber">,
+  block: Block,
+  remascMaturity: number,
+): Promise<ExecuteBlockInput | undefined> {
+  const {header} = block;
+  if (header.number === 0) return undefined;
+  const parent = await chain.getHeader(header.parentHash);
+  if (!parent) return undefined;
+  const matured =
+    header.number > remascMaturity ? await ancestorLookup(chain, header)(header.number - remascMaturity) : undefined;
+  return {
+    block: blockContextOf(header),
+    transactions: block.transactions,
+    parentStateRoot: parent.stateRoot,
+    chain: {
+      blockHash: blockHashView(chain, header),
+      maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
+    },
+  };
+}
