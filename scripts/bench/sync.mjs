@@ -11,7 +11,6 @@
 //   node scripts/bench/sync.mjs [blocks=5000] [txsPerBlock=10]
 //
 // SYNC_BENCH_CPU_PROF=<dir> writes a CPU profile of B (node --cpu-prof) into <dir>.
-import {spawn} from "node:child_process";
 import {once} from "node:events";
 import {mkdirSync, mkdtempSync, readFileSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
@@ -20,6 +19,7 @@ import {setTimeout as sleep} from "node:timers/promises";
 import {secp256k1Backend} from "@xchain/utils";
 import WebSocket from "ws";
 import {buildChain, measureImport, txCountOf, writeChain} from "./chainFixture.mjs";
+import {startNode, stopNode} from "./nodeProcess.mjs";
 import {call, keepAliveAgent} from "./rpc/loadGenerator.mjs";
 
 const blockCount = Number(process.argv[2] ?? 5000);
@@ -27,60 +27,7 @@ const txsPerBlock = Number(process.argv[3] ?? 10);
 const PROPAGATION_BLOCKS = 50;
 const PROPAGATION_SPACING_MS = 100;
 const POLL_MS = 50;
-const XCHAIN_BIN = join(import.meta.dirname, "..", "..", "packages", "node", "bin", "xchain.js");
 const commandLine = `node ${relative(process.cwd(), process.argv[1])} ${blockCount} ${txsPerBlock}`;
-
-/**
- * Starts `xchain start` with `args` and resolves once its "JSON-RPC ready" line (logged at info; the
- * node writes JSON lines to a pipe) gives its endpoints. `onLog` sees every JSON log line.
- */
-function startNode(name, args, {nodeFlags = [], onLog = () => {}} = {}) {
-  const child = spawn(process.execPath, [...nodeFlags, XCHAIN_BIN, "start", ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const node = {name, child, exited, stderr: () => stderr};
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} was not ready within 60 s: ${stderr}`)), 60_000);
-    exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited (${code}) before it was ready: ${stderr}`));
-    });
-    let pending = "";
-    child.stdout.on("data", (chunk) => {
-      pending += chunk;
-      const lines = pending.split("\n");
-      pending = lines.pop();
-      for (const line of lines) {
-        let entry;
-        try {
-          entry = JSON.parse(line);
-        } catch {
-          continue;
-        }
-        onLog(entry);
-        if (typeof entry.http === "string" && typeof entry.ws === "string" && node.http === undefined) {
-          clearTimeout(timer);
-          Object.assign(node, {http: entry.http, ws: entry.ws, p2p: entry.p2p ?? [], readyAt: performance.now()});
-          resolve(node);
-        }
-      }
-    });
-  });
-}
-
-/** SIGTERM, then SIGKILL after 20 s. */
-async function stopNode(node) {
-  if (node.child.exitCode !== null || node.child.signalCode !== null) return;
-  node.child.kill("SIGTERM");
-  const timer = setTimeout(() => node.child.kill("SIGKILL"), 20_000);
-  await node.exited;
-  clearTimeout(timer);
-}
 
 /** The process's peak resident set (Linux), in MB. */
 function peakRssMb(pid) {
