@@ -10,12 +10,9 @@ export function unsupportedMethods(names: readonly string[], reason: string): Re
   return Object.fromEntries(names.map((name) => [name, unsupported(reason)]));
 }
 
-/** debug_*: no tracer yet. */
+/** debug_*: no wire protocol queue yet (the tracers are in debug/traceMethods.ts). */
 export function debugMethods(): Record<string, RpcMethod> {
-  return unsupportedMethods(
-    ["traceTransaction", "traceBlockByHash", "wireProtocolQueueSize"],
-    "xchain has no tracer or wire protocol queue yet",
-  );
+  return unsupportedMethods(["wireProtocolQueueSize"], "xchain has no wire protocol queue yet");
 }
 
 /** trace_*: no tracer yet. */

@@ -1,0 +1,66 @@
+/**
+ * The options object of debug_trace* (docs/protocol/debug-traces.md §2): which tracer, and its
+ * switches, read from the object itself and from `tracerConfig`. Unknown keys are ignored; an
+ * unknown tracer is -32602 naming the tracers served.
+ */
+import {type Codec, jsonType, objectMembers, ParamError} from "./codec.ts";
+
+/** The tracers served, by wire name. */
+export const TRACER_NAMES = ["rskTracer", "callTracer"] as const;
+
+/** A tracer served. */
+export type TracerName = (typeof TRACER_NAMES)[number];
+
+/** The decoded options. */
+export interface TraceOptions {
+  tracer: TracerName;
+  disableStack: boolean;
+  disableMemory: boolean;
+  disableStorage: boolean;
+  onlyTopCall: boolean;
+  withLog: boolean;
+}
+
+/** The options when none are given: the struct logger with everything on. */
+export const DEFAULT_TRACE_OPTIONS: TraceOptions = {
+  tracer: "rskTracer",
+  disableStack: false,
+  disableMemory: false,
+  disableStorage: false,
+  onlyTopCall: false,
+  withLog: false,
+};
+
+const SWITCHES = ["disableStack", "disableMemory", "disableStorage", "onlyTopCall", "withLog"] as const;
+
+/** Decodes the options object; switches may be booleans or the strings "true"/"false" (docs/protocol/debug-traces.md §2). */
+export const traceOptions: Codec<TraceOptions> = (value, path) => {
+  const members = objectMembers(value, path);
+  const config =
+    members.tracerConfig === undefined || members.tracerConfig === null
+      ? {}
+      : objectMembers(members.tracerConfig, `${path}.tracerConfig`);
+  const options: TraceOptions = {...DEFAULT_TRACE_OPTIONS, tracer: tracerName(members.tracer, `${path}.tracer`)};
+  for (const key of SWITCHES) {
+    const inConfig = config[key] !== undefined && config[key] !== null;
+    const raw = inConfig ? config[key] : members[key];
+    if (raw !== undefined && raw !== null) {
+      options[key] = flag(raw, inConfig ? `${path}.tracerConfig.${key}` : `${path}.${key}`);
+    }
+  }
+  return options;
+};
+
+function tracerName(value: unknown, path: string): TracerName {
+  if (value === undefined || value === null) return DEFAULT_TRACE_OPTIONS.tracer;
+  if (typeof value !== "string") throw new ParamError(path, `expected a string, got ${jsonType(value)}`);
+  const name = TRACER_NAMES.find((n) => n.toLowerCase() === value.toLowerCase());
+  if (!name) throw new ParamError(path, `unknown tracer "${value}"; served: ${TRACER_NAMES.join(", ")}`);
+  return name;
+}
+
+function flag(value: unknown, path: string): boolean {
+  if (typeof value === "boolean") return value;
+  if (value === "true" || value === "false") return value === "true";
+  throw new ParamError(path, `expected a boolean, got ${jsonType(value)}`);
+}
