@@ -29,7 +29,9 @@ export type {
   FrameStart,
   RemascPayment,
   SelfDestructEvent,
+  TracedAccount,
   TracedTransaction,
+  TraceStateView,
   TraceStep,
 } from "./tracing/types.ts";
 export type {

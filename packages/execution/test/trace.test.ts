@@ -50,7 +50,9 @@ function recorder() {
   const ends: FrameEnd[] = [];
   let steps = 0;
   const tracer: ExecutionTracer = {
-    transactionStart: (tx) => events.push(`tx ${tx.index}`),
+    transactionStart: (tx) => {
+      events.push(`tx ${tx.index}`);
+    },
     frameStart: (frame) => {
       starts.push(frame);
       events.push(`${"  ".repeat(frame.depth)}${frame.kind}${frame.precompile ? " precompile" : ""}`);
@@ -64,7 +66,9 @@ function recorder() {
     },
     selfDestruct: () => events.push("selfdestruct"),
     remasc: (_tx, payment) => events.push(`remasc ${payment?.value ?? "none"}`),
-    transactionEnd: (tx, outcome) => events.push(`end ${tx.index} ${outcome.status}`),
+    transactionEnd: (tx, outcome) => {
+      events.push(`end ${tx.index} ${outcome.status}`);
+    },
   };
   return {tracer, events, starts, ends, steps: () => steps};
 }

@@ -4,13 +4,14 @@
  * nothing is written. With `only`, the transactions before it run untraced and the run stops
  * after it.
  */
+import {Address} from "@ethereumjs/util";
 import {closingRemascTransaction, type Transaction} from "@xchain/primitives";
 import type {BlockRun} from "../blockRun.ts";
 import {BlockExecutionError, BlockExecutionErrorCode} from "../errors.ts";
 import type {ExecuteBlockInput, TransactionOutcome} from "../types.ts";
 import {attachTracer} from "./evmHooks.ts";
 import type {OpcodeTraceSink} from "./tracedOpcodes.ts";
-import type {ExecutionTracer, TracedTransaction} from "./types.ts";
+import type {ExecutionTracer, TracedTransaction, TraceStateView} from "./types.ts";
 
 /** Which transactions to trace: all, or the one at `only` (the run ends after it). */
 export interface TraceScope {
@@ -36,16 +37,17 @@ export async function traceBlock(
   const last = transactions.length - 1;
   const end = scope.only === undefined ? last : Math.min(scope.only, last);
   const traced: TransactionOutcome[] = [];
+  const state = stateView(run);
   for (let index = 0; index <= end; index++) {
     const transaction = transactions[index] as Transaction;
     const wanted = scope.only === undefined || scope.only === index;
     if (index === last) {
       const tx: TracedTransaction = {index, transaction, gasLimit: transaction.gasLimit, intrinsicGas: 0n};
-      if (wanted) tracer.transactionStart?.(tx);
+      if (wanted) await tracer.transactionStart?.(tx, state);
       const payment = await run.applyRemasc(remasc);
       if (wanted) {
         tracer.remasc?.(tx, payment);
-        traced.push(finish(run, tracer, tx));
+        traced.push(await finish(run, tracer, tx, state));
       }
       break;
     }
@@ -60,7 +62,7 @@ export async function traceBlock(
       await run.apply(transaction, message);
       continue;
     }
-    tracer.transactionStart?.(tx);
+    await tracer.transactionStart?.(tx, state);
     sink.selfDestruct = (event) => tracer.selfDestruct?.(event);
     const detach = attachTracer(run.env.evm, tracer, sink);
     try {
@@ -70,7 +72,7 @@ export async function traceBlock(
       sink.selfDestruct = ignore;
       sink.nextFrameKind = undefined;
     }
-    traced.push(finish(run, tracer, tx));
+    traced.push(await finish(run, tracer, tx, state));
   }
   return traced;
 }
@@ -82,8 +84,26 @@ export function createOpcodeTraceSink(): OpcodeTraceSink {
 
 const ignore = () => {};
 
-function finish(run: BlockRun, tracer: ExecutionTracer, tx: TracedTransaction): TransactionOutcome {
+async function finish(
+  run: BlockRun,
+  tracer: ExecutionTracer,
+  tx: TracedTransaction,
+  state: TraceStateView,
+): Promise<TransactionOutcome> {
   const outcome = run.outcomes.at(-1) as TransactionOutcome;
-  tracer.transactionEnd?.(tx, outcome);
+  await tracer.transactionEnd?.(tx, outcome, state);
   return outcome;
+}
+
+/** The run's state, read through its EVM's state manager (what the transactions see). */
+function stateView(run: BlockRun): TraceStateView {
+  const state = run.env.evm.stateManager;
+  return {
+    account: async (address) => {
+      const at = new Address(address);
+      const account = await state.getAccount(at);
+      return account && {nonce: account.nonce, balance: account.balance, code: await state.getCode(at)};
+    },
+    storage: (address, slot) => state.getStorage(new Address(address), slot),
+  };
 }

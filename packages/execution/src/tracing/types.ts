@@ -85,14 +85,33 @@ export interface TracedTransaction {
   intrinsicGas: bigint;
 }
 
-/** Callbacks of a traced execution; each is optional, and `step` makes execution much slower. */
+/** An account as the state holds it during a traced block. */
+export interface TracedAccount {
+  nonce: bigint;
+  balance: bigint;
+  code: Uint8Array;
+}
+
+/** The block's state between its transactions, for the transaction hooks to read. */
+export interface TraceStateView {
+  /** Undefined when the account does not exist. */
+  account(address: Uint8Array): Promise<TracedAccount | undefined>;
+  /** The slot's value, without leading zeros (empty for zero). */
+  storage(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array>;
+}
+
+/**
+ * Callbacks of a traced execution; each is optional, and `step` makes execution much slower. The
+ * transaction hooks may return a promise, which the run waits for: they see the state as it is
+ * before and after the transaction.
+ */
 export interface ExecutionTracer {
-  transactionStart?(tx: TracedTransaction): void;
+  transactionStart?(tx: TracedTransaction, state: TraceStateView): void | Promise<void>;
   frameStart?(frame: FrameStart): void;
   frameEnd?(frame: FrameEnd): void;
   step?(step: TraceStep): void;
   selfDestruct?(event: SelfDestructEvent): void;
   /** The REMASC transaction (the block's last) ran; undefined when it paid nothing. */
   remasc?(tx: TracedTransaction, payment: RemascPayment | undefined): void;
-  transactionEnd?(tx: TracedTransaction, outcome: TransactionOutcome): void;
+  transactionEnd?(tx: TracedTransaction, outcome: TransactionOutcome, state: TraceStateView): void | Promise<void>;
 }

@@ -6,7 +6,7 @@
 import {type Codec, jsonType, objectMembers, ParamError} from "./codec.ts";
 
 /** The tracers served, by wire name. */
-export const TRACER_NAMES = ["rskTracer", "callTracer"] as const;
+export const TRACER_NAMES = ["rskTracer", "callTracer", "prestateTracer"] as const;
 
 /** A tracer served. */
 export type TracerName = (typeof TRACER_NAMES)[number];
@@ -19,6 +19,8 @@ export interface TraceOptions {
   disableStorage: boolean;
   onlyTopCall: boolean;
   withLog: boolean;
+  /** prestateTracer: what changed, before and after, instead of the state before. */
+  diffMode: boolean;
 }
 
 /** The options when none are given: the struct logger with everything on. */
@@ -29,9 +31,10 @@ export const DEFAULT_TRACE_OPTIONS: TraceOptions = {
   disableStorage: false,
   onlyTopCall: false,
   withLog: false,
+  diffMode: false,
 };
 
-const SWITCHES = ["disableStack", "disableMemory", "disableStorage", "onlyTopCall", "withLog"] as const;
+const SWITCHES = ["disableStack", "disableMemory", "disableStorage", "onlyTopCall", "withLog", "diffMode"] as const;
 
 /** Decodes the options object; switches may be booleans or the strings "true"/"false" (docs/protocol/debug-traces.md §2). */
 export const traceOptions: Codec<TraceOptions> = (value, path) => {

@@ -18,6 +18,7 @@ import {DEFAULT_TRACE_OPTIONS, type TraceOptions, traceOptions} from "../../para
 import {replayInput} from "../../resolve/blockReplay.ts";
 import {findHeader} from "../../resolve/blocks.ts";
 import {createCallTracer, gethCallFrame} from "../../trace/gethCallTracer.ts";
+import {PrestateReader, prestateDiff, TouchRecorder} from "../../trace/prestateTracer.ts";
 import {StructLogTracer} from "../../trace/structLogger.ts";
 
 type DebugTraceDeps = Pick<ModuleDeps, "chain" | "chainspec" | "executor">;
@@ -93,6 +94,19 @@ async function traceBlock(
       const json = JSON.stringify(gethCallFrame(traced, options, calls.positions));
       reserve(Buffer.byteLength(json));
       return {tx: traced.tx, json};
+    });
+  }
+  if (options.tracer === "prestateTracer") {
+    // Two runs: what each transaction touches (and the state after it), then the state before it.
+    const touches = new TouchRecorder(options.diffMode);
+    await run(touches);
+    const reader = new PrestateReader(touches.touched);
+    await run(reader);
+    return [...reader.before].map(([index, before]) => {
+      const result = options.diffMode ? prestateDiff(before, touches.after.get(index) ?? {}) : before;
+      const json = JSON.stringify(result);
+      reserve(Buffer.byteLength(json));
+      return {tx: touches.transactions[index] as TracedTransaction, json};
     });
   }
   const logger = new StructLogTracer(options, reserve, checkAbort);

@@ -291,10 +291,11 @@ describe("missing and bad input", () => {
   });
 
   it("an unknown tracer is -32602 naming the tracers served", async () => {
-    const error = await node.error("debug_traceTransaction", [toData(run.hash()), {tracer: "prestateTracer"}]);
+    const error = await node.error("debug_traceTransaction", [toData(run.hash()), {tracer: "4byteTracer"}]);
     expect(error).toEqual({
       code: -32602,
-      message: 'invalid argument 1 (options.tracer): unknown tracer "prestateTracer"; served: rskTracer, callTracer',
+      message:
+        'invalid argument 1 (options.tracer): unknown tracer "4byteTracer"; served: rskTracer, callTracer, prestateTracer',
     });
     expect((await node.error("debug_traceBlockByNumber", ["0x2", {withLog: 1}])).code).toBe(-32602);
   });
