@@ -1,5 +1,5 @@
 /**
- * geth's prestateTracer (docs/protocol/debug-traces.md §6): the accounts a transaction touched,
+ * geth's prestateTracer (docs/protocol/debug-traces.md §5): the accounts a transaction touched,
  * as they were before it; with `diffMode`, what changed, before and after. Two passes over the
  * block: the first records what each transaction touches (and, in diff mode, the state after it),
  * the second reads the touched accounts and slots from the state just before each transaction.
