@@ -62,7 +62,8 @@ function frameStart(evm: EVM, message: Message, kind: FrameKind): FrameStart {
     to: codeAddress?.bytes,
     value: message.value,
     gas: message.gasLimit,
-    input: message.data,
+    // The message's data may be a view of the caller's memory, which later opcodes overwrite.
+    input: message.data.slice(),
     precompile: codeAddress !== undefined && evm.getPrecompile(codeAddress) !== undefined,
   };
 }
