@@ -117,6 +117,10 @@ describe("BlockExecutor.trace", () => {
     const delegate = starts.find((f) => f.kind === "delegatecall") as FrameStart;
     expect(bytesToHex(delegate.from)).toBe(bytesToHex(starts[0]?.to as Uint8Array));
     expect(bytesToHex(delegate.to as Uint8Array)).toBe(bytesToHex(starts[1]?.to as Uint8Array));
+    // Each frame keeps its own calldata, not a view of its caller's memory overwritten since.
+    expect(bytesToHex(starts[1]?.input as Uint8Array)).toBe(
+      bytesToHex(calldata(compileSolidity(SOURCE).Child!.selectors["ping(uint256)"]!, 1n)),
+    );
   });
 
   it("gives import's outcomes, and writes nothing", async () => {

@@ -129,6 +129,12 @@ export interface RpcOptions {
    * a client still sending is answered 408 and disconnected (docs/rpc.md §4.1). Default 30 s.
    */
   bodyTimeoutMs: number;
+  /**
+   * trace_filter (docs/protocol/traces.md §7): `maxTracesPerRequest` is the default and the maximum of
+   * `count` and the maximum of `after` (rskj 10,000); `maxBlockRange` the most blocks one request
+   * covers (2,000; -32005 beyond).
+   */
+  trace: {maxTracesPerRequest: number; maxBlockRange: number};
 }
 
 /** What `vhosts` and `origins` allow by default: loopback only. */
@@ -163,6 +169,7 @@ export const defaultRpcOptions: RpcOptions = {
   maxCallsPerClient: 4,
   maxConcurrentCalls: 32,
   bodyTimeoutMs: 30_000,
+  trace: {maxTracesPerRequest: 10_000, maxBlockRange: 2_000},
 };
 
 const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];

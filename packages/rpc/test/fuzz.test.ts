@@ -39,7 +39,12 @@ let lastCause: unknown;
 beforeAll(async () => {
   node = await TestNode.start({
     miner: {autoMine: false, blockTimeMs: 0},
-    rpc: {modules: Object.fromEntries(RPC_MODULE_NAMES.map((name) => [name, {enabled: true}]))},
+    rpc: {
+      modules: Object.fromEntries(RPC_MODULE_NAMES.map((name) => [name, {enabled: true}])),
+      // A default trace_filter re-executes every block of the walk's chain (hundreds by then, a few
+      // ms each): the range limit keeps it within the per-call timeout (ranges: modules/trace.test.ts).
+      trace: {maxTracesPerRequest: 10_000, maxBlockRange: 64},
+    },
     deps: {scoring: new PeerScoringManager()},
   });
   fixture = await buildFixture(node);

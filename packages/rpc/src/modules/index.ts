@@ -13,8 +13,9 @@ import {mnrMethods} from "./mnr.ts";
 import {netMethods} from "./net.ts";
 import {personalMethods} from "./personal.ts";
 import {scoMethods} from "./sco.ts";
+import {traceMethods} from "./trace.ts";
 import {txpoolMethods} from "./txpool.ts";
-import {dbMethods, debugMethods, shhMethods, traceMethods} from "./unsupported.ts";
+import {dbMethods, debugMethods, shhMethods} from "./unsupported.ts";
 import {web3Methods} from "./web3.ts";
 import {xchainMethods} from "./xchain.ts";
 
@@ -32,7 +33,7 @@ export const rpcModules = {
   personal: (deps) => [personalMethods(deps)],
   txpool: (deps) => [txpoolMethods(deps)],
   debug: (deps) => [debugMethods(), debugTraceMethods(deps)],
-  trace: () => [traceMethods()],
+  trace: (deps) => [traceMethods(deps)],
   sco: (deps) => [scoMethods(deps)],
   db: () => [dbMethods()],
   shh: () => [shhMethods()],

@@ -15,11 +15,6 @@ export function debugMethods(): Record<string, RpcMethod> {
   return unsupportedMethods(["wireProtocolQueueSize"], "xchain has no wire protocol queue yet");
 }
 
-/** trace_*: no tracer yet. */
-export function traceMethods(): Record<string, RpcMethod> {
-  return unsupportedMethods(["block", "transaction", "filter"], "xchain has no tracer yet");
-}
-
 /** db_*: deprecated (docs/rpc.md §9.4). */
 export function dbMethods(): Record<string, RpcMethod> {
   return unsupportedMethods(["putString", "getString", "putHex", "getHex"], "the db methods are deprecated");

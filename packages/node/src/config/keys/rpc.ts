@@ -100,6 +100,16 @@ export const rpcKeys: readonly ConfigKey[] = [
     kind: MS,
     description: "an HTTP request's headers and body must arrive within this time; a slower client gets 408",
   },
+  {
+    key: "rpc.trace.maxTracesPerRequest",
+    kind: COUNT,
+    description: "trace_filter: default and maximum of count, and maximum of after",
+  },
+  {
+    key: "rpc.trace.maxBlockRange",
+    kind: COUNT,
+    description: "trace_filter: most blocks one request covers (-32005 beyond)",
+  },
   ...listener("http", "HTTP POST"),
   ...listener("ws", "WebSocket"),
   {
