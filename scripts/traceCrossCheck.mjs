@@ -5,7 +5,7 @@
 // with `callTracer` are compared as call trees: structure, frame types, addresses (named by first
 // appearance, since the two chains deploy at different addresses), values, inputs, outputs and
 // errors. Gas is not compared: the schedules differ. Prints every difference; docs/protocol/
-// traces.md §6 records what it found. anvil comes from the benchmarks' cache (scripts/bench/rpc/
+// traces.md §9 records what it found. anvil comes from the benchmarks' cache (scripts/bench/rpc/
 // servers.mjs). Needs a build (`npm run build`).
 //
 //   node scripts/traceCrossCheck.mjs
@@ -74,20 +74,31 @@ async function play(server, key) {
   return {run, starve, transfer, codeless};
 }
 
-/** Replaces addresses by A0, A1, … in order of first appearance, so that two chains compare. */
+/**
+ * Replaces addresses by A0, A1, … in order of first appearance, so that two chains compare; an
+ * address already named is also replaced inside data (an ABI-encoded argument).
+ */
 function addressNamer() {
   const names = new Map();
-  return (value) => {
-    if (typeof value !== "string" || !/^0x[0-9a-f]{40}$/i.test(value)) return value;
-    const key = value.toLowerCase();
-    if (!names.has(key)) names.set(key, `A${names.size}`);
-    return names.get(key);
+  const name = (value) => {
+    if (typeof value !== "string") return value;
+    if (/^0x[0-9a-f]{40}$/i.test(value)) {
+      const key = value.toLowerCase().slice(2);
+      if (!names.has(key)) names.set(key, `A${names.size}`);
+      return names.get(key);
+    }
+    let named = value.toLowerCase();
+    // Low addresses (precompiles) look like small numbers in data: only the others are replaced.
+    for (const [key, alias] of names) if (!key.startsWith("0".repeat(32))) named = named.replaceAll(key, `<${alias}>`);
+    return named;
   };
+  return name;
 }
 
 /** A parity trace list as a tree of comparable nodes. */
 function parityTree(traces) {
   const name = addressNamer();
+  // Every frame's addresses are named before the data that may carry them.
   const nodes = traces.map((t) => ({
     type: t.type === "call" ? (t.action.callType ?? "call") : t.type,
     from: name(t.action.from ?? t.action.address),
@@ -98,7 +109,7 @@ function parityTree(traces) {
     error: t.error,
     at: t.traceAddress.join("."),
   }));
-  return nodes;
+  return nodes.map((n) => ({...n, input: name(n.input), output: name(n.output)}));
 }
 
 /** A callTracer frame as a list of comparable nodes, depth first. */
@@ -122,7 +133,8 @@ function callTracerTree(frame) {
     });
   };
   walk(frame, []);
-  return nodes;
+  // Every frame's addresses are named before the data that may carry them.
+  return nodes.map((n) => ({...n, input: name(n.input), output: name(n.output)}));
 }
 
 /** The differences between two node lists, as lines. */
