@@ -1,17 +1,27 @@
 // Tracing cost against execution: `trace_block` of blocks of 100 ERC-20 transfers next to the
 // import time of the same blocks (measured in the same run by chainFixture.mjs, into the node's
-// data directory); `debug_traceTransaction` of a ~1M-gas transaction with the struct logger and
-// with callTracer next to a plain re-execution of the same message (`eth_call` at its parent
-// block); `trace_filter` over 2,000 blocks. Every trace is the first of its block (the node keeps
-// a small cache of block traces). Needs a build (`npm run build`).
+// data directory; every trace is the first of its block, since the node caches block traces);
+// `debug_traceTransaction` of a ~1M-gas transaction with callTracer and with the struct logger
+// next to a plain re-execution of the same transaction (the same replay without a tracer,
+// `BlockExecutor.trace` with no callbacks, plus an RPC round trip), in one process over an
+// in-memory store; `trace_filter` over 2,000 blocks. Needs a build (`npm run build`).
 //
 //   node scripts/bench/trace.mjs [erc20Blocks=10] [filterBlocks=2000]
 import {mkdtempSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {compileSolidity} from "@xchain/test-utils";
-import {bytesToPrefixedHex} from "@xchain/utils";
-import {buildChain, measureImport, writeChain} from "./chainFixture.mjs";
+import {Chain, defaultChainOptions} from "@xchain/chain";
+import {regtestGenesis} from "@xchain/chainspec";
+import {calculateDifficulty} from "@xchain/consensus";
+import {MemoryStore} from "@xchain/db";
+import {BlockExecutor, blockContextOf} from "@xchain/execution";
+import {Transaction} from "@xchain/primitives";
+import {defaultRpcOptions, RpcServer} from "@xchain/rpc";
+import {defaultStateOptions, StateDatabase} from "@xchain/state";
+import {ChainBuilder, compileSolidity, cowAccounts} from "@xchain/test-utils";
+import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
+import {bigIntToFixedBytes, bytesToPrefixedHex, concatBytes, keccak256} from "@xchain/utils";
+import {buildChain, chainspec, measureImport, writeChain} from "./chainFixture.mjs";
 import {startNode, stopNode} from "./nodeProcess.mjs";
 import {call, keepAliveAgent} from "./rpc/loadGenerator.mjs";
 
@@ -29,6 +39,80 @@ contract Burner {
     }
 }`;
 
+/** A regtest chain over an in-memory store with the JSON-RPC server on a free port. */
+async function inProcessNode() {
+  const store = new MemoryStore();
+  const state = new StateDatabase(defaultStateOptions, {store});
+  const chain = await Chain.open(defaultChainOptions, {store, chainspec, genesis: regtestGenesis, state});
+  const executor = new BlockExecutor({}, {chainspec, state});
+  const txpool = new TxPool(defaultTxPoolOptions, {chainspec, chain});
+  const port = {...defaultRpcOptions.http, port: 0};
+  const server = await RpcServer.start(
+    {...defaultRpcOptions, http: port, ws: {...defaultRpcOptions.ws, enabled: false}},
+    {chainspec, chain, txpool, executor, clientVersion: "xchain/bench"},
+  );
+  const builder = await ChainBuilder.create({
+    chainspec,
+    genesis: regtestGenesis,
+    difficulty: (h, p) => calculateDifficulty(h, p, chainspec),
+  });
+  const mine = async (transactions) => {
+    const block = await builder.buildBlock({transactions});
+    await chain.importBlock(block.encode());
+    return block;
+  };
+  return {chain, executor, server, mine, url: `http://127.0.0.1:${server.httpPort}`};
+}
+
+async function traceOneMillionGas() {
+  const node = await inProcessNode();
+  try {
+    const cow = cowAccounts()[0];
+    const sign = (nonce, values) =>
+      Transaction.sign(
+        {gasPrice: 0n, value: 0n, data: new Uint8Array(), nonce, ...values},
+        cow.privateKey,
+        chainspec.params.chainId,
+      );
+    const {Burner} = compileSolidity(BURNER);
+    await node.mine([sign(0n, {gasLimit: 1_000_000n, data: Burner.bytecode})]);
+    const burner = keccak256(concatBytes(Uint8Array.of(0xd6, 0x94), cow.address, Uint8Array.of(0x80))).subarray(12);
+    const data = concatBytes(Burner.selectors["burn(uint256)"], bigIntToFixedBytes(120n, 32));
+    const block = await node.mine([sign(1n, {gasLimit: 2_000_000n, to: burner, data})]);
+    const parent = await node.chain.getHeader(block.header.parentHash);
+    const input = {
+      block: blockContextOf(block.header),
+      transactions: block.transactions,
+      parentStateRoot: parent.stateRoot,
+      chain: {blockHash: async () => undefined, maturedBlock: undefined},
+    };
+    const [outcome] = await node.executor.trace(input, {}, {only: 0});
+    const hash = bytesToPrefixedHex(block.transactions[0].hash());
+    const rpc = (method, params) => call(agent, node.url, method, params);
+    const roundTrip = await rounds(() => rpc("eth_blockNumber", []));
+    const plain = (await rounds(() => node.executor.trace(input, {}, {only: 0}))) + roundTrip;
+    const callTracer = await rounds(() => rpc("debug_traceTransaction", [hash, {tracer: "callTracer"}]));
+    const structLogger = await rounds(() =>
+      rpc("debug_traceTransaction", [hash, {disableMemory: true, disableStorage: true}]),
+    );
+    console.log(
+      `debug_traceTransaction of a ${(Number(outcome.gasUsed) / 1e6).toFixed(2)}M-gas transaction: plain ` +
+        `re-execution ${plain.toFixed(1)} ms (with an RPC round trip of ${roundTrip.toFixed(1)} ms); callTracer ` +
+        `${callTracer.toFixed(1)} ms (${(callTracer / plain).toFixed(2)}x, target <= 1.5x); struct logger ` +
+        `without memory and storage ${structLogger.toFixed(1)} ms (${(structLogger / plain).toFixed(2)}x)`,
+    );
+  } finally {
+    await node.server.close();
+  }
+}
+
+/** The median of nine runs, one at a time. */
+async function rounds(fn) {
+  const times = [];
+  for (let i = 0; i < 9; i++) times.push((await timed(fn)).ms);
+  return median(times);
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function timed(fn) {
@@ -42,8 +126,10 @@ async function nodeOn(dataDir) {
   return startNode("xchain", [
     "--datadir",
     dataDir,
-    "--rpc.ws.enabled",
-    "false",
+    "--rpc.http.port",
+    "0",
+    "--rpc.ws.port",
+    "0",
     "--p2p.host",
     "127.0.0.1",
     "--p2p.port",
@@ -52,8 +138,6 @@ async function nodeOn(dataDir) {
     "0",
     "--rpc.requestTimeoutMs",
     "120000",
-    "--log.level",
-    "warn",
   ]);
 }
 
@@ -83,46 +167,9 @@ async function traceBlocks(chain) {
         `${traces} traces) vs import ${chain.importMsPerBlock.toFixed(1)} ms/block: ` +
         `${(traceMs / chain.importMsPerBlock).toFixed(2)}x (target <= 2x)`,
     );
-    await traceOneMillionGas(node);
   } finally {
     await stopNode(node);
   }
-}
-
-async function traceOneMillionGas(node) {
-  const [from] = await call(agent, node.http, "eth_accounts");
-  const {Burner} = compileSolidity(BURNER);
-  const send = async (tx) => {
-    const hash = await call(agent, node.http, "eth_sendTransaction", [{from, gasPrice: "0x0", ...tx}]);
-    await call(agent, node.http, "evm_mine");
-    return call(agent, node.http, "eth_getTransactionReceipt", [hash]);
-  };
-  const deployed = await send({data: bytesToPrefixedHex(Burner.bytecode), gas: "0x100000"});
-  const data = bytesToPrefixedHex(Burner.selectors["burn(uint256)"]) + (120).toString(16).padStart(64, "0");
-  const receipt = await send({to: deployed.contractAddress, data, gas: "0x1e8480"});
-  const parent = `0x${(Number(receipt.blockNumber) - 1).toString(16)}`;
-  const hash = receipt.transactionHash;
-  const message = {from, to: deployed.contractAddress, data, gas: "0x1e8480"};
-  /** The median of five runs, one at a time. */
-  const rounds = async (fn) => {
-    const times = [];
-    for (let i = 0; i < 5; i++) times.push((await timed(fn)).ms);
-    return median(times);
-  };
-  const plain = await rounds(() => call(agent, node.http, "eth_call", [message, parent]));
-  const callTracer = await rounds(() =>
-    call(agent, node.http, "debug_traceTransaction", [hash, {tracer: "callTracer"}]),
-  );
-  const structLogger = await rounds(() =>
-    call(agent, node.http, "debug_traceTransaction", [hash, {disableMemory: true, disableStorage: true}]),
-  );
-  const gas = Number(receipt.gasUsed);
-  console.log(
-    `debug_traceTransaction of a ${(gas / 1e6).toFixed(2)}M-gas transaction: eth_call of the same message ` +
-      `${plain.toFixed(1)} ms; callTracer ${callTracer.toFixed(1)} ms (${(callTracer / plain).toFixed(2)}x, ` +
-      `target <= 1.5x); struct logger without memory/storage ${structLogger.toFixed(1)} ms ` +
-      `(${(structLogger / plain).toFixed(2)}x)`,
-  );
 }
 
 async function traceFilter(chain) {
@@ -143,6 +190,7 @@ async function traceFilter(chain) {
 
 const workDir = mkdtempSync(join(tmpdir(), "xchain-bench-trace-"));
 try {
+  await traceOneMillionGas();
   await traceBlocks(await importedChain(workDir, "erc20", "erc20", erc20Blocks, TX_PER_BLOCK));
   await traceFilter(await importedChain(workDir, "filter", "transfer", filterBlocks, 1));
 } finally {

@@ -51,7 +51,7 @@ export class BlockRun {
   /** Opens the session at the parent's root and the block's EVM. */
   static async open(setup: BlockRunSetup): Promise<BlockRun> {
     const session = await setup.stateSource.openSession(setup.parentStateRoot, setup.common, {
-      takeReleased: setup.trace === undefined,
+      transient: setup.trace !== undefined,
     });
     const stateManager: MerkleStateManager = session.stateManager;
     await stateManager.checkpoint();

@@ -64,10 +64,11 @@ export interface GenesisAccount {
 export interface StateSource {
   /**
    * A writable session at `root` (the parent block's state root); throws STATE_ROOT_MISSING when
-   * unknown. By default a session released at that root is handed out again (see `release`);
-   * `takeReleased: false` leaves it for the next block and opens a fresh one.
+   * unknown. By default a session released at that root is handed out again (see `release`).
+   * A `transient` session (one block, never committed: tracing) leaves the released one for the
+   * next block and keeps caches sized for a single block.
    */
-  openSession(root: Uint8Array, common: Common, options?: {takeReleased?: boolean}): Promise<StateSession>;
+  openSession(root: Uint8Array, common: Common, options?: {transient?: boolean}): Promise<StateSession>;
   /** A read-only view at `root`; throws STATE_ROOT_MISSING when unknown. */
   reader(root: Uint8Array, common: Common): Promise<StateReader>;
   /** Whether the trie node of `root` is stored (the empty-trie root always is). */
