@@ -11,20 +11,12 @@
 //   node scripts/traceCrossCheck.mjs
 import {setTimeout as sleep} from "node:timers/promises";
 import {publicKeyToAddress, Transaction} from "@xchain/primitives";
-import {compileSolidity} from "@xchain/test-utils";
+import {compileSolidity, TRACE_CHILD_SOURCE} from "@xchain/test-utils";
 import {bytesToPrefixedHex, hexToBytes, keccak256, publicKeyOf, utf8ToBytes} from "@xchain/utils";
 import {call, keepAliveAgent} from "./bench/rpc/loadGenerator.mjs";
 import {startAnvil, startXchain} from "./bench/rpc/servers.mjs";
 
-const SOURCE = `// SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
-contract Child {
-    uint256 public count;
-    function ping(uint256 x) external returns (uint256) { count += 1; return x + 1; }
-    function fail() external pure { revert("no"); }
-    function burn() external { while (true) count += 1; }
-    function bye(address payable to) external { selfdestruct(to); }
-}
+const SOURCE = `${TRACE_CHILD_SOURCE}
 contract Parent {
     function run(address c) external returns (uint256 r) {
         r = Child(c).ping(1);

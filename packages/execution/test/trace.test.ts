@@ -6,7 +6,7 @@
  */
 import {getChainspec} from "@xchain/chainspec";
 import {createRemascTransaction} from "@xchain/primitives";
-import {compileSolidity} from "@xchain/test-utils";
+import {compileSolidity, TRACE_CHILD_SOURCE} from "@xchain/test-utils";
 import {bytesToHex} from "@xchain/utils";
 import {beforeAll, describe, expect, it} from "vitest";
 import type {ExecuteBlockInput, ExecutionTracer, FrameEnd, FrameStart} from "../src/index.ts";
@@ -14,15 +14,7 @@ import {calldata} from "./support/abi.ts";
 import {ETHER, Signer} from "./support/accounts.ts";
 import {type TestBlock, TestChain} from "./support/chain.ts";
 
-const SOURCE = `
-// SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
-contract Child {
-    uint256 public count;
-    function ping(uint256 x) external returns (uint256) { count += 1; return x + 1; }
-    function fail() external pure { revert("no"); }
-    function bye(address payable to) external { selfdestruct(to); }
-}
+const SOURCE = `${TRACE_CHILD_SOURCE}
 contract Parent {
     function run(address c) external returns (uint256 r) {
         r = Child(c).ping(1);

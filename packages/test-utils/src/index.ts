@@ -2,5 +2,6 @@ export {cowAccounts, type DevAccount} from "./accounts.ts";
 export {type BuildBlockOptions, ChainBuilder, headerValues} from "./chainBuilder.ts";
 export {sealHeader} from "./sealHeader.ts";
 export {type CompiledContract, compileSolidity} from "./solidity.ts";
+export {TRACE_CHILD_SOURCE} from "./traceContracts.ts";
 export {readJsonVector, readMainnetHeaderLines, vectorPath, vectorsDir} from "./vectors.ts";
 export {type JsonRpcReply, type Notification, WsClient} from "./wsClient.ts";

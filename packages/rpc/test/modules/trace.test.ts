@@ -5,23 +5,14 @@
  * matured payout, and the bad inputs.
  */
 import type {Block, Transaction} from "@xchain/primitives";
-import {compileSolidity} from "@xchain/test-utils";
+import {compileSolidity, TRACE_CHILD_SOURCE} from "@xchain/test-utils";
 import {bigIntToFixedBytes, concatBytes, toData, toQuantity} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {createdContractAddress} from "../../src/format/receipt.ts";
 import {alice, bob, carol, dave} from "../support/fixture.ts";
 import {signTx, TestNode} from "../support/node.ts";
 
-const SOURCE = `
-// SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
-contract Child {
-  uint256 public count;
-  function ping(uint256 x) external returns (uint256) { count += 1; return x + 1; }
-  function fail() external pure { revert("no"); }
-  function burn() external { while (true) { count += 1; } }
-  function bye(address payable to) external { selfdestruct(to); }
-}
+const SOURCE = `${TRACE_CHILD_SOURCE}
 contract Bad {
   constructor() { revert(); }
 }
