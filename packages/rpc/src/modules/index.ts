@@ -6,6 +6,7 @@
 import type {NamespaceMethods, RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import type {RpcModuleName} from "../options.ts";
+import {wireProtocolMethods} from "./debug/wireProtocol.ts";
 import {ethModule} from "./eth/index.ts";
 import {evmMethods} from "./evm.ts";
 import {mnrMethods} from "./mnr.ts";
@@ -30,7 +31,7 @@ export const rpcModules = {
   mnr: (deps) => [mnrMethods(deps)],
   personal: (deps) => [personalMethods(deps)],
   txpool: (deps) => [txpoolMethods(deps)],
-  debug: () => [debugMethods()],
+  debug: (deps) => [debugMethods(), wireProtocolMethods(deps)],
   trace: () => [traceMethods()],
   sco: (deps) => [scoMethods(deps)],
   db: () => [dbMethods()],

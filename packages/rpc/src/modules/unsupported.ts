@@ -10,12 +10,9 @@ export function unsupportedMethods(names: readonly string[], reason: string): Re
   return Object.fromEntries(names.map((name) => [name, unsupported(reason)]));
 }
 
-/** debug_*: no tracer yet. */
+/** debug_trace*: no tracer yet. */
 export function debugMethods(): Record<string, RpcMethod> {
-  return unsupportedMethods(
-    ["traceTransaction", "traceBlockByHash", "wireProtocolQueueSize"],
-    "xchain has no tracer or wire protocol queue yet",
-  );
+  return unsupportedMethods(["traceTransaction", "traceBlockByHash"], "xchain has no tracer yet");
 }
 
 /** trace_*: no tracer yet. */
