@@ -129,6 +129,11 @@ export interface RpcOptions {
    * a client still sending is answered 408 and disconnected (docs/rpc.md §4.1). Default 30 s.
    */
   bodyTimeoutMs: number;
+  /**
+   * Tracing (trace_*, debug_trace*): `timeoutMs` is the time budget of a body that calls a tracing
+   * method, in place of `requestTimeoutMs` when longer (docs/rpc.md §8). Default 30 s.
+   */
+  trace: {timeoutMs: number};
 }
 
 /** What `vhosts` and `origins` allow by default: loopback only. */
@@ -163,6 +168,7 @@ export const defaultRpcOptions: RpcOptions = {
   maxCallsPerClient: 4,
   maxConcurrentCalls: 32,
   bodyTimeoutMs: 30_000,
+  trace: {timeoutMs: 30_000},
 };
 
 const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];

@@ -3,7 +3,7 @@
  * names, and `buildMethodTables` gives the registry one table per namespace topic.
  */
 
-import type {NamespaceMethods, RpcMethod} from "../jsonrpc/registry.ts";
+import {type NamespaceMethods, type RpcMethod, withTimeout} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import type {RpcModuleName} from "../options.ts";
 import {wireProtocolMethods} from "./debug/wireProtocol.ts";
@@ -38,9 +38,25 @@ export const rpcModules = {
   shh: () => [shhMethods()],
 } satisfies Record<RpcModuleName, ModuleFactory>;
 
-/** One table per namespace topic, for the registry. */
+/**
+ * One table per namespace topic, for the registry. The tracing methods (trace_*, debug_trace*) get
+ * `trace.timeoutMs` as their time budget (docs/rpc.md §8).
+ */
 export function buildMethodTables(deps: ModuleDeps): NamespaceMethods[] {
   return Object.entries(rpcModules).flatMap(([namespace, factory]) =>
-    factory(deps).map((methods) => ({namespace, methods})),
+    factory(deps).map((methods) => ({
+      namespace,
+      methods: Object.fromEntries(
+        Object.entries(methods).map(([name, method]) => [
+          name,
+          isTracingMethod(namespace, name) ? withTimeout(method, deps.options.trace.timeoutMs) : method,
+        ]),
+      ),
+    })),
   );
+}
+
+/** Whether `<namespace>_<name>` traces execution: trace_* and debug_trace*. */
+export function isTracingMethod(namespace: string, name: string): boolean {
+  return namespace === "trace" || (namespace === "debug" && name.startsWith("trace"));
 }

@@ -100,6 +100,11 @@ export const rpcKeys: readonly ConfigKey[] = [
     kind: MS,
     description: "an HTTP request's headers and body must arrive within this time; a slower client gets 408",
   },
+  {
+    key: "rpc.trace.timeoutMs",
+    kind: MS,
+    description: "time budget of a request body that calls a tracing method (trace_*, debug_trace*), if longer",
+  },
   ...listener("http", "HTTP POST"),
   ...listener("ws", "WebSocket"),
   {
