@@ -115,6 +115,7 @@ export class Node {
         peers: p2p?.peers,
         sync: p2p?.sync,
         scoring: p2p?.scoring,
+        wireQueue: p2p?.wireQueue,
       });
       closers.push({name: "rpc", close: () => rpc.close()});
       const endpoints: RpcEndpoints = {

@@ -1,7 +1,8 @@
 /**
  * The node on the network: the libp2p host with its identity in the data directory, peer
  * scoring, the sync manager and the relay, and the views RPC reads them through (`net_*`,
- * `eth_syncing`, `sco_*`). Sync progress is logged every few seconds while a sync runs.
+ * `eth_syncing`, `sco_*`, `debug_wireProtocolQueueSize`). Sync progress is logged every few
+ * seconds while a sync runs.
  */
 import type {Chain} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
@@ -13,7 +14,7 @@ import {
   type PeerInfo,
   PeerScoringManager,
 } from "@xchain/p2p";
-import type {PeerScoringAdmin, PeersInfo, SyncStatusSource} from "@xchain/rpc";
+import type {PeerScoringAdmin, PeersInfo, SyncStatusSource, WireQueue} from "@xchain/rpc";
 import {defaultRelayOptions, Relay, SyncManager, type SyncOptions, type SyncProgress} from "@xchain/sync";
 import type {TxPool} from "@xchain/txpool";
 import type {Logger} from "./logger.ts";
@@ -26,6 +27,8 @@ export interface P2PStack {
   peers: PeersInfo;
   sync: SyncStatusSource;
   scoring: PeerScoringAdmin;
+  /** The received messages the p2p layer has not finished handling (`debug_wireProtocolQueueSize`). */
+  wireQueue: WireQueue;
   /** Multiaddrs with `/p2p/<peer id>`. */
   addresses: string[];
   close(): Promise<void>;
@@ -81,6 +84,7 @@ export async function startP2P(
     sync: {syncStatus: () => sync.progress(), onSyncChange: (listener) => onSyncChange(sync, listener)},
     // RPC parses the addresses and blocks; the scoring's entries are its DTOs as they are.
     scoring,
+    wireQueue: {queueSize: () => network.queuedMessages()},
     addresses: network.listenAddresses(),
     close: async () => {
       clearInterval(progressTimer);

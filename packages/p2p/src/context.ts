@@ -4,6 +4,7 @@ import type {Identify} from "@libp2p/identify";
 import type {Libp2p} from "@libp2p/interface";
 import type {Ping} from "@libp2p/ping";
 import type {Logger} from "@xchain/utils";
+import type {InboundQueue} from "./inboundQueue.ts";
 import type {P2POptions} from "./options.ts";
 import type {PeerBook} from "./peerBook.ts";
 import type {ProtocolIds} from "./protocols.ts";
@@ -19,6 +20,8 @@ export interface NetworkContext {
   readonly deps: P2PDeps;
   readonly peers: PeerBook;
   readonly log: Logger;
+  /** Counts the received messages not yet handled (`P2PNetwork.queuedMessages`). */
+  readonly inbound: InboundQueue;
   /** Aborted when the network stops: every request and read in flight ends. */
   readonly shutdown: AbortSignal;
   /** Scores a peer, and hangs up on it when that bans it (then true). */

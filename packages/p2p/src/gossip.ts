@@ -102,7 +102,7 @@ export class GossipRouter {
     if (!handler) return TopicValidatorResult.Ignore;
     let verdict: GossipVerdict;
     try {
-      verdict = await handler({from: peer, value});
+      verdict = await this.context.inbound.hold(() => handler({from: peer, value}));
     } catch (e) {
       this.context.log.warn({peer, err: String(e)}, "gossip handler failed");
       return TopicValidatorResult.Ignore;

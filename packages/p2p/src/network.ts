@@ -16,6 +16,7 @@ import {P2PError, P2PErrorCode} from "./errors.ts";
 import {createGater} from "./gater.ts";
 import {type GossipHandler, GossipRouter} from "./gossip.ts";
 import {createHost} from "./host.ts";
+import {InboundQueue} from "./inboundQueue.ts";
 import type {P2POptions} from "./options.ts";
 import {PeerBook} from "./peerBook.ts";
 import {protocolIds} from "./protocols.ts";
@@ -63,6 +64,7 @@ export class P2PNetwork implements PeerNetwork {
       deps,
       peers: this.peerBook,
       log: this.log,
+      inbound: new InboundQueue(),
       shutdown: this.shutdown.signal,
       report: (peer, event) => this.score(peer, event),
       hangUp: (peer, reason) => this.hangUp(peer, reason),
@@ -157,6 +159,15 @@ export class P2PNetwork implements PeerNetwork {
 
   peers(): PeerInfo[] {
     return this.peerBook.list();
+  }
+
+  /**
+   * Messages received from peers and not yet handled: gossiped blocks and transactions waiting for
+   * the node's verdict, and header and body requests waiting for their response to be written
+   * (docs/p2p.md, "Queued messages").
+   */
+  queuedMessages(): number {
+    return this.context.inbound.size;
   }
 
   getHeadersByNumber(peer: PeerId, start: number, count: number): Promise<BlockHeader[]> {

@@ -77,8 +77,8 @@ export class RequestServer {
     const signal = deadline(this.context, context.timeoutMs);
     const framedStream = framed(stream);
     try {
-      const response = await answer(await readFrame(framedStream, signal, context));
-      await writeFrame(framedStream, response, signal, context);
+      const request = await readFrame(framedStream, signal, context);
+      await this.context.inbound.hold(async () => writeFrame(framedStream, await answer(request), signal, context));
       await closeWrite(framedStream, signal, context);
     } catch (e) {
       abortStream(stream, e);

@@ -56,6 +56,12 @@ export interface PeersInfo {
   listening(): boolean;
 }
 
+/** The p2p layer's queue of received messages (`debug_wireProtocolQueueSize`); a node without p2p has none. */
+export interface WireQueue {
+  /** Messages peers sent that the p2p layer holds and has not finished handling (docs/rpc.md §4.7). */
+  queueSize(): number;
+}
+
 /** Peer reputation and bans (`sco_*`, docs/protocol/peer-scoring.md); a node without p2p has none. */
 export interface PeerScoringAdmin {
   /** Bans an IP address or CIDR block. */
@@ -105,6 +111,8 @@ export interface RpcDeps {
   peers?: PeersInfo;
   /** Default: never syncing. */
   sync?: SyncStatusSource;
+  /** Default: nothing queued (a node without p2p). */
+  wireQueue?: WireQueue;
   /** Absent without p2p: `sco_*` answer -32601 "not available". */
   scoring?: PeerScoringAdmin;
   /** Default: discards everything. */

@@ -5,6 +5,7 @@ export type {
   RpcDeps,
   SyncStatus,
   SyncStatusSource,
+  WireQueue,
 } from "./deps.ts";
 export {RpcError, RpcErrorCode, type RpcErrorObject} from "./jsonrpc/errors.ts";
 export {MethodRegistry} from "./jsonrpc/registry.ts";

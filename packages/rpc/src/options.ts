@@ -130,11 +130,12 @@ export interface RpcOptions {
    */
   bodyTimeoutMs: number;
   /**
-   * trace_filter (docs/protocol/traces.md §7): `maxTracesPerRequest` is the default and the maximum of
-   * `count` and the maximum of `after` (rskj 10,000); `maxBlockRange` the most blocks one request
-   * covers (2,000; -32005 beyond).
+   * Tracing (trace_*, debug_trace*): `maxTracesPerRequest` is trace_filter's default and maximum
+   * of `count` and maximum of `after` (rskj 10,000); `maxBlockRange` the most blocks one trace_filter
+   * covers (2,000; -32005 beyond, docs/protocol/traces.md §7); `timeoutMs` the time budget of a body
+   * that calls a tracing method, in place of `requestTimeoutMs` when longer (docs/rpc.md §8, 30 s).
    */
-  trace: {maxTracesPerRequest: number; maxBlockRange: number};
+  trace: {maxTracesPerRequest: number; maxBlockRange: number; timeoutMs: number};
 }
 
 /** What `vhosts` and `origins` allow by default: loopback only. */
@@ -169,7 +170,7 @@ export const defaultRpcOptions: RpcOptions = {
   maxCallsPerClient: 4,
   maxConcurrentCalls: 32,
   bodyTimeoutMs: 30_000,
-  trace: {maxTracesPerRequest: 10_000, maxBlockRange: 2_000},
+  trace: {maxTracesPerRequest: 10_000, maxBlockRange: 2_000, timeoutMs: 30_000},
 };
 
 const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];

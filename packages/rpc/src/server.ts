@@ -4,7 +4,7 @@
  * for the work of running requests, so that the node can close the database after it.
  */
 import {type Logger, noopLogger} from "@xchain/utils";
-import type {PeersInfo, RpcDeps, SyncStatusSource} from "./deps.ts";
+import type {PeersInfo, RpcDeps, SyncStatusSource, WireQueue} from "./deps.ts";
 import {createErrorMapper} from "./errorMapping.ts";
 import {EventHub} from "./filters/eventHub.ts";
 import {FilterManager} from "./filters/filterManager.ts";
@@ -22,6 +22,8 @@ import {createWsTransport} from "./transport/ws.ts";
 
 /** A node without p2p: no peers, not listening for them. */
 export const NO_PEERS: PeersInfo = {peerCount: () => 0, peerList: () => [], listening: () => false};
+/** A node without p2p: no message is ever queued. */
+export const NO_WIRE_QUEUE: WireQueue = {queueSize: () => 0};
 /** How long `close` waits for running requests after aborting them. */
 const DRAIN_LIMIT_MS = 10_000;
 
@@ -51,6 +53,7 @@ export class RpcServer {
       ...deps,
       peers: deps.peers ?? NO_PEERS,
       sync: deps.sync ?? NOT_SYNCING,
+      wireQueue: deps.wireQueue ?? NO_WIRE_QUEUE,
       logger,
       options,
       ...services,

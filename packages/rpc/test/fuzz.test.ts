@@ -13,7 +13,7 @@ import type {RpcClient} from "../src/jsonrpc/client.ts";
 import {type DispatchOptions, dispatch} from "../src/jsonrpc/dispatch.ts";
 import type {JsonRpcResponse} from "../src/jsonrpc/message.ts";
 import {ResponseBudget, ResponseMemory} from "../src/jsonrpc/responseBudget.ts";
-import {RPC_MODULE_NAMES} from "../src/options.ts";
+import {defaultRpcOptions, RPC_MODULE_NAMES} from "../src/options.ts";
 import {alice, bob, buildFixture, type Fixture} from "./support/fixture.ts";
 import {describeParams, EDGE_VALUES, objectVariants, toRequestText} from "./support/fuzzCorpus.ts";
 import {TestNode} from "./support/node.ts";
@@ -43,7 +43,7 @@ beforeAll(async () => {
       modules: Object.fromEntries(RPC_MODULE_NAMES.map((name) => [name, {enabled: true}])),
       // A default trace_filter re-executes every block of the walk's chain (hundreds by then, a few
       // ms each): the range limit keeps it within the per-call timeout (ranges: modules/trace.test.ts).
-      trace: {maxTracesPerRequest: 10_000, maxBlockRange: 64},
+      trace: {...defaultRpcOptions.trace, maxBlockRange: 64},
     },
     deps: {scoring: new PeerScoringManager()},
   });

@@ -60,6 +60,8 @@ describe("a network of nodes", () => {
     expect(await rpc(b.httpUrl, "net_peerCount")).not.toBe("0x0");
     expect(await rpc<string[]>(b.httpUrl, "net_peerList")).toHaveLength(1);
     expect(await rpc(b.httpUrl, "eth_syncing")).toBe(false);
+    // The p2p layer's queue of received messages, through the node's wiring (docs/p2p.md).
+    expect(await rpc(b.httpUrl, "debug_wireProtocolQueueSize")).toMatch(/^0x[0-9a-f]+$/);
   });
 
   it("mines on the miner a transaction sent to a follower", async () => {

@@ -42,33 +42,64 @@ const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([
 /** How long a batch runs before it lets the event loop serve others. */
 const BATCH_SLICE_MS = 2;
 
+/** A body parsed and checked: the requests to run, or the answer already (malformed, too deep, too large). */
+export type ParsedBody = {kind: "requests"; raw: unknown} | {kind: "answered"; result: DispatchResult};
+
 /** Parses and answers a body. Never throws. */
 export async function dispatch(
   text: string,
   options: DispatchOptions,
   context: RequestContext,
 ): Promise<DispatchResult> {
+  const parsed = parseBody(text, options);
+  return parsed.kind === "answered" ? parsed.result : dispatchParsed(parsed.raw, options, context);
+}
+
+/** Parses a body and checks its shape and size; nothing runs yet. */
+export function parseBody(text: string, options: DispatchOptions): ParsedBody {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    return single(errorResponse(null, RpcError.parseError()));
+    return answered(single(errorResponse(null, RpcError.parseError())));
   }
   if (nestingExceeds(raw, options.maxJsonDepth)) {
     // rskj answers a stack overflow of its parser with -32600 (docs/protocol/errors.md).
-    return single(errorResponse(null, RpcError.invalidRequest("Invalid request: nesting too deep")));
+    return answered(single(errorResponse(null, RpcError.invalidRequest("Invalid request: nesting too deep"))));
   }
+  if (!Array.isArray(raw)) return {kind: "requests", raw};
+  if (raw.length === 0) {
+    return answered(single(errorResponse(null, RpcError.invalidRequest("invalid request: empty batch"))));
+  }
+  if (countExceeds(raw, options.maxBatchSize)) {
+    const message = `Cannot dispatch batch requests. ${options.maxBatchSize} is the max number of supported batch requests`;
+    // docs/protocol/errors.md: a bare error object, without jsonrpc and id.
+    return answered({payload: serializeBody({error: {code: RpcErrorCode.INVALID_REQUEST, message}}), httpStatus: 400});
+  }
+  return {kind: "requests", raw};
+}
+
+/** The method names a parsed body calls (what is not a request object is left out). */
+export function methodsOf(raw: unknown): string[] {
+  const names: string[] = [];
+  for (const element of Array.isArray(raw) ? raw : [raw]) {
+    const name = typeof element === "object" && element !== null ? (element as {method?: unknown}).method : undefined;
+    if (typeof name === "string") names.push(name);
+  }
+  return names;
+}
+
+/** Answers a body `parseBody` accepted. Never throws. */
+export async function dispatchParsed(
+  raw: unknown,
+  options: DispatchOptions,
+  context: RequestContext,
+): Promise<DispatchResult> {
   if (!Array.isArray(raw)) {
     const response = await answer(raw, options, context);
     if (context.budget.exceeded) return refused(context);
     const result = single(response);
     return result.payload && !reserveRest(context, 0, result.payload.length) ? refused(context) : result;
-  }
-  if (raw.length === 0) return single(errorResponse(null, RpcError.invalidRequest("invalid request: empty batch")));
-  if (countExceeds(raw, options.maxBatchSize)) {
-    const message = `Cannot dispatch batch requests. ${options.maxBatchSize} is the max number of supported batch requests`;
-    // docs/protocol/errors.md: a bare error object, without jsonrpc and id.
-    return {payload: serializeBody({error: {code: RpcErrorCode.INVALID_REQUEST, message}}), httpStatus: 400};
   }
   const parts: Buffer[] = [];
   let sliceStart = performance.now();
@@ -89,6 +120,10 @@ export async function dispatch(
     parts.push(bytes);
   }
   return {payload: parts.length > 0 ? joinArray(parts) : undefined, httpStatus: 200};
+}
+
+function answered(result: DispatchResult): ParsedBody {
+  return {kind: "answered", result};
 }
 
 function single(response: JsonRpcResponse | undefined): DispatchResult {

@@ -33,7 +33,17 @@ export interface RequestContext {
 export interface RpcMethod {
   /** Set for a method registered only so that it answers -32601 with this reason. */
   readonly unsupported?: string;
+  /**
+   * A time budget above `requestTimeoutMs` (tracing, docs/rpc.md §8): a body that calls this method
+   * runs under the longest budget of its methods. Set with `withTimeout`.
+   */
+  readonly timeoutMs?: number;
   invoke(params: readonly unknown[], context: RequestContext): unknown;
+}
+
+/** `method` with its own time budget of `timeoutMs` (it can only raise the body's budget, docs/rpc.md §8). */
+export function withTimeout(method: RpcMethod, timeoutMs: number): RpcMethod {
+  return {...method, timeoutMs};
 }
 
 /** The methods of one namespace (or of one topic of it: `eth` is split over several files). */
@@ -84,6 +94,19 @@ export class MethodRegistry {
     const entry = this.methods.get(wireName);
     if (!entry) return {kind: "unknown"};
     return entry.enabled ? {kind: "enabled", method: entry.method} : {kind: "disabled"};
+  }
+
+  /**
+   * The time budget of a body calling `wireNames`: `fallbackMs`, or the longest `timeoutMs` of the
+   * enabled methods among them when that is longer (docs/rpc.md §8).
+   */
+  timeBudgetMs(wireNames: Iterable<string>, fallbackMs: number): number {
+    let budget = fallbackMs;
+    for (const name of wireNames) {
+      const entry = this.methods.get(name);
+      if (entry?.enabled && entry.method.timeoutMs !== undefined) budget = Math.max(budget, entry.method.timeoutMs);
+    }
+    return budget;
   }
 
   /** Every wire name, sorted. */

@@ -3,10 +3,11 @@
  * names, and `buildMethodTables` gives the registry one table per namespace topic.
  */
 
-import type {NamespaceMethods, RpcMethod} from "../jsonrpc/registry.ts";
+import {type NamespaceMethods, type RpcMethod, withTimeout} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import type {RpcModuleName} from "../options.ts";
 import {debugTraceMethods} from "./debug/traceMethods.ts";
+import {wireProtocolMethods} from "./debug/wireProtocol.ts";
 import {ethModule} from "./eth/index.ts";
 import {evmMethods} from "./evm.ts";
 import {mnrMethods} from "./mnr.ts";
@@ -15,7 +16,7 @@ import {personalMethods} from "./personal.ts";
 import {scoMethods} from "./sco.ts";
 import {traceMethods} from "./trace.ts";
 import {txpoolMethods} from "./txpool.ts";
-import {dbMethods, debugMethods, shhMethods} from "./unsupported.ts";
+import {dbMethods, shhMethods} from "./unsupported.ts";
 import {web3Methods} from "./web3.ts";
 import {xchainMethods} from "./xchain.ts";
 
@@ -32,16 +33,32 @@ export const rpcModules = {
   mnr: (deps) => [mnrMethods(deps)],
   personal: (deps) => [personalMethods(deps)],
   txpool: (deps) => [txpoolMethods(deps)],
-  debug: (deps) => [debugMethods(), debugTraceMethods(deps)],
+  debug: (deps) => [debugTraceMethods(deps), wireProtocolMethods(deps)],
   trace: (deps) => [traceMethods(deps)],
   sco: (deps) => [scoMethods(deps)],
   db: () => [dbMethods()],
   shh: () => [shhMethods()],
 } satisfies Record<RpcModuleName, ModuleFactory>;
 
-/** One table per namespace topic, for the registry. */
+/**
+ * One table per namespace topic, for the registry. The tracing methods (trace_*, debug_trace*) get
+ * `trace.timeoutMs` as their time budget (docs/rpc.md §8).
+ */
 export function buildMethodTables(deps: ModuleDeps): NamespaceMethods[] {
   return Object.entries(rpcModules).flatMap(([namespace, factory]) =>
-    factory(deps).map((methods) => ({namespace, methods})),
+    factory(deps).map((methods) => ({
+      namespace,
+      methods: Object.fromEntries(
+        Object.entries(methods).map(([name, method]) => [
+          name,
+          isTracingMethod(namespace, name) ? withTimeout(method, deps.options.trace.timeoutMs) : method,
+        ]),
+      ),
+    })),
   );
+}
+
+/** Whether `<namespace>_<name>` traces execution: trace_* and debug_trace*. */
+export function isTracingMethod(namespace: string, name: string): boolean {
+  return namespace === "trace" || (namespace === "debug" && name.startsWith("trace"));
 }

@@ -10,11 +10,6 @@ export function unsupportedMethods(names: readonly string[], reason: string): Re
   return Object.fromEntries(names.map((name) => [name, unsupported(reason)]));
 }
 
-/** debug_*: no wire protocol queue yet (the tracers are in debug/traceMethods.ts). */
-export function debugMethods(): Record<string, RpcMethod> {
-  return unsupportedMethods(["wireProtocolQueueSize"], "xchain has no wire protocol queue yet");
-}
-
 /** db_*: deprecated (docs/rpc.md §9.4). */
 export function dbMethods(): Record<string, RpcMethod> {
   return unsupportedMethods(["putString", "getString", "putHex", "getHex"], "the db methods are deprecated");

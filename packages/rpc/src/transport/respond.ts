@@ -1,13 +1,15 @@
 /**
  * One body through dispatch for either transport, within the time budget and the response size
- * caps: past `requestTimeoutMs` (a batch as a whole) or over `maxResponseBytes` the answer is
+ * caps: past its time budget (a batch as a whole) or over `maxResponseBytes` the answer is
  * -32011 (docs/protocol/errors.md), past the memory shared by all responses -32005 (docs/rpc.md §8).
+ * The budget is `requestTimeoutMs`, or the longest budget of a method the body calls when longer
+ * (tracing methods, `MethodRegistry.timeBudgetMs`).
  * The request's signal is aborted on timeout, so long handlers stop working; the work is tracked
  * until it has really ended, so that closing the server can wait for it.
  */
 
 import type {RpcClient} from "../jsonrpc/client.ts";
-import {type DispatchOptions, dispatch} from "../jsonrpc/dispatch.ts";
+import {type DispatchOptions, dispatchParsed, methodsOf, parseBody} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {Connection, RequestContext} from "../jsonrpc/registry.ts";
 import {ResponseBudget} from "../jsonrpc/responseBudget.ts";
@@ -35,6 +37,9 @@ export async function reply(
   limits: ReplyLimits,
   transport: {kind: "http" | "ws"; client: RpcClient; connection?: Connection; clientGone: AbortSignal},
 ): Promise<Reply> {
+  const parsed = parseBody(text, dispatchOptions);
+  if (parsed.kind === "answered") return parsed.result;
+  const timeoutMs = dispatchOptions.registry.timeBudgetMs(methodsOf(parsed.raw), limits.requestTimeoutMs);
   // Aborted with -32011 as its reason: a read that stops on it (`throwIfAborted`) ends as a timeout.
   const controller = new AbortController();
   const abort = () => controller.abort(RpcError.timeout());
@@ -44,7 +49,7 @@ export async function reply(
     timer = setTimeout(() => {
       abort();
       resolve("timeout");
-    }, limits.requestTimeoutMs);
+    }, timeoutMs);
   });
   try {
     const budget = new ResponseBudget(limits.maxResponseBytes, limits.requests.memory);
@@ -56,7 +61,7 @@ export async function reply(
       connection: transport.connection,
     };
     // The bytes stay reserved until the work has ended, even when the answer was a timeout.
-    const work = dispatch(text, dispatchOptions, context).finally(() => budget.release());
+    const work = dispatchParsed(parsed.raw, dispatchOptions, context).finally(() => budget.release());
     limits.requests.track(controller, work);
     const result = await Promise.race([work, timedOut]);
     if (result === "timeout") return {httpStatus: 200, payload: errorPayload(RpcError.timeout())};

@@ -9,6 +9,7 @@ import {compileSolidity, TRACE_CHILD_SOURCE} from "@xchain/test-utils";
 import {bigIntToFixedBytes, concatBytes, toData, toQuantity} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {createdContractAddress} from "../../src/format/receipt.ts";
+import {defaultRpcOptions} from "../../src/options.ts";
 import {alice, bob, carol, dave} from "../support/fixture.ts";
 import {signTx, TestNode} from "../support/node.ts";
 
@@ -56,7 +57,9 @@ let sideBlock: Block;
 let runTraces: any[];
 
 beforeAll(async () => {
-  node = await TestNode.start({rpc: {trace: {maxTracesPerRequest: MAX_TRACES, maxBlockRange: MAX_RANGE}}});
+  node = await TestNode.start({
+    rpc: {trace: {...defaultRpcOptions.trace, maxTracesPerRequest: MAX_TRACES, maxBlockRange: MAX_RANGE}},
+  });
   const {Child, Parent} = compileSolidity(SOURCE);
   pingSelector = Child!.selectors["ping(uint256)"] as Uint8Array;
   child = createdContractAddress(alice.address, 0n);

@@ -110,6 +110,11 @@ export const rpcKeys: readonly ConfigKey[] = [
     kind: COUNT,
     description: "trace_filter: most blocks one request covers (-32005 beyond)",
   },
+  {
+    key: "rpc.trace.timeoutMs",
+    kind: MS,
+    description: "time budget of a request body that calls a tracing method (trace_*, debug_trace*), if longer",
+  },
   ...listener("http", "HTTP POST"),
   ...listener("ws", "WebSocket"),
   {
