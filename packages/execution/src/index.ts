@@ -19,7 +19,7 @@ export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
 export type {BlockExecutorOptions} from "./options.ts";
 export {modexpGas} from "./precompiles/05-modexp.ts";
 export {isPrecompiledAddress, PRECOMPILED_ACCOUNT_ADDRESSES} from "./precompiles/addresses.ts";
-export {orderedTrieRoot, receiptsRoot, transactionsRoot} from "./roots.ts";
+export {orderedTrieProof, orderedTrieRoot, receiptProof, receiptsRoot, transactionsRoot} from "./roots.ts";
 export {GAS_PRICE_CAP_MULTIPLIER, type GasPriceViolation, gasPriceViolation} from "./rules/gasPriceRule.ts";
 export type {TraceScope} from "./tracing/traceBlock.ts";
 export type {

@@ -1,8 +1,8 @@
 /** The one-pass ordered-trie root against @ethereumjs/mpt inserting RLP(i) → value key by key. */
-import {createMPT} from "@ethereumjs/mpt";
+import {createMPT, verifyMerkleProof} from "@ethereumjs/mpt";
 import {encodeRlp, encodeUnsigned} from "@xchain/primitives";
 import {describe, expect, it} from "vitest";
-import {orderedTrieRoot} from "../src/index.ts";
+import {orderedTrieProof, orderedTrieRoot} from "../src/index.ts";
 
 async function mptRoot(values: Uint8Array[]): Promise<Uint8Array> {
   const trie = await createMPT();
@@ -33,5 +33,32 @@ describe("orderedTrieRoot", () => {
   it("matches for one-byte values (every node embedded)", async () => {
     const list = Array.from({length: 40}, (_, i) => Uint8Array.of(i));
     expect(orderedTrieRoot(list)).toEqual(await mptRoot(list));
+  });
+});
+
+describe("orderedTrieProof", () => {
+  const keyOf = (i: number) => encodeRlp(encodeUnsigned(BigInt(i)));
+
+  for (const count of [1, 2, 17, 130]) {
+    it(`proves every entry of ${count} against the root with @ethereumjs/mpt's verifier`, async () => {
+      const list = values(count, 7 + count);
+      const root = orderedTrieRoot(list);
+      for (let i = 0; i < count; i++) {
+        const proof = orderedTrieProof(list, i);
+        expect(await verifyMerkleProof(keyOf(i), proof, {root})).toEqual(list[i]);
+      }
+    });
+  }
+
+  it("lists no embedded node apart", async () => {
+    const list = Array.from({length: 40}, (_, i) => Uint8Array.of(i));
+    const root = orderedTrieRoot(list);
+    const proof = orderedTrieProof(list, 21);
+    expect(proof.slice(1).every((node) => node.length >= 32)).toBe(true);
+    expect(await verifyMerkleProof(keyOf(21), proof, {root})).toEqual(list[21]);
+  });
+
+  it("refuses an index outside the list", () => {
+    expect(() => orderedTrieProof([Uint8Array.of(1)], 1)).toThrow(RangeError);
   });
 });

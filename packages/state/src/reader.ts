@@ -1,4 +1,4 @@
-import type {MerklePatriciaTrie} from "@ethereumjs/mpt";
+import {createMerkleProof, type MerklePatriciaTrie} from "@ethereumjs/mpt";
 import {RLP} from "@ethereumjs/rlp";
 import {CODEHASH_PREFIX} from "@ethereumjs/statemanager";
 import {createAccountFromRLP, setLengthLeft} from "@ethereumjs/util";
@@ -104,6 +104,18 @@ export class TrieStateReader implements StateReader {
     }
     this.storage.set(key, value);
     return value;
+  }
+
+  accountProof(address: Uint8Array): Promise<Uint8Array[]> {
+    checkLength(address, 20, "address");
+    return createMerkleProof(this.trie, address);
+  }
+
+  async storageProof(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array[]> {
+    checkLength(slot, 32, "slot");
+    const account = await this.getAccount(address);
+    if (account === undefined || equalBytes(account.storageRoot, EMPTY_TRIE_ROOT)) return [];
+    return createMerkleProof(this.storageTrie(account.storageRoot), slot);
   }
 
   private storageTrie(storageRoot: Uint8Array): MerklePatriciaTrie {

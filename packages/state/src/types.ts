@@ -26,6 +26,16 @@ export interface StateReader {
   getCode(address: Uint8Array): Promise<Uint8Array>;
   /** The 32-byte value of a storage slot (zero-padded; all zeros when unset). */
   getStorage(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array>;
+  /**
+   * The account trie's nodes (RLP, root first) on the path keccak256(address): an inclusion proof,
+   * or an exclusion proof for a missing account (docs/protocol/proofs.md §1).
+   */
+  accountProof(address: Uint8Array): Promise<Uint8Array[]>;
+  /**
+   * The account's storage trie nodes (RLP, root first) on the path keccak256(slot); empty when the
+   * account is missing or has no storage (docs/protocol/proofs.md §1).
+   */
+  storageProof(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array[]>;
 }
 
 /** What a block import or block assembly writes: the new root and every trie write as bucket-prefixed ops. */
