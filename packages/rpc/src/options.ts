@@ -136,6 +136,8 @@ export interface RpcOptions {
    * that calls a tracing method, in place of `requestTimeoutMs` when longer (docs/rpc.md §8, 30 s).
    */
   trace: {maxTracesPerRequest: number; maxBlockRange: number; timeoutMs: number};
+  /** eth_getProof: `maxStorageKeys` is the most storage keys one request may ask for (-32602 beyond). Default 1,000. */
+  proofs: {maxStorageKeys: number};
 }
 
 /** What `vhosts` and `origins` allow by default: loopback only. */
@@ -171,6 +173,7 @@ export const defaultRpcOptions: RpcOptions = {
   maxConcurrentCalls: 32,
   bodyTimeoutMs: 30_000,
   trace: {maxTracesPerRequest: 10_000, maxBlockRange: 2_000, timeoutMs: 30_000},
+  proofs: {maxStorageKeys: 1_000},
 };
 
 const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];

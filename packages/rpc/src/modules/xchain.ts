@@ -7,6 +7,7 @@ import {hash} from "../params/hex.ts";
 import {method, param, unsupported} from "../params/method.ts";
 import {findHeader} from "../resolve/blocks.ts";
 import {PROTOCOL_VERSION} from "./eth/chainInfo.ts";
+import {receiptNodesMethod} from "./receiptNodes.ts";
 
 /** xchain_* methods. */
 export function xchainMethods({chain}: Pick<ModuleDeps, "chain">): Record<string, RpcMethod> {
@@ -29,7 +30,7 @@ export function xchainMethods({chain}: Pick<ModuleDeps, "chain">): Record<string
       const receipt = location && (await chain.getReceipts(location.blockHash))?.[location.index];
       return receipt ? toData(receipt.encode()) : null;
     }),
-    getTransactionReceiptNodesByHash: unsupported("receipt trie proofs are not built yet"),
+    getTransactionReceiptNodesByHash: receiptNodesMethod(chain),
     getStorageBytesAt: unsupported("storage values are 32-byte words here; use eth_getStorageAt"),
   };
 }

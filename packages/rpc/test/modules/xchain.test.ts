@@ -1,4 +1,6 @@
-import {toData} from "@xchain/utils";
+import {verifyMerkleProof} from "@ethereumjs/mpt";
+import {encodeRlp, encodeUnsigned} from "@xchain/primitives";
+import {hexToBytes, keccak256, toData} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {buildFixture, type Fixture} from "../support/fixture.ts";
 import {TestNode} from "../support/node.ts";
@@ -50,7 +52,37 @@ describe("xchain_getRawTransactionReceiptByHash", () => {
 });
 
 describe("xchain_getTransactionReceiptNodesByHash", () => {
-  it("is not available yet", async () => {
-    expect((await node.error("xchain_getTransactionReceiptNodesByHash", [])).code).toBe(-32601);
+  it("is the receipts-trie path, root first, that proves each receipt against receiptsRoot", async () => {
+    const block = fixture.blocks[1];
+    const receipts = (await node.chain.getReceipts(block.hash()))!;
+    for (const [index, tx] of block.transactions.entries()) {
+      const nodes: string[] = await node.result("xchain_getTransactionReceiptNodesByHash", [
+        toData(block.hash()),
+        toData(tx.hash()),
+      ]);
+      expect(toData(keccak256(hexToBytes(nodes[0]!)))).toBe(toData(block.header.receiptTrieRoot));
+      const proof = nodes.map((n) => hexToBytes(n));
+      const key = encodeRlp(encodeUnsigned(BigInt(index)));
+      expect(await verifyMerkleProof(key, proof, {root: block.header.receiptTrieRoot})).toEqual(
+        receipts[index]!.encode(),
+      );
+    }
+  });
+
+  it("is null when the block does not hold the transaction or is unknown", async () => {
+    const [b1, b2] = fixture.blocks;
+    const tx = toData(fixture.store.hash());
+    expect(await node.result("xchain_getTransactionReceiptNodesByHash", [toData(b1.hash()), tx])).toBeNull();
+    expect(await node.result("xchain_getTransactionReceiptNodesByHash", [`0x${"12".repeat(32)}`, tx])).toBeNull();
+    expect(
+      await node.result("xchain_getTransactionReceiptNodesByHash", [toData(b2.hash()), `0x${"34".repeat(32)}`]),
+    ).toBeNull();
+  });
+
+  it("answers bad hashes -32602", async () => {
+    expect((await node.error("xchain_getTransactionReceiptNodesByHash", ["0x12", `0x${"34".repeat(32)}`])).code).toBe(
+      -32602,
+    );
+    expect((await node.error("xchain_getTransactionReceiptNodesByHash", [`0x${"34".repeat(32)}`])).code).toBe(-32602);
   });
 });

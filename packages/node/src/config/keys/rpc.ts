@@ -115,6 +115,11 @@ export const rpcKeys: readonly ConfigKey[] = [
     kind: MS,
     description: "time budget of a request body that calls a tracing method (trace_*, debug_trace*), if longer",
   },
+  {
+    key: "rpc.proofs.maxStorageKeys",
+    kind: COUNT,
+    description: "eth_getProof: most storage keys one request may ask for (-32602 beyond)",
+  },
   ...listener("http", "HTTP POST"),
   ...listener("ws", "WebSocket"),
   {

@@ -9,6 +9,7 @@ import {ethChainInfoMethods} from "./chainInfo.ts";
 import {ethFilterMethods} from "./filters.ts";
 import {ethLogMethods} from "./logs.ts";
 import {ethMiningMethods} from "./mining.ts";
+import {ethProofMethods} from "./proof.ts";
 import {ethStateMethods} from "./state.ts";
 import {ethSubscriptionMethods} from "./subscribe.ts";
 import {ethTransactionMethods} from "./transactions.ts";
@@ -19,6 +20,7 @@ export function ethModule(deps: ModuleDeps): Record<string, RpcMethod>[] {
   return [
     ethChainInfoMethods(deps),
     ethStateMethods(deps),
+    ethProofMethods(deps),
     ethBlockMethods(deps),
     ethTransactionMethods(deps),
     ethAccountMethods(deps),

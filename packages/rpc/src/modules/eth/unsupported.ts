@@ -2,14 +2,13 @@
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import {unsupportedMethods} from "../unsupported.ts";
 
-/** eth_getCompilers and eth_compile*, eth_getProof, eth_bridgeState. */
+/** eth_getCompilers and eth_compile*, eth_bridgeState. */
 export function ethUnsupportedMethods(): Record<string, RpcMethod> {
   return {
     ...unsupportedMethods(
       ["getCompilers", "compileLLL", "compileSolidity", "compileSerpent"],
       "compilers are not included in the node",
     ),
-    ...unsupportedMethods(["getProof"], "xchain does not build state proofs yet"),
     ...unsupportedMethods(["bridgeState"], "xchain has no Bridge (PowPeg) contract"),
   };
 }

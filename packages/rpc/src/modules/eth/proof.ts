@@ -1,0 +1,75 @@
+/** eth_getProof (EIP-1186, docs/protocol/proofs.md §1): account and storage proofs at a block. */
+import {EMPTY_TRIE_ROOT} from "@xchain/state";
+import {bigIntToFixedBytes, bytesToBigInt, keccak256, toData, toQuantity} from "@xchain/utils";
+import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
+import {blockRef} from "../../params/blockRef.ts";
+import {type Codec, jsonType, ParamError} from "../../params/codec.ts";
+import {address} from "../../params/hex.ts";
+import {method, param} from "../../params/method.ts";
+import {stateAt} from "../../resolve/blocks.ts";
+
+const EMPTY_CODE_HASH = toData(keccak256(new Uint8Array(0)));
+const EMPTY_STORAGE_HASH = toData(EMPTY_TRIE_ROOT);
+const KEY = /^0x[0-9a-fA-F]{1,64}$/;
+
+/** A storage key as asked: the slot, and the key as the answer echoes it. */
+interface StorageKey {
+  slot: Uint8Array;
+  echo: string;
+}
+
+/** `0x` and 1 to 64 hex digits; echoed as given when it is 32 bytes, otherwise as a QUANTITY (geth). */
+const storageKey: Codec<StorageKey> = (value, path) => {
+  if (typeof value !== "string") throw new ParamError(path, `expected a hex string, got ${jsonType(value)}`);
+  if (!KEY.test(value)) throw new ParamError(path, "expected 0x and 1 to 64 hex digits");
+  const number = BigInt(value);
+  return {slot: bigIntToFixedBytes(number, 32), echo: value.length === 66 ? value : toQuantity(number)};
+};
+
+/** An array of storage keys, at most `max` of them (`rpc.proofs.maxStorageKeys`). */
+function storageKeys(max: number): Codec<StorageKey[]> {
+  return (value, path) => {
+    if (!Array.isArray(value)) throw new ParamError(path, `expected an array, got ${jsonType(value)}`);
+    if (value.length > max) {
+      throw new ParamError(path, `${value.length} keys, more than rpc.proofs.maxStorageKeys (${max})`);
+    }
+    return value.map((key, i) => storageKey(key, `${path}[${i}]`));
+  };
+}
+
+/** eth_getProof. */
+export function ethProofMethods({chain, options}: Pick<ModuleDeps, "chain" | "options">): Record<string, RpcMethod> {
+  return {
+    /** Handler for `eth_getProof`: proofs root first against the block's stateRoot and the account's storageHash */
+    getProof: method(
+      [
+        param("address", address),
+        param("storageKeys", storageKeys(options.proofs.maxStorageKeys)),
+        param("block", blockRef),
+      ],
+      async (account, keys, block) => {
+        const state = await stateAt(chain, block);
+        const [found, accountProof] = await Promise.all([state.getAccount(account), state.accountProof(account)]);
+        const storageProof = await Promise.all(
+          keys.map(async ({slot, echo}) => {
+            const [value, proof] = await Promise.all([
+              state.getStorage(account, slot),
+              state.storageProof(account, slot),
+            ]);
+            return {key: echo, value: toQuantity(bytesToBigInt(value)), proof: proof.map(toData)};
+          }),
+        );
+        return {
+          address: toData(account),
+          accountProof: accountProof.map(toData),
+          balance: toQuantity(found?.balance ?? 0n),
+          codeHash: found ? toData(found.codeHash) : EMPTY_CODE_HASH,
+          nonce: toQuantity(found?.nonce ?? 0n),
+          storageHash: found ? toData(found.storageRoot) : EMPTY_STORAGE_HASH,
+          storageProof,
+        };
+      },
+    ),
+  };
+}
