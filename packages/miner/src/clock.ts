@@ -10,12 +10,14 @@ export const MAX_SHIFTED_SECONDS = 2 ** 32 - 1;
 /** Seconds for block timestamps, shifted by whole seconds. */
 export class MinerClock {
   private offsetSeconds = 0;
+  /** How far `increase` moved the clock up to a head that was ahead of it (not part of the reported shift). */
+  private catchUpSeconds = 0;
 
   constructor(private readonly now: () => number) {}
 
   /** Now plus the shift, in whole seconds. */
   nowSeconds(): number {
-    return Math.floor(this.now() / 1000) + this.offsetSeconds;
+    return Math.floor(this.now() / 1000) + this.offsetSeconds + this.catchUpSeconds;
   }
 
   /** The current shift, in seconds. */
@@ -23,8 +25,13 @@ export class MinerClock {
     return this.offsetSeconds;
   }
 
-  /** Adds `seconds` to the shift; returns the total shift. */
-  increase(seconds: number): number {
+  /**
+   * Adds `seconds` to the shift, counted from `notBefore` (the head's timestamp) when the clock is behind it,
+   * so the next block comes at least `seconds` after the head (docs/rpc.md §4.7); returns the total shift.
+   */
+  increase(seconds: number, notBefore: number): number {
+    // Blocks mined faster than one a second run ahead of the clock (parent + 1): count from the head then.
+    this.catchUpSeconds += Math.max(0, notBefore - this.nowSeconds());
     this.offsetSeconds += seconds;
     return this.offsetSeconds;
   }
@@ -32,5 +39,6 @@ export class MinerClock {
   /** Drops the shift (evm_reset). */
   reset(): void {
     this.offsetSeconds = 0;
+    this.catchUpSeconds = 0;
   }
 }

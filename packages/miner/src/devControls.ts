@@ -40,7 +40,8 @@ export class EvmControls implements DevControls {
     this.check();
     if (!Number.isSafeInteger(seconds) || seconds < 0) throw notAllowed(`cannot shift the clock by ${seconds} seconds`);
     const {clock, maxSecondsInFuture} = this.deps;
-    if (clock.nowSeconds() + seconds > MAX_SHIFTED_SECONDS) {
+    const head = this.deps.chain.head().header.timestamp;
+    if (Math.max(clock.nowSeconds(), head) + seconds > MAX_SHIFTED_SECONDS) {
       throw notAllowed(
         `cannot shift the clock by ${seconds} seconds: block timestamps would pass ${MAX_SHIFTED_SECONDS}, the latest a block can carry`,
       );
@@ -51,7 +52,7 @@ export class EvmControls implements DevControls {
         `cannot shift the clock by ${seconds} seconds: a total shift of ${shift} s passes this chain's limit of ${maxSecondsInFuture} s in the future`,
       );
     }
-    const total = clock.increase(seconds);
+    const total = clock.increase(seconds, head);
     this.deps.work.invalidate();
     return total;
   }

@@ -51,7 +51,9 @@ export interface DevControls {
   /** `evm_mine`: build and mine one block now (empty if nothing is pending). */
   mineBlock(): Promise<SubmitBlockResult>;
   /**
-   * `evm_increaseTime`: shifts the miner clock by whole seconds (>= 0); returns the total shift. NOT_ALLOWED
+   * `evm_increaseTime`: shifts the miner clock by whole seconds (>= 0), counted from the head's timestamp when
+   * that is ahead of the clock, so the next block is at least that much after the head (docs/rpc.md §4.7);
+   * returns the total shift (the seconds asked for, summed). NOT_ALLOWED
    * when the shifted time would pass the latest block timestamp (2^32 − 1) or the total shift the chain's
    * future limit.
    */

@@ -37,6 +37,21 @@ describe("evm_* controls", () => {
     );
   });
 
+  it("evm_increaseTime counts from the head when quick mining put it ahead of the clock (docs/rpc.md §4.7)", async () => {
+    const now = 2_000_000_000_000;
+    const {miner, chain} = await openMiner({}, {now: () => now});
+    for (let i = 0; i < 5; i++) await miner.mineBlock();
+    const parent = chain.head().header.timestamp;
+    expect(parent).toBe(2_000_000_000 + 4);
+    expect(miner.increaseTime(3_600)).toBe(3_600);
+    await miner.mineBlock();
+    expect(chain.head().header.timestamp).toBeGreaterThanOrEqual(parent + 3_600);
+    // The shift goes on from there: the next block follows the shifted clock, not the head + 1 rule alone.
+    expect(miner.increaseTime(60)).toBe(3_660);
+    await miner.mineBlock();
+    expect(chain.head().header.timestamp).toBeGreaterThanOrEqual(parent + 3_660);
+  });
+
   it("evm_increaseTime refuses a shift past the latest block timestamp, and mining goes on", async () => {
     const now = 2_000_000_000_000;
     const {miner, chain} = await openMiner({}, {now: () => now});

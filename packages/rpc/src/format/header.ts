@@ -39,3 +39,11 @@ export function formatHeader(header: BlockHeader): HeaderJson {
     hash: toData(header.hash()),
   };
 }
+
+/**
+ * The raw header of `xchain_getRawBlockHeaderBy*` (docs/protocol/json-rpc.md §2): the encoding the block hash covers,
+ * so keccak-256 of it is the block hash (merkle proof and coinbase only before RSKIP-92, docs/protocol/header.md §3.2).
+ */
+export function formatRawHeader(header: BlockHeader): string {
+  return toData(header.encodeForHash());
+}

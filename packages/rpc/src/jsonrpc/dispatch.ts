@@ -73,8 +73,8 @@ export function parseBody(text: string, options: DispatchOptions): ParsedBody {
   }
   if (countExceeds(raw, options.maxBatchSize)) {
     const message = `Cannot dispatch batch requests. ${options.maxBatchSize} is the max number of supported batch requests`;
-    // docs/protocol/errors.md: a bare error object, without jsonrpc and id.
-    return answered({payload: serializeBody({error: {code: RpcErrorCode.INVALID_REQUEST, message}}), httpStatus: 400});
+    // rskj's code and message in a JSON-RPC 2.0 response, where rskj sends a bare error; HTTP 400 as -32600 (docs/protocol/json-rpc.md §1.2).
+    return answered(single(errorResponse(null, RpcError.invalidRequest(message))));
   }
   return {kind: "requests", raw};
 }

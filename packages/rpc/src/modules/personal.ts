@@ -13,13 +13,17 @@ import {unsupportedMethods} from "./unsupported.ts";
 import {requireAccount, sendFromWallet} from "./walletActions.ts";
 
 /** personal_* methods. */
-export function personalMethods({wallet, txpool}: Pick<ModuleDeps, "wallet" | "txpool">): Record<string, RpcMethod> {
+export function personalMethods({
+  chain,
+  wallet,
+  txpool,
+}: Pick<ModuleDeps, "chain" | "wallet" | "txpool">): Record<string, RpcMethod> {
   return {
     /** Handler for `personal_listAccounts` */
     listAccounts: method([], () => (wallet?.accounts() ?? []).map(toData)),
     /** Handler for `personal_sendTransaction` */
     sendTransaction: method([param("transaction", callRequest), param("passphrase", string)], (request) =>
-      sendFromWallet(wallet, txpool, request),
+      sendFromWallet(wallet, txpool, request, chain.head().header.minimumGasPrice),
     ),
     /** Handler for `personal_unlockAccount`: true for an account the wallet holds */
     unlockAccount: method(

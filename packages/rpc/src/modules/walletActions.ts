@@ -1,7 +1,7 @@
 /**
  * What eth_sendTransaction, eth_sign and personal_* share: the dev wallet's account checks and
- * sending from it (docs/rpc.md §4.4: gas 90,000 and gasPrice 0 unless given; the nonce follows the
- * txpool's pending transactions).
+ * sending from it (docs/rpc.md §4.4: gas 90,000 unless given, gasPrice 0 where the pool admits it, else
+ * eth_gasPrice's; the nonce follows the txpool's pending transactions).
  */
 import {type Transaction, TransactionDecodeError, TransactionDecodeErrorCode} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
@@ -9,10 +9,10 @@ import {toData} from "@xchain/utils";
 import type {DevWallet} from "../deps.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {CallRequest} from "../params/callObject.ts";
+import {suggestedGasPrice} from "./eth/chainInfo.ts";
 
-/** docs/rpc.md §8: eth_sendTransaction's defaults. */
+/** docs/rpc.md §8: eth_sendTransaction's default gas. */
 const DEFAULT_GAS = 90_000n;
-const DEFAULT_GAS_PRICE = 0n;
 
 /** The wallet holding `address`, or -32000 saying why not. */
 export function requireAccount(wallet: DevWallet | undefined, address: Uint8Array): DevWallet {
@@ -23,18 +23,23 @@ export function requireAccount(wallet: DevWallet | undefined, address: Uint8Arra
   return wallet;
 }
 
-/** Signs `request` with the wallet's key for `request.from` and submits it; returns the hash. */
+/**
+ * Signs `request` with the wallet's key for `request.from` and submits it; returns the hash. `minimumGasPrice`
+ * is the best block's, which the pool admits no less than.
+ */
 export async function sendFromWallet(
   wallet: DevWallet | undefined,
   txpool: Pick<TxPoolApi, "add" | "nextNonce">,
   request: CallRequest,
+  minimumGasPrice: bigint,
 ): Promise<string> {
   const {from} = request;
   if (!from) throw RpcError.invalidParams("invalid argument 0 (transaction.from): required");
   const signer = requireAccount(wallet, from);
   const values = {
     nonce: request.nonce ?? (await txpool.nextNonce(from)),
-    gasPrice: request.gasPrice ?? DEFAULT_GAS_PRICE,
+    // docs/rpc.md §8: rskj's 0 where the pool admits it, else what eth_gasPrice suggests.
+    gasPrice: request.gasPrice ?? (minimumGasPrice === 0n ? 0n : suggestedGasPrice(minimumGasPrice)),
     gasLimit: request.gas ?? DEFAULT_GAS,
     to: request.to,
     value: request.value ?? 0n,

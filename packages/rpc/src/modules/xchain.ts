@@ -1,5 +1,6 @@
 /** The chain-specific `xchain` namespace (docs/rpc.md §4.6, rskj's `rsk_*` of docs/protocol/json-rpc.md §2). */
 import {toData} from "@xchain/utils";
+import {formatRawHeader} from "../format/header.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import {blockNumberOrTag} from "../params/blockRef.ts";
@@ -14,15 +15,15 @@ export function xchainMethods({chain}: Pick<ModuleDeps, "chain">): Record<string
   return {
     /** Handler for `xchain_protocolVersion` */
     protocolVersion: method([], () => PROTOCOL_VERSION),
-    /** Handler for `xchain_getRawBlockHeaderByHash`: the full header encoding, merged-mining fields included */
+    /** Handler for `xchain_getRawBlockHeaderByHash`: the header's encoding for hashing (keccak-256 of it is the hash) */
     getRawBlockHeaderByHash: method([param("blockHash", hash)], async (h) => {
       const header = await chain.getHeader(h);
-      return header ? toData(header.encode()) : null;
+      return header ? formatRawHeader(header) : null;
     }),
     /** Handler for `xchain_getRawBlockHeaderByNumber` */
     getRawBlockHeaderByNumber: method([param("block", blockNumberOrTag)], async (ref) => {
       const header = await findHeader(chain, ref);
-      return header ? toData(header.encode()) : null;
+      return header ? formatRawHeader(header) : null;
     }),
     /** Handler for `xchain_getRawTransactionReceiptByHash`: the 6-field receipt of a canonical transaction */
     getRawTransactionReceiptByHash: method([param("transactionHash", hash)], async (txHash) => {

@@ -120,17 +120,19 @@ describe("a batch", () => {
     });
   });
 
-  it("over maxBatchSize, nested arrays counted, is HTTP 400 with rskj's bare error (docs/protocol/errors.md)", async () => {
+  it("over maxBatchSize, nested arrays counted, is HTTP 400 with rskj's error as a JSON-RPC 2.0 response (docs/protocol/json-rpc.md §1.2)", async () => {
     const tooMany = Array.from({length: 51}, (_, i) => request(i, "eth_chainId"));
-    const bare = {
+    const refusal = {
+      jsonrpc: "2.0",
+      id: null,
       error: {
         code: -32600,
         message: "Cannot dispatch batch requests. 50 is the max number of supported batch requests",
       },
     };
-    expect(await post(JSON.stringify(tooMany))).toEqual({status: 400, body: bare});
+    expect(await post(JSON.stringify(tooMany))).toEqual({status: 400, body: refusal});
     const nested = [tooMany.slice(0, 26), [tooMany.slice(26)]];
-    expect(await post(JSON.stringify(nested))).toEqual({status: 400, body: bare});
+    expect(await post(JSON.stringify(nested))).toEqual({status: 400, body: refusal});
     const fifty = await post(JSON.stringify(tooMany.slice(0, 50)));
     expect(fifty.body).toHaveLength(50);
   });

@@ -27,6 +27,24 @@ describe("evm_increaseTime", () => {
   });
 });
 
+describe("evm_increaseTime after quick mining", () => {
+  it("puts the next block an hour after its parent, though the parent is ahead of the clock (docs/rpc.md §4.7)", async () => {
+    const fresh = await TestNode.start({miner: {}});
+    try {
+      // Ten blocks in well under ten seconds: the parent + 1 rule puts the head ahead of the wall clock.
+      for (let i = 0; i < 10; i++) await fresh.result("evm_mine");
+      const parent = await fresh.result("eth_getBlockByNumber", ["latest", false]);
+      expect(Number(parent.timestamp)).toBeGreaterThan(Math.floor(Date.now() / 1000));
+      await fresh.result("evm_increaseTime", [3_600]);
+      await fresh.result("evm_mine");
+      const block = await fresh.result("eth_getBlockByNumber", ["latest", false]);
+      expect(Number(block.timestamp)).toBeGreaterThanOrEqual(Number(parent.timestamp) + 3_600);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe("evm_increaseTime past the latest block timestamp", () => {
   it("is refused with -32602 and evm_mine goes on", async () => {
     expect(await node.error("evm_increaseTime", ["0x1fffffffffffff"])).toEqual({

@@ -20,11 +20,12 @@ describe("xchain_protocolVersion", () => {
 });
 
 describe("xchain_getRawBlockHeaderByHash", () => {
-  it("is the full header encoding, merged-mining fields included; null when unknown", async () => {
+  it("is the encoding for hashing: keccak-256 of it is the block hash (docs/protocol/header.md §3.2); null when unknown", async () => {
     const block = fixture.blocks[1];
-    expect(await node.result("xchain_getRawBlockHeaderByHash", [toData(block.hash())])).toBe(
-      toData(block.header.encode()),
-    );
+    const raw: string = await node.result("xchain_getRawBlockHeaderByHash", [toData(block.hash())]);
+    expect(raw).toBe(toData(block.header.encodeForHash()));
+    expect(raw).not.toBe(toData(block.header.encode()));
+    expect(toData(keccak256(hexToBytes(raw)))).toBe(toData(block.hash()));
     expect(await node.result("xchain_getRawBlockHeaderByHash", [`0x${"12".repeat(32)}`])).toBeNull();
   });
 });
@@ -32,10 +33,10 @@ describe("xchain_getRawBlockHeaderByHash", () => {
 describe("xchain_getRawBlockHeaderByNumber", () => {
   it("takes a number or tag; null above the head", async () => {
     expect(await node.result("xchain_getRawBlockHeaderByNumber", ["0x1"])).toBe(
-      toData(fixture.blocks[0].header.encode()),
+      toData(fixture.blocks[0].header.encodeForHash()),
     );
     expect(await node.result("xchain_getRawBlockHeaderByNumber", ["latest"])).toBe(
-      toData(fixture.blocks[2].header.encode()),
+      toData(fixture.blocks[2].header.encodeForHash()),
     );
     expect(await node.result("xchain_getRawBlockHeaderByNumber", ["0x40"])).toBeNull();
   });

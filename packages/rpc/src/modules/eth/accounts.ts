@@ -8,14 +8,20 @@ import {method, param} from "../../params/method.ts";
 import {requireAccount, sendFromWallet} from "../walletActions.ts";
 
 /** The sending and signing eth_* methods. */
-export function ethAccountMethods({txpool, wallet}: Pick<ModuleDeps, "txpool" | "wallet">): Record<string, RpcMethod> {
+export function ethAccountMethods({
+  chain,
+  txpool,
+  wallet,
+}: Pick<ModuleDeps, "chain" | "txpool" | "wallet">): Record<string, RpcMethod> {
   return {
     /** Handler for `eth_accounts`: the dev wallet's accounts, `[]` without one */
     accounts: method([], () => (wallet?.accounts() ?? []).map(toData)),
     /** Handler for `eth_sendRawTransaction`: a refusal is -32010 with the txpool's reason */
     sendRawTransaction: method([param("transaction", data)], async (raw) => toData((await txpool.addRaw(raw)).hash)),
     /** Handler for `eth_sendTransaction` */
-    sendTransaction: method([param("transaction", callRequest)], (request) => sendFromWallet(wallet, txpool, request)),
+    sendTransaction: method([param("transaction", callRequest)], (request) =>
+      sendFromWallet(wallet, txpool, request, chain.head().header.minimumGasPrice),
+    ),
     /** Handler for `eth_sign` */
     sign: method([param("address", address), param("message", data)], (account, message) =>
       toData(requireAccount(wallet, account).signMessage(account, message)),

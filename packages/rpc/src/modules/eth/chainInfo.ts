@@ -21,12 +21,17 @@ export function ethChainInfoMethods({
     protocolVersion: method([], () => PROTOCOL_VERSION),
     /** Handler for `eth_syncing` (docs/rpc.md §2.8) */
     syncing: method([], () => formatSyncStatus(sync.syncStatus())),
-    /**
-     * Handler for `eth_gasPrice`: the best block's minimumGasPrice × 1.1 (docs/protocol/transactions.md, rskj
-     * `rpc.gasPriceMultiplier`)
-     */
-    gasPrice: method([], () => toQuantity((chain.head().header.minimumGasPrice * 11n) / 10n)),
+    /** Handler for `eth_gasPrice` */
+    gasPrice: method([], () => toQuantity(suggestedGasPrice(chain.head().header.minimumGasPrice))),
     /** Handler for `eth_blockNumber` */
     blockNumber: method([], () => toQuantity(chain.head().number)),
   };
+}
+
+/**
+ * `eth_gasPrice`'s answer: the best block's minimumGasPrice × 1.1 (docs/protocol/transactions.md, rskj
+ * `rpc.gasPriceMultiplier`).
+ */
+export function suggestedGasPrice(minimumGasPrice: bigint): bigint {
+  return (minimumGasPrice * 11n) / 10n;
 }

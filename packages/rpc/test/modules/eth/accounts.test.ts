@@ -55,6 +55,26 @@ describe("eth_sendTransaction", () => {
   });
 });
 
+describe("eth_sendTransaction without gasPrice where the minimum gas price is not zero", () => {
+  it("pays eth_gasPrice, which the pool admits, where 0 would be refused (docs/rpc.md §8)", async () => {
+    const priced = await TestNode.start();
+    try {
+      // The minimum moves one band step a block from 0 (docs/protocol/fees.md §1).
+      for (const minimumGasPrice of [1n, 2n, 3n]) await priced.mine({minimumGasPrice});
+      const gasPrice = BigInt(await priced.result("eth_gasPrice"));
+      expect(gasPrice).toBeGreaterThan(0n);
+      for (const method of ["eth_sendTransaction", "personal_sendTransaction"]) {
+        const request = {from: toData(alice.address), to: toData(dave.address), value: "0x7"};
+        const params = method === "eth_sendTransaction" ? [request] : [request, ""];
+        const hash = await priced.result(method, params);
+        expect(priced.txpool.get(hexToBytes(hash))?.gasPrice).toBe(gasPrice);
+      }
+    } finally {
+      await priced.close();
+    }
+  });
+});
+
 describe("eth_sendTransaction with a number the transaction cannot carry", () => {
   it("answers -32602 naming the field for value or gasPrice of 2^255 or more", async () => {
     const huge = `0x8${"0".repeat(63)}`;
