@@ -7,6 +7,7 @@ import {hash} from "../params/hex.ts";
 import {method, param, unsupported} from "../params/method.ts";
 import {findHeader} from "../resolve/blocks.ts";
 import {PROTOCOL_VERSION} from "./eth/chainInfo.ts";
+import {getStorageBytesAt} from "./xchainStorage.ts";
 
 /** xchain_* methods. */
 export function xchainMethods({chain}: Pick<ModuleDeps, "chain">): Record<string, RpcMethod> {
@@ -30,6 +31,6 @@ export function xchainMethods({chain}: Pick<ModuleDeps, "chain">): Record<string
       return receipt ? toData(receipt.encode()) : null;
     }),
     getTransactionReceiptNodesByHash: unsupported("receipt trie proofs are not built yet"),
-    getStorageBytesAt: unsupported("storage values are 32-byte words here; use eth_getStorageAt"),
+    getStorageBytesAt: getStorageBytesAt({chain}),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * eth_call (block required, as on the service; without `to` it simulates a contract creation, as
- * geth and rskj do and as web3.js relies on before sending a deployment; state overrides not
- * supported) and eth_estimateGas
+ * geth and rskj do and as web3.js relies on before sending a deployment; a state override as third
+ * parameter where `allowCallStateOverride` permits, docs/protocol/state-override.md) and eth_estimateGas
  * (docs/rpc.md §4.4). Without a gas limit a call gets `callGasCap`; the estimate is bounded by the
  * block gas limit, `gasEstimationCap` (rskj's 6,800,000), the caller's gas and what the sender can
  * pay at its gasPrice. Each request holds one execution slot of its client while it runs, and
@@ -11,25 +11,24 @@ import {toData, toQuantity} from "@xchain/utils";
 import {RpcError} from "../../jsonrpc/errors.ts";
 import type {RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
+import {isCallStateOverrideAllowedByDefault} from "../../options.ts";
 import {blockRef, LATEST} from "../../params/blockRef.ts";
 import {callRequest} from "../../params/callObject.ts";
-import {type Codec, ParamError} from "../../params/codec.ts";
 import {method, optional, param} from "../../params/method.ts";
+import {stateOverride} from "../../params/stateOverride.ts";
 import {prepareCall} from "./callRunner.ts";
 import {estimateGasLimit} from "./gasEstimator.ts";
 import {failedCallError} from "./revert.ts";
-
-const noStateOverride: Codec<never> = (_value, path) => {
-  throw new ParamError(path, "state overrides are not supported");
-};
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 /** eth_call and eth_estimateGas. */
 export function ethCallMethods(
-  deps: Pick<ModuleDeps, "chain" | "executor" | "options" | "executions">,
+  deps: Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "options" | "executions">,
 ): Record<string, RpcMethod> {
   const {options, executions} = deps;
+  const overrideAllowed =
+    options.allowCallStateOverride ?? isCallStateOverrideAllowedByDefault(deps.chainspec.params.name);
   /** Runs `work` in one of the client's execution slots. */
   const inSlot = async <T>(context: RequestContext, work: () => Promise<T>): Promise<T> => {
     const release = await executions.acquire(context.client.key, context.signal);
@@ -42,10 +41,18 @@ export function ethCallMethods(
   return {
     /** Handler for `eth_call`: a revert is -32015 with the reason and payload (docs/rpc.md §7) */
     call: method(
-      [param("transaction", callRequest), param("block", blockRef), optional("stateOverride", noStateOverride)],
-      (request, block, _stateOverride, context) =>
+      [
+        param("transaction", callRequest),
+        param("block", blockRef),
+        optional("stateOverride", stateOverride(options.stateOverride.maxAccounts)),
+      ],
+      (request, block, overrides, context) =>
         inSlot(context, async () => {
-          const prepared = await prepareCall(deps, request, block, context.signal);
+          // An empty override is accepted where overrides are off, as rskj does (docs/protocol/state-override.md §1).
+          if (overrides !== undefined && overrides.length > 0 && !overrideAllowed) {
+            throw RpcError.invalidParams("state override is not allowed on this node (rpc.allowCallStateOverride)");
+          }
+          const prepared = await prepareCall(deps, request, block, context.signal, overrides);
           const cap = BigInt(options.callGasCap);
           const gas = min(request.gas ?? cap, cap);
           const result = await prepared.run(gas);
