@@ -1,9 +1,9 @@
 /**
  * eth_call's third parameter, the state override (docs/protocol/state-override.md §2): an object
  * mapping addresses to the balance, nonce, code, whole storage (`state`) or storage patch
- * (`stateDiff`) the call sees. `movePrecompileToAddress` is refused (§4).
+ * (`stateDiff`) the call sees. Precompiled contracts and `movePrecompileToAddress` are refused (§4).
  */
-import type {AccountOverride, StateOverride} from "@xchain/execution";
+import {type AccountOverride, isPrecompiledAddress, type StateOverride} from "@xchain/execution";
 import {type Codec, objectMembers, optionalMember, ParamError} from "./codec.ts";
 import {address, data, gasQuantity, quantity, word} from "./hex.ts";
 
@@ -36,7 +36,7 @@ function accountOverride(value: unknown, path: string, account: Uint8Array): Acc
   if (state !== undefined && stateDiff !== undefined) {
     throw new ParamError(path, "AccountOverride.stateDiff and AccountOverride.state cannot be set at the same time");
   }
-  return {
+  const override = {
     address: account,
     balance: optionalMember(members, "balance", quantity, path),
     nonce: optionalMember(members, "nonce", nonce, path),
@@ -44,6 +44,11 @@ function accountOverride(value: unknown, path: string, account: Uint8Array): Acc
     state,
     stateDiff,
   };
+  const changes = [override.balance, override.nonce, override.code, state, stateDiff].some((v) => v !== undefined);
+  if (changes && isPrecompiledAddress(account)) {
+    throw new ParamError(path, "Precompiled contracts can not be overridden");
+  }
+  return override;
 }
 
 /** The state override codec; more than `maxAccounts` accounts is a ParamError. `null` reads as none. */

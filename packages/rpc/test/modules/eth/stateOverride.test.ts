@@ -72,7 +72,7 @@ describe("eth_call state override", () => {
     expect(await call(value(), null)).toBe(word(42n));
   });
 
-  it("refuses state with stateDiff, bad hex, too many accounts and movePrecompileToAddress with -32602", async () => {
+  it("refuses state with stateDiff, bad hex, too many accounts, precompiles and movePrecompileToAddress with -32602", async () => {
     const refused = async (overrides: unknown) => node.error("eth_call", [value(), "latest", overrides]);
     expect(await refused({[OTHER]: {state: {}, stateDiff: {}}})).toEqual({
       code: -32602,
@@ -88,6 +88,11 @@ describe("eth_call state override", () => {
     expect(await refused(three)).toEqual({
       code: -32602,
       message: "invalid argument 2 (stateOverride): 3 accounts overridden, at most 2 allowed",
+    });
+    const bridge = "0x0000000000000000000000000000000001000006";
+    expect(await refused({[bridge]: {balance: "0x1"}})).toEqual({
+      code: -32602,
+      message: `invalid argument 2 (stateOverride[${bridge}]): Precompiled contracts can not be overridden`,
     });
     expect(await refused({"0x0000000000000000000000000000000000000001": {movePrecompileToAddress: OTHER}})).toEqual({
       code: -32602,
