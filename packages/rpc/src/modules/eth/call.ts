@@ -1,12 +1,13 @@
 /**
  * eth_call (block required, as on the service; without `to` it simulates a contract creation, as
  * geth and rskj do and as web3.js relies on before sending a deployment; a state override as third
- * parameter where `allowCallStateOverride` permits, docs/protocol/state-override.md) and eth_estimateGas
- * (docs/rpc.md §4.4). Without a gas limit a call gets `callGasCap`; the estimate is bounded by the
+ * parameter where `allowCallStateOverride` permits, docs/protocol/state-override.md) and
+ * eth_estimateGas (the same override, as geth takes it) (docs/rpc.md §4.4). Without a gas limit a call gets `callGasCap`; the estimate is bounded by the
  * block gas limit, `gasEstimationCap` (rskj's 6,800,000), the caller's gas and what the sender can
  * pay at its gasPrice. Each request holds one execution slot of its client while it runs, and
  * stops when the request times out or its client leaves (docs/rpc.md §8).
  */
+import type {StateOverride} from "@xchain/execution";
 import {toData, toQuantity} from "@xchain/utils";
 import {RpcError} from "../../jsonrpc/errors.ts";
 import type {RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
@@ -29,6 +30,13 @@ export function ethCallMethods(
   const {options, executions} = deps;
   const overrideAllowed =
     options.allowCallStateOverride ?? isCallStateOverrideAllowedByDefault(deps.chainspec.params.name);
+  const overrideParam = optional("stateOverride", stateOverride(options.stateOverride.maxAccounts));
+  /** An empty override is accepted where overrides are off, as rskj does (docs/protocol/state-override.md §1). */
+  const checkOverrideAllowed = (overrides: StateOverride | undefined): void => {
+    if (overrides !== undefined && overrides.length > 0 && !overrideAllowed) {
+      throw RpcError.invalidParams("state override is not allowed on this node (rpc.allowCallStateOverride)");
+    }
+  };
   /** Runs `work` in one of the client's execution slots. */
   const inSlot = async <T>(context: RequestContext, work: () => Promise<T>): Promise<T> => {
     const release = await executions.acquire(context.client.key, context.signal);
@@ -41,17 +49,10 @@ export function ethCallMethods(
   return {
     /** Handler for `eth_call`: a revert is -32015 with the reason and payload (docs/rpc.md §7) */
     call: method(
-      [
-        param("transaction", callRequest),
-        param("block", blockRef),
-        optional("stateOverride", stateOverride(options.stateOverride.maxAccounts)),
-      ],
+      [param("transaction", callRequest), param("block", blockRef), overrideParam],
       (request, block, overrides, context) =>
         inSlot(context, async () => {
-          // An empty override is accepted where overrides are off, as rskj does (docs/protocol/state-override.md §1).
-          if (overrides !== undefined && overrides.length > 0 && !overrideAllowed) {
-            throw RpcError.invalidParams("state override is not allowed on this node (rpc.allowCallStateOverride)");
-          }
+          checkOverrideAllowed(overrides);
           const prepared = await prepareCall(deps, request, block, context.signal, overrides);
           const cap = BigInt(options.callGasCap);
           const gas = min(request.gas ?? cap, cap);
@@ -63,10 +64,11 @@ export function ethCallMethods(
     ),
     /** Handler for `eth_estimateGas`: the lowest gas limit that succeeds */
     estimateGas: method(
-      [param("transaction", callRequest), optional("block", blockRef, LATEST)],
-      (request, block, context) =>
+      [param("transaction", callRequest), optional("block", blockRef, LATEST), overrideParam],
+      (request, block, overrides, context) =>
         inSlot(context, async () => {
-          const prepared = await prepareCall(deps, request, block, context.signal);
+          checkOverrideAllowed(overrides);
+          const prepared = await prepareCall(deps, request, block, context.signal, overrides);
           let bound = min(prepared.header.gasLimit, BigInt(options.gasEstimationCap));
           if (request.gas !== undefined) bound = min(bound, request.gas);
           const gasPrice = request.gasPrice ?? 0n;

@@ -67,6 +67,18 @@ describe("eth_call state override", () => {
     expect(await node.result("eth_call", [{to: OTHER}, "latest"])).toBe("0x");
   });
 
+  it("applies to eth_estimateGas too (as geth)", async () => {
+    const request = {from: OTHER, to: toData(fixture.contract), value: "0x10", data: toData(probeCall.pay())};
+    expect((await node.error("eth_estimateGas", [request, "latest"])).code).toBe(-32000);
+    expect(await node.result("eth_estimateGas", [request, "latest", {[OTHER]: {balance: "0x10"}}])).toMatch(/^0x/);
+    const burn = {to: OTHER, data: toData(probeCall.burn(50n))};
+    const plain = BigInt(await node.result("eth_estimateGas", [{to: toData(fixture.contract), data: burn.data}]));
+    const code = await node.result("eth_getCode", [toData(fixture.contract), "latest"]);
+    expect(
+      BigInt(await node.result("eth_estimateGas", [burn, "latest", {[OTHER]: {code, stateDiff: {"0x0": "0x2a"}}}])),
+    ).toBe(plain);
+  });
+
   it("accepts {} and null as no override", async () => {
     expect(await call(value(), {})).toBe(word(42n));
     expect(await call(value(), null)).toBe(word(42n));
