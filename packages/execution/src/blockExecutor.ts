@@ -165,6 +165,7 @@ export class BlockExecutor {
         intrinsicGas: intrinsic,
       },
       input.signal,
+      input.overrides,
     );
   }
 

@@ -15,8 +15,9 @@ import type {GasProfile} from "./gas/gasProfile.ts";
 import type {BlockScope} from "./gas/types.ts";
 import type {PreemptionSlot} from "./preemptibleOpcodes.ts";
 import {CallScheduler} from "./preemption.ts";
+import {applyStateOverride} from "./stateOverride.ts";
 import {type MessageInput, runMessage} from "./transactionExecutor.ts";
-import type {CallResult, ExecutionBlockContext, ExecutionChainView} from "./types.ts";
+import type {CallResult, ExecutionBlockContext, ExecutionChainView, StateOverride} from "./types.ts";
 
 /** One call at a time: an EVM of one gas profile, with the state and the chain view BLOCKHASH reads swapped per call. */
 interface CallContext {
@@ -43,7 +44,7 @@ export class CallRunner {
   ) {}
 
   /**
-   * Runs `message` on the state at `stateRoot` as if in `block`; nothing is kept. Rejects with
+   * Runs `message` on the state at `stateRoot`, changed by `overrides`, as if in `block`; nothing is kept. Rejects with
    * `ExecutionInterruptedError` once `signal` is aborted.
    */
   async run(
@@ -54,6 +55,7 @@ export class CallRunner {
     chain: ExecutionChainView,
     message: MessageInput,
     signal?: AbortSignal,
+    overrides?: StateOverride,
   ): Promise<CallResult> {
     const preemption = this.scheduler.start(signal);
     let context: CallContext | undefined;
@@ -62,6 +64,7 @@ export class CallRunner {
       const reader = await this.stateSource.reader(stateRoot, common);
       context = await this.acquire(profile, common, reader);
       context.state.reset(reader);
+      if (overrides) await applyStateOverride(context.state, overrides);
       context.chain.current = chain;
       context.preemption.current = preemption;
       const env = {

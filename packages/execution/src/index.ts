@@ -35,6 +35,7 @@ export type {
   TraceStep,
 } from "./tracing/types.ts";
 export type {
+  AccountOverride,
   AssembledBlock,
   BlockExecutionResult,
   CallInput,
@@ -42,5 +43,6 @@ export type {
   ExecuteBlockInput,
   ExecutionBlockContext,
   ExecutionChainView,
+  StateOverride,
   TransactionOutcome,
 } from "./types.ts";

@@ -105,7 +105,24 @@ export interface CallInput {
   gasPrice?: bigint;
   /** Stops the call (`ExecutionInterruptedError`) when aborted: its request timed out or its client left. */
   signal?: AbortSignal;
+  /** Accounts changed in the call's own state before it runs (docs/protocol/state-override.md §3). */
+  overrides?: StateOverride;
 }
+
+/** What a state override sets on one account; each field optional (docs/protocol/state-override.md §2). */
+export interface AccountOverride {
+  address: Uint8Array;
+  balance?: bigint;
+  nonce?: bigint;
+  code?: Uint8Array;
+  /** Replaces the whole storage: every other slot reads zero. [32-byte slot, value] pairs. */
+  state?: [Uint8Array, Uint8Array][];
+  /** Writes only these slots. [32-byte slot, value] pairs. */
+  stateDiff?: [Uint8Array, Uint8Array][];
+}
+
+/** The accounts a call overrides. */
+export type StateOverride = readonly AccountOverride[];
 
 /** What one message did: a transaction's execution, or a call's. */
 export interface CallResult {

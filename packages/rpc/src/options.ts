@@ -138,6 +138,13 @@ export interface RpcOptions {
   trace: {maxTracesPerRequest: number; maxBlockRange: number; timeoutMs: number};
   /** eth_getProof: `maxStorageKeys` is the most storage keys one request may ask for (-32602 beyond). Default 1,000. */
   proofs: {maxStorageKeys: number};
+  /**
+   * Whether eth_call takes a state override (docs/protocol/state-override.md §1; rskj
+   * `rpc.allowCallStateOverride`). Unset, the network decides: on for regtest and custom, off elsewhere.
+   */
+  allowCallStateOverride?: boolean;
+  /** State override limits: `maxAccounts` the most accounts one call overrides (-32602 beyond; default 100). */
+  stateOverride: {maxAccounts: number};
 }
 
 /** What `vhosts` and `origins` allow by default: loopback only. */
@@ -174,6 +181,7 @@ export const defaultRpcOptions: RpcOptions = {
   bodyTimeoutMs: 30_000,
   trace: {maxTracesPerRequest: 10_000, maxBlockRange: 2_000, timeoutMs: 30_000},
   proofs: {maxStorageKeys: 1_000},
+  stateOverride: {maxAccounts: 100},
 };
 
 const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];
@@ -183,5 +191,22 @@ const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug
  * regtest's rules and is a development network too.
  */
 export function isModuleEnabledByDefault(module: RpcModuleName, network: NetworkParams["name"]): boolean {
-  return network === "regtest" || network === "custom" || !OFF_OUTSIDE_REGTEST.includes(module);
+  return isDevelopmentNetwork(network) || !OFF_OUTSIDE_REGTEST.includes(module);
+}
+
+/** Restricted methods: off on mainnet and testnet unless `methods.enabled` names them (docs/rpc.md §4.6). */
+const RESTRICTED_METHODS: readonly string[] = ["xchain_getStorageBytesAt"];
+
+/** The methods off on `network` when the options do not switch them on (restricted ones on public networks). */
+export function methodsDisabledByDefault(network: NetworkParams["name"]): readonly string[] {
+  return isDevelopmentNetwork(network) ? [] : RESTRICTED_METHODS;
+}
+
+/** Whether eth_call takes a state override on `network` when `allowCallStateOverride` is unset. */
+export function isCallStateOverrideAllowedByDefault(network: NetworkParams["name"]): boolean {
+  return isDevelopmentNetwork(network);
+}
+
+function isDevelopmentNetwork(network: NetworkParams["name"]): boolean {
+  return network === "regtest" || network === "custom";
 }

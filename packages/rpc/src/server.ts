@@ -14,7 +14,7 @@ import {MethodRegistry} from "./jsonrpc/registry.ts";
 import {ExecutionSlots} from "./limits/executionSlots.ts";
 import type {ModuleDeps} from "./moduleDeps.ts";
 import {buildMethodTables} from "./modules/index.ts";
-import {isModuleEnabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
+import {isModuleEnabledByDefault, methodsDisabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
 import {createHttpTransport} from "./transport/http.ts";
 import {InFlightRequests} from "./transport/inFlight.ts";
 import {type Listener, listen} from "./transport/listener.ts";
@@ -68,7 +68,10 @@ export class RpcServer {
           options.modules[namespace as RpcModuleName]?.enabled ??
           isModuleEnabledByDefault(namespace as RpcModuleName, deps.chainspec.params.name),
         enabledMethods: options.methods.enabled,
-        disabledMethods: options.methods.disabled,
+        disabledMethods: [
+          ...options.methods.disabled,
+          ...methodsDisabledByDefault(deps.chainspec.params.name).filter((m) => !options.methods.enabled.includes(m)),
+        ],
       });
       const dispatchOptions: DispatchOptions = {
         registry,

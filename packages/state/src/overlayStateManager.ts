@@ -44,11 +44,18 @@ export class OverlayStateManager implements StateManagerInterface {
   private readonly storage = new Map<string, StorageOverlay>();
   private readonly journal: Undo[] = [];
   private readonly checkpoints: number[] = [];
+  /** The storage writes `settle()` made the call's starting state; empty otherwise. */
+  private readonly settled = new Map<string, StorageOverlay>();
 
   readonly originalStorageCache = {
-    // A call is one transaction on the base state: its original values are the base's.
-    get: async (address: Address, key: Uint8Array): Promise<Uint8Array> =>
-      strip(await this.base.getStorage(address.bytes, key)),
+    // A call is one transaction on the base state, as `settle()` left it: its original values are those.
+    get: async (address: Address, key: Uint8Array): Promise<Uint8Array> => {
+      const overlay = this.settled.get(bytesToUnprefixedHex(address.bytes));
+      const own = overlay?.slots.get(bytesToHex(key));
+      if (own !== undefined) return own;
+      if (overlay?.cleared) return EMPTY;
+      return strip(await this.base.getStorage(address.bytes, key));
+    },
     clear: (): void => {},
   };
 
@@ -62,6 +69,20 @@ export class OverlayStateManager implements StateManagerInterface {
     this.storage.clear();
     this.journal.length = 0;
     this.checkpoints.length = 0;
+    this.settled.clear();
+  }
+
+  /**
+   * Makes the writes so far the call's starting state (a state override, docs/protocol/state-override.md
+   * §3): no revert undoes them, and their slots are SSTORE's original values.
+   */
+  settle(): void {
+    this.journal.length = 0;
+    this.checkpoints.length = 0;
+    this.settled.clear();
+    for (const [key, overlay] of this.storage) {
+      this.settled.set(key, {cleared: overlay.cleared, slots: new Map(overlay.slots)});
+    }
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {

@@ -459,3 +459,23 @@ describe("OverlayStateManager under an EVM", () => {
     expect(await reader.getStorage(CONTRACT, slotOf(5))).toEqual(new Uint8Array(32));
   });
 });
+
+describe("OverlayStateManager settle", () => {
+  it("settle() keeps the writes so far through a revert and makes them SSTORE's original values", async () => {
+    const {overlay: sm} = await overlay();
+    await sm.clearStorage(at(CONTRACT));
+    await sm.putStorage(at(CONTRACT), slotOf(2), hexToBytes("33"));
+    sm.settle();
+    await sm.checkpoint();
+    await sm.putStorage(at(CONTRACT), slotOf(2), hexToBytes("44"));
+    await sm.revert();
+    await sm.revert();
+
+    expect(await storageHex(sm, CONTRACT, 1)).toBe("");
+    expect(await storageHex(sm, CONTRACT, 2)).toBe("33");
+    expect(await sm.originalStorageCache.get(at(CONTRACT), slotOf(2))).toEqual(hexToBytes("33"));
+    expect(await sm.originalStorageCache.get(at(CONTRACT), slotOf(1))).toEqual(EMPTY);
+    sm.reset();
+    expect(await sm.originalStorageCache.get(at(CONTRACT), slotOf(1))).toEqual(hexToBytes("0102"));
+  });
+});

@@ -5,10 +5,11 @@ import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import {blockNumberOrTag} from "../params/blockRef.ts";
 import {hash} from "../params/hex.ts";
-import {method, param, unsupported} from "../params/method.ts";
+import {method, param} from "../params/method.ts";
 import {findHeader} from "../resolve/blocks.ts";
 import {PROTOCOL_VERSION} from "./eth/chainInfo.ts";
 import {receiptNodesMethod} from "./receiptNodes.ts";
+import {getStorageBytesAt} from "./xchainStorage.ts";
 
 /** xchain_* methods. */
 export function xchainMethods({chain}: Pick<ModuleDeps, "chain">): Record<string, RpcMethod> {
@@ -32,6 +33,6 @@ export function xchainMethods({chain}: Pick<ModuleDeps, "chain">): Record<string
       return receipt ? toData(receipt.encode()) : null;
     }),
     getTransactionReceiptNodesByHash: receiptNodesMethod(chain),
-    getStorageBytesAt: unsupported("storage values are 32-byte words here; use eth_getStorageAt"),
+    getStorageBytesAt: getStorageBytesAt({chain}),
   };
 }

@@ -1,4 +1,5 @@
 import {verifyMerkleProof} from "@ethereumjs/mpt";
+import {getChainspec} from "@xchain/chainspec";
 import {encodeRlp, encodeUnsigned} from "@xchain/primitives";
 import {hexToBytes, keccak256, toData} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
@@ -85,5 +86,41 @@ describe("xchain_getTransactionReceiptNodesByHash", () => {
       -32602,
     );
     expect((await node.error("xchain_getTransactionReceiptNodesByHash", [`0x${"34".repeat(32)}`])).code).toBe(-32602);
+  });
+});
+
+describe("xchain_getStorageBytesAt", () => {
+  it("is the stored bytes without leading zeros, 0x0 when absent (docs/rpc.md §4.6)", async () => {
+    const contract = toData(fixture.contract);
+    expect(await node.result("xchain_getStorageBytesAt", [contract, "0x0", "latest"])).toBe("0x2a");
+    expect(await node.result("xchain_getStorageBytesAt", [contract, `0x${"00".repeat(32)}`, "0x2"])).toBe("0x2a");
+    expect(await node.result("xchain_getStorageBytesAt", [contract, "0x0", "0x1"])).toBe("0x0");
+    expect(await node.result("xchain_getStorageBytesAt", [contract, "0x1", "latest"])).toBe("0x0");
+    expect((await node.error("xchain_getStorageBytesAt", [contract, `0x${"1".repeat(65)}`, "latest"])).code).toBe(
+      -32602,
+    );
+  });
+
+  it("is off by default on mainnet and testnet, on with rpc.methods.enabled", async () => {
+    for (const network of ["mainnet", "testnet"] as const) {
+      const off = await TestNode.start({rpcChainspec: getChainspec(network)});
+      try {
+        expect((await off.error("xchain_getStorageBytesAt", [toData(fixture.contract), "0x0", "latest"])).code).toBe(
+          -32601,
+        );
+        expect(off.server.registry.status("xchain_getStorageBytesAt")).toBe("disabled");
+      } finally {
+        await off.close();
+      }
+    }
+    const on = await TestNode.start({
+      rpcChainspec: getChainspec("mainnet"),
+      rpc: {methods: {enabled: ["xchain_getStorageBytesAt"], disabled: []}},
+    });
+    try {
+      expect(await on.result("xchain_getStorageBytesAt", [toData(fixture.contract), "0x0", "latest"])).toBe("0x0");
+    } finally {
+      await on.close();
+    }
   });
 });

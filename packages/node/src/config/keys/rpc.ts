@@ -120,6 +120,17 @@ export const rpcKeys: readonly ConfigKey[] = [
     kind: COUNT,
     description: "eth_getProof: most storage keys one request may ask for (-32602 beyond)",
   },
+  {
+    key: "rpc.allowCallStateOverride",
+    kind: {type: "boolean"},
+    optional: true,
+    description: "eth_call takes a state override (3rd param); unset, on for regtest and custom, off elsewhere",
+  },
+  {
+    key: "rpc.stateOverride.maxAccounts",
+    kind: COUNT,
+    description: "eth_call state override: most accounts one call overrides (-32602 beyond)",
+  },
   ...listener("http", "HTTP POST"),
   ...listener("ws", "WebSocket"),
   {

@@ -1,35 +1,42 @@
 /**
  * eth_call (block required, as on the service; without `to` it simulates a contract creation, as
- * geth and rskj do and as web3.js relies on before sending a deployment; state overrides not
- * supported) and eth_estimateGas
- * (docs/rpc.md §4.4). Without a gas limit a call gets `callGasCap`; the estimate is bounded by the
+ * geth and rskj do and as web3.js relies on before sending a deployment; a state override as third
+ * parameter where `allowCallStateOverride` permits, docs/protocol/state-override.md) and
+ * eth_estimateGas (the same override, as geth takes it) (docs/rpc.md §4.4). Without a gas limit a call gets `callGasCap`; the estimate is bounded by the
  * block gas limit, `gasEstimationCap` (rskj's 6,800,000), the caller's gas and what the sender can
  * pay at its gasPrice. Each request holds one execution slot of its client while it runs, and
  * stops when the request times out or its client leaves (docs/rpc.md §8).
  */
+import type {StateOverride} from "@xchain/execution";
 import {toData, toQuantity} from "@xchain/utils";
 import {RpcError} from "../../jsonrpc/errors.ts";
 import type {RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
+import {isCallStateOverrideAllowedByDefault} from "../../options.ts";
 import {blockRef, LATEST} from "../../params/blockRef.ts";
 import {callRequest} from "../../params/callObject.ts";
-import {type Codec, ParamError} from "../../params/codec.ts";
 import {method, optional, param} from "../../params/method.ts";
+import {stateOverride} from "../../params/stateOverride.ts";
 import {prepareCall} from "./callRunner.ts";
 import {estimateGasLimit} from "./gasEstimator.ts";
 import {failedCallError} from "./revert.ts";
-
-const noStateOverride: Codec<never> = (_value, path) => {
-  throw new ParamError(path, "state overrides are not supported");
-};
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 /** eth_call and eth_estimateGas. */
 export function ethCallMethods(
-  deps: Pick<ModuleDeps, "chain" | "executor" | "options" | "executions">,
+  deps: Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "options" | "executions">,
 ): Record<string, RpcMethod> {
   const {options, executions} = deps;
+  const overrideAllowed =
+    options.allowCallStateOverride ?? isCallStateOverrideAllowedByDefault(deps.chainspec.params.name);
+  const overrideParam = optional("stateOverride", stateOverride(options.stateOverride.maxAccounts));
+  /** An empty override is accepted where overrides are off, as rskj does (docs/protocol/state-override.md §1). */
+  const checkOverrideAllowed = (overrides: StateOverride | undefined): void => {
+    if (overrides !== undefined && overrides.length > 0 && !overrideAllowed) {
+      throw RpcError.invalidParams("state override is not allowed on this node (rpc.allowCallStateOverride)");
+    }
+  };
   /** Runs `work` in one of the client's execution slots. */
   const inSlot = async <T>(context: RequestContext, work: () => Promise<T>): Promise<T> => {
     const release = await executions.acquire(context.client.key, context.signal);
@@ -42,10 +49,11 @@ export function ethCallMethods(
   return {
     /** Handler for `eth_call`: a revert is -32015 with the reason and payload (docs/rpc.md §7) */
     call: method(
-      [param("transaction", callRequest), param("block", blockRef), optional("stateOverride", noStateOverride)],
-      (request, block, _stateOverride, context) =>
+      [param("transaction", callRequest), param("block", blockRef), overrideParam],
+      (request, block, overrides, context) =>
         inSlot(context, async () => {
-          const prepared = await prepareCall(deps, request, block, context.signal);
+          checkOverrideAllowed(overrides);
+          const prepared = await prepareCall(deps, request, block, context.signal, overrides);
           const cap = BigInt(options.callGasCap);
           const gas = min(request.gas ?? cap, cap);
           const result = await prepared.run(gas);
@@ -56,10 +64,11 @@ export function ethCallMethods(
     ),
     /** Handler for `eth_estimateGas`: the lowest gas limit that succeeds */
     estimateGas: method(
-      [param("transaction", callRequest), optional("block", blockRef, LATEST)],
-      (request, block, context) =>
+      [param("transaction", callRequest), optional("block", blockRef, LATEST), overrideParam],
+      (request, block, overrides, context) =>
         inSlot(context, async () => {
-          const prepared = await prepareCall(deps, request, block, context.signal);
+          checkOverrideAllowed(overrides);
+          const prepared = await prepareCall(deps, request, block, context.signal, overrides);
           let bound = min(prepared.header.gasLimit, BigInt(options.gasEstimationCap));
           if (request.gas !== undefined) bound = min(bound, request.gas);
           const gasPrice = request.gasPrice ?? 0n;

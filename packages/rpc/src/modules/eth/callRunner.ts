@@ -3,8 +3,15 @@
  * address when none is given), its balance checked against `value` (-32000 `insufficient funds for
  * transfer`, docs/rpc.md §7), and a runner for any gas limit.
  */
-import {type CallResult, intrinsicGas, TransactionInvalidCode, TransactionInvalidError} from "@xchain/execution";
+import {
+  type CallResult,
+  intrinsicGas,
+  type StateOverride,
+  TransactionInvalidCode,
+  TransactionInvalidError,
+} from "@xchain/execution";
 import type {BlockHeader} from "@xchain/primitives";
+import {equalBytes} from "@xchain/utils";
 import {RpcError} from "../../jsonrpc/errors.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 import type {BlockRef} from "../../params/blockRef.ts";
@@ -25,21 +32,26 @@ export interface PreparedCall {
 
 const ZERO_ADDRESS = new Uint8Array(20);
 
-/** Resolves the block, checks the balance and returns the runner; `signal` stops its runs. */
+/**
+ * Resolves the block, checks the balance (the overridden one when `overrides` sets it) and returns
+ * the runner; `signal` stops its runs.
+ */
 export async function prepareCall(
   {chain, executor}: Pick<ModuleDeps, "chain" | "executor">,
   request: CallRequest,
   block: BlockRef,
   signal: AbortSignal,
+  overrides?: StateOverride,
 ): Promise<PreparedCall> {
   const header = await requireHeader(chain, block);
   const from = request.from ?? ZERO_ADDRESS;
   const value = request.value ?? 0n;
   const data = request.data ?? new Uint8Array(0);
-  const balance = await (await chain.stateAfter(header)).getBalance(from);
+  const overridden = overrides?.findLast((o) => o.balance !== undefined && equalBytes(o.address, from))?.balance;
+  const balance = overridden ?? (await (await chain.stateAfter(header)).getBalance(from));
   if (value > balance) throw RpcError.server("insufficient funds for transfer");
   const environment = callEnvironment(chain, header);
-  const input = {...environment, from, to: request.to, value, data, gasPrice: request.gasPrice ?? 0n};
+  const input = {...environment, from, to: request.to, value, data, gasPrice: request.gasPrice ?? 0n, overrides};
   return {
     header,
     balanceAfterValue: balance - value,

@@ -79,12 +79,9 @@ describe("eth_call", () => {
     expect(await node.result("eth_call", [{data: "0x602a60005360016000f3"}, "latest"])).toBe("0x2a");
   });
 
-  it("requires the block (docs/rpc.md §4.4), and refuses state overrides", async () => {
+  it("requires the block (docs/rpc.md §4.4)", async () => {
     const call = {to: toData(fixture.contract), data: toData(probeCall.value())};
     expect((await node.error("eth_call", [call])).message).toBe("missing value for required argument 1 (block)");
-    expect((await node.error("eth_call", [call, "latest", {}])).message).toBe(
-      "invalid argument 2 (stateOverride): state overrides are not supported",
-    );
     expect((await node.error("eth_call", [{...call, input: "0x00"}, "latest"])).message).toBe(
       'invalid argument 0 (transaction): both "data" and "input" are set and differ',
     );

@@ -15,9 +15,8 @@ const TIMEOUT_MS = 600;
 let node: TestNode;
 
 beforeAll(async () => {
-  // The estimate may search up to 50M gas too, so that its first run outlasts the timeout.
   node = await TestNode.start({
-    rpc: {requestTimeoutMs: TIMEOUT_MS, maxCallsPerClient: 1, callGasCap: 50_000_000, gasEstimationCap: 50_000_000},
+    rpc: {requestTimeoutMs: TIMEOUT_MS, maxCallsPerClient: 1, callGasCap: 50_000_000},
   });
   await node.mine();
 });
@@ -35,8 +34,16 @@ describe("endless calls", () => {
   });
 
   it("eth_estimateGas stops at the timeout with -32011", async () => {
-    const reply = await endless("eth_estimateGas");
-    expect(reply.error?.code).toBe(-32011);
+    // The estimate's first run is bounded by the block gas limit (6.8M gas, a few hundred ms of
+    // looping): a 50 ms timeout stops it on any machine.
+    const quick = await TestNode.start({rpc: {requestTimeoutMs: 50}});
+    try {
+      await quick.mine();
+      const reply = await quick.call("eth_estimateGas", [{from: toData(alice.address), data: ENDLESS}, "latest"]);
+      expect(reply.error?.code).toBe(-32011);
+    } finally {
+      await quick.close();
+    }
   });
 
   it("eight running leave other requests answered quickly", async () => {
