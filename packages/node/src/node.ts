@@ -18,7 +18,9 @@ import type {Logger} from "./logger.ts";
 import {loadNetwork} from "./network.ts";
 import type {NodeOptions} from "./options.ts";
 import {startP2P} from "./p2pStack.ts";
-import {createDevWallet} from "./wallet/devWallet.ts";
+import {cowPrivateKeys, createDevWallet} from "./wallet/devWallet.ts";
+import {STANDARD_SCRYPT} from "./wallet/keyfile.ts";
+import {KeystoreWallet} from "./wallet/keystore.ts";
 
 /** What `Node.init` is given besides the options. */
 export interface NodeInitModules {
@@ -103,13 +105,24 @@ export class Node {
       if (p2p) closers.push({name: "p2p", close: () => p2p.close()});
       checkAbort();
 
+      const keystore = opts.wallet.keystore
+        ? await KeystoreWallet.open(
+            {
+              dir: join(opts.dataDir, "keystore"),
+              scrypt: STANDARD_SCRYPT,
+              allowDumpRawKey: opts.wallet.allowDumpRawKey,
+            },
+            {chainId: chainspec.params.chainId, devKeys: opts.wallet.enabled ? cowPrivateKeys() : []},
+          )
+        : undefined;
       const rpc = await RpcServer.start(opts.rpc, {
         chainspec,
         chain,
         txpool,
         miner,
         executor,
-        wallet: createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
+        wallet: keystore ?? createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
+        keystore,
         clientVersion: formatClientVersion(version),
         logger: logger.child({module: "rpc"}),
         peers: p2p?.peers,

@@ -25,8 +25,7 @@ export interface NodeOptions {
   /** The genesis JSON of a `custom` network. */
   genesisFile: string | undefined;
   log: {level: LogLevel};
-  /** The development wallet: the cow accounts sign for `eth_sendTransaction` and `eth_sign` (regtest only). */
-  wallet: {enabled: boolean};
+  wallet: WalletOptions;
   state: {
     /** Budget of the world state's trie-node cache, in MiB. */
     cacheMb: number;
@@ -51,13 +50,23 @@ export interface UnsafeOptions {
   allowDevControlsOnPublicNetwork: boolean;
 }
 
+/** The `[wallet]` table: the accounts RPC signs with (eth_accounts, eth_sendTransaction, eth_sign, personal_*). */
+export interface WalletOptions {
+  /** The development wallet: the cow accounts sign for `eth_sendTransaction` and `eth_sign` (regtest only). */
+  enabled: boolean;
+  /** The keystore of `<datadir>/keystore` for personal_* (docs/protocol/keystore.md); regtest only by default. */
+  keystore: boolean;
+  /** Whether personal_dumpRawKey may reveal the key of an unlocked account. */
+  allowDumpRawKey: boolean;
+}
+
 /** The options before any network preset (the package defaults; the miner's of regtest). */
 export const defaultNodeOptions: NodeOptions = {
   network: "regtest",
   dataDir: defaultDataDir("regtest"),
   genesisFile: undefined,
   log: {level: "info"},
-  wallet: {enabled: false},
+  wallet: {enabled: false, keystore: false, allowDumpRawKey: false},
   state: {cacheMb: 256},
   chain: defaultChainOptions,
   txpool: defaultTxPoolOptions,
@@ -72,7 +81,7 @@ export const defaultNodeOptions: NodeOptions = {
 export interface NetworkPreset {
   network: NetworkChoice;
   dataDir: string;
-  wallet: {enabled: boolean};
+  wallet: WalletOptions;
   miner: MinerOptions;
   /** The network's p2p port (docs/protocol/networks.md §1); on regtest the loopback interface. */
   p2p: P2POptions;
@@ -97,7 +106,7 @@ export function networkPreset(network: NetworkChoice): NetworkPreset {
   return {
     network,
     dataDir: defaultDataDir(network),
-    wallet: {enabled: network === "regtest"},
+    wallet: {enabled: network === "regtest", keystore: network === "regtest", allowDumpRawKey: false},
     miner: miner.enabled ? {...miner, blockTimeMs: DEV_BLOCK_TIME_MS} : miner,
     // A regtest node is a developer's own: it joins no network unless told (`p2p.host`).
     p2p: {...defaultP2POptions(chainspec.params.p2pPort), ...(network === "regtest" ? {host: "127.0.0.1"} : {})},

@@ -1,5 +1,6 @@
 export type {
   DevWallet,
+  Keystore,
   PeerScoringAdmin,
   PeersInfo,
   RpcDeps,

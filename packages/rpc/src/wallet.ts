@@ -22,10 +22,24 @@ export class PrivateKeyWallet implements DevWallet {
     privateKeys: readonly Uint8Array[],
     private readonly chainId: number,
   ) {
-    for (const privateKey of privateKeys) {
-      const address = publicKeyToAddress(publicKeyOf(privateKey));
-      this.keys.set(bytesToHex(address), {address, privateKey});
-    }
+    for (const privateKey of privateKeys) this.add(privateKey);
+  }
+
+  /** Holds one more key; its address. */
+  add(privateKey: Uint8Array): Uint8Array {
+    const address = publicKeyToAddress(publicKeyOf(privateKey));
+    this.keys.set(bytesToHex(address), {address, privateKey});
+    return address;
+  }
+
+  /** Forgets the key of `address`; whether it was held. */
+  remove(address: Uint8Array): boolean {
+    return this.keys.delete(bytesToHex(address));
+  }
+
+  /** The private key of a held account. */
+  privateKeyOf(address: Uint8Array): Uint8Array {
+    return this.keyOf(address);
   }
 
   accounts(): Uint8Array[] {

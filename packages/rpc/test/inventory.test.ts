@@ -6,6 +6,7 @@ import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {readJsonVector} from "@xchain/test-utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {FakeKeystore} from "./support/keystore.ts";
 import {TestNode} from "./support/node.ts";
 import {RecordingScoring} from "./support/scoring.ts";
 
@@ -21,7 +22,7 @@ const documented = new Map(
 let node: TestNode;
 beforeAll(async () => {
   // A node as `xchain start` runs it: mining and on a peer-to-peer network.
-  node = await TestNode.start({miner: {}, deps: {scoring: new RecordingScoring()}});
+  node = await TestNode.start({miner: {}, deps: {scoring: new RecordingScoring(), keystore: new FakeKeystore()}});
 });
 afterAll(() => node.close());
 

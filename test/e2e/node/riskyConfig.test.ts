@@ -30,7 +30,9 @@ describe("risky configurations", () => {
   it("refuses the dev wallet and dev namespaces on a listener beyond loopback (exit 2)", async () => {
     const exit = await refusedStart(["--rpc.http.host", "0.0.0.0"]);
     expect(exit.code).toBe(2);
-    expect(exit.stderr).toContain("xchain: refusing to start: the dev wallet (wallet.enabled) and evm_*");
+    expect(exit.stderr).toContain(
+      "xchain: refusing to start: the dev wallet (wallet.enabled) and the keystore (wallet.keystore) and evm_*",
+    );
     expect(exit.stderr).toContain('served on rpc.http.host = "0.0.0.0", beyond loopback');
     expect(exit.stderr).toContain(
       "set unsafe.allowDevControlsOnPublicRpc = true (--unsafe.allowDevControlsOnPublicRpc)",
@@ -40,7 +42,9 @@ describe("risky configurations", () => {
   it('refuses the dev wallet with CORS "*", and dev controls on mainnet (exit 2)', async () => {
     const cors = await refusedStart(["--rpc.corsOrigins", "*"]);
     expect(cors.code).toBe(2);
-    expect(cors.stderr).toContain('the dev wallet (wallet.enabled) with rpc.corsOrigins = ["*"]');
+    expect(cors.stderr).toContain(
+      'the dev wallet (wallet.enabled) and the keystore (wallet.keystore) with rpc.corsOrigins = ["*"]',
+    );
     expect(cors.stderr).toContain("unsafe.allowWalletWithAnyOrigin");
     const mainnet = await refusedStart(["--network", "mainnet", "--rpc.modules.personal.enabled", "true"]);
     expect(mainnet.code).toBe(2);

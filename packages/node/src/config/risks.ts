@@ -36,7 +36,10 @@ export function riskyConfigurations(options: NodeOptions): RiskyConfiguration[] 
   const add = (code: RiskyConfigurationCode, risk: string, key: keyof UnsafeOptions) =>
     risks.push({code, risk, unsafeKey: `unsafe.${key}`, accepted: options.unsafe[key]});
   const controls = devControls(options);
-  const wallet = options.wallet.enabled ? ["the dev wallet (wallet.enabled)"] : [];
+  const wallet = [
+    ...(options.wallet.enabled ? ["the dev wallet (wallet.enabled)"] : []),
+    ...(options.wallet.keystore ? ["the keystore (wallet.keystore)"] : []),
+  ];
 
   const publicListeners = listeners(options.rpc)
     .filter(([, listener]) => isPublicListener(listener))
@@ -55,8 +58,8 @@ export function riskyConfigurations(options: NodeOptions): RiskyConfiguration[] 
   if (wallet.length > 0 && anyOrigin.length > 0) {
     add(
       RiskyConfigurationCode.WALLET_WITH_ANY_ORIGIN,
-      `the dev wallet (wallet.enabled) with ${anyOrigin.join(" and ")}: any web page a user of this ` +
-        "machine visits can send transactions signed by the dev accounts",
+      `${wallet.join(" and ")} with ${anyOrigin.join(" and ")}: any web page a user of this ` +
+        "machine visits can send transactions signed by the wallet's accounts",
       "allowWalletWithAnyOrigin",
     );
   }

@@ -33,6 +33,7 @@ describe("isLoopbackHost", () => {
 const PUBLIC_WITHOUT_DEV_CONTROLS = {
   "rpc.http.host": "0.0.0.0",
   "wallet.enabled": "false",
+  "wallet.keystore": "false",
   "rpc.modules.evm.enabled": "false",
   "rpc.modules.personal.enabled": "false",
 };
@@ -47,7 +48,8 @@ describe("riskyConfigurations", () => {
     expect(http).toEqual({
       code: RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC,
       risk:
-        "the dev wallet (wallet.enabled) and evm_* (rpc.modules.evm, miner.devControls) and personal_* " +
+        "the dev wallet (wallet.enabled) and the keystore (wallet.keystore) and evm_* (rpc.modules.evm, " +
+        "miner.devControls) and personal_* " +
         '(rpc.modules.personal) served on rpc.http.host = "0.0.0.0", beyond loopback, to anyone who can reach it ' +
         "(there are no API keys)",
       unsafeKey: "unsafe.allowDevControlsOnPublicRpc",
@@ -63,6 +65,10 @@ describe("riskyConfigurations", () => {
         "rpc.modules.personal.enabled": "false",
       }),
     ).toEqual([RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC]);
+    // The keystore alone too (docs/protocol/keystore.md §4).
+    expect(await codesOf({...PUBLIC_WITHOUT_DEV_CONTROLS, "wallet.keystore": "true"})).toEqual([
+      RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC,
+    ]);
     // A single method switched on counts as its namespace.
     expect(await codesOf({...PUBLIC_WITHOUT_DEV_CONTROLS, "rpc.methods.enabled": "personal_sign"})).toEqual([
       RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC,
@@ -78,12 +84,17 @@ describe("riskyConfigurations", () => {
   it('finds the dev wallet with "*" in rpc.corsOrigins, rpc.http.vhosts or rpc.ws.origins', async () => {
     const [cors] = riskyConfigurations(await optionsOf({"rpc.corsOrigins": "*"}));
     expect(cors?.code).toBe(RiskyConfigurationCode.WALLET_WITH_ANY_ORIGIN);
-    expect(cors?.risk).toContain('the dev wallet (wallet.enabled) with rpc.corsOrigins = ["*"]');
+    expect(cors?.risk).toContain(
+      'the dev wallet (wallet.enabled) and the keystore (wallet.keystore) with rpc.corsOrigins = ["*"]',
+    );
     expect(cors?.unsafeKey).toBe("unsafe.allowWalletWithAnyOrigin");
     expect(await codesOf({"rpc.http.vhosts": "*"})).toEqual([RiskyConfigurationCode.WALLET_WITH_ANY_ORIGIN]);
     expect(await codesOf({"rpc.ws.origins": "*"})).toEqual([RiskyConfigurationCode.WALLET_WITH_ANY_ORIGIN]);
     expect(await codesOf({"rpc.corsOrigins": "https://app.example"})).toEqual([]);
-    expect(await codesOf({"rpc.corsOrigins": "*", "wallet.enabled": "false"})).toEqual([]);
+    expect(await codesOf({"rpc.corsOrigins": "*", "wallet.enabled": "false", "wallet.keystore": "false"})).toEqual([]);
+    expect(await codesOf({"rpc.corsOrigins": "*", "wallet.enabled": "false"})).toEqual([
+      RiskyConfigurationCode.WALLET_WITH_ANY_ORIGIN,
+    ]);
     expect(await codesOf({"rpc.ws.origins": "*", "rpc.ws.enabled": "false"})).toEqual([]);
   });
 

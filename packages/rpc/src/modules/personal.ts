@@ -1,41 +1,132 @@
 /**
- * The `personal` namespace over the dev wallet: its accounts have no passphrase and are always
- * unlocked, so passphrases are accepted and ignored; key management is not offered.
+ * The `personal` namespace (docs/rpc.md §4.7, docs/protocol/keystore.md §3). With the keystore,
+ * keys are managed as keyfiles and unlocked accounts sign beside the dev accounts. The dev accounts
+ * have no passphrase and are always unlocked: passphrases given for them are accepted and ignored.
+ * Without the keystore, key management is not offered.
  */
-import {toData} from "@xchain/utils";
+import {NodeError, publicKeyOf, toData} from "@xchain/utils";
+
+import {RpcError} from "../jsonrpc/errors.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import {callRequest} from "../params/callObject.ts";
-import {string} from "../params/codec.ts";
-import {address, quantity} from "../params/hex.ts";
+import {type Codec, jsonType, ParamError, string} from "../params/codec.ts";
+import {address, looseHex, quantityNumber} from "../params/hex.ts";
 import {method, optional, param} from "../params/method.ts";
 import {unsupportedMethods} from "./unsupported.ts";
 import {requireAccount, sendFromWallet} from "./walletActions.ts";
+
+/**
+ * An unlock duration in milliseconds (docs/protocol/keystore.md §3): a JSON number is seconds
+ * (geth), a `0x` string milliseconds (rskj); 0 means until locked.
+ */
+export const unlockDuration: Codec<number> = (value, path) => {
+  if (typeof value === "number") {
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new ParamError(path, "expected a non-negative number of seconds");
+    return value * 1000;
+  }
+  if (typeof value === "string") return quantityNumber(value, path);
+  throw new ParamError(path, `expected seconds as a number or milliseconds as a hex string, got ${jsonType(value)}`);
+};
+
+/** A 32-byte secp256k1 private key, `0x` optional. */
+const privateKey: Codec<Uint8Array> = (value, path) => {
+  const key = looseHex(value, path);
+  if (key.length !== 32) throw new ParamError(path, "expected a 32-byte private key");
+  try {
+    publicKeyOf(key);
+  } catch {
+    throw new ParamError(path, "not a valid secp256k1 private key");
+  }
+  return key;
+};
 
 /** personal_* methods. */
 export function personalMethods({
   chain,
   wallet,
+  keystore,
   txpool,
-}: Pick<ModuleDeps, "chain" | "wallet" | "txpool">): Record<string, RpcMethod> {
+}: Pick<ModuleDeps, "chain" | "wallet" | "keystore" | "txpool">): Record<string, RpcMethod> {
+  const common = {
+    /** Handler for `personal_sendTransaction`: a stored key decrypted with the passphrase, else a dev account */
+    sendTransaction: method([param("transaction", callRequest), param("passphrase", string)], async (request, pass) => {
+      const stored =
+        request.from && keystore ? await refusing(keystore.decryptedWallet(request.from, pass)) : undefined;
+      return sendFromWallet(stored ?? wallet, txpool, request, chain.head().header.minimumGasPrice);
+    }),
+  };
+  if (!keystore) {
+    return {
+      ...common,
+      /** Handler for `personal_listAccounts` */
+      listAccounts: method([], () => (wallet?.accounts() ?? []).map(toData)),
+      /** Handler for `personal_unlockAccount`: true for an account the wallet holds */
+      unlockAccount: method(
+        [param("address", address), param("passphrase", string), optional("duration", unlockDuration)],
+        (account) => {
+          requireAccount(wallet, account);
+          return true;
+        },
+      ),
+      ...unsupportedMethods(
+        ["dumpRawKey", "importRawKey", "lockAccount", "newAccount", "newAccountWithSeed"],
+        "the keystore is off (wallet.keystore): the dev wallet has fixed accounts and no key management",
+      ),
+    };
+  }
   return {
-    /** Handler for `personal_listAccounts` */
-    listAccounts: method([], () => (wallet?.accounts() ?? []).map(toData)),
-    /** Handler for `personal_sendTransaction` */
-    sendTransaction: method([param("transaction", callRequest), param("passphrase", string)], (request) =>
-      sendFromWallet(wallet, txpool, request, chain.head().header.minimumGasPrice),
+    ...common,
+    /** Handler for `personal_listAccounts`: the stored accounts, then the other accounts that sign (dev, seed) */
+    listAccounts: method([], () => {
+      const seen = new Set<string>();
+      return [...keystore.storedAccounts(), ...(wallet?.accounts() ?? [])]
+        .map(toData)
+        .filter((a) => !seen.has(a) && seen.add(a));
+    }),
+    /** Handler for `personal_newAccount` */
+    newAccount: method([param("passphrase", string)], async (pass) => toData(await keystore.newAccount(pass))),
+    /** Handler for `personal_newAccountWithSeed`: keccak256(seed), in memory only */
+    newAccountWithSeed: method([param("seed", string)], (seed) => toData(keystore.addSeedAccount(seed))),
+    /** Handler for `personal_importRawKey` */
+    importRawKey: method([param("key", privateKey), param("passphrase", string)], async (key, pass) =>
+      toData(await keystore.importRawKey(key, pass)),
     ),
-    /** Handler for `personal_unlockAccount`: true for an account the wallet holds */
+    /** Handler for `personal_dumpRawKey`: refused unless wallet.allowDumpRawKey */
+    dumpRawKey: method([param("address", address)], (account) =>
+      toData(refusingSync(() => keystore.dumpRawKey(account))),
+    ),
+    /** Handler for `personal_unlockAccount`: a stored account is decrypted; a dev account is always unlocked */
     unlockAccount: method(
-      [param("address", address), param("passphrase", string), optional("durationSeconds", quantity)],
-      (account) => {
-        requireAccount(wallet, account);
-        return true;
+      [param("address", address), param("passphrase", string), optional("duration", unlockDuration)],
+      async (account, pass, durationMs) => {
+        if (await refusing(keystore.unlock(account, pass, durationMs))) return true;
+        return wallet?.hasAccount(account) ?? false;
       },
     ),
-    ...unsupportedMethods(
-      ["dumpRawKey", "importRawKey", "lockAccount", "newAccount", "newAccountWithSeed"],
-      "the dev wallet has fixed accounts and no key management",
-    ),
+    /** Handler for `personal_lockAccount`: whether it was unlocked */
+    lockAccount: method([param("address", address)], (account) => keystore.lock(account)),
   };
+}
+
+/** A keystore refusal (a wrong passphrase, a corrupt keyfile, a locked account) as -32000 with its reason. */
+async function refusing<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    throw asRpcError(e);
+  }
+}
+
+function refusingSync<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (e) {
+    throw asRpcError(e);
+  }
+}
+
+function asRpcError(e: unknown): unknown {
+  return e instanceof NodeError ? RpcError.server(e.message) : e;
 }

@@ -35,12 +35,12 @@ describe("personal_unlockAccount", () => {
   });
 });
 
-describe("personal_newAccount", () => {
+describe("personal_newAccount without a keystore", () => {
   it("is not offered: -32601 with the reason", async () => {
     expect(await node.error("personal_newAccount", ["secret"])).toEqual({
       code: -32601,
       message:
-        "the method personal_newAccount does not exist/is not available: the dev wallet has fixed accounts and no key management",
+        "the method personal_newAccount does not exist/is not available: the keystore is off (wallet.keystore): the dev wallet has fixed accounts and no key management",
     });
   });
 });

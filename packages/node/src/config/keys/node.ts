@@ -38,6 +38,16 @@ export const nodeKeys: readonly ConfigKey[] = [
     description: "the cow accounts as dev accounts (eth_accounts, eth_sendTransaction, eth_sign); regtest only",
   },
   {
+    key: "wallet.keystore",
+    kind: {type: "boolean"},
+    description: "keyfiles under <datadir>/keystore for personal_*; unlocked accounts sign beside the dev accounts",
+  },
+  {
+    key: "wallet.allowDumpRawKey",
+    kind: {type: "boolean"},
+    description: "let personal_dumpRawKey reveal the private key of an unlocked account",
+  },
+  {
     key: "state.cacheMb",
     kind: {type: "integer", min: 0, max: 65536},
     description: "trie-node cache of the world state, in MiB (0 disables it)",

@@ -1,0 +1,215 @@
+/**
+ * The node's keystore (docs/protocol/keystore.md): Web3 Secret Storage v3 keyfiles under
+ * `<datadir>/keystore`, and the accounts unlocked from them in memory with an optional expiry.
+ * It is the node's `DevWallet` too: the unlocked accounts sign beside the dev accounts, which it
+ * holds unlocked for good, as rskj's wallet holds its seed accounts.
+ */
+import {randomBytes} from "node:crypto";
+import {chmod, mkdir, readdir, readFile, rename, writeFile} from "node:fs/promises";
+import {join} from "node:path";
+import type {Transaction, TransactionValues} from "@xchain/primitives";
+import {type DevWallet, type Keystore, PrivateKeyWallet} from "@xchain/rpc";
+import {bytesToHex, hexToBytesOrNull, keccak256, NodeError, utf8ToBytes} from "@xchain/utils";
+import {decryptKey, encryptKey, type Keyfile, type ScryptParams} from "./keyfile.ts";
+
+/** docs/protocol/keystore.md §3: new and imported keys stay unlocked 30 minutes, as in rskj. */
+const DEFAULT_UNLOCK_MS = 30 * 60 * 1000;
+
+/** Each reason the keystore refuses. */
+export enum KeystoreErrorCode {
+  /** The account is not unlocked (personal_dumpRawKey). */
+  LOCKED = "KEYSTORE_LOCKED",
+  /** personal_dumpRawKey while `wallet.allowDumpRawKey` is off. */
+  DUMP_REFUSED = "KEYSTORE_DUMP_REFUSED",
+}
+
+/** Each code with its metadata. */
+export type KeystoreErrorType = {code: KeystoreErrorCode; address: string};
+
+/** A keystore refusal; the message says why. */
+export class KeystoreError extends NodeError<KeystoreErrorType> {}
+
+/** How the keystore stores and releases keys. */
+export interface KeystoreOptions {
+  /** The keyfile directory (`<datadir>/keystore`), created on the first write. */
+  dir: string;
+  /** scrypt parameters of the files it writes (geth's standard; tests use lighter ones). */
+  scrypt: ScryptParams;
+  /** Whether personal_dumpRawKey may reveal an unlocked key (`wallet.allowDumpRawKey`). */
+  allowDumpRawKey: boolean;
+}
+
+/** What the keystore is given. */
+export interface KeystoreModules {
+  chainId: number;
+  /** Keys unlocked for good and never written: the dev accounts (none off regtest). */
+  devKeys: readonly Uint8Array[];
+  /** Milliseconds since the epoch (tests pass a fake clock). */
+  now?: () => number;
+}
+
+/** Keyfiles on disk, unlocked keys in memory. */
+export class KeystoreWallet implements DevWallet, Keystore {
+  private readonly unlocked: PrivateKeyWallet;
+  /** Expiry (ms since the epoch) of each timed unlock, by address hex; absent: until locked. */
+  private readonly expiries = new Map<string, number>();
+  /** Keyfile name by address hex, read from the directory at open and kept up to date. */
+  private readonly files: Map<string, string>;
+  private readonly now: () => number;
+  private readonly chainId: number;
+
+  private constructor(
+    private readonly opts: KeystoreOptions,
+    modules: KeystoreModules,
+    files: Map<string, string>,
+  ) {
+    this.unlocked = new PrivateKeyWallet(modules.devKeys, modules.chainId);
+    this.files = files;
+    this.now = modules.now ?? Date.now;
+    this.chainId = modules.chainId;
+  }
+
+  /** Reads the keyfile names of `opts.dir` (a missing directory is an empty keystore). */
+  static async open(opts: KeystoreOptions, modules: KeystoreModules): Promise<KeystoreWallet> {
+    const files = new Map<string, string>();
+    const names = await readdir(opts.dir).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === "ENOENT") return [] as string[];
+      throw e;
+    });
+    for (const name of names.sort()) {
+      const address = await addressOfFile(join(opts.dir, name));
+      if (address && !files.has(address)) files.set(address, name);
+    }
+    return new KeystoreWallet(opts, modules, files);
+  }
+
+  accounts(): Uint8Array[] {
+    this.purgeExpired();
+    return this.unlocked.accounts();
+  }
+
+  hasAccount(address: Uint8Array): boolean {
+    this.purgeExpired();
+    return this.unlocked.hasAccount(address);
+  }
+
+  signTransaction(from: Uint8Array, values: TransactionValues): Transaction {
+    this.purgeExpired();
+    return this.unlocked.signTransaction(from, values);
+  }
+
+  signMessage(from: Uint8Array, message: Uint8Array): Uint8Array {
+    this.purgeExpired();
+    return this.unlocked.signMessage(from, message);
+  }
+
+  storedAccounts(): Uint8Array[] {
+    return [...this.files.keys()].map((hex) => hexToBytesOrNull(hex) as Uint8Array);
+  }
+
+  async newAccount(passphrase: string): Promise<Uint8Array> {
+    return this.store(new Uint8Array(randomBytes(32)), passphrase);
+  }
+
+  async importRawKey(privateKey: Uint8Array, passphrase: string): Promise<Uint8Array> {
+    return this.store(privateKey, passphrase);
+  }
+
+  addSeedAccount(seed: string): Uint8Array {
+    const address = this.unlocked.add(keccak256(utf8ToBytes(seed)));
+    this.expiries.delete(bytesToHex(address));
+    return address;
+  }
+
+  async unlock(address: Uint8Array, passphrase: string, durationMs: number | undefined): Promise<boolean> {
+    const name = this.files.get(bytesToHex(address));
+    if (name === undefined) return false;
+    const key = await this.decrypt(name, passphrase);
+    this.hold(key, durationMs ?? DEFAULT_UNLOCK_MS);
+    return true;
+  }
+
+  lock(address: Uint8Array): boolean {
+    this.purgeExpired();
+    this.expiries.delete(bytesToHex(address));
+    return this.unlocked.remove(address);
+  }
+
+  async decryptedWallet(from: Uint8Array, passphrase: string): Promise<DevWallet | undefined> {
+    const name = this.files.get(bytesToHex(from));
+    if (name === undefined) return undefined;
+    return new PrivateKeyWallet([await this.decrypt(name, passphrase)], this.chainId);
+  }
+
+  dumpRawKey(address: Uint8Array): Uint8Array {
+    if (!this.opts.allowDumpRawKey) {
+      throw refusal(
+        KeystoreErrorCode.DUMP_REFUSED,
+        address,
+        "wallet.allowDumpRawKey is off: will not reveal the key of",
+      );
+    }
+    if (!this.hasAccount(address)) throw refusal(KeystoreErrorCode.LOCKED, address, "not unlocked:");
+    return this.unlocked.privateKeyOf(address);
+  }
+
+  /** The key of a keyfile; nothing is written, whatever the outcome. */
+  private async decrypt(name: string, passphrase: string): Promise<Uint8Array> {
+    const text = await readFile(join(this.opts.dir, name), "utf8");
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return decryptKey(json, passphrase);
+  }
+
+  /** Writes the keyfile (temp file, mode 0600, then rename) and unlocks the key for the default duration. */
+  private async store(privateKey: Uint8Array, passphrase: string): Promise<Uint8Array> {
+    const keyfile: Keyfile = await encryptKey(privateKey, passphrase, this.opts.scrypt);
+    const name = `UTC--${new Date(this.now()).toISOString().replaceAll(":", "-")}--${keyfile.address}`;
+    await mkdir(this.opts.dir, {recursive: true, mode: 0o700});
+    const temp = join(this.opts.dir, `.${name}.tmp`);
+    await writeFile(temp, JSON.stringify(keyfile), {mode: 0o600, flag: "wx"});
+    await chmod(temp, 0o600);
+    await rename(temp, join(this.opts.dir, name));
+    this.files.set(keyfile.address, name);
+    return this.hold(privateKey, DEFAULT_UNLOCK_MS);
+  }
+
+  private hold(privateKey: Uint8Array, durationMs: number): Uint8Array {
+    const address = this.unlocked.add(privateKey);
+    const hex = bytesToHex(address);
+    if (durationMs === 0) this.expiries.delete(hex);
+    else this.expiries.set(hex, this.now() + durationMs);
+    return address;
+  }
+
+  private purgeExpired(): void {
+    const now = this.now();
+    for (const [hex, expiry] of this.expiries) {
+      if (expiry > now) continue;
+      this.expiries.delete(hex);
+      this.unlocked.remove(hexToBytesOrNull(hex) as Uint8Array);
+    }
+  }
+}
+
+/** The lowercase address hex a keyfile names, or undefined for a file that is not one (skipped). */
+async function addressOfFile(path: string): Promise<string | undefined> {
+  if (path.endsWith(".tmp")) return undefined;
+  try {
+    const {address} = JSON.parse(await readFile(path, "utf8")) as {address?: unknown};
+    if (typeof address !== "string") return undefined;
+    const bytes = hexToBytesOrNull(address.toLowerCase().replace(/^0x/, ""));
+    return bytes?.length === 20 ? bytesToHex(bytes) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function refusal(code: KeystoreErrorCode, address: Uint8Array, what: string): KeystoreError {
+  const hex = `0x${bytesToHex(address)}`;
+  return new KeystoreError({code, address: hex}, `${what} ${hex}`);
+}
