@@ -25,6 +25,11 @@ export class MinerClock {
     return this.offsetSeconds;
   }
 
+  /** Everything added to the wall clock (the shift and the catch-up): the clock moved when this changed. */
+  get adjustmentSeconds(): number {
+    return this.offsetSeconds + this.catchUpSeconds;
+  }
+
   /**
    * Adds `seconds` to the shift, counted from `notBefore` (the head's timestamp) when the clock is behind it,
    * so the next block comes at least `seconds` after the head (docs/rpc.md §4.7); returns the total shift.

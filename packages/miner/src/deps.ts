@@ -2,6 +2,7 @@
 import type {Chain} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import type {BlockExecutor} from "@xchain/execution";
+import type {StateCommit} from "@xchain/state";
 import type {TxPoolApi} from "@xchain/txpool";
 import type {Logger} from "@xchain/utils";
 
@@ -22,8 +23,13 @@ export type MinerChain = Pick<
 /** Block assembly (`BlockExecutor.assembleBlock`). */
 export type BlockAssembler = Pick<BlockExecutor, "assembleBlock">;
 
-/** The pool's side of mining: the ordered executable transactions, and news of new ones. */
-export type MinerTxPool = Pick<TxPoolApi, "pendingForBlock" | "onPending">;
+/** The pool's side of mining: the ordered executable transactions, news of new ones, its change counter. */
+export type MinerTxPool = Pick<TxPoolApi, "pendingForBlock" | "onPending" | "revision">;
+
+/** Where the pending block's state becomes readable without being stored (`StateDatabase.stageUnpersisted`). */
+export interface PendingStateSink {
+  stageUnpersisted(commit: StateCommit): void;
+}
 
 /** The miner's collaborators (its modules). */
 export interface MinerModules {
@@ -35,6 +41,8 @@ export interface MinerModules {
    */
   assembler: BlockAssembler;
   chainspec: Chainspec;
+  /** The state the node's RPC reads, where the pending block's state is staged. */
+  pendingState: PendingStateSink;
   /** Failures of background work (template rebuilds, the built-in miner) go here; default: nowhere. */
   logger?: Logger;
   /** The wall clock in milliseconds; default `Date.now`. */

@@ -1,4 +1,4 @@
-export type {MinerTxPool} from "./deps.ts";
+export type {MinerTxPool, PendingStateSink} from "./deps.ts";
 export {MinerError, type MinerErrorType} from "./errors.ts";
 export {bitcoinNonceFromEthNonce, ethWorkPowValue} from "./ethWork.ts";
 export {Miner} from "./miner.ts";
@@ -6,4 +6,10 @@ export {defaultMinerOptions, type MinerOptions} from "./options.ts";
 export type {BlockTemplate} from "./template/blockTemplate.ts";
 export {type GasLimitInput, nextGasLimit} from "./template/gasLimit.ts";
 export {nextMinimumGasPrice} from "./template/minimumGasPrice.ts";
-export {type MinerApi, MinerErrorCode, type SubmitBlockResult} from "./types.ts";
+export {
+  type MinerApi,
+  MinerErrorCode,
+  type PendingBlock,
+  type PendingBlockSource,
+  type SubmitBlockResult,
+} from "./types.ts";

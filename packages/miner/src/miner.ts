@@ -14,6 +14,7 @@ import {MinerError} from "./errors.ts";
 import {bitcoinNonceFromEthNonce, buildEthHeaderWork, ethWorkPackage, headerWithNonce} from "./ethWork.ts";
 import {HashrateMeter} from "./hashrate.ts";
 import type {MinerOptions} from "./options.ts";
+import {PendingBlockBuilder} from "./pending/pendingBlock.ts";
 import {
   parseBitcoinBlockSubmission,
   parsePartialMerkleSubmission,
@@ -26,14 +27,15 @@ import {buildTemplate} from "./template/blockTemplate.ts";
 import {UncleFinder} from "./template/uncles.ts";
 import {WorkCache} from "./template/workCache.ts";
 import {WorkManager} from "./template/workManager.ts";
-import type {MergedMiningWork, MinerApi, SubmitBlockResult} from "./types.ts";
+import type {MergedMiningWork, MinerApi, PendingBlock, PendingBlockSource, SubmitBlockResult} from "./types.ts";
 
 const TARGET_BYTES = 32;
 
 /** The miner of one node; `close` stops it. */
-export class Miner implements MinerApi {
+export class Miner implements MinerApi, PendingBlockSource {
   readonly coinbase: Uint8Array;
   private readonly work: WorkManager;
+  private readonly pending: PendingBlockBuilder;
   private readonly submitter: Submitter;
   private readonly autoMiner: AutoMiner;
   private readonly dev: EvmControls;
@@ -64,6 +66,12 @@ export class Miner implements MinerApi {
       () => chain.head(),
       new WorkCache(options.workCacheSize),
     );
+    this.pending = new PendingBlockBuilder({
+      ...sources,
+      head: () => chain.head(),
+      poolRevision: () => modules.txpool.revision(),
+      state: modules.pendingState,
+    });
     this.meter = new HashrateMeter(options.hashrateWindowMs, this.now);
     const rateLimiter = new SubmissionRateLimiter(options.submissionRateLimitMs, this.now);
     this.submitter = new Submitter({chain, chainspec, cache: this.work.cache, rateLimiter});
@@ -158,6 +166,10 @@ export class Miner implements MinerApi {
       if (e instanceof MinerError) return false;
       throw e;
     }
+  }
+
+  pendingBlock(): Promise<PendingBlock> {
+    return this.pending.current();
   }
 
   isMining(): boolean {

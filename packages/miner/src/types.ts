@@ -4,6 +4,7 @@
  * the development controls (`evm_*`). `Miner` implements it.
  */
 import type {ImportResultKind} from "@xchain/chain";
+import type {Block, Receipt} from "@xchain/primitives";
 
 /** `mnr_getWork` (docs/protocol/mining-rpc.md §2). */
 export interface MergedMiningWork {
@@ -99,4 +100,21 @@ export interface MinerApi extends DevControls {
   /** Hashes per second: the built-in miner's plus those submitted by eth_submitHashrate (recent). */
   hashrate(): bigint;
   submitHashrate(hashesPerSecond: bigint, clientId: Uint8Array): void;
+}
+
+/** The pending block (docs/rpc.md §4.3): what this node would mine now on its head. */
+export interface PendingBlock {
+  /**
+   * The block, its header without merged-mining fields. The state at its state root is readable
+   * through the state the miner stages it in, though it is not stored.
+   */
+  block: Block;
+  /** One receipt per transaction. */
+  receipts: readonly Receipt[];
+}
+
+/** Builds the pending block (`Miner`). */
+export interface PendingBlockSource {
+  /** The pending block on the current head, rebuilt when the head, the pool or the miner clock's shift changed. */
+  pendingBlock(): Promise<PendingBlock>;
 }

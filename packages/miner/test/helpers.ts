@@ -21,15 +21,18 @@ export const cows: DevAccount[] = cowAccounts();
 export class TestPool implements MinerTxPool {
   private readonly txs = new Map<string, Transaction>();
   private readonly listeners = new Set<(tx: Transaction) => void>();
+  private changes = 0;
 
   constructor(chain: Chain) {
     chain.events.on("newHead", (event) => {
       for (const block of event.added) for (const tx of block.transactions) this.txs.delete(bytesToHex(tx.hash()));
+      this.changes++;
     });
   }
 
   add(...txs: Transaction[]): void {
     for (const tx of txs) this.txs.set(bytesToHex(tx.hash()), tx);
+    this.changes++;
     for (const tx of txs) for (const listener of this.listeners) listener(tx);
   }
 
@@ -55,6 +58,10 @@ export class TestPool implements MinerTxPool {
   onPending(listener: (tx: Transaction) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  revision(): number {
+    return this.changes;
   }
 }
 
@@ -89,7 +96,8 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
   const pool = setup.pool ? setup.pool(chain) : (new TestPool(chain) as MinerTxPool as P);
   const errors: unknown[] = [];
   const options = {...defaultMinerOptions(regtest), enabled: false, ...overrides};
-  const assembler = new BlockExecutor({}, {chainspec: regtest, state: new StateDatabase(defaultStateOptions, {store})});
+  const state = new StateDatabase(defaultStateOptions, {store});
+  const assembler = new BlockExecutor({}, {chainspec: regtest, state});
   // The miner logs a failure of background work at error level with the error as `err`.
   const logger: Logger = {
     ...noopLogger,
@@ -97,7 +105,7 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
       errors.push(typeof context === "string" ? context : (context as {err?: unknown}).err);
     },
   };
-  const modules = {chain, txpool: pool, assembler, chainspec: regtest, logger};
+  const modules = {chain, txpool: pool, assembler, chainspec: regtest, pendingState: state, logger};
   const miner = new Miner(options, setup.now ? {...modules, now: setup.now} : modules);
   miners.push(miner);
   return {miner, chain, pool, errors, options};

@@ -94,6 +94,8 @@ export class Node {
         txpool,
         assembler,
         chainspec,
+        // The pending block's state is staged where RPC reads state.
+        pendingState: state,
         logger: logger.child({module: "miner"}),
       });
       closers.push({name: "miner", close: () => miner.close()});
@@ -120,6 +122,7 @@ export class Node {
         chain,
         txpool,
         miner,
+        pendingBlock: miner,
         executor,
         wallet: keystore ?? createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
         keystore,

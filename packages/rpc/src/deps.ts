@@ -13,7 +13,7 @@ import type {
   TraceScope,
   TransactionOutcome,
 } from "@xchain/execution";
-import type {MinerApi} from "@xchain/miner";
+import type {MinerApi, PendingBlockSource} from "@xchain/miner";
 import type {PeerScoringInfo, ReputationSummary} from "@xchain/p2p";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
@@ -128,6 +128,8 @@ export interface RpcDeps {
   txpool: TxPoolApi;
   /** Absent on a node that does not mine: mining methods answer -32601 "not available". */
   miner?: MinerApi;
+  /** The pending block (docs/rpc.md §4.3; the miner builds it). Absent: `pending` reads as `latest`. */
+  pendingBlock?: PendingBlockSource;
   executor: CallExecutor;
   /** Absent unless dev accounts are enabled: `eth_accounts` is `[]` and signing methods fail clearly. */
   wallet?: DevWallet;

@@ -10,8 +10,8 @@ import type {ExecutionSlots} from "./limits/executionSlots.ts";
 import type {RpcOptions} from "./options.ts";
 
 /** What namespace modules pick from: the dependencies with defaults applied, the options and the server's services. */
-export type ModuleDeps = Required<Omit<RpcDeps, "miner" | "wallet" | "keystore" | "scoring">> &
-  Pick<RpcDeps, "miner" | "wallet" | "keystore" | "scoring"> & {
+export type ModuleDeps = Required<Omit<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring">> &
+  Pick<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring"> & {
     options: RpcOptions;
     events: EventHub;
     filters: FilterManager;

@@ -49,6 +49,12 @@ export class TrieNodeStore {
   }
 }
 
+/** The trie key (unprefixed hex) and value a `trieWrite` op stores; undefined for any other op. */
+export function trieWriteEntry(op: BatchOp): [string, Uint8Array] | undefined {
+  if (op.type !== "put" || op.key[0] !== Bucket.stateTrie) return undefined;
+  return [bytesToHex(op.key.subarray(1)), op.value];
+}
+
 /** The batch op that stores `value` under the trie key `keyHex`. */
 export function trieWrite(keyHex: string, value: Uint8Array): BatchOp {
   return {type: "put", key: bucketKey(Bucket.stateTrie, hexToBytes(keyHex)), value};

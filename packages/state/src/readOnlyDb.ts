@@ -2,12 +2,19 @@ import type {DB} from "@ethereumjs/util";
 import {StateError, StateErrorCode} from "./errors.ts";
 import type {TrieNodeStore} from "./nodeStore.ts";
 
-/** The ethereumjs `DB` of a `StateReader`: reads through the node store, refuses every write. */
+/**
+ * The ethereumjs `DB` of a `StateReader`: reads through the node store (after `unpersisted`, the
+ * nodes of a state that is computed but not stored), refuses every write.
+ */
 export class ReadOnlyTrieDB implements DB<string, string | Uint8Array> {
-  constructor(private readonly nodes: TrieNodeStore) {}
+  constructor(
+    private readonly nodes: TrieNodeStore,
+    private readonly unpersisted?: ReadonlyMap<string, Uint8Array>,
+  ) {}
 
   get(key: string): Promise<Uint8Array | undefined> {
-    return this.nodes.get(key);
+    const own = this.unpersisted?.get(key);
+    return own === undefined ? this.nodes.get(key) : Promise.resolve(own);
   }
 
   put(): Promise<void> {

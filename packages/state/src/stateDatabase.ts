@@ -4,14 +4,14 @@ import type {KeyValueStore} from "@xchain/db";
 import {bytesToHex, bytesToPrefixedHex, equalBytes} from "@xchain/utils";
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
 import {NodeCache, type NodeCacheStats} from "./nodeCache.ts";
-import {TrieNodeStore} from "./nodeStore.ts";
+import {TrieNodeStore, trieWriteEntry} from "./nodeStore.ts";
 import type {StateOptions} from "./options.ts";
 import {CodeCache, TrieStateReader} from "./reader.ts";
 import {ReadOnlyTrieDB} from "./readOnlyDb.ts";
 import {TrieStateSession} from "./session.ts";
 import {SessionTrieDB} from "./sessionDb.ts";
 import {EMPTY_TRIE_ROOT, openTrie} from "./trie.ts";
-import type {StateReader, StateSession, StateSource} from "./types.ts";
+import type {StateCommit, StateReader, StateSession, StateSource} from "./types.ts";
 
 /** What a `StateDatabase` reads from. */
 export interface StateModules {
@@ -31,6 +31,8 @@ export class StateDatabase implements StateSource {
   /** The most recent readers by root: RPC reads the head's state over and over (caches stay warm). */
   private readonly readers = new Map<string, StateReader>();
   private lastReader: StateReader | undefined;
+  /** States computed but not stored (the pending block's), by root hex, oldest first: see `stageUnpersisted`. */
+  private readonly staged = new Map<string, ReadonlyMap<string, Uint8Array>>();
   /** The last released session, reusable by the next session opened at its root (warm caches). */
   private warm: {root: string; common: Common; session: TrieStateSession} | undefined;
 
@@ -73,8 +75,9 @@ export class StateDatabase implements StateSource {
       this.lastReader = cached;
       return cached;
     }
-    await this.requireRoot(root);
-    const trie = await openTrie(new ReadOnlyTrieDB(this.nodes), root, common);
+    const staged = this.staged.get(key);
+    if (!staged) await this.requireRoot(root);
+    const trie = await openTrie(new ReadOnlyTrieDB(this.nodes, staged), root, common);
     const reader = new TrieStateReader(Uint8Array.from(root), trie, this.code);
     this.readers.delete(key);
     this.readers.set(key, reader);
@@ -82,6 +85,24 @@ export class StateDatabase implements StateSource {
     // Map order is insertion order: the first key is the least recently created reader.
     if (this.readers.size > MAX_CACHED_READERS) this.readers.delete(this.readers.keys().next().value as string);
     return reader;
+  }
+
+  /**
+   * Makes a state that was computed but is not stored readable: `reader(commit.root)` serves the
+   * commit's trie nodes from memory and the rest from the store (the pending block, docs/rpc.md §4.3).
+   * `openSession` and `hasRoot` ignore it, so nothing stored ever comes to depend on these nodes.
+   * The last few staged states are kept, so a request that has just seen one can still read it.
+   */
+  stageUnpersisted(commit: StateCommit): void {
+    const key = bytesToHex(commit.root);
+    if (this.staged.has(key)) return;
+    const nodes = new Map<string, Uint8Array>();
+    for (const op of commit.writes) {
+      const entry = trieWriteEntry(op);
+      if (entry) nodes.set(entry[0], entry[1]);
+    }
+    this.staged.set(key, nodes);
+    if (this.staged.size > MAX_STAGED_STATES) this.staged.delete(this.staged.keys().next().value as string);
   }
 
   /** Whether the root node of `root` is in the store (the empty-trie root always is). */
@@ -105,6 +126,9 @@ export class StateDatabase implements StateSource {
 
 /** Budget of the contract-code cache the readers share. */
 const CODE_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** Unstored states kept readable: the pending block's current state and the ones just before it. */
+const MAX_STAGED_STATES = 3;
 
 /** Readers kept for reuse (the head and a few recent blocks). */
 const MAX_CACHED_READERS = 4;

@@ -122,6 +122,10 @@ export class TxPool implements TxPoolApi {
     return content;
   }
 
+  revision(): number {
+    return this.store.revision;
+  }
+
   /** `listener` runs synchronously for each transaction that becomes pending; it must not throw. */
   onPending(listener: (tx: Transaction) => void): () => void {
     this.listeners.add(listener);

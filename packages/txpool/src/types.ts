@@ -64,6 +64,8 @@ export interface TxPoolApi {
   content(): TxPoolContent;
   /** Fires with each transaction that becomes pending (newPendingTransactions, the autominer). */
   onPending(listener: (tx: Transaction) => void): () => void;
+  /** A number that changes whenever the pool's transactions change (admission, replacement, maintenance, eviction). */
+  revision(): number;
 }
 
 /** What maintenance and eviction removed or re-admitted since the pool started (for logs and metrics). */

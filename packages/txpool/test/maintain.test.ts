@@ -21,9 +21,14 @@ describe("maintenance", () => {
     for (const tx of txs) await pool.add(tx);
     const later = signTx(alice, {nonce: 2n});
     const block = await builder.buildBlock({transactions: pool.pendingForBlock()});
+    const beforeLater = pool.revision();
     await pool.add(later);
+    const beforeImport = pool.revision();
+    expect(beforeImport).not.toBe(beforeLater);
 
     expect(await importAll(setup, [block])).toEqual([ImportResultKind.IMPORTED_BEST]);
+    // The pending block depends on the pool's content: every change moves the revision.
+    expect(pool.revision()).not.toBe(beforeImport);
     expect(pool.status()).toEqual({pending: 1, queued: 0});
     expect(hashes(pool.pendingForBlock())).toEqual(hashes([later]));
     expect(pool.stats.included).toBe(3);

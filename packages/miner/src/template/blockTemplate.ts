@@ -6,7 +6,7 @@
 import type {ChainHead} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
-import {assembledHeaderValues} from "@xchain/execution";
+import {type AssembledBlock, assembledHeaderValues} from "@xchain/execution";
 import {powTarget, unsealedHashForMergedMining} from "@xchain/merged-mining";
 import {BlockHeader, type Transaction} from "@xchain/primitives";
 import type {MinerClock} from "../clock.ts";
@@ -44,8 +44,21 @@ export interface TemplateSources {
   options: Pick<MinerOptions, "coinbase" | "minGasPriceInWei" | "targetGasLimit" | "forceTargetGasLimit">;
 }
 
-/** Builds the template of the block after `head`. */
-export async function buildTemplate(sources: TemplateSources, head: ChainHead): Promise<BlockTemplate> {
+/** The next block on the head as assembled, before its merged-mining fields. */
+export interface AssembledNextBlock {
+  header: BlockHeader;
+  /** The included transactions, the REMASC transaction last. */
+  transactions: Transaction[];
+  uncles: BlockHeader[];
+  /** The execution result: receipts and the state writes, not persisted. */
+  result: AssembledBlock["result"];
+}
+
+/**
+ * Assembles the block after `head`: the miner's timestamp, difficulty, gas limit and minimum gas
+ * price, the uncles, and the pool's transactions that execute.
+ */
+export async function assembleNextBlock(sources: TemplateSources, head: ChainHead): Promise<AssembledNextBlock> {
   const {chain, chainspec, options} = sources;
   const parent = head.header;
   const number = head.number + 1;
@@ -77,8 +90,16 @@ export async function buildTemplate(sources: TemplateSources, head: ChainHead): 
     assembledHeaderValues(block, result, {parentHash: head.hash, uncles, extraData: new Uint8Array(0)}, chainspec),
     chainspec,
   );
+  return {header, transactions, uncles, result};
+}
+
+/** Builds the template of the block after `head`. */
+export async function buildTemplate(sources: TemplateSources, head: ChainHead): Promise<BlockTemplate> {
+  const {chain, chainspec} = sources;
+  const {header, transactions, uncles} = await assembleNextBlock(sources, head);
+  const number = header.number;
   const forkDetectionActive = chainspec.isActive("RSKIP110", number);
   const ancestors = forkDetectionActive ? await forkDetectionAncestors(chain, number) : () => undefined;
   const hashForMergedMining = unsealedHashForMergedMining(header, ancestors, forkDetectionActive);
-  return {header, transactions, uncles, hashForMergedMining, target: powTarget(block.difficulty)};
+  return {header, transactions, uncles, hashForMergedMining, target: powTarget(header.difficulty)};
 }

@@ -54,6 +54,38 @@ export function hashForMergedMining(header: BlockHeader, chainspec: Chainspec): 
   return sealedHashForMergedMining(header, chainspec.isActive("RSKIP110", header.number));
 }
 
+/** The pending block's object: no number, hash, nonce or logs bloom yet (docs/rpc.md §2.3). */
+export type PendingBlockJson = Omit<BlockJson, "number" | "hash" | "nonce" | "logsBloom"> & {
+  number: null;
+  hash: null;
+  nonce: null;
+  logsBloom: null;
+};
+
+/**
+ * Formats the pending block: its transactions, when full, show null block fields as pending ones
+ * do; `parentTotalDifficulty` is the head's, to which the block would add its cumulative difficulty.
+ */
+export function formatPendingBlock(
+  block: Block,
+  parentTotalDifficulty: bigint | undefined,
+  fullTransactions: boolean,
+  chainspec: Chainspec,
+): PendingBlockJson {
+  const cumulative = block.uncles.reduce((sum, uncle) => sum + uncle.difficulty, block.header.difficulty);
+  const total = parentTotalDifficulty === undefined ? undefined : parentTotalDifficulty + cumulative;
+  return {
+    ...formatBlock(block, total, false, chainspec),
+    number: null,
+    hash: null,
+    nonce: null,
+    logsBloom: null,
+    transactions: fullTransactions
+      ? block.transactions.map((tx) => formatTransaction(tx))
+      : block.transactions.map((tx) => toData(tx.hash())),
+  };
+}
+
 /** Formats a block (or an uncle: a header with no body, `transactions` and `uncles` empty). */
 export function formatBlock(
   block: Block,

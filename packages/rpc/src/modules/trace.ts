@@ -15,12 +15,12 @@ import type {ModuleDeps} from "../moduleDeps.ts";
 import {hash} from "../params/hex.ts";
 import {method, param} from "../params/method.ts";
 import {type TraceBlockRef, type TraceFilterRequest, traceBlockRef, traceFilterRequest} from "../params/traceFilter.ts";
-import {blockNumberOf} from "../resolve/blocks.ts";
+import {blockNumberOf, findBlock as findBlockByNumber} from "../resolve/blocks.ts";
 import {type TraceDeps, type TransactionTraces, traceBlockTransactions} from "../trace/blockTraces.ts";
 import {TraceCache} from "../trace/traceCache.ts";
 import {TraceJsonWriter} from "../trace/traceJson.ts";
 
-type TraceModuleDeps = TraceDeps & Pick<ModuleDeps, "options">;
+type TraceModuleDeps = TraceDeps & Pick<ModuleDeps, "options" | "pendingBlock">;
 
 /** trace_transaction, trace_block, trace_filter, sharing one cache of block traces. */
 export function traceMethods(deps: TraceModuleDeps): Record<string, RpcMethod> {
@@ -38,7 +38,7 @@ export function traceMethods(deps: TraceModuleDeps): Record<string, RpcMethod> {
   };
 
   const findBlock = (ref: TraceBlockRef): Promise<Block | undefined> =>
-    ref.kind === "hash" ? chain.getBlock(ref.hash) : chain.getBlockByNumber(blockNumberOf(chain, ref));
+    ref.kind === "hash" ? chain.getBlock(ref.hash) : findBlockByNumber(chain, ref, deps.pendingBlock);
 
   const writeAll = (groups: readonly TransactionTraces[], context: RequestContext): RawJson => {
     const json = new TraceJsonWriter((bytes) => context.budget.reserve(bytes));

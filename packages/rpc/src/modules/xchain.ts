@@ -12,7 +12,10 @@ import {receiptNodesMethod} from "./receiptNodes.ts";
 import {getStorageBytesAt} from "./xchainStorage.ts";
 
 /** xchain_* methods. */
-export function xchainMethods({chain}: Pick<ModuleDeps, "chain">): Record<string, RpcMethod> {
+export function xchainMethods({
+  chain,
+  pendingBlock,
+}: Pick<ModuleDeps, "chain" | "pendingBlock">): Record<string, RpcMethod> {
   return {
     /** Handler for `xchain_protocolVersion` */
     protocolVersion: method([], () => PROTOCOL_VERSION),
@@ -23,7 +26,7 @@ export function xchainMethods({chain}: Pick<ModuleDeps, "chain">): Record<string
     }),
     /** Handler for `xchain_getRawBlockHeaderByNumber` */
     getRawBlockHeaderByNumber: method([param("block", blockNumberOrTag)], async (ref) => {
-      const header = await findHeader(chain, ref);
+      const header = await findHeader(chain, ref, pendingBlock);
       return header ? formatRawHeader(header) : null;
     }),
     /** Handler for `xchain_getRawTransactionReceiptByHash`: the 6-field receipt of a canonical transaction */
@@ -33,6 +36,6 @@ export function xchainMethods({chain}: Pick<ModuleDeps, "chain">): Record<string
       return receipt ? toData(receipt.encode()) : null;
     }),
     getTransactionReceiptNodesByHash: receiptNodesMethod(chain),
-    getStorageBytesAt: getStorageBytesAt({chain}),
+    getStorageBytesAt: getStorageBytesAt({chain, pendingBlock}),
   };
 }

@@ -19,6 +19,9 @@ export type BlockRef = BlockNumberOrTag | {kind: "hash"; hash: Uint8Array; requi
 /** The default block of the methods where it is optional. */
 export const LATEST: BlockNumberOrTag = {kind: "tag", tag: "latest"};
 
+/** The default block of eth_estimateGas: the next block, where the transaction will run (docs/rpc.md §4.4). */
+export const PENDING: BlockNumberOrTag = {kind: "tag", tag: "pending"};
+
 const TAGS: readonly string[] = ["latest", "earliest", "pending"];
 const HASH_LENGTH = 66;
 

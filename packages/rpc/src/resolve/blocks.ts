@@ -1,15 +1,29 @@
 /**
- * Block references resolved against the chain. `pending` reads as `latest`: the node keeps no
- * pending block (docs/rpc.md §4.7 lists `pending` as unsupported for the block methods; the txpool
- * answers the pending nonce separately). A state read at a block that does not exist is -32600
- * `Block … not found` (docs/protocol/errors.md); a block lookup that finds nothing is null (docs/rpc.md §7 rule 2).
+ * Block references resolved against the chain. `pending` names the pending block (docs/rpc.md §4.3)
+ * where a `PendingBlockSource` is given, and reads as `latest` on a node without one (no miner). A
+ * state read at a block that does not exist is -32600 `Block … not found` (docs/protocol/errors.md);
+ * a block lookup that finds nothing is null (docs/rpc.md §7 rule 2).
  */
 import type {ChainReader} from "@xchain/chain";
+import type {PendingBlockSource} from "@xchain/miner";
 import type {Block, BlockHeader} from "@xchain/primitives";
 import type {StateReader} from "@xchain/state";
 import {equalBytes} from "@xchain/utils";
 import {RpcError} from "../jsonrpc/errors.ts";
 import {type BlockNumberOrTag, type BlockRef, describeBlockRef} from "../params/blockRef.ts";
+
+/** Builds the pending block; undefined on a node without a miner, where `pending` reads as `latest`. */
+export type PendingSource = PendingBlockSource | undefined;
+
+/** Whether `ref` is the `pending` tag. */
+export function isPendingRef(ref: BlockRef): boolean {
+  return ref.kind === "tag" && ref.tag === "pending";
+}
+
+/** The pending block when `ref` names it and the node builds one. */
+async function pendingBlockFor(ref: BlockRef, pending: PendingSource): Promise<Block | undefined> {
+  return pending && isPendingRef(ref) ? (await pending.pendingBlock()).block : undefined;
+}
 
 /** The canonical height a number or tag names (it may be above the head). */
 export function blockNumberOf(chain: Pick<ChainReader, "head">, ref: BlockNumberOrTag): number {
@@ -30,7 +44,10 @@ export async function isCanonical(
 export async function findHeader(
   chain: Pick<ChainReader, "head" | "getHeader" | "getHeaderByNumber">,
   ref: BlockRef,
+  pending?: PendingSource,
 ): Promise<BlockHeader | undefined> {
+  const pendingBlock = await pendingBlockFor(ref, pending);
+  if (pendingBlock) return pendingBlock.header;
   // The head is in memory: the tags that name it need no lookup in the canonical index.
   if (ref.kind === "tag" && ref.tag !== "earliest") return chain.head().header;
   if (ref.kind !== "hash") return chain.getHeaderByNumber(blockNumberOf(chain, ref));
@@ -43,29 +60,32 @@ export async function findHeader(
 }
 
 /** The block a number or tag names, or undefined. */
-export function findBlock(
+export async function findBlock(
   chain: Pick<ChainReader, "head" | "getBlockByNumber">,
   ref: BlockNumberOrTag,
+  pending?: PendingSource,
 ): Promise<Block | undefined> {
-  return chain.getBlockByNumber(blockNumberOf(chain, ref));
+  return (await pendingBlockFor(ref, pending)) ?? chain.getBlockByNumber(blockNumberOf(chain, ref));
 }
 
 /** The header a reference names, or -32600 `Block … not found` (docs/protocol/errors.md). */
 export async function requireHeader(
   chain: Pick<ChainReader, "head" | "getHeader" | "getHeaderByNumber">,
   ref: BlockRef,
+  pending?: PendingSource,
 ): Promise<BlockHeader> {
-  const header = await findHeader(chain, ref);
+  const header = await findHeader(chain, ref, pending);
   if (!header) throw RpcError.invalidRequest(`Block ${describeBlockRef(ref)} not found`);
   return header;
 }
 
-/** The state after the block a reference names. */
+/** The state after the block a reference names (the pending block's state is staged, not stored). */
 export function stateAt(
   chain: Pick<ChainReader, "head" | "getHeader" | "getHeaderByNumber" | "stateAfter">,
   ref: BlockRef,
+  pending?: PendingSource,
 ): Promise<StateReader> {
   // The head's state without a detour through the header lookup (most reads are at the head).
-  if (ref.kind === "tag" && ref.tag !== "earliest") return chain.stateAfter(chain.head().header);
-  return requireHeader(chain, ref).then((header) => chain.stateAfter(header));
+  if (ref.kind === "tag" && ref.tag === "latest") return chain.stateAfter(chain.head().header);
+  return requireHeader(chain, ref, pending).then((header) => chain.stateAfter(header));
 }

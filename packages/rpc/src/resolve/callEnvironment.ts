@@ -23,8 +23,8 @@ export type AncestorChain = Pick<ChainReader, "getHeader" | "getHeaderByNumber">
 
 /**
  * The ancestor of `header` at height `n` on `header`'s own chain (`header` itself at its own
- * height), or undefined. A canonical header's ancestors come from the canonical index, others
- * by walking parent hashes.
+ * height), or undefined. From the first canonical header up (`header` or an ancestor: the pending
+ * block's parent, a fork's base) ancestors come from the canonical index; below it, by parent hash.
  */
 export function ancestorLookup(
   chain: AncestorChain,
@@ -32,13 +32,14 @@ export function ancestorLookup(
 ): (n: number) => Promise<BlockHeader | undefined> {
   // Asked only when an ancestor is needed, and most calls never need one.
   let canonical: Promise<boolean> | undefined;
+  let parentLookup: Promise<((n: number) => Promise<BlockHeader | undefined>) | undefined> | undefined;
   return async (n) => {
     if (n > header.number || n < 0) return undefined;
+    if (n === header.number) return header;
     canonical ??= isCanonical(chain, header);
     if (await canonical) return chain.getHeaderByNumber(n);
-    let ancestor: BlockHeader | undefined = header;
-    while (ancestor && ancestor.number > n) ancestor = await chain.getHeader(ancestor.parentHash);
-    return ancestor;
+    parentLookup ??= chain.getHeader(header.parentHash).then((parent) => parent && ancestorLookup(chain, parent));
+    return (await parentLookup)?.(n);
   };
 }
 

@@ -63,7 +63,7 @@ export class TestNode {
     const miner = options.miner
       ? new Miner(
           {...defaultMinerOptions(regtest), enabled: false, ...options.miner},
-          {chain, txpool, assembler: executor, chainspec: regtest},
+          {chain, txpool, assembler: executor, chainspec: regtest, pendingState: state},
         )
       : undefined;
     const builder = await ChainBuilder.create({
@@ -82,6 +82,7 @@ export class TestNode {
       chain,
       txpool,
       miner,
+      pendingBlock: miner,
       executor,
       wallet:
         options.wallet === false

@@ -6,6 +6,12 @@ import {type RebaseOutcome, SenderTransactions} from "./senderTransactions.ts";
 export class TransactionStore {
   private readonly byHash = new Map<string, PoolTransaction>();
   private readonly bySender = new Map<string, SenderTransactions>();
+  private changes = 0;
+
+  /** Bumped by every change to the pool's transactions (the pending block is rebuilt when it moves). */
+  get revision(): number {
+    return this.changes;
+  }
 
   /** Transactions held, pending and queued. */
   get size(): number {
@@ -38,6 +44,7 @@ export class TransactionStore {
       this.bySender.set(ptx.senderKey, sender);
     }
     const outcome = sender.put(ptx);
+    this.changes++;
     if (outcome.replaced) this.byHash.delete(outcome.replaced.hash);
     this.byHash.set(ptx.hash, ptx);
     return outcome;
@@ -48,6 +55,7 @@ export class TransactionStore {
     const sender = this.bySender.get(ptx.senderKey);
     if (!sender || this.byHash.get(ptx.hash) !== ptx) return;
     sender.delete(ptx);
+    this.changes++;
     this.byHash.delete(ptx.hash);
     if (sender.size === 0) this.bySender.delete(ptx.senderKey);
   }
@@ -57,6 +65,7 @@ export class TransactionStore {
     const sender = this.bySender.get(senderKey);
     if (!sender) return undefined;
     const outcome = sender.rebase(accountNonce, balance);
+    this.changes++;
     for (const ptx of [...outcome.stale, ...outcome.unaffordable]) this.byHash.delete(ptx.hash);
     if (sender.size === 0) this.bySender.delete(senderKey);
     return outcome;

@@ -2,7 +2,8 @@
  * debug_traceTransaction, debug_traceBlockByHash and debug_traceBlockByNumber
  * (docs/protocol/debug-traces.md §1, §5): the block is re-executed on its parent's state by the
  * executor, and the chosen tracer's answer is written as JSON whose bytes are counted in the
- * request's budget as it grows. An unknown transaction or block is null; the genesis block is `[]`.
+ * request's budget as it grows. An unknown transaction or block is null; the genesis block is `[]`;
+ * `pending` traces the pending block.
  */
 import type {ExecutionTracer, TracedTransaction, TraceScope} from "@xchain/execution";
 import type {Block} from "@xchain/primitives";
@@ -16,12 +17,12 @@ import {hash} from "../../params/hex.ts";
 import {method, optional, param} from "../../params/method.ts";
 import {DEFAULT_TRACE_OPTIONS, type TraceOptions, traceOptions} from "../../params/traceOptions.ts";
 import {replayInput} from "../../resolve/blockReplay.ts";
-import {findHeader} from "../../resolve/blocks.ts";
+import {findHeader, isPendingRef} from "../../resolve/blocks.ts";
 import {createCallTracer, gethCallFrame} from "../../trace/gethCallTracer.ts";
 import {PrestateReader, prestateDiff, TouchRecorder} from "../../trace/prestateTracer.ts";
 import {StructLogTracer} from "../../trace/structLogger.ts";
 
-type DebugTraceDeps = Pick<ModuleDeps, "chain" | "chainspec" | "executor">;
+type DebugTraceDeps = Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "pendingBlock">;
 
 /** One traced transaction's result as JSON text. */
 interface TracedResult {
@@ -48,8 +49,9 @@ export function debugTraceMethods(deps: DebugTraceDeps): Record<string, RpcMetho
     }),
     /** Handler for `debug_traceBlockByNumber`: as by hash, for a number, tag or hash */
     traceBlockByNumber: method([param("block", blockRef), options], async (ref, opts, context) => {
-      const header = await findHeader(deps.chain, ref);
-      const block = header && (await deps.chain.getBlock(header.hash()));
+      const pending = deps.pendingBlock && isPendingRef(ref) ? await deps.pendingBlock.pendingBlock() : undefined;
+      const header = pending ? undefined : await findHeader(deps.chain, ref);
+      const block = pending?.block ?? (header && (await deps.chain.getBlock(header.hash())));
       return block ? blockResult(await traceBlock(deps, block, opts, context, {}), context) : null;
     }),
   };

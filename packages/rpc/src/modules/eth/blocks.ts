@@ -1,25 +1,32 @@
 /**
  * eth_* block and uncle queries (docs/rpc.md §4.3). A block that is not found gives null (docs/rpc.md §7
- * rule 2); an uncle is shown in the block shape without transactions (docs/rpc.md §2.3).
+ * rule 2); an uncle is shown in the block shape without transactions (docs/rpc.md §2.3); `pending`
+ * is the pending block, without number, hash, nonce and logs bloom.
  */
 import {Block, type BlockHeader} from "@xchain/primitives";
 import {toQuantity} from "@xchain/utils";
-import {formatBlock} from "../../format/block.ts";
+import {formatBlock, formatPendingBlock} from "../../format/block.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
-import {blockNumberOrTag} from "../../params/blockRef.ts";
+import {type BlockNumberOrTag, blockNumberOrTag} from "../../params/blockRef.ts";
 import {bool} from "../../params/codec.ts";
 import {hash, quantityNumber} from "../../params/hex.ts";
 import {method, optional, param} from "../../params/method.ts";
-import {findBlock} from "../../resolve/blocks.ts";
+import {findBlock, isPendingRef} from "../../resolve/blocks.ts";
 
 /** eth_getBlockBy*, eth_getBlockTransactionCountBy*, eth_getUncleCountBy*, eth_getUncleBy*. */
 export function ethBlockMethods({
   chain,
   chainspec,
-}: Pick<ModuleDeps, "chain" | "chainspec">): Record<string, RpcMethod> {
+  pendingBlock,
+}: Pick<ModuleDeps, "chain" | "chainspec" | "pendingBlock">): Record<string, RpcMethod> {
   const format = async (block: Block | undefined, full: boolean) =>
     block ? formatBlock(block, await chain.getTotalDifficulty(block.hash()), full, chainspec) : null;
+  const formatByNumber = async (ref: BlockNumberOrTag, full: boolean) => {
+    if (!pendingBlock || !isPendingRef(ref)) return format(await findBlock(chain, ref), full);
+    const {block} = await pendingBlock.pendingBlock();
+    return formatPendingBlock(block, await chain.getTotalDifficulty(block.header.parentHash), full, chainspec);
+  };
   const formatUncle = async (block: Block | undefined, index: number) => {
     const uncle: BlockHeader | undefined = block?.uncles[index];
     return uncle ? format(new Block(uncle, [], []), false) : null;
@@ -32,7 +39,7 @@ export function ethBlockMethods({
     /** Handler for `eth_getBlockByNumber` */
     getBlockByNumber: method(
       [param("block", blockNumberOrTag), optional("fullTransactions", bool, false)],
-      async (ref, full) => format(await findBlock(chain, ref), full),
+      async (ref, full) => formatByNumber(ref, full),
     ),
     /** Handler for `eth_getBlockTransactionCountByHash` */
     getBlockTransactionCountByHash: method([param("blockHash", hash)], async (h) =>
@@ -40,13 +47,13 @@ export function ethBlockMethods({
     ),
     /** Handler for `eth_getBlockTransactionCountByNumber` */
     getBlockTransactionCountByNumber: method([param("block", blockNumberOrTag)], async (ref) =>
-      count(await findBlock(chain, ref), "transactions"),
+      count(await findBlock(chain, ref, pendingBlock), "transactions"),
     ),
     /** Handler for `eth_getUncleCountByBlockHash` */
     getUncleCountByBlockHash: method([param("blockHash", hash)], async (h) => count(await chain.getBlock(h), "uncles")),
     /** Handler for `eth_getUncleCountByBlockNumber` */
     getUncleCountByBlockNumber: method([param("block", blockNumberOrTag)], async (ref) =>
-      count(await findBlock(chain, ref), "uncles"),
+      count(await findBlock(chain, ref, pendingBlock), "uncles"),
     ),
     /** Handler for `eth_getUncleByBlockHashAndIndex` */
     getUncleByBlockHashAndIndex: method([param("blockHash", hash), param("index", quantityNumber)], async (h, index) =>
@@ -55,7 +62,7 @@ export function ethBlockMethods({
     /** Handler for `eth_getUncleByBlockNumberAndIndex` */
     getUncleByBlockNumberAndIndex: method(
       [param("block", blockNumberOrTag), param("index", quantityNumber)],
-      async (ref, index) => formatUncle(await findBlock(chain, ref), index),
+      async (ref, index) => formatUncle(await findBlock(chain, ref, pendingBlock), index),
     ),
   };
 }

@@ -13,7 +13,7 @@ import {RpcError} from "../../jsonrpc/errors.ts";
 import type {RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 import {isCallStateOverrideAllowedByDefault} from "../../options.ts";
-import {blockRef, LATEST} from "../../params/blockRef.ts";
+import {blockRef, PENDING} from "../../params/blockRef.ts";
 import {callRequest} from "../../params/callObject.ts";
 import {method, optional, param} from "../../params/method.ts";
 import {stateOverride} from "../../params/stateOverride.ts";
@@ -25,7 +25,7 @@ const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 /** eth_call and eth_estimateGas. */
 export function ethCallMethods(
-  deps: Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "options" | "executions">,
+  deps: Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "pendingBlock" | "options" | "executions">,
 ): Record<string, RpcMethod> {
   const {options, executions} = deps;
   const overrideAllowed =
@@ -64,7 +64,7 @@ export function ethCallMethods(
     ),
     /** Handler for `eth_estimateGas`: the lowest gas limit that succeeds */
     estimateGas: method(
-      [param("transaction", callRequest), optional("block", blockRef, LATEST), overrideParam],
+      [param("transaction", callRequest), optional("block", blockRef, PENDING), overrideParam],
       (request, block, overrides, context) =>
         inSlot(context, async () => {
           checkOverrideAllowed(overrides);

@@ -37,13 +37,13 @@ const ZERO_ADDRESS = new Uint8Array(20);
  * the runner; `signal` stops its runs.
  */
 export async function prepareCall(
-  {chain, executor}: Pick<ModuleDeps, "chain" | "executor">,
+  {chain, executor, pendingBlock}: Pick<ModuleDeps, "chain" | "executor" | "pendingBlock">,
   request: CallRequest,
   block: BlockRef,
   signal: AbortSignal,
   overrides?: StateOverride,
 ): Promise<PreparedCall> {
-  const header = await requireHeader(chain, block);
+  const header = await requireHeader(chain, block, pendingBlock);
   const from = request.from ?? ZERO_ADDRESS;
   const value = request.value ?? 0n;
   const data = request.data ?? new Uint8Array(0);

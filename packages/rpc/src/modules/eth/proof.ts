@@ -39,7 +39,11 @@ function storageKeys(max: number): Codec<StorageKey[]> {
 }
 
 /** eth_getProof. */
-export function ethProofMethods({chain, options}: Pick<ModuleDeps, "chain" | "options">): Record<string, RpcMethod> {
+export function ethProofMethods({
+  chain,
+  options,
+  pendingBlock,
+}: Pick<ModuleDeps, "chain" | "options" | "pendingBlock">): Record<string, RpcMethod> {
   return {
     /** Handler for `eth_getProof`: proofs root first against the block's stateRoot and the account's storageHash */
     getProof: method(
@@ -49,7 +53,7 @@ export function ethProofMethods({chain, options}: Pick<ModuleDeps, "chain" | "op
         param("block", blockRef),
       ],
       async (account, keys, block) => {
-        const state = await stateAt(chain, block);
+        const state = await stateAt(chain, block, pendingBlock);
         const [found, accountProof] = await Promise.all([state.getAccount(account), state.accountProof(account)]);
         const storageProof = await Promise.all(
           keys.map(async ({slot, echo}) => {

@@ -8,16 +8,21 @@ import {method, optional, param} from "../../params/method.ts";
 import {stateAt} from "../../resolve/blocks.ts";
 
 /** eth_getBalance, eth_getStorageAt, eth_getTransactionCount, eth_getCode. */
-export function ethStateMethods({chain, txpool}: Pick<ModuleDeps, "chain" | "txpool">): Record<string, RpcMethod> {
+export function ethStateMethods({
+  chain,
+  txpool,
+  pendingBlock,
+}: Pick<ModuleDeps, "chain" | "txpool" | "pendingBlock">): Record<string, RpcMethod> {
   return {
     /** Handler for `eth_getBalance` */
     getBalance: method([param("address", address), optional("block", blockRef, LATEST)], async (account, block) =>
-      toQuantity(await (await stateAt(chain, block)).getBalance(account)),
+      toQuantity(await (await stateAt(chain, block, pendingBlock)).getBalance(account)),
     ),
     /** Handler for `eth_getStorageAt`: 32 bytes, zeros for a missing slot */
     getStorageAt: method(
       [param("address", address), param("position", word), param("block", blockRef)],
-      async (account, slot, block) => toData(await (await stateAt(chain, block)).getStorage(account, slot)),
+      async (account, slot, block) =>
+        toData(await (await stateAt(chain, block, pendingBlock)).getStorage(account, slot)),
     ),
     /** Handler for `eth_getTransactionCount`: `pending` counts the txpool's pending transactions */
     getTransactionCount: method(
@@ -29,7 +34,7 @@ export function ethStateMethods({chain, txpool}: Pick<ModuleDeps, "chain" | "txp
     ),
     /** Handler for `eth_getCode` */
     getCode: method([param("address", address), param("block", blockRef)], async (account, block) =>
-      toData(await (await stateAt(chain, block)).getCode(account)),
+      toData(await (await stateAt(chain, block, pendingBlock)).getCode(account)),
     ),
   };
 }

@@ -10,13 +10,14 @@ import type {ModuleDeps} from "../../moduleDeps.ts";
 import {blockNumberOrTag} from "../../params/blockRef.ts";
 import {hash, quantityNumber} from "../../params/hex.ts";
 import {method, param} from "../../params/method.ts";
-import {findBlock} from "../../resolve/blocks.ts";
+import {findBlock, isPendingRef} from "../../resolve/blocks.ts";
 
 /** eth_getTransactionBy*, eth_getTransactionReceipt, eth_pendingTransactions. */
 export function ethTransactionMethods({
   chain,
   txpool,
-}: Pick<ModuleDeps, "chain" | "txpool">): Record<string, RpcMethod> {
+  pendingBlock,
+}: Pick<ModuleDeps, "chain" | "txpool" | "pendingBlock">): Record<string, RpcMethod> {
   /** The canonical block holding a transaction, and its index there. */
   const locate = async (txHash: Uint8Array): Promise<{block: Block; index: number} | undefined> => {
     const location = await chain.getTransactionLocation(txHash);
@@ -45,7 +46,13 @@ export function ethTransactionMethods({
     /** Handler for `eth_getTransactionByBlockNumberAndIndex` */
     getTransactionByBlockNumberAndIndex: method(
       [param("block", blockNumberOrTag), param("index", quantityNumber)],
-      async (ref, index) => inBlock(await findBlock(chain, ref), index),
+      async (ref, index) => {
+        const block = await findBlock(chain, ref, pendingBlock);
+        if (!pendingBlock || !isPendingRef(ref)) return inBlock(block, index);
+        // The pending block's transactions are not included yet: null block fields (docs/rpc.md §2.4).
+        const tx = block?.transactions[index];
+        return tx ? formatTransaction(tx) : null;
+      },
     ),
     /** Handler for `eth_getTransactionReceipt`: canonical transactions only */
     getTransactionReceipt: method([param("transactionHash", hash)], async (txHash) => {
