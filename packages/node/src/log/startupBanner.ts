@@ -54,7 +54,14 @@ export function startupBannerLines(info: StartupInfo): BannerLine[] {
   const {network, chainId, dataDir, head, p2p, miner, devKeys} = info;
   const lines: BannerLine[] = [
     {
-      fields: {version: info.version, network, chainId, dataDir, head: head.number, headHash: bytesToPrefixedHex(head.hash)},
+      fields: {
+        version: info.version,
+        network,
+        chainId,
+        dataDir,
+        head: head.number,
+        headHash: bytesToPrefixedHex(head.hash),
+      },
       msg: `xchain ${info.version} on ${network} (chain id ${chainId}), data directory ${dataDir}, head block ${head.number} ${shortHash(head.hash)}`,
     },
     {

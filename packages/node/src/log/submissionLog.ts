@@ -27,9 +27,7 @@ export function withSubmissionLog(miner: MinerApi, logger: Logger): MinerApi {
   > = {
     submitBitcoinBlock: (block) => logged("mnr_submitBitcoinBlock", () => miner.submitBitcoinBlock(block)),
     submitBitcoinBlockTransactions: (header, coinbase, txids) =>
-      logged("mnr_submitBitcoinBlockTransactions", () =>
-        miner.submitBitcoinBlockTransactions(header, coinbase, txids),
-      ),
+      logged("mnr_submitBitcoinBlockTransactions", () => miner.submitBitcoinBlockTransactions(header, coinbase, txids)),
     submitBitcoinBlockPartialMerkle: (header, coinbase, branch, txCount) =>
       logged("mnr_submitBitcoinBlockPartialMerkle", () =>
         miner.submitBitcoinBlockPartialMerkle(header, coinbase, branch, txCount),
