@@ -98,9 +98,11 @@ export class Chain implements ChainReader {
    */
   importBlock(block: Block | Uint8Array): Promise<ImportResult> {
     return this.queue.run(async () => {
+      const started = performance.now();
       const outcome = await this.importer.import(block, this.currentHead);
       if (outcome.newHead) {
-        const event = newHeadEvent(outcome.newHead.head, outcome.newHead.change);
+        const importMs = performance.now() - started;
+        const event = {...newHeadEvent(outcome.newHead.head, outcome.newHead.change), importMs};
         this.currentHead = event.head;
         this.logNewHead(event);
         this.events.emit("newHead", event);
@@ -113,16 +115,11 @@ export class Chain implements ChainReader {
     return this.currentHead;
   }
 
-  /** A new best block at debug level; a reorganization (blocks left the canonical chain) at info. */
+  /** A new best block at debug level (the node's block log writes what a person reads at info). */
   private logNewHead({head, added, removed}: NewHeadEvent): void {
-    const context = {number: head.number, hash: bytesToPrefixedHex(head.hash)};
-    if (removed.length === 0) {
-      this.logger.debug(context, `new head block ${head.number}`);
-      return;
-    }
-    this.logger.info(
-      {...context, removed: removed.length, added: added.length},
-      `reorganization: ${removed.length} blocks replaced by ${added.length}, head block ${head.number}`,
+    this.logger.debug(
+      {number: head.number, hash: bytesToPrefixedHex(head.hash), removed: removed.length, added: added.length},
+      `new head block ${head.number}`,
     );
   }
 

@@ -104,6 +104,8 @@ export interface NewHeadEvent {
    * discards them (rskj's evm_revert).
    */
   droppedTransactions: Transaction[];
+  /** Milliseconds the import of the new head took (validation, execution, write); absent after `Chain.setHead`. */
+  importMs?: number;
 }
 
 /** The events the txpool, filters and subscriptions listen to. */

@@ -1,6 +1,7 @@
 /**
  * The node runner: `Node.init` builds the components in dependency order (database → chain →
- * txpool → miner → p2p and sync → RPC), each with a child logger, and `close` tears them down in reverse: RPC stops
+ * txpool → miner → p2p and sync → the logs a person reads (log/) → RPC), each with a child logger, and `close`
+ * tears them down in reverse: RPC stops
  * accepting requests first, the miner finishes or abandons its block (an import is one atomic
  * batch), and the database closes last.
  */
@@ -14,6 +15,11 @@ import {formatClientVersion, RpcServer} from "@xchain/rpc";
 import {StateDatabase} from "@xchain/state";
 import {TxPool} from "@xchain/txpool";
 import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
+import {BlockLog} from "./log/blockLog.ts";
+import {HeadStallWatch, headStallMs} from "./log/headStall.ts";
+import {logStartupBanner} from "./log/startupBanner.ts";
+import {withSubmissionLog} from "./log/submissionLog.ts";
+import {logPendingTransactions} from "./log/txLog.ts";
 import type {Logger} from "./logger.ts";
 import {loadNetwork} from "./network.ts";
 import type {NodeOptions} from "./options.ts";
@@ -107,6 +113,30 @@ export class Node {
       if (p2p) closers.push({name: "p2p", close: () => p2p.close()});
       checkAbort();
 
+      const chainLog = logger.child({module: "chain"});
+      const blockLog = new BlockLog({logger: chainLog, syncTarget: () => p2p?.sync.syncStatus()?.highestBlock});
+      chain.events.on("newHead", blockLog.onNewHead);
+      closers.push({
+        name: "block log",
+        close: () => {
+          chain.events.off("newHead", blockLog.onNewHead);
+          blockLog.close();
+        },
+      });
+      const stallMs = headStallMs({
+        headStallSeconds: opts.log.headStallSeconds,
+        minerEnabled: opts.miner.enabled,
+        blockTimeMs: opts.miner.blockTimeMs,
+        network: chainspec.params.name,
+        targetIntervalSeconds: chainspec.params.durationLimitSeconds,
+      });
+      if (stallMs !== undefined) {
+        const watch = new HeadStallWatch(stallMs, chain, chainLog);
+        closers.push({name: "stall watch", close: () => watch.close()});
+      }
+      const stopTxLog = logPendingTransactions((l) => txpool.onPending(l), logger.child({module: "txpool"}));
+      closers.push({name: "transaction log", close: stopTxLog});
+
       const keystore = opts.wallet.keystore
         ? await KeystoreWallet.open(
             {
@@ -121,7 +151,7 @@ export class Node {
         chainspec,
         chain,
         txpool,
-        miner,
+        miner: withSubmissionLog(miner, logger.child({module: "miner"})),
         pendingBlock: miner,
         executor,
         wallet: keystore ?? createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
@@ -138,6 +168,20 @@ export class Node {
         http: rpc.httpPort === undefined ? undefined : `http://${hostForUrl(opts.rpc.http.host)}:${rpc.httpPort}`,
         ws: rpc.wsPort === undefined ? undefined : `ws://${hostForUrl(opts.rpc.ws.host)}:${rpc.wsPort}`,
       };
+      const head = chain.head();
+      logStartupBanner(
+        {
+          version,
+          network: chainspec.params.name,
+          chainId: chainspec.params.chainId,
+          dataDir: opts.dataDir,
+          head: {number: head.number, hash: head.hash},
+          p2p: p2p?.addresses,
+          miner: opts.miner,
+          devKeys: chainspec.params.name === "regtest" ? cowPrivateKeys() : [],
+        },
+        logger.child({module: "node"}),
+      );
       const startupMs = Math.round(performance.now());
       logger
         .child({module: "rpc"})

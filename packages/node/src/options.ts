@@ -24,7 +24,14 @@ export interface NodeOptions {
   dataDir: string;
   /** The genesis JSON of a `custom` network. */
   genesisFile: string | undefined;
-  log: {level: LogLevel};
+  log: {
+    level: LogLevel;
+    /**
+     * Warn when the head has not moved for this many seconds; 0 = never. Unset: 3 × the expected
+     * block interval (the miner's block time, else the network's target; none on regtest without one).
+     */
+    headStallSeconds: number | undefined;
+  };
   wallet: WalletOptions;
   state: {
     /** Budget of the world state's trie-node cache, in MiB. */
@@ -65,7 +72,7 @@ export const defaultNodeOptions: NodeOptions = {
   network: "regtest",
   dataDir: defaultDataDir("regtest"),
   genesisFile: undefined,
-  log: {level: "info"},
+  log: {level: "info", headStallSeconds: undefined},
   wallet: {enabled: false, keystore: false, allowDumpRawKey: false},
   state: {cacheMb: 256},
   chain: defaultChainOptions,

@@ -1,8 +1,8 @@
 /**
  * The node on the network: the libp2p host with its identity in the data directory, peer
  * scoring, the sync manager and the relay, and the views RPC reads them through (`net_*`,
- * `eth_syncing`, `sco_*`, `debug_wireProtocolQueueSize`). Sync progress is logged every few
- * seconds while a sync runs.
+ * `eth_syncing`, `sco_*`, `debug_wireProtocolQueueSize`). Peers joining and leaving are logged
+ * (log/peerLog.ts); the blocks a sync imports are summarized by the block log (log/blockLog.ts).
  */
 import type {Chain} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
@@ -17,10 +17,8 @@ import {
 import type {PeerScoringAdmin, PeersInfo, SyncStatusSource, WireQueue} from "@xchain/rpc";
 import {defaultRelayOptions, Relay, SyncManager, type SyncOptions, type SyncProgress} from "@xchain/sync";
 import type {TxPool} from "@xchain/txpool";
+import {logPeerEvents} from "./log/peerLog.ts";
 import type {Logger} from "./logger.ts";
-
-/** How often a running sync logs its progress. */
-const PROGRESS_LOG_MS = 5_000;
 
 /** What `startP2P` builds: RPC's views, the listen addresses, and `close`. */
 export interface P2PStack {
@@ -64,17 +62,7 @@ export async function startP2P(
   const relay = new Relay(defaultRelayOptions, {...modules, sync});
   sync.start();
   relay.start();
-  const progressTimer = setInterval(() => {
-    const progress = sync.progress();
-    if (!progress) return;
-    const remaining = progress.highestBlock - progress.currentBlock;
-    const etaSeconds = progress.blocksPerSecond > 0 ? Math.round(remaining / progress.blocksPerSecond) : undefined;
-    syncLog.info(
-      {...progress, remaining, etaSeconds},
-      `syncing: block ${progress.currentBlock} of ${progress.highestBlock}, ${progress.blocksPerSecond.toFixed(1)} blocks/s${etaSeconds === undefined ? "" : `, about ${etaSeconds} s left`}`,
-    );
-  }, PROGRESS_LOG_MS);
-  progressTimer.unref();
+  const stopPeerLog = logPeerEvents(network, log);
   return {
     peers: {
       peerCount: () => network.peers().length,
@@ -87,7 +75,7 @@ export async function startP2P(
     wireQueue: {queueSize: () => network.queuedMessages()},
     addresses: network.listenAddresses(),
     close: async () => {
-      clearInterval(progressTimer);
+      stopPeerLog();
       relay.stop();
       await sync.stop();
       await network.stop();

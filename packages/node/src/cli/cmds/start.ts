@@ -8,8 +8,14 @@ import {Node} from "../../node.ts";
 import type {NodeOptions} from "../../options.ts";
 import {XCHAIN_VERSION} from "../../version.ts";
 import {addConfigFlags, givenConfigFlags} from "../configFlags.ts";
+import {watchNpmParent} from "../parentWatch.ts";
 
 const EXIT_GRACE_MS = 5_000;
+/**
+ * A signal this soon after the first is the same stop request delivered twice: Ctrl-C in a terminal
+ * reaches every process of the foreground group, and `npm start` forwards it to the node as well.
+ */
+const REPEAT_SIGNAL_MS = 1_000;
 
 /** Registers the command on the program. */
 export function registerStart(program: Command): void {
@@ -26,22 +32,32 @@ export function registerStart(program: Command): void {
   });
 }
 
-/** Runs a node until SIGINT or SIGTERM, then closes it; a second signal exits at once. */
+/**
+ * Runs a node until SIGINT or SIGTERM, then closes it; a second signal, at least `REPEAT_SIGNAL_MS`
+ * after the first, exits at once.
+ */
 async function runUntilSignal(options: NodeOptions): Promise<void> {
   const logger = createLogger(options.log.level);
   checkRiskyConfigurations(options, logger);
   const controller = new AbortController();
+  let firstSignalAt = 0;
   const stopped = new Promise<string>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
       if (controller.signal.aborted) {
+        if (Date.now() - firstSignalAt < REPEAT_SIGNAL_MS) return;
         logger.warn(`${signal} again: exiting without a clean shutdown`);
         process.exit(1);
       }
+      firstSignalAt = Date.now();
       controller.abort();
       resolve(signal);
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
+    watchNpmParent(() => {
+      logger.info("npm, which started this node, is gone");
+      onSignal("SIGTERM");
+    });
   });
   let node: Node;
   try {

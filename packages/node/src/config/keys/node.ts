@@ -33,6 +33,14 @@ export const nodeKeys: readonly ConfigKey[] = [
     description: "least severe level written to stdout (pretty on a terminal, JSON lines otherwise)",
   },
   {
+    key: "log.headStallSeconds",
+    kind: {type: "integer", min: 0, max: 86_400},
+    placeholder: "seconds",
+    optional: true,
+    description:
+      "warn when no new block came for this long; 0 = never; unset = 3 × the miner's block time, or 3 × the network's target interval (off on regtest without a block time)",
+  },
+  {
     key: "wallet.enabled",
     kind: {type: "boolean"},
     description: "the cow accounts as dev accounts (eth_accounts, eth_sendTransaction, eth_sign); regtest only",

@@ -1,0 +1,88 @@
+/**
+ * The start-up summary, written once before the "JSON-RPC ready" line: network, chain id, data
+ * directory and head; the p2p endpoints; the miner; and on regtest the ten dev accounts with their
+ * private keys (as anvil prints them), marked as public.
+ */
+import {publicKeyToAddress} from "@xchain/primitives";
+import {bytesToPrefixedHex, type Logger, publicKeyOf} from "@xchain/utils";
+import {formatDuration, shortHash} from "./format.ts";
+
+/** What the banner shows. */
+export interface StartupInfo {
+  version: string;
+  network: string;
+  chainId: number;
+  dataDir: string;
+  head: {number: number; hash: Uint8Array};
+  /** The p2p listen multiaddrs; undefined when p2p is off. */
+  p2p: string[] | undefined;
+  miner: {enabled: boolean; coinbase: Uint8Array; blockTimeMs: number; autoMine: boolean};
+  /** The private keys to print (the cow accounts on regtest; none elsewhere). */
+  devKeys: readonly Uint8Array[];
+}
+
+/** One line of the banner: its JSON fields and its message. */
+export interface BannerLine {
+  fields: Record<string, unknown>;
+  msg: string;
+}
+
+/** The miner line: `miner on: coinbase 0x…, a block every 5.0 s and when transactions are pending`. */
+export function minerLine({enabled, coinbase, blockTimeMs, autoMine}: StartupInfo["miner"]): string {
+  const address = bytesToPrefixedHex(coinbase);
+  if (!enabled) return `miner off (merge-miners get work from mnr_getWork), coinbase ${address}`;
+  const when = [
+    blockTimeMs > 0 ? `every ${formatDuration(blockTimeMs)}` : undefined,
+    autoMine ? "when transactions are pending" : undefined,
+  ].filter(Boolean);
+  return `miner on: coinbase ${address}, a block ${when.length > 0 ? when.join(" and ") : "only on evm_mine"}`;
+}
+
+/** The dev accounts block: a warning line, then `(i) address  private key` per account. */
+export function devAccountsText(devKeys: readonly Uint8Array[]): string {
+  const rows = devKeys.map(
+    (key, i) => `(${i}) ${bytesToPrefixedHex(publicKeyToAddress(publicKeyOf(key)))}  ${bytesToPrefixedHex(key)}`,
+  );
+  return [
+    "dev accounts (address, private key); these keys are PUBLIC: anyone can spend what they hold, never use them outside regtest",
+    ...rows,
+  ].join("\n");
+}
+
+/** The banner's lines, in order. */
+export function startupBannerLines(info: StartupInfo): BannerLine[] {
+  const {network, chainId, dataDir, head, p2p, miner, devKeys} = info;
+  const lines: BannerLine[] = [
+    {
+      fields: {
+        version: info.version,
+        network,
+        chainId,
+        dataDir,
+        head: head.number,
+        headHash: bytesToPrefixedHex(head.hash),
+      },
+      msg: `xchain ${info.version} on ${network} (chain id ${chainId}), data directory ${dataDir}, head block ${head.number} ${shortHash(head.hash)}`,
+    },
+    {
+      fields: {p2pEndpoints: p2p ?? []},
+      msg: p2p === undefined ? "p2p off" : `p2p endpoints: ${p2p.join(" ")}`,
+    },
+    {
+      fields: {miner: miner.enabled, coinbase: bytesToPrefixedHex(miner.coinbase), blockTimeMs: miner.blockTimeMs},
+      msg: minerLine(miner),
+    },
+  ];
+  if (devKeys.length > 0) {
+    lines.push({
+      fields: {devAccounts: devKeys.map((key) => bytesToPrefixedHex(publicKeyToAddress(publicKeyOf(key))))},
+      msg: devAccountsText(devKeys),
+    });
+  }
+  return lines;
+}
+
+/** Writes the banner at info. */
+export function logStartupBanner(info: StartupInfo, logger: Logger): void {
+  for (const {fields, msg} of startupBannerLines(info)) logger.info(fields, msg);
+}
