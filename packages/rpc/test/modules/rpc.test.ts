@@ -2,11 +2,14 @@
 import {getChainspec} from "@xchain/chainspec";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import type {OpenRpcDocument} from "../../src/openrpc/document.ts";
+import {FakeKeystore} from "../support/keystore.ts";
 import {TestNode} from "../support/node.ts";
+import {RecordingScoring} from "../support/scoring.ts";
 
 let node: TestNode;
 beforeAll(async () => {
-  node = await TestNode.start();
+  // Every namespace served: miner, keystore and peer scoring present.
+  node = await TestNode.start({miner: {}, deps: {scoring: new RecordingScoring(), keystore: new FakeKeystore()}});
 });
 afterAll(() => node.close());
 
@@ -38,6 +41,10 @@ describe("rpc.discover", () => {
     ]);
     expect(getBalance?.params[0]?.schema).toMatchObject({title: "DATA20"});
     expect(doc.methods.find((m) => m.name === "shh_post")?.["x-unsupported"]).toContain("Whisper");
+    const undescribed = doc.methods.flatMap((m) =>
+      m.params.filter((p) => Object.keys(p.schema).length === 0).map((p) => `${m.name}(${p.name})`),
+    );
+    expect(undescribed).toEqual([]);
   });
 
   it("is generated once per server", async () => {
