@@ -63,20 +63,19 @@ export class RpcServer {
     const limits = {...options, requests};
     let http: Listener | undefined;
     try {
-      const registry: MethodRegistry = new MethodRegistry(
-        buildMethodTables(moduleDeps, () => registry),
-        {
-          isNamespaceEnabled: (namespace) =>
-            namespace === RPC_NAMESPACE ||
-            (options.modules[namespace as RpcModuleName]?.enabled ??
-              isModuleEnabledByDefault(namespace as RpcModuleName, deps.chainspec.params.name)),
-          enabledMethods: options.methods.enabled,
-          disabledMethods: [
-            ...options.methods.disabled,
-            ...methodsDisabledByDefault(deps.chainspec.params.name).filter((m) => !options.methods.enabled.includes(m)),
-          ],
-        },
-      );
+      // rpc.discover describes the registry the tables end up in; it reads it only when called.
+      const tables = buildMethodTables(moduleDeps, () => registry);
+      const registry = new MethodRegistry(tables, {
+        isNamespaceEnabled: (namespace) =>
+          namespace === RPC_NAMESPACE ||
+          (options.modules[namespace as RpcModuleName]?.enabled ??
+            isModuleEnabledByDefault(namespace as RpcModuleName, deps.chainspec.params.name)),
+        enabledMethods: options.methods.enabled,
+        disabledMethods: [
+          ...options.methods.disabled,
+          ...methodsDisabledByDefault(deps.chainspec.params.name).filter((m) => !options.methods.enabled.includes(m)),
+        ],
+      });
       const dispatchOptions: DispatchOptions = {
         registry,
         maxBatchSize: options.maxBatchSize,
