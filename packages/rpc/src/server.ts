@@ -10,7 +10,7 @@ import {EventHub} from "./filters/eventHub.ts";
 import {FilterManager} from "./filters/filterManager.ts";
 import {SubscriptionManager} from "./filters/subscriptions.ts";
 import type {DispatchOptions} from "./jsonrpc/dispatch.ts";
-import {MethodRegistry} from "./jsonrpc/registry.ts";
+import {MethodRegistry, RPC_NAMESPACE} from "./jsonrpc/registry.ts";
 import {ExecutionSlots} from "./limits/executionSlots.ts";
 import type {ModuleDeps} from "./moduleDeps.ts";
 import {buildMethodTables} from "./modules/index.ts";
@@ -63,10 +63,13 @@ export class RpcServer {
     const limits = {...options, requests};
     let http: Listener | undefined;
     try {
-      const registry = new MethodRegistry(buildMethodTables(moduleDeps), {
+      // rpc.discover describes the registry the tables end up in; it reads it only when called.
+      const tables = buildMethodTables(moduleDeps, () => registry);
+      const registry = new MethodRegistry(tables, {
         isNamespaceEnabled: (namespace) =>
-          options.modules[namespace as RpcModuleName]?.enabled ??
-          isModuleEnabledByDefault(namespace as RpcModuleName, deps.chainspec.params.name),
+          namespace === RPC_NAMESPACE ||
+          (options.modules[namespace as RpcModuleName]?.enabled ??
+            isModuleEnabledByDefault(namespace as RpcModuleName, deps.chainspec.params.name)),
         enabledMethods: options.methods.enabled,
         disabledMethods: [
           ...options.methods.disabled,

@@ -1,8 +1,9 @@
 /**
  * The method registry: namespace tables flattened to wire names (`eth` + `getBalance` →
- * `eth_getBalance`), duplicates refused, and each method switched on or off from its module's
+ * `eth_getBalance`, `rpc` + `discover` → `rpc.discover`), duplicates refused, and each method switched on or off from its module's
  * setting and the per-method lists of the options (rskj `rpc.modules`, design "RPC").
  */
+import type {JsonSchema} from "../openrpc/jsonSchema.ts";
 import type {RpcClient} from "./client.ts";
 import type {ResponseBudget} from "./responseBudget.ts";
 
@@ -29,6 +30,14 @@ export interface RequestContext {
   connection?: Connection;
 }
 
+/** One positional parameter as `rpc.discover` documents it (docs/rpc.md §4.9). */
+export interface ParamDescription {
+  readonly name: string;
+  readonly required: boolean;
+  /** What its codec accepts; undefined when the codec does not describe itself. */
+  readonly schema: JsonSchema | undefined;
+}
+
 /** One method as the dispatcher calls it; `method()` in params/ builds them from codecs and a handler. */
 export interface RpcMethod {
   /** Set for a method registered only so that it answers -32601 with this reason. */
@@ -38,6 +47,10 @@ export interface RpcMethod {
    * runs under the longest budget of its methods. Set with `withTimeout`.
    */
   readonly timeoutMs?: number;
+  /** Its positional parameters (set by `method()`); undefined for a stub that takes any. */
+  readonly params?: readonly ParamDescription[];
+  /** Its result's schema where the method declares one (`rpc.discover`). */
+  readonly result?: JsonSchema;
   invoke(params: readonly unknown[], context: RequestContext): unknown;
 }
 
@@ -61,31 +74,53 @@ export interface RegistryPolicy {
   disabledMethods: readonly string[];
 }
 
+/** The status of a registered method (`MethodRegistry.status`). */
+export type MethodStatus = "enabled" | "disabled" | "unsupported";
+
+/** One registered method, for documents listing them (`rpc.discover`). */
+export interface RegisteredMethod {
+  readonly name: string;
+  readonly namespace: string;
+  readonly method: RpcMethod;
+  readonly status: MethodStatus;
+}
+
+/**
+ * The namespace of the protocol's own methods: JSON-RPC 2.0 reserves names starting with `rpc.`
+ * for them, so it joins with a dot (`rpc.discover`, OpenRPC's name) where others join with `_`.
+ */
+export const RPC_NAMESPACE = "rpc";
+
+/** The wire name of `name` in `namespace`. */
+export function wireName(namespace: string, name: string): string {
+  return namespace === RPC_NAMESPACE ? `${namespace}.${name}` : `${namespace}_${name}`;
+}
+
 /** The answer to a lookup. */
 export type MethodLookup = {kind: "enabled"; method: RpcMethod} | {kind: "disabled"} | {kind: "unknown"};
 
 /** Every wire method of the node and whether it is on. */
 export class MethodRegistry {
-  private readonly methods = new Map<string, {method: RpcMethod; enabled: boolean}>();
+  private readonly methods = new Map<string, {method: RpcMethod; namespace: string; enabled: boolean}>();
 
   /** Throws on a duplicate wire name or on an option naming a method that does not exist. */
   constructor(tables: readonly NamespaceMethods[], policy: RegistryPolicy) {
     const all = new Map<string, {method: RpcMethod; namespace: string}>();
     for (const {namespace, methods} of tables) {
       for (const [name, method] of Object.entries(methods)) {
-        const wireName = `${namespace}_${name}`;
-        if (all.has(wireName)) throw new Error(`duplicate RPC method ${wireName}`);
-        all.set(wireName, {method, namespace});
+        const wire = wireName(namespace, name);
+        if (all.has(wire)) throw new Error(`duplicate RPC method ${wire}`);
+        all.set(wire, {method, namespace});
       }
     }
     for (const name of [...policy.enabledMethods, ...policy.disabledMethods]) {
       if (!all.has(name)) throw new Error(`unknown RPC method ${name} in the rpc options`);
     }
-    for (const [wireName, {method, namespace}] of all) {
+    for (const [wire, {method, namespace}] of all) {
       const enabled =
-        !policy.disabledMethods.includes(wireName) &&
-        (policy.enabledMethods.includes(wireName) || policy.isNamespaceEnabled(namespace));
-      this.methods.set(wireName, {method, enabled});
+        !policy.disabledMethods.includes(wire) &&
+        (policy.enabledMethods.includes(wire) || policy.isNamespaceEnabled(namespace));
+      this.methods.set(wire, {method, namespace, enabled});
     }
   }
 
@@ -115,10 +150,20 @@ export class MethodRegistry {
   }
 
   /** Whether a method is implemented, unsupported or disabled (docs, the inventory test). */
-  status(wireName: string): "enabled" | "disabled" | "unsupported" | undefined {
+  status(wireName: string): MethodStatus | undefined {
     const entry = this.methods.get(wireName);
-    if (!entry) return undefined;
-    if (entry.method.unsupported !== undefined) return "unsupported";
-    return entry.enabled ? "enabled" : "disabled";
+    return entry && statusOf(entry);
   }
+
+  /** Every method with its namespace and status, sorted by wire name. */
+  entries(): RegisteredMethod[] {
+    return [...this.methods]
+      .map(([name, entry]) => ({name, namespace: entry.namespace, method: entry.method, status: statusOf(entry)}))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+}
+
+function statusOf(entry: {method: RpcMethod; enabled: boolean}): MethodStatus {
+  if (entry.method.unsupported !== undefined) return "unsupported";
+  return entry.enabled ? "enabled" : "disabled";
 }

@@ -3,7 +3,13 @@
  * names, and `buildMethodTables` gives the registry one table per namespace topic.
  */
 
-import {type NamespaceMethods, type RpcMethod, withTimeout} from "../jsonrpc/registry.ts";
+import {
+  type MethodRegistry,
+  type NamespaceMethods,
+  RPC_NAMESPACE,
+  type RpcMethod,
+  withTimeout,
+} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import type {RpcModuleName} from "../options.ts";
 import {debugTraceMethods} from "./debug/traceMethods.ts";
@@ -13,6 +19,7 @@ import {evmMethods} from "./evm.ts";
 import {mnrMethods} from "./mnr.ts";
 import {netMethods} from "./net.ts";
 import {personalMethods} from "./personal.ts";
+import {rpcMethods} from "./rpc.ts";
 import {scoMethods} from "./sco.ts";
 import {traceMethods} from "./trace.ts";
 import {txpoolMethods} from "./txpool.ts";
@@ -41,11 +48,12 @@ export const rpcModules = {
 } satisfies Record<RpcModuleName, ModuleFactory>;
 
 /**
- * One table per namespace topic, for the registry. The tracing methods (trace_*, debug_trace*) get
- * `trace.timeoutMs` as their time budget (docs/rpc.md §8).
+ * One table per namespace topic, for the registry, and the always-on `rpc` namespace, which
+ * describes `registry` (the registry built from these tables). The tracing methods (trace_*,
+ * debug_trace*) get `trace.timeoutMs` as their time budget (docs/rpc.md §8).
  */
-export function buildMethodTables(deps: ModuleDeps): NamespaceMethods[] {
-  return Object.entries(rpcModules).flatMap(([namespace, factory]) =>
+export function buildMethodTables(deps: ModuleDeps, registry: () => MethodRegistry): NamespaceMethods[] {
+  const modules = Object.entries(rpcModules).flatMap(([namespace, factory]) =>
     factory(deps).map((methods) => ({
       namespace,
       methods: Object.fromEntries(
@@ -56,6 +64,7 @@ export function buildMethodTables(deps: ModuleDeps): NamespaceMethods[] {
       ),
     })),
   );
+  return [...modules, {namespace: RPC_NAMESPACE, methods: rpcMethods(registry, deps.clientVersion)}];
 }
 
 /** Whether `<namespace>_<name>` traces execution: trace_* and debug_trace*. */

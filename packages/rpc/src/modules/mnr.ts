@@ -7,29 +7,35 @@ import type {SubmitBlockResult} from "@xchain/miner";
 import {toData, toQuantity, utf8ToBytes} from "@xchain/utils";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
-import {type Codec, ParamError, string} from "../params/codec.ts";
+import {type Codec, ParamError, string, withSchema} from "../params/codec.ts";
 import {looseHex} from "../params/hex.ts";
 import {method, param} from "../params/method.ts";
 import {requireMiner} from "./unavailable.ts";
 
 /** Whitespace-separated 32-byte hashes (docs/protocol/mining-rpc.md §3), each with or without 0x. */
-const hashList: Codec<Uint8Array[]> = (value, path) => {
-  const items = string(value, path).trim().split(/\s+/).filter(Boolean);
-  if (items.length === 0) throw new ParamError(path, "expected at least one hash");
-  return items.map((item, i) => {
-    const bytes = looseHex(item, `${path}[${i}]`);
-    if (bytes.length !== 32) throw new ParamError(`${path}[${i}]`, `expected 32 bytes, got ${bytes.length}`);
-    return bytes;
-  });
-};
+const hashList: Codec<Uint8Array[]> = withSchema(
+  {
+    title: "whitespace-separated hashes",
+    type: "string",
+  },
+  (value, path) => {
+    const items = string(value, path).trim().split(/\s+/).filter(Boolean);
+    if (items.length === 0) throw new ParamError(path, "expected at least one hash");
+    return items.map((item, i) => {
+      const bytes = looseHex(item, `${path}[${i}]`);
+      if (bytes.length !== 32) throw new ParamError(`${path}[${i}]`, `expected 32 bytes, got ${bytes.length}`);
+      return bytes;
+    });
+  },
+);
 
 /** A transaction count in hex, radix 16, with or without 0x (docs/protocol/mining-rpc.md §3). */
-const hexCount: Codec<number> = (value, path) => {
+const hexCount: Codec<number> = withSchema({type: "string", pattern: "^(0x)?[0-9a-fA-F]{1,8}$"}, (value, path) => {
   const text = string(value, path);
   const digits = text.startsWith("0x") ? text.slice(2) : text;
   if (!/^[0-9a-fA-F]{1,8}$/.test(digits)) throw new ParamError(path, "expected a hex count");
   return Number.parseInt(digits, 16);
-};
+});
 
 /** docs/protocol/mining-rpc.md §3's success object; blockImportedResult is the hex of the ASCII name. */
 function submitted(result: SubmitBlockResult): object {

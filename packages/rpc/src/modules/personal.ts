@@ -10,7 +10,7 @@ import {RpcError} from "../jsonrpc/errors.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import {callRequest} from "../params/callObject.ts";
-import {type Codec, jsonType, ParamError, string} from "../params/codec.ts";
+import {type Codec, jsonType, ParamError, string, withSchema} from "../params/codec.ts";
 import {address, looseHex, quantityNumber} from "../params/hex.ts";
 import {method, optional, param} from "../params/method.ts";
 import {unsupportedMethods} from "./unsupported.ts";
@@ -20,18 +20,26 @@ import {requireAccount, sendFromWallet} from "./walletActions.ts";
  * An unlock duration in milliseconds (docs/protocol/keystore.md §3): a JSON number is seconds
  * (geth), a `0x` string milliseconds (rskj); 0 means until locked.
  */
-export const unlockDuration: Codec<number> = (value, path) => {
-  if (typeof value === "number") {
-    if (!Number.isSafeInteger(value) || value < 0)
-      throw new ParamError(path, "expected a non-negative number of seconds");
-    return value * 1000;
-  }
-  if (typeof value === "string") return quantityNumber(value, path);
-  throw new ParamError(path, `expected seconds as a number or milliseconds as a hex string, got ${jsonType(value)}`);
-};
+export const unlockDuration: Codec<number> = withSchema(
+  {
+    oneOf: [
+      {type: "integer", minimum: 0, description: "seconds"},
+      {...quantityNumber.schema, description: "milliseconds"},
+    ],
+  },
+  (value, path) => {
+    if (typeof value === "number") {
+      if (!Number.isSafeInteger(value) || value < 0)
+        throw new ParamError(path, "expected a non-negative number of seconds");
+      return value * 1000;
+    }
+    if (typeof value === "string") return quantityNumber(value, path);
+    throw new ParamError(path, `expected seconds as a number or milliseconds as a hex string, got ${jsonType(value)}`);
+  },
+);
 
 /** A 32-byte secp256k1 private key, `0x` optional. */
-const privateKey: Codec<Uint8Array> = (value, path) => {
+const privateKey: Codec<Uint8Array> = withSchema({type: "string", pattern: "^(0x)?[0-9a-fA-F]{64}$"}, (value, path) => {
   const key = looseHex(value, path);
   if (key.length !== 32) throw new ParamError(path, "expected a 32-byte private key");
   try {
@@ -40,7 +48,7 @@ const privateKey: Codec<Uint8Array> = (value, path) => {
     throw new ParamError(path, "not a valid secp256k1 private key");
   }
   return key;
-};
+});
 
 /** personal_* methods. */
 export function personalMethods({

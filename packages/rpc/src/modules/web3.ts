@@ -13,6 +13,12 @@ export function formatClientVersion(version: string): string {
   return `xchain/${version}/${process.platform}/node${process.versions.node.split(".")[0]}`;
 }
 
+/** The version part of a `formatClientVersion` string; the whole string when it has another form. */
+export function clientVersionNumber(clientVersion: string): string {
+  const [name, version] = clientVersion.split("/");
+  return name === "xchain" && version ? version : clientVersion;
+}
+
 /** web3_* methods. */
 export function web3Methods({clientVersion}: Pick<ModuleDeps, "clientVersion">): Record<string, RpcMethod> {
   return {

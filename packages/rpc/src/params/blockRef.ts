@@ -4,7 +4,15 @@
  * (EIP-1898, with `requireCanonical`).
  */
 import {toData, toQuantity} from "@xchain/utils";
-import {bool, type Codec, jsonType, objectMembers, optionalMember, ParamError} from "./codec.ts";
+import {
+  BLOCK_TAG_SCHEMA,
+  BOOLEAN_SCHEMA,
+  dataSchema,
+  type JsonSchema,
+  objectSchema,
+  QUANTITY_SCHEMA,
+} from "../openrpc/jsonSchema.ts";
+import {bool, type Codec, jsonType, objectMembers, optionalMember, ParamError, withSchema} from "./codec.ts";
 import {hash, quantityNumber} from "./hex.ts";
 
 /** A block tag. */
@@ -25,18 +33,34 @@ export const PENDING: BlockNumberOrTag = {kind: "tag", tag: "pending"};
 const TAGS: readonly string[] = ["latest", "earliest", "pending"];
 const HASH_LENGTH = 66;
 
+const NUMBER_OR_TAG_SCHEMA: JsonSchema = {title: "block number or tag", oneOf: [QUANTITY_SCHEMA, BLOCK_TAG_SCHEMA]};
+const HASH_SCHEMA = dataSchema(32);
+const BLOCK_REF_SCHEMA: JsonSchema = {
+  title: "block reference",
+  oneOf: [
+    QUANTITY_SCHEMA,
+    BLOCK_TAG_SCHEMA,
+    HASH_SCHEMA,
+    {...objectSchema("EIP-1898 by number", {blockNumber: NUMBER_OR_TAG_SCHEMA}, true), required: ["blockNumber"]},
+    {
+      ...objectSchema("EIP-1898 by hash", {blockHash: HASH_SCHEMA, requireCanonical: BOOLEAN_SCHEMA}, true),
+      required: ["blockHash"],
+    },
+  ],
+};
+
 /** A hex block number or a tag. */
-export const blockNumberOrTag: Codec<BlockNumberOrTag> = (value, path) => {
+export const blockNumberOrTag: Codec<BlockNumberOrTag> = withSchema(NUMBER_OR_TAG_SCHEMA, (value, path) => {
   if (typeof value !== "string") {
     throw new ParamError(path, `expected a block number or tag, got ${jsonType(value)}`);
   }
   if (TAGS.includes(value)) return {kind: "tag", tag: value as BlockTag};
   if (!value.startsWith("0x")) throw new ParamError(path, `invalid block identifier "${value}"`);
   return {kind: "number", number: quantityNumber(value, path)};
-};
+});
 
 /** A hex block number, a tag, a block hash, or `{blockHash, requireCanonical?}` / `{blockNumber}`. */
-export const blockRef: Codec<BlockRef> = (value, path) => {
+export const blockRef: Codec<BlockRef> = withSchema(BLOCK_REF_SCHEMA, (value, path) => {
   if (typeof value === "string") {
     return value.length === HASH_LENGTH && value.startsWith("0x")
       ? {kind: "hash", hash: hash(value, path), requireCanonical: false}
@@ -53,7 +77,7 @@ export const blockRef: Codec<BlockRef> = (value, path) => {
     hash: hash(members.blockHash, `${path}.blockHash`),
     requireCanonical: optionalMember(members, "requireCanonical", bool, path) ?? false,
   };
-};
+});
 
 /** How a reference reads in messages (`Block 0x10 not found`). */
 export function describeBlockRef(ref: BlockRef): string {

@@ -4,7 +4,8 @@
  * `chainId`, EIP-1559 fees, `accessList`) are ignored, as wallets send them unasked.
  */
 import {equalBytes} from "@xchain/utils";
-import {type Codec, objectMembers, optionalMember, ParamError} from "./codec.ts";
+import {dataSchema, objectSchema, QUANTITY_SCHEMA} from "../openrpc/jsonSchema.ts";
+import {type Codec, objectMembers, optionalMember, ParamError, withSchema} from "./codec.ts";
 import {address, data, gasQuantity, quantity} from "./hex.ts";
 
 /** A decoded call object; every member is optional here, methods require what they need. */
@@ -19,8 +20,19 @@ export interface CallRequest {
   nonce?: bigint;
 }
 
+const CALL_SCHEMA = objectSchema("call object", {
+  from: dataSchema(20),
+  to: {oneOf: [dataSchema(20), {type: "null"}]},
+  gas: QUANTITY_SCHEMA,
+  gasPrice: QUANTITY_SCHEMA,
+  value: QUANTITY_SCHEMA,
+  data: dataSchema(),
+  input: dataSchema(),
+  nonce: QUANTITY_SCHEMA,
+});
+
 /** Decodes a call object. */
-export const callRequest: Codec<CallRequest> = (value, path) => {
+export const callRequest: Codec<CallRequest> = withSchema(CALL_SCHEMA, (value, path) => {
   const members = objectMembers(value, path);
   const input = optionalMember(members, "input", data, path);
   const payload = optionalMember(members, "data", data, path);
@@ -39,4 +51,4 @@ export const callRequest: Codec<CallRequest> = (value, path) => {
   set("data", input ?? payload);
   set("nonce", optionalMember(members, "nonce", gasQuantity, path));
   return request;
-};
+});

@@ -4,9 +4,19 @@
  * place can turn it into -32602 naming the argument.
  */
 import {HexError} from "@xchain/utils";
+import {BOOLEAN_SCHEMA, type JsonSchema, oneOrManySchema, STRING_SCHEMA} from "../openrpc/jsonSchema.ts";
 
-/** Decodes a raw JSON value found at `path` (an argument's name, `call.to` inside an object). */
-export type Codec<T> = (value: unknown, path: string) => T;
+/**
+ * Decodes a raw JSON value found at `path` (an argument's name, `call.to` inside an object).
+ * `schema` describes what it accepts for `rpc.discover` (docs/rpc.md §4.9); one without a schema
+ * is documented as any value.
+ */
+export type Codec<T> = ((value: unknown, path: string) => T) & {readonly schema?: JsonSchema};
+
+/** `decode` as a codec described by `schema`. */
+export function withSchema<T>(schema: JsonSchema, decode: (value: unknown, path: string) => T): Codec<T> {
+  return Object.assign(decode, {schema});
+}
 
 /** A value that does not decode; `detail` says why. */
 export class ParamError extends Error {
@@ -58,19 +68,20 @@ export function optionalMember<T>(
 }
 
 /** A JSON boolean. */
-export const bool: Codec<boolean> = (value, path) => {
+export const bool: Codec<boolean> = withSchema(BOOLEAN_SCHEMA, (value, path) => {
   if (typeof value !== "boolean") throw new ParamError(path, `expected a boolean, got ${jsonType(value)}`);
   return value;
-};
+});
 
 /** A JSON string. */
-export const string: Codec<string> = (value, path) => {
+export const string: Codec<string> = withSchema(STRING_SCHEMA, (value, path) => {
   if (typeof value !== "string") throw new ParamError(path, `expected a string, got ${jsonType(value)}`);
   return value;
-};
+});
 
 /** One value or an array of values (address filters). */
 export function oneOrMany<T>(codec: Codec<T>): Codec<T[]> {
-  return (value, path) =>
-    Array.isArray(value) ? value.map((v, i) => codec(v, `${path}[${i}]`)) : [codec(value, path)];
+  return withSchema(oneOrManySchema(codec.schema ?? {}), (value, path) =>
+    Array.isArray(value) ? value.map((v, i) => codec(v, `${path}[${i}]`)) : [codec(value, path)],
+  );
 }

@@ -4,8 +4,9 @@
  * addresses and topics. Topics: at most 4 positions, each null (any), a DATA32 or an array of them.
  */
 
+import {dataSchema, type JsonSchema, objectSchema} from "../openrpc/jsonSchema.ts";
 import {type BlockNumberOrTag, blockNumberOrTag} from "./blockRef.ts";
-import {type Codec, jsonType, objectMembers, oneOrMany, optionalMember, ParamError} from "./codec.ts";
+import {type Codec, jsonType, objectMembers, oneOrMany, optionalMember, ParamError, withSchema} from "./codec.ts";
 import {address, hash} from "./hex.ts";
 
 /** Topics by position: null for any, one topic, or a set (any of them). */
@@ -23,6 +24,22 @@ export type LogFilterRequest = LogMatchRequest &
   ({kind: "hash"; blockHash: Uint8Array} | {kind: "range"; fromBlock?: BlockNumberOrTag; toBlock?: BlockNumberOrTag});
 
 const MAX_TOPICS = 4;
+
+const TOPIC_SCHEMA = dataSchema(32);
+const MATCH_PROPERTIES: Record<string, JsonSchema> = {
+  address: oneOrMany(address).schema ?? {},
+  topics: {
+    type: "array",
+    maxItems: MAX_TOPICS,
+    items: {oneOf: [{type: "null"}, TOPIC_SCHEMA, {type: "array", items: TOPIC_SCHEMA}]},
+  },
+};
+const FILTER_SCHEMA = objectSchema("log filter", {
+  fromBlock: blockNumberOrTag.schema ?? {},
+  toBlock: blockNumberOrTag.schema ?? {},
+  blockHash: TOPIC_SCHEMA,
+  ...MATCH_PROPERTIES,
+});
 
 const topics: Codec<TopicFilter> = (value, path) => {
   if (!Array.isArray(value)) throw new ParamError(path, `expected an array, got ${jsonType(value)}`);
@@ -45,7 +62,7 @@ function matchPart(members: Record<string, unknown>, path: string): LogMatchRequ
 }
 
 /** The filter object of eth_getLogs and eth_newFilter. */
-export const logFilterRequest: Codec<LogFilterRequest> = (value, path) => {
+export const logFilterRequest: Codec<LogFilterRequest> = withSchema(FILTER_SCHEMA, (value, path) => {
   const members = objectMembers(value, path);
   const hashKey = members.blockHash !== undefined ? "blockHash" : "blockhash";
   const blockHash = optionalMember(members, hashKey, hash, path);
@@ -60,7 +77,10 @@ export const logFilterRequest: Codec<LogFilterRequest> = (value, path) => {
   if (fromBlock) range.fromBlock = fromBlock;
   if (toBlock) range.toBlock = toBlock;
   return range;
-};
+});
 
 /** The filter of eth_subscribe("logs"): addresses and topics only. */
-export const logMatchRequest: Codec<LogMatchRequest> = (value, path) => matchPart(objectMembers(value, path), path);
+export const logMatchRequest: Codec<LogMatchRequest> = withSchema(
+  objectSchema("log match", MATCH_PROPERTIES),
+  (value, path) => matchPart(objectMembers(value, path), path),
+);

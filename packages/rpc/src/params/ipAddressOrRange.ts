@@ -5,12 +5,18 @@
  */
 import {type IpAddressOrRange, parseIpAddressOrRange} from "@xchain/utils";
 import {RpcError} from "../jsonrpc/errors.ts";
-import {type Codec, string} from "./codec.ts";
+import {type Codec, string, withSchema} from "./codec.ts";
 
 /** An address or block; a value that is not a string fails as `string` does. */
-export const ipAddressOrRange: Codec<IpAddressOrRange> = (value, path) => {
-  const text = string(value, path);
-  const range = parseIpAddressOrRange(text);
-  if (range === undefined) throw RpcError.invalidParams(`invalid banned address ${text}`);
-  return range;
-};
+export const ipAddressOrRange: Codec<IpAddressOrRange> = withSchema(
+  {
+    title: "IP address or CIDR block",
+    type: "string",
+  },
+  (value, path) => {
+    const text = string(value, path);
+    const range = parseIpAddressOrRange(text);
+    if (range === undefined) throw RpcError.invalidParams(`invalid banned address ${text}`);
+    return range;
+  },
+);

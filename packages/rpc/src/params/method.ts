@@ -5,6 +5,7 @@
  */
 import {MethodUnavailableError, RpcError} from "../jsonrpc/errors.ts";
 import type {RequestContext, RpcMethod} from "../jsonrpc/registry.ts";
+import type {JsonSchema} from "../openrpc/jsonSchema.ts";
 import {type Codec, describeDecodeError} from "./codec.ts";
 
 /** One positional parameter. */
@@ -14,18 +15,20 @@ export interface Param<T> {
   decode(value: unknown): T;
   /** The value of an omitted optional parameter. */
   readonly fallback: T;
+  /** What the codec accepts (`rpc.discover`). */
+  readonly schema: JsonSchema | undefined;
 }
 
 /** A required parameter. */
 export function param<T>(name: string, codec: Codec<T>): Param<T> {
-  return {name, required: true, decode: (value) => codec(value, name), fallback: undefined as T};
+  return {name, required: true, decode: (value) => codec(value, name), fallback: undefined as T, schema: codec.schema};
 }
 
 /** An optional parameter (omitted or null): `fallback` when absent, undefined if none is given. */
 export function optional<T>(name: string, codec: Codec<T>): Param<T | undefined>;
 export function optional<T>(name: string, codec: Codec<T>, fallback: T): Param<T>;
 export function optional<T>(name: string, codec: Codec<T>, fallback?: T): Param<T | undefined> {
-  return {name, required: false, decode: (value) => codec(value, name), fallback};
+  return {name, required: false, decode: (value) => codec(value, name), fallback, schema: codec.schema};
 }
 
 type Values<P extends readonly Param<unknown>[]> = {[K in keyof P]: P[K] extends Param<infer T> ? T : never};
@@ -36,6 +39,7 @@ export function method<const P extends readonly Param<unknown>[]>(
   handler: (...args: [...Values<P>, RequestContext]) => unknown,
 ): RpcMethod {
   return {
+    params: params.map(({name, required, schema}) => ({name, required, schema})),
     invoke(raw, context) {
       if (raw.length > params.length) {
         throw RpcError.invalidParams(`too many arguments, want at most ${params.length}`);

@@ -4,7 +4,8 @@
  * (`stateDiff`) the call sees. Precompiled contracts and `movePrecompileToAddress` are refused (§4).
  */
 import {type AccountOverride, isPrecompiledAddress, type StateOverride} from "@xchain/execution";
-import {type Codec, objectMembers, optionalMember, ParamError} from "./codec.ts";
+import {dataSchema, objectSchema, QUANTITY_SCHEMA} from "../openrpc/jsonSchema.ts";
+import {type Codec, objectMembers, optionalMember, ParamError, withSchema} from "./codec.ts";
 import {address, data, gasQuantity, quantity, word} from "./hex.ts";
 
 const FIELDS = new Set(["balance", "nonce", "code", "state", "stateDiff", "movePrecompileToAddress"]);
@@ -51,9 +52,26 @@ function accountOverride(value: unknown, path: string, account: Uint8Array): Acc
   return override;
 }
 
+const STORAGE_SCHEMA = {type: "object", additionalProperties: word.schema ?? {}};
+const OVERRIDE_SCHEMA = {
+  title: "state override",
+  type: ["object", "null"],
+  additionalProperties: objectSchema(
+    "account override",
+    {
+      balance: QUANTITY_SCHEMA,
+      nonce: QUANTITY_SCHEMA,
+      code: dataSchema(),
+      state: STORAGE_SCHEMA,
+      stateDiff: STORAGE_SCHEMA,
+    },
+    true,
+  ),
+};
+
 /** The state override codec; more than `maxAccounts` accounts is a ParamError. `null` reads as none. */
 export function stateOverride(maxAccounts: number): Codec<StateOverride> {
-  return (value, path) => {
+  return withSchema(OVERRIDE_SCHEMA, (value, path) => {
     if (value === null) return [];
     const entries = Object.entries(objectMembers(value, path));
     if (entries.length > maxAccounts) {
@@ -63,5 +81,5 @@ export function stateOverride(maxAccounts: number): Codec<StateOverride> {
       const at = `${path}[${key}]`;
       return accountOverride(account, at, address(key, at));
     });
-  };
+  });
 }

@@ -4,9 +4,10 @@
  */
 import {HexError} from "@xchain/utils";
 import {RpcError} from "../jsonrpc/errors.ts";
+import {BLOCK_TAG_SCHEMA, dataSchema, objectSchema, QUANTITY_SCHEMA} from "../openrpc/jsonSchema.ts";
 import type {BlockNumberOrTag, BlockTag} from "./blockRef.ts";
 import {blockNumberOrTag} from "./blockRef.ts";
-import {type Codec, jsonType, oneOrMany, optionalMember, ParamError} from "./codec.ts";
+import {type Codec, jsonType, oneOrMany, optionalMember, ParamError, withSchema} from "./codec.ts";
 import {address, hash, quantityNumber} from "./hex.ts";
 
 /** trace_block's block: a number or tag, or the hash of any stored block. */
@@ -28,8 +29,13 @@ const TAGS: readonly BlockTag[] = ["latest", "earliest", "pending"];
 /** rskj reads an argument shorter than this as a number or tag, and a longer one as a block hash. */
 const HASH_THRESHOLD = 20;
 
+const TRACE_BLOCK_SCHEMA = {
+  title: "block number, tag or hash",
+  oneOf: [QUANTITY_SCHEMA, BLOCK_TAG_SCHEMA, dataSchema(32)],
+};
+
 /** trace_block's argument; a tag in any case. */
-export const traceBlockRef: Codec<TraceBlockRef> = (value, path) => {
+export const traceBlockRef: Codec<TraceBlockRef> = withSchema(TRACE_BLOCK_SCHEMA, (value, path) => {
   if (typeof value !== "string")
     throw new ParamError(path, `expected a block number, tag or hash, got ${jsonType(value)}`);
   if (value.length >= HASH_THRESHOLD) return {kind: "hash", hash: hash(value, path)};
@@ -41,7 +47,7 @@ export const traceBlockRef: Codec<TraceBlockRef> = (value, path) => {
     if (e instanceof HexError) throw new ParamError(path, `invalid blocknumber ${value}`);
     throw e;
   }
-};
+});
 
 const KNOWN_KEYS = ["fromBlock", "toBlock", "fromAddress", "toAddress", "after", "count"] as const;
 
@@ -56,9 +62,28 @@ function traceCount(value: unknown, path: string, what: "After" | "Count", max: 
   return number;
 }
 
+const COUNT_SCHEMA = {
+  oneOf: [
+    {type: "integer", minimum: 0},
+    {type: "string", pattern: "^\\d+$"},
+  ],
+};
+const FILTER_SCHEMA = objectSchema(
+  "trace filter",
+  {
+    fromBlock: blockNumberOrTag.schema ?? {},
+    toBlock: blockNumberOrTag.schema ?? {},
+    fromAddress: oneOrMany(address).schema ?? {},
+    toAddress: oneOrMany(address).schema ?? {},
+    after: COUNT_SCHEMA,
+    count: COUNT_SCHEMA,
+  },
+  true,
+);
+
 /** trace_filter's object, with `maxTraces` (`rpc.trace.maxTracesPerRequest`) as default and maximum of `count`. */
 export function traceFilterRequest(maxTraces: number): Codec<TraceFilterRequest> {
-  return (value, path) => {
+  return withSchema(FILTER_SCHEMA, (value, path) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw RpcError.invalidParams("Invalid trace_filter parameters.");
     }
@@ -82,5 +107,5 @@ export function traceFilterRequest(maxTraces: number): Codec<TraceFilterRequest>
     if (fromAddress) request.fromAddress = fromAddress;
     if (toAddress) request.toAddress = toAddress;
     return request;
-  };
+  });
 }

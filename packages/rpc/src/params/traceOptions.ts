@@ -3,7 +3,8 @@
  * switches, read from the object itself and from `tracerConfig`. Unknown keys are ignored; an
  * unknown tracer is -32602 naming the tracers served.
  */
-import {type Codec, jsonType, objectMembers, ParamError} from "./codec.ts";
+import {BOOLEAN_SCHEMA, type JsonSchema, objectSchema} from "../openrpc/jsonSchema.ts";
+import {type Codec, jsonType, objectMembers, ParamError, withSchema} from "./codec.ts";
 
 /** The tracers served, by wire name. */
 export const TRACER_NAMES = ["rskTracer", "callTracer", "prestateTracer"] as const;
@@ -36,8 +37,16 @@ export const DEFAULT_TRACE_OPTIONS: TraceOptions = {
 
 const SWITCHES = ["disableStack", "disableMemory", "disableStorage", "onlyTopCall", "withLog", "diffMode"] as const;
 
+const SWITCH_SCHEMA: JsonSchema = {oneOf: [BOOLEAN_SCHEMA, {type: "string", enum: ["true", "false"]}]};
+const SWITCH_PROPERTIES = Object.fromEntries(SWITCHES.map((key) => [key, SWITCH_SCHEMA]));
+const OPTIONS_SCHEMA = objectSchema("trace options", {
+  tracer: {type: "string", enum: [...TRACER_NAMES]},
+  tracerConfig: objectSchema("tracer config", SWITCH_PROPERTIES),
+  ...SWITCH_PROPERTIES,
+});
+
 /** Decodes the options object; switches may be booleans or the strings "true"/"false" (docs/protocol/debug-traces.md §2). */
-export const traceOptions: Codec<TraceOptions> = (value, path) => {
+export const traceOptions: Codec<TraceOptions> = withSchema(OPTIONS_SCHEMA, (value, path) => {
   const members = objectMembers(value, path);
   const config =
     members.tracerConfig === undefined || members.tracerConfig === null
@@ -52,7 +61,7 @@ export const traceOptions: Codec<TraceOptions> = (value, path) => {
     }
   }
   return options;
-};
+});
 
 function tracerName(value: unknown, path: string): TracerName {
   if (value === undefined || value === null) return DEFAULT_TRACE_OPTIONS.tracer;

@@ -6,21 +6,24 @@ import {toData, toQuantity} from "@xchain/utils";
 import {logsToJson} from "../../format/log.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
-import {type Codec, ParamError} from "../../params/codec.ts";
+import {type Codec, ParamError, withSchema} from "../../params/codec.ts";
 import {type LogFilterRequest, logFilterRequest} from "../../params/filterObject.ts";
 import {quantity} from "../../params/hex.ts";
 import {method, param} from "../../params/method.ts";
 import {findLogs} from "./logs.ts";
 
 /** A filter id as the manager keys it (a QUANTITY in canonical form). */
-const filterId: Codec<string> = (value, path) => toQuantity(quantity(value, path));
+const filterId: Codec<string> = withSchema(quantity.schema ?? {}, (value, path) => toQuantity(quantity(value, path)));
 
 // eth_newFilter takes a block range (docs/rpc.md §4.5), not a block hash.
-const rangeFilter: Codec<LogFilterRequest & {kind: "range"}> = (value, path) => {
-  const request = logFilterRequest(value, path);
-  if (request.kind !== "range") throw new ParamError(`${path}.blockHash`, "not allowed in eth_newFilter");
-  return request;
-};
+const rangeFilter: Codec<LogFilterRequest & {kind: "range"}> = withSchema(
+  logFilterRequest.schema ?? {},
+  (value, path) => {
+    const request = logFilterRequest(value, path);
+    if (request.kind !== "range") throw new ParamError(`${path}.blockHash`, "not allowed in eth_newFilter");
+    return request;
+  },
+);
 
 /**
  * eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges,

@@ -4,8 +4,8 @@ import {bigIntToFixedBytes, bytesToBigInt, keccak256, toData, toQuantity} from "
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 import {blockRef} from "../../params/blockRef.ts";
-import {type Codec, jsonType, ParamError} from "../../params/codec.ts";
-import {address} from "../../params/hex.ts";
+import {type Codec, jsonType, ParamError, withSchema} from "../../params/codec.ts";
+import {address, word} from "../../params/hex.ts";
 import {method, param} from "../../params/method.ts";
 import {stateAt} from "../../resolve/blocks.ts";
 
@@ -29,13 +29,13 @@ const storageKey: Codec<StorageKey> = (value, path) => {
 
 /** An array of storage keys, at most `max` of them (`rpc.proofs.maxStorageKeys`). */
 function storageKeys(max: number): Codec<StorageKey[]> {
-  return (value, path) => {
+  return withSchema({type: "array", maxItems: max, items: word.schema}, (value, path) => {
     if (!Array.isArray(value)) throw new ParamError(path, `expected an array, got ${jsonType(value)}`);
     if (value.length > max) {
       throw new ParamError(path, `${value.length} keys, more than rpc.proofs.maxStorageKeys (${max})`);
     }
     return value.map((key, i) => storageKey(key, `${path}[${i}]`));
-  };
+  });
 }
 
 /** eth_getProof. */

@@ -6,20 +6,20 @@
 import {MethodUnavailableError, RpcError} from "../../jsonrpc/errors.ts";
 import type {Connection, RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
-import {type Codec, jsonType, ParamError, string} from "../../params/codec.ts";
+import {type Codec, jsonType, ParamError, string, withSchema} from "../../params/codec.ts";
 import {type LogMatchRequest, logMatchRequest} from "../../params/filterObject.ts";
 import {method, optional, param} from "../../params/method.ts";
 
 const KINDS = ["newHeads", "logs", "newPendingTransactions", "syncing"] as const;
 type Kind = (typeof KINDS)[number];
 
-const subscriptionKind: Codec<Kind> = (value, path) => {
+const subscriptionKind: Codec<Kind> = withSchema({type: "string", enum: [...KINDS]}, (value, path) => {
   if (typeof value !== "string" || !(KINDS as readonly string[]).includes(value)) {
     const got = typeof value === "string" ? `"${value}"` : jsonType(value);
     throw new ParamError(path, `expected one of ${KINDS.join(", ")}, got ${got}`);
   }
   return value as Kind;
-};
+});
 
 function connectionOf(context: RequestContext): Connection {
   if (!context.connection) throw new MethodUnavailableError("subscriptions need a WebSocket connection");
