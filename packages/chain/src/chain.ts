@@ -45,6 +45,8 @@ export interface ChainModules {
   nowSeconds?: () => number;
   /** Default: writes nothing. */
   logger?: Logger;
+  /** Told of every import's result and how long the import itself took, queue wait excluded (the node's metrics). */
+  onImport?: (result: ImportResult, durationMs: number) => void;
 }
 
 /** The block store, importer and reader of one network. */
@@ -62,6 +64,7 @@ export class Chain implements ChainReader {
     readonly genesisHash: Uint8Array,
     private currentHead: ChainHead,
     private readonly logger: Logger,
+    private readonly onImport: ChainModules["onImport"],
   ) {}
 
   /**
@@ -88,7 +91,7 @@ export class Chain implements ChainReader {
       {genesisHash: bytesToPrefixedHex(genesisHash), head: head.number, headHash: bytesToPrefixedHex(head.hash)},
       `${chainspec.params.name} (chain id ${chainId}): genesis ${bytesToPrefixedHex(genesisHash)}, head block ${head.number}`,
     );
-    return new Chain(store, state, common, importer, genesisHash, head, logger);
+    return new Chain(store, state, common, importer, genesisHash, head, logger, modules.onImport);
   }
 
   /**
@@ -100,6 +103,7 @@ export class Chain implements ChainReader {
     return this.queue.run(async () => {
       const started = performance.now();
       const outcome = await this.importer.import(block, this.currentHead);
+      this.onImport?.(outcome.result, performance.now() - started);
       if (outcome.newHead) {
         const importMs = performance.now() - started;
         const event = {...newHeadEvent(outcome.newHead.head, outcome.newHead.change), importMs};

@@ -1,7 +1,7 @@
 /**
  * The node runner: `Node.init` builds the components in dependency order (database → chain →
- * txpool → miner → p2p and sync → the logs a person reads (log/) → RPC), each with a child logger, and `close`
- * tears them down in reverse: RPC stops
+ * txpool → miner → p2p and sync → the logs a person reads (log/) → RPC → metrics), each with a
+ * child logger, and `close` tears them down in reverse: RPC stops
  * accepting requests first, the miner finishes or abandons its block (an import is one atomic
  * batch), and the database closes last.
  */
@@ -11,7 +11,7 @@ import {Chain} from "@xchain/chain";
 import {DatabaseError, DatabaseErrorCode, LevelStore} from "@xchain/db";
 import {BlockExecutor} from "@xchain/execution";
 import {Miner} from "@xchain/miner";
-import {formatClientVersion, RpcServer} from "@xchain/rpc";
+import {formatClientVersion, type Listener, RpcServer} from "@xchain/rpc";
 import {StateDatabase} from "@xchain/state";
 import {TxPool} from "@xchain/txpool";
 import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
@@ -21,6 +21,9 @@ import {logStartupBanner} from "./log/startupBanner.ts";
 import {withSubmissionLog} from "./log/submissionLog.ts";
 import {logPendingTransactions} from "./log/txLog.ts";
 import type {Logger} from "./logger.ts";
+import {startMetricsServer} from "./metrics/metricsServer.ts";
+import {NodeMetrics} from "./metrics/nodeMetrics.ts";
+import {createReadinessProbe} from "./metrics/readiness.ts";
 import {loadNetwork} from "./network.ts";
 import type {NodeOptions} from "./options.ts";
 import {startP2P} from "./p2pStack.ts";
@@ -73,6 +76,8 @@ export class Node {
       const db = await openDatabase(opts.dataDir);
       closers.push({name: "database", close: () => db.close()});
       checkAbort();
+      // Off, nothing is timed or counted: the hooks below are not installed.
+      const metrics = opts.metrics.enabled ? new NodeMetrics() : undefined;
 
       const state = new StateDatabase({nodeCacheBytes: opts.state.cacheMb * MIB}, {store: db});
       const executor = new BlockExecutor({}, {chainspec, state});
@@ -83,7 +88,9 @@ export class Node {
         state,
         executor,
         logger: logger.child({module: "chain"}),
+        onImport: metrics?.onImport,
       });
+      if (metrics) chain.events.on("newHead", metrics.onNewHead);
       checkAbort();
 
       const txpool = new TxPool(opts.txpool, {chainspec, chain, logger: logger.child({module: "txpool"})});
@@ -147,11 +154,17 @@ export class Node {
             {chainId: chainspec.params.chainId, devKeys: opts.wallet.enabled ? cowPrivateKeys() : []},
           )
         : undefined;
+      const health = createReadinessProbe(opts.metrics, {
+        head: () => ({number: chain.head().number, timestamp: chain.head().header.timestamp}),
+        isMining: () => miner.isMining(),
+        bestPeerNumber: () => p2p?.bestPeerNumber(),
+        now: Date.now,
+      });
       const rpc = await RpcServer.start(opts.rpc, {
         chainspec,
         chain,
         txpool,
-        miner: withSubmissionLog(miner, logger.child({module: "miner"})),
+        miner: withSubmissionLog(metrics ? metrics.observeMining(miner) : miner, logger.child({module: "miner"})),
         pendingBlock: miner,
         executor,
         wallet: keystore ?? createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
@@ -162,8 +175,28 @@ export class Node {
         sync: p2p?.sync,
         scoring: p2p?.scoring,
         wireQueue: p2p?.wireQueue,
+        health,
+        observer: metrics?.rpcObserver,
       });
       closers.push({name: "rpc", close: () => rpc.close()});
+      let metricsListener: Listener | undefined;
+      if (metrics) {
+        metrics.attach({
+          head: () => chain.head(),
+          peers: p2p?.peers ?? {peerCount: () => 0},
+          syncProgress: () => p2p?.syncProgress(),
+          txpool,
+          rpc,
+          dbDir: join(opts.dataDir, "db"),
+        });
+        metricsListener = await startMetricsServer(opts.metrics, {
+          registry: metrics.registry,
+          health,
+          logger: logger.child({module: "metrics"}),
+        });
+        const listener = metricsListener;
+        closers.push({name: "metrics", close: () => listener.close()});
+      }
       const endpoints: RpcEndpoints = {
         http: rpc.httpPort === undefined ? undefined : `http://${hostForUrl(opts.rpc.http.host)}:${rpc.httpPort}`,
         ws: rpc.wsPort === undefined ? undefined : `ws://${hostForUrl(opts.rpc.ws.host)}:${rpc.wsPort}`,
@@ -183,10 +216,11 @@ export class Node {
         logger.child({module: "node"}),
       );
       const startupMs = Math.round(performance.now());
+      const metricsUrl = metricsListener && `http://${hostForUrl(opts.metrics.host)}:${metricsListener.port}/metrics`;
       logger
         .child({module: "rpc"})
         .info(
-          {...endpoints, p2p: p2p?.addresses, startupMs},
+          {...endpoints, p2p: p2p?.addresses, metrics: metricsUrl, startupMs},
           `JSON-RPC ready ${startupMs} ms after start: ${[endpoints.http, endpoints.ws].filter(Boolean).join(" ") || "(no listener enabled)"}`,
         );
       return new Node(closers, logger, chain, endpoints);

@@ -43,6 +43,7 @@ export interface NodeOptions {
   rpc: RpcOptions;
   p2p: P2POptions;
   sync: SyncOptions;
+  metrics: MetricsOptions;
   /** Risky configurations accepted deliberately (config/risks.ts); each is refused otherwise. */
   unsafe: UnsafeOptions;
 }
@@ -56,6 +57,32 @@ export interface UnsafeOptions {
   /** `evm_*` or `personal_*` on mainnet or testnet. */
   allowDevControlsOnPublicNetwork: boolean;
 }
+
+/**
+ * The `[metrics]` table: the Prometheus endpoint and the readiness rule of `GET /ready`
+ * (docs/operations.md), which the RPC HTTP port serves too.
+ */
+export interface MetricsOptions {
+  /** Serve `/metrics`, `/health` and `/ready` on a listener of their own. */
+  enabled: boolean;
+  /** Interface the metrics listener binds; loopback by default (the metrics name no secret, but tell a lot). */
+  host: string;
+  /** TCP port; 0 picks a free one. Default 9464, apart from the RPC (4444, 4445) and p2p ports. */
+  port: number;
+  /** `/ready` fails when the head's timestamp is older than this, in seconds (not checked while the built-in miner runs). */
+  readyMaxHeadAgeSeconds: number;
+  /** `/ready` fails when the best peer reports a head more than this many blocks ahead. */
+  readyMaxBlocksBehind: number;
+}
+
+/** Metrics off; readiness: a head at most 10 minutes old, at most 10 blocks behind the best peer. */
+export const defaultMetricsOptions: MetricsOptions = {
+  enabled: false,
+  host: "127.0.0.1",
+  port: 9464,
+  readyMaxHeadAgeSeconds: 600,
+  readyMaxBlocksBehind: 10,
+};
 
 /** The `[wallet]` table: the accounts RPC signs with (eth_accounts, eth_sendTransaction, eth_sign, personal_*). */
 export interface WalletOptions {
@@ -81,6 +108,7 @@ export const defaultNodeOptions: NodeOptions = {
   rpc: defaultRpcOptions,
   p2p: defaultP2POptions(getChainspec("regtest").params.p2pPort),
   sync: defaultSyncOptions,
+  metrics: defaultMetricsOptions,
   unsafe: {allowDevControlsOnPublicRpc: false, allowWalletWithAnyOrigin: false, allowDevControlsOnPublicNetwork: false},
 };
 

@@ -29,6 +29,10 @@ export interface P2PStack {
   wireQueue: WireQueue;
   /** Multiaddrs with `/p2p/<peer id>`. */
   addresses: string[];
+  /** The highest head a connected peer reports (`GET /ready`); undefined without peers. */
+  bestPeerNumber(): number | undefined;
+  /** The running sync's progress and rate (metrics); undefined when not syncing. */
+  syncProgress(): SyncProgress | undefined;
   close(): Promise<void>;
 }
 
@@ -74,6 +78,11 @@ export async function startP2P(
     scoring,
     wireQueue: {queueSize: () => network.queuedMessages()},
     addresses: network.listenAddresses(),
+    bestPeerNumber: () => {
+      const numbers = network.peers().map((peer) => peer.status.bestNumber);
+      return numbers.length === 0 ? undefined : Math.max(...numbers);
+    },
+    syncProgress: () => sync.progress(),
     close: async () => {
       stopPeerLog();
       relay.stop();

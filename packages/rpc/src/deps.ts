@@ -121,6 +121,23 @@ export interface SyncStatusSource {
   onSyncChange(listener: (status: SyncStatus | undefined) => void): () => void;
 }
 
+/** Whether the node should be sent traffic (`GET /ready`, docs/rpc.md §4.1); a reason when not. */
+export type Readiness = {ready: true} | {ready: false; reason: string};
+
+/** The node's readiness for `GET /ready`; the RPC server answers `GET /health` itself. */
+export interface HealthProbe {
+  readiness(): Readiness;
+}
+
+/**
+ * Told of every answered request (the node's metrics). `method` is a registered method's name or
+ * `"unknown"`, so that what a caller sends cannot grow the set of names; `failed` when the answer
+ * is an error; `keyId` the caller's short API key id when one is known.
+ */
+export interface RpcObserver {
+  onRequest(method: string, durationMs: number, failed: boolean, keyId?: string): void;
+}
+
 /** What `RpcServer.start` is given. */
 export interface RpcDeps {
   chainspec: Chainspec;
@@ -145,6 +162,10 @@ export interface RpcDeps {
   wireQueue?: WireQueue;
   /** Absent without p2p: `sco_*` answer -32601 "not available". */
   scoring?: PeerScoringAdmin;
+  /** `GET /ready` on the HTTP port; default: always ready. */
+  health?: HealthProbe;
+  /** Default: none (no request is timed). */
+  observer?: RpcObserver;
   /** Default: discards everything. */
   logger?: Logger;
 }

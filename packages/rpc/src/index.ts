@@ -1,9 +1,12 @@
 export type {
   DevWallet,
+  HealthProbe,
   Keystore,
   PeerScoringAdmin,
   PeersInfo,
+  Readiness,
   RpcDeps,
+  RpcObserver,
   SyncStatus,
   SyncStatusSource,
   WireQueue,
@@ -13,4 +16,6 @@ export {MethodRegistry} from "./jsonrpc/registry.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {defaultRpcOptions, isModuleEnabledByDefault, RPC_MODULE_NAMES, type RpcOptions} from "./options.ts";
 export {NO_PEERS, NOT_SYNCING, RpcServer} from "./server.ts";
+export {type HealthAnswer, healthAnswer} from "./transport/health.ts";
+export {type Listener, listen} from "./transport/listener.ts";
 export {PrivateKeyWallet, personalMessageHash} from "./wallet.ts";

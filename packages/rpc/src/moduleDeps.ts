@@ -9,8 +9,13 @@ import type {SubscriptionManager} from "./filters/subscriptions.ts";
 import type {ExecutionSlots} from "./limits/executionSlots.ts";
 import type {RpcOptions} from "./options.ts";
 
-/** What namespace modules pick from: the dependencies with defaults applied, the options and the server's services. */
-export type ModuleDeps = Required<Omit<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring">> &
+/**
+ * What namespace modules pick from: the dependencies with defaults applied, the options and the
+ * server's services. The transports' own dependencies (`health`, `observer`) are not theirs.
+ */
+export type ModuleDeps = Required<
+  Omit<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "health" | "observer">
+> &
   Pick<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring"> & {
     options: RpcOptions;
     events: EventHub;

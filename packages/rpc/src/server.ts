@@ -15,6 +15,7 @@ import {ExecutionSlots} from "./limits/executionSlots.ts";
 import type {ModuleDeps} from "./moduleDeps.ts";
 import {buildMethodTables} from "./modules/index.ts";
 import {isModuleEnabledByDefault, methodsDisabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
+import {ALWAYS_READY} from "./transport/health.ts";
 import {createHttpTransport} from "./transport/http.ts";
 import {InFlightRequests} from "./transport/inFlight.ts";
 import {type Listener, listen} from "./transport/listener.ts";
@@ -40,6 +41,8 @@ export class RpcServer {
     private readonly services: {events: EventHub; filters: FilterManager; subscriptions: SubscriptionManager},
     private readonly requests: InFlightRequests,
     private readonly logger: Logger,
+    /** Open WebSocket connections (0 without the WebSocket listener). */
+    private readonly wsConnectionCount: () => number,
   ) {}
 
   /** Builds the methods and listens; throws when an address cannot be bound or the options name an unknown method. */
@@ -60,7 +63,7 @@ export class RpcServer {
       executions: new ExecutionSlots({perClient: options.maxCallsPerClient, total: options.maxConcurrentCalls}),
     };
     const requests = new InFlightRequests(options.maxInFlightResponseBytes);
-    const limits = {...options, requests};
+    const limits = {...options, requests, health: deps.health ?? ALWAYS_READY};
     let http: Listener | undefined;
     try {
       // rpc.discover describes the registry the tables end up in; it reads it only when called.
@@ -81,17 +84,20 @@ export class RpcServer {
         maxBatchSize: options.maxBatchSize,
         maxJsonDepth: options.maxJsonDepth,
         mapError: createErrorMapper(logger),
+        observer: deps.observer,
       };
       if (options.http.enabled) {
         const server = createHttpTransport(dispatchOptions, limits, logger);
         http = await listen(server, options.http.host, options.http.port);
       }
       let ws: Listener | undefined;
+      let wsConnectionCount = () => 0;
       if (options.ws.enabled) {
         const transport = createWsTransport(dispatchOptions, limits, logger);
         ws = await listen(transport.server, options.ws.host, options.ws.port, transport.closeClients);
+        wsConnectionCount = transport.connectionCount;
       }
-      return new RpcServer(registry, http, ws, services, requests, logger);
+      return new RpcServer(registry, http, ws, services, requests, logger, wsConnectionCount);
     } catch (e) {
       await http?.close();
       closeServices(services);
@@ -107,6 +113,16 @@ export class RpcServer {
   /** The bound WebSocket port, undefined when WebSocket is disabled. */
   get wsPort(): number | undefined {
     return this.ws?.port;
+  }
+
+  /** Open WebSocket connections. */
+  get wsConnections(): number {
+    return this.wsConnectionCount();
+  }
+
+  /** Subscriptions of every WebSocket connection together. */
+  get subscriptionCount(): number {
+    return this.services.subscriptions.count;
   }
 
   /** Requests whose work has not ended (a timed-out one's included). */

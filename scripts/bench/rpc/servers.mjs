@@ -63,12 +63,13 @@ async function startServer(name, command, args, url) {
 }
 
 /** An xchain regtest node with its defaults (automining, one block a second), HTTP only. */
-export async function startXchain(nodeFlags = []) {
+export async function startXchain(nodeFlags = [], xchainFlags = []) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-rpc-"));
   const args = [...nodeFlags, XCHAIN_BIN, "start", "--datadir", dataDir, "--rpc.http.port", String(port)];
   // The node joins no network here, but keeps its p2p host (on a free loopback port), as it runs by default.
   args.push("--rpc.ws.enabled", "false", "--log.level", "warn", "--p2p.host", "127.0.0.1", "--p2p.port", "0");
+  args.push(...xchainFlags);
   return startServer("xchain", process.execPath, args, `http://127.0.0.1:${port}`);
 }
 

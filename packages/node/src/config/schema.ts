@@ -4,6 +4,7 @@
  */
 import type {ConfigKey} from "./configKey.ts";
 import {chainKeys} from "./keys/chain.ts";
+import {metricsKeys} from "./keys/metrics.ts";
 import {minerKeys} from "./keys/miner.ts";
 import {nodeKeys} from "./keys/node.ts";
 import {p2pKeys} from "./keys/p2p.ts";
@@ -19,6 +20,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   ...minerKeys,
   ...rpcKeys,
   ...p2pKeys,
+  ...metricsKeys,
   ...unsafeKeys,
 ];
 

@@ -36,6 +36,11 @@ export class SubscriptionManager {
     private readonly limits: Pick<RpcOptions, "maxSubscriptionsPerConnection" | "maxSubscriptions">,
   ) {}
 
+  /** Subscriptions of every connection together. */
+  get count(): number {
+    return this.total;
+  }
+
   /** eth_subscribe: returns the subscription id; -32005 naming the cap when the connection's or the node's is hit. */
   subscribe(connection: Connection, request: SubscriptionRequest): string {
     const {maxSubscriptionsPerConnection, maxSubscriptions} = this.limits;

@@ -6,6 +6,7 @@
  * rest of the batch is not run and the whole body is answered with the refusal (docs/rpc.md §8).
  */
 import {setImmediate} from "node:timers/promises";
+import type {RpcObserver} from "../deps.ts";
 import {MethodUnavailableError, RpcError, RpcErrorCode} from "./errors.ts";
 import {errorResponse, type JsonRpcResponse, parseRequest, resultResponse} from "./message.ts";
 import {serializeBody} from "./rawJson.ts";
@@ -23,7 +24,12 @@ export interface DispatchOptions {
    * packages; -32603 otherwise).
    */
   mapError(error: unknown, method: string): RpcError;
+  /** Told of each request's method, time and outcome; absent, nothing is timed. */
+  observer?: RpcObserver;
 }
+
+/** The name an observer is given for a method that is not registered. */
+export const UNKNOWN_METHOD = "unknown";
 
 /** What to send back. */
 export interface DispatchResult {
@@ -169,14 +175,19 @@ async function answer(
   const parsed = parseRequest(raw);
   if (!parsed.ok) return errorResponse(parsed.id, parsed.error);
   const {request} = parsed;
+  const started = options.observer && performance.now();
+  const found = options.registry.lookup(request.method);
   let response: JsonRpcResponse;
   try {
-    const found = options.registry.lookup(request.method);
     if (found.kind === "unknown") throw RpcError.methodNotFound();
     if (found.kind === "disabled") throw RpcError.methodNotAvailable(request.method, "it is disabled on this node");
     response = resultResponse(request.id, await found.method.invoke(request.params, context));
   } catch (e) {
     response = errorResponse(request.id, toRpcError(e, request.method, options));
+  }
+  if (started !== undefined) {
+    const method = found.kind === "unknown" ? UNKNOWN_METHOD : request.method;
+    options.observer?.onRequest(method, performance.now() - started, "error" in response);
   }
   return request.notification ? undefined : response;
 }

@@ -7,16 +7,21 @@
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import type {Logger} from "@xchain/utils";
+import type {HealthProbe} from "../deps.ts";
 import {clientOf} from "../jsonrpc/client.ts";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
 import {DroppedClients} from "./droppedClients.ts";
+import {healthAnswer} from "./health.ts";
 import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
 
 /** What the HTTP transport needs. */
 export type HttpTransportOptions = ReplyLimits &
-  Pick<RpcOptions, "corsOrigins" | "maxBodyBytes" | "http" | "bodyTimeoutMs">;
+  Pick<RpcOptions, "corsOrigins" | "maxBodyBytes" | "http" | "bodyTimeoutMs"> & {
+    /** `GET /ready`. */
+    health: HealthProbe;
+  };
 
 /** How often Node checks the connections for `requestTimeout` / `headersTimeout`: a cut is at most this late. */
 const TIMEOUT_CHECK_MS = 1_000;
@@ -53,6 +58,13 @@ async function handle(
   options: HttpTransportOptions,
   dropped: DroppedClients,
 ): Promise<void> {
+  // The probes come before the Host check: a load balancer asks by address, and the answer
+  // (alive, ready) tells a page nothing worth a DNS-rebinding defence (docs/rpc.md §5).
+  const probe = req.method === "GET" ? healthAnswer(req.url, options.health) : undefined;
+  if (probe) {
+    res.writeHead(probe.status, {"Content-Type": "application/json", "Cache-Control": "no-store"}).end(probe.body);
+    return;
+  }
   const refusal = browserRefusal(req, "http", options.http);
   if (refusal) {
     // The body is not read; the connection ends with the answer.

@@ -31,6 +31,8 @@ export interface WsTransport {
   server: Server;
   /** Closes every open connection (their subscriptions end). */
   closeClients(): void;
+  /** Open connections. */
+  connectionCount(): number;
 }
 
 /** Creates the WebSocket transport; call `listen` on its server. */
@@ -62,6 +64,7 @@ export function createWsTransport(
       for (const client of wss.clients) client.terminate();
       wss.close();
     },
+    connectionCount: () => wss.clients.size,
   };
 }
 

@@ -1,0 +1,139 @@
+/**
+ * The node's Prometheus metrics (docs/operations.md lists them). Most are gauges read from the
+ * components' state when scraped (head, peers, sync, txpool, WebSocket, database size); only block
+ * imports, reorganizations, RPC requests and merged-mining work are counted as they happen.
+ */
+import {type ChainHead, type ImportResult, ImportResultKind, type NewHeadEvent} from "@xchain/chain";
+import type {MinerApi} from "@xchain/miner";
+import type {PeersInfo, RpcObserver} from "@xchain/rpc";
+import {Counter, collectDefaultMetrics, Gauge, Histogram, Registry} from "prom-client";
+import {cached, directorySize} from "./dirSize.ts";
+import {createMiningMetrics} from "./miningMetrics.ts";
+import {createRpcMetrics} from "./rpcMetrics.ts";
+
+/** How long a measured database size is reused: walking LevelDB's files on every scrape is waste. */
+const DB_SIZE_MAX_AGE_MS = 30_000;
+
+/** What the scrape-time gauges read; given once the components exist (`attach`). */
+export interface MetricsSources {
+  head(): ChainHead;
+  peers: Pick<PeersInfo, "peerCount">;
+  /** Undefined when not syncing. */
+  syncProgress(): {blocksPerSecond: number} | undefined;
+  txpool: {status(): {pending: number; queued: number}};
+  rpc: {readonly wsConnections: number; readonly subscriptionCount: number};
+  /** LevelDB's directory. */
+  dbDir: string;
+}
+
+/** Import time buckets, in seconds. */
+const IMPORT_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Reorganization depth buckets, in blocks left the canonical chain. */
+const REORG_BUCKETS = [1, 2, 3, 5, 10, 20, 50, 100, 1000];
+
+/** The registry and the hooks that feed it. */
+export class NodeMetrics {
+  readonly registry = new Registry();
+  /** The RPC server's observer. */
+  readonly rpcObserver: RpcObserver;
+  /** Wraps the miner the RPC server is given, so that external work and submissions count. */
+  readonly observeMining: (miner: MinerApi) => MinerApi;
+  private sources: MetricsSources | undefined;
+  private readonly importsCounter: Counter;
+  private readonly importTime: Histogram;
+  private readonly reorgs: Counter;
+  private readonly reorgDepth: Histogram;
+
+  constructor(private readonly now: () => number = Date.now) {
+    const registers = [this.registry];
+    collectDefaultMetrics({register: this.registry});
+    this.rpcObserver = createRpcMetrics(this.registry);
+    this.observeMining = createMiningMetrics(this.registry);
+    this.importsCounter = new Counter({
+      name: "xchain_blocks_imported_total",
+      help: "Blocks imported (best or not), from peers, the miner and RPC",
+      registers,
+    });
+    this.importTime = new Histogram({
+      name: "xchain_block_import_duration_seconds",
+      help: "Time to validate, execute and store an imported block",
+      buckets: IMPORT_BUCKETS,
+      registers,
+    });
+    this.reorgs = new Counter({
+      name: "xchain_reorgs_total",
+      help: "Reorganizations: new heads that took blocks off the canonical chain",
+      registers,
+    });
+    this.reorgDepth = new Histogram({
+      name: "xchain_reorg_depth_blocks",
+      help: "Blocks a reorganization took off the canonical chain",
+      buckets: REORG_BUCKETS,
+      registers,
+    });
+    this.scrapeGauges();
+  }
+
+  /** The chain's `onImport` hook. */
+  readonly onImport = (result: ImportResult, durationMs: number): void => {
+    if (result.kind !== ImportResultKind.IMPORTED_BEST && result.kind !== ImportResultKind.IMPORTED_NOT_BEST) return;
+    this.importsCounter.inc();
+    this.importTime.observe(durationMs / 1000);
+  };
+
+  /** The chain's `newHead` listener. */
+  readonly onNewHead = ({removed}: NewHeadEvent): void => {
+    if (removed.length === 0) return;
+    this.reorgs.inc();
+    this.reorgDepth.observe(removed.length);
+  };
+
+  /** Gives the scrape-time gauges their sources; until then they report nothing. */
+  attach(sources: MetricsSources): void {
+    this.sources = sources;
+  }
+
+  private scrapeGauges(): void {
+    const node = this;
+    const dbSize = cached(() => directorySize(this.sources?.dbDir ?? "."), DB_SIZE_MAX_AGE_MS, this.now);
+    const specs: [string, string, (s: MetricsSources) => number | Promise<number>][] = [
+      ["xchain_head_block_number", "Number of the best block", (s) => s.head().number],
+      [
+        "xchain_head_age_seconds",
+        "Seconds since the best block's timestamp",
+        (s) => this.now() / 1000 - s.head().header.timestamp,
+      ],
+      [
+        "xchain_head_total_difficulty",
+        "Total difficulty of the best block (a float: precise to 53 bits)",
+        (s) => Number(s.head().totalDifficulty),
+      ],
+      ["xchain_peers", "Connected peers", (s) => s.peers.peerCount()],
+      ["xchain_syncing", "1 while a sync runs, else 0", (s) => (s.syncProgress() ? 1 : 0)],
+      [
+        "xchain_sync_blocks_per_second",
+        "Blocks a running sync imports per second (0 when not syncing)",
+        (s) => s.syncProgress()?.blocksPerSecond ?? 0,
+      ],
+      ["xchain_txpool_pending", "Transactions in the pool ready for a block", (s) => s.txpool.status().pending],
+      ["xchain_txpool_queued", "Transactions in the pool behind a nonce gap", (s) => s.txpool.status().queued],
+      ["xchain_ws_connections", "Open JSON-RPC WebSocket connections", (s) => s.rpc.wsConnections],
+      ["xchain_ws_subscriptions", "eth_subscribe subscriptions held", (s) => s.rpc.subscriptionCount],
+      [
+        "xchain_db_size_bytes",
+        `LevelDB's size on disk (measured at most every ${DB_SIZE_MAX_AGE_MS / 1000} s)`,
+        () => dbSize(),
+      ],
+    ];
+    for (const [name, help, read] of specs) {
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        async collect() {
+          if (node.sources) this.set(await read(node.sources));
+        },
+      });
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * RPC requests, errors and latency per method (docs/operations.md), as the rpc package's
+ * `RpcObserver`. The rpc package names only registered methods (others are "unknown"), so the
+ * `method` label is bounded; each method's children are looked up once and kept, so a request
+ * costs a map lookup and three updates.
+ */
+import type {RpcObserver} from "@xchain/rpc";
+import {Counter, Histogram, type Registry} from "prom-client";
+
+/** Latency buckets, in seconds: from a cached read to a long trace. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+interface MethodChildren {
+  requests: Counter.Internal;
+  errors: Counter.Internal;
+  latency: Histogram.Internal<"method">;
+}
+
+/** Creates the RPC metrics in `registry` and the observer that updates them. */
+export function createRpcMetrics(registry: Registry): RpcObserver {
+  const requests = new Counter({
+    name: "xchain_rpc_requests_total",
+    help: "JSON-RPC requests answered, by method",
+    labelNames: ["method"] as const,
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: "xchain_rpc_errors_total",
+    help: "JSON-RPC requests answered with an error, by method",
+    labelNames: ["method"] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: "xchain_rpc_request_duration_seconds",
+    help: "Time to answer a JSON-RPC request, by method",
+    labelNames: ["method"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const byKey = new Counter({
+    name: "xchain_rpc_key_requests_total",
+    help: "JSON-RPC requests answered, by API key id (only when the caller's key is known)",
+    labelNames: ["key"] as const,
+    registers: [registry],
+  });
+  const children = new Map<string, MethodChildren>();
+  return {
+    onRequest(method, durationMs, failed, keyId) {
+      let child = children.get(method);
+      if (!child) {
+        child = {requests: requests.labels(method), errors: errors.labels(method), latency: latency.labels(method)};
+        children.set(method, child);
+      }
+      child.requests.inc();
+      if (failed) child.errors.inc();
+      child.latency.observe(durationMs / 1000);
+      if (keyId !== undefined) byKey.labels(keyId).inc();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+// docs/grafana-dashboard.json plots only metrics the node exports: each metric name in a panel's
+// query (a histogram's _bucket/_sum/_count series included) is in the registry.
+import {readFileSync} from "node:fs";
+import {join} from "node:path";
+import {describe, expect, it} from "vitest";
+import {NodeMetrics} from "../../src/metrics/nodeMetrics.ts";
+
+const root = join(import.meta.dirname, "..", "..", "..", "..");
+
+interface Dashboard {
+  panels: {title: string; targets: {expr: string}[]}[];
+}
+
+/** Metric names in a PromQL expression: identifiers of the node's and the process metrics' families. */
+function metricNames(expr: string): string[] {
+  return [...expr.matchAll(/\b(?:xchain|process|nodejs)_[a-z0-9_]+/g)].map(([name]) =>
+    name.replace(/_(bucket|sum|count)$/, ""),
+  );
+}
+
+describe("the Grafana dashboard", () => {
+  it("references only exported metrics", async () => {
+    const dashboard = JSON.parse(readFileSync(join(root, "docs", "grafana-dashboard.json"), "utf8")) as Dashboard;
+    const exported = new Set((await new NodeMetrics().registry.getMetricsAsJSON()).map((m) => m.name));
+    const referenced = dashboard.panels.flatMap((p) => p.targets.flatMap((t) => metricNames(t.expr)));
+    expect(referenced.length).toBeGreaterThan(20);
+    expect(referenced.filter((name) => !exported.has(name))).toEqual([]);
+  });
+});

@@ -1,0 +1,50 @@
+// The readiness rule of GET /ready and its answers.
+import {healthAnswer} from "@xchain/rpc";
+import {describe, expect, it} from "vitest";
+import {createReadinessProbe, type ReadinessSources} from "../../src/metrics/readiness.ts";
+
+const NOW_MS = 1_000_000_000;
+const opts = {readyMaxHeadAgeSeconds: 60, readyMaxBlocksBehind: 10};
+
+function probe(overrides: Partial<ReadinessSources>) {
+  return createReadinessProbe(opts, {
+    head: () => ({number: 100, timestamp: NOW_MS / 1000 - 5}),
+    isMining: () => false,
+    bestPeerNumber: () => undefined,
+    now: () => NOW_MS,
+    ...overrides,
+  });
+}
+
+describe("the readiness probe", () => {
+  it("is ready with a recent head and no peers", () => {
+    expect(probe({}).readiness()).toEqual({ready: true});
+  });
+
+  it("is not ready with a head older than allowed, unless the built-in miner runs", () => {
+    const old = {head: () => ({number: 7, timestamp: NOW_MS / 1000 - 61})};
+    expect(probe(old).readiness()).toEqual({
+      ready: false,
+      reason: "head block 7 is 61 s old (metrics.readyMaxHeadAgeSeconds is 60)",
+    });
+    expect(probe({...old, isMining: () => true}).readiness()).toEqual({ready: true});
+  });
+
+  it("is not ready when the best peer is more than the allowed blocks ahead", () => {
+    expect(probe({bestPeerNumber: () => 110}).readiness()).toEqual({ready: true});
+    expect(probe({bestPeerNumber: () => 111}).readiness()).toEqual({
+      ready: false,
+      reason: "head block 100 is 11 blocks behind the best peer's 111 (metrics.readyMaxBlocksBehind is 10)",
+    });
+  });
+
+  it("answers /ready 503 with the reason, /health 200 either way, and nothing for other paths", () => {
+    const behind = probe({bestPeerNumber: () => 200});
+    expect(healthAnswer("/health", behind)).toEqual({status: 200, body: '{"status":"ok"}'});
+    expect(healthAnswer("/ready?verbose", behind)?.status).toBe(503);
+    expect(JSON.parse(healthAnswer("/ready", behind)?.body ?? "")).toMatchObject({status: "not ready"});
+    expect(healthAnswer("/ready", probe({}))).toEqual({status: 200, body: '{"status":"ready"}'});
+    expect(healthAnswer("/readyz", behind)).toBeUndefined();
+    expect(healthAnswer("/", behind)).toBeUndefined();
+  });
+});
