@@ -16,7 +16,7 @@ import {TxPool} from "@xchain/txpool";
 import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
 import type {Logger} from "./logger.ts";
 import {loadNetwork} from "./network.ts";
-import type {NodeOptions} from "./options.ts";
+import {gatewayKeysFile, type NodeOptions} from "./options.ts";
 import {startP2P} from "./p2pStack.ts";
 import {cowPrivateKeys, createDevWallet} from "./wallet/devWallet.ts";
 import {STANDARD_SCRYPT} from "./wallet/keyfile.ts";
@@ -115,21 +115,25 @@ export class Node {
             {chainId: chainspec.params.chainId, devKeys: opts.wallet.enabled ? cowPrivateKeys() : []},
           )
         : undefined;
-      const rpc = await RpcServer.start(opts.rpc, {
-        chainspec,
-        chain,
-        txpool,
-        miner,
-        executor,
-        wallet: keystore ?? createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
-        keystore,
-        clientVersion: formatClientVersion(version),
-        logger: logger.child({module: "rpc"}),
-        peers: p2p?.peers,
-        sync: p2p?.sync,
-        scoring: p2p?.scoring,
-        wireQueue: p2p?.wireQueue,
-      });
+      const gateway = {...opts.rpc.gateway, keysFile: opts.rpc.gateway.keysFile ?? gatewayKeysFile(opts.dataDir)};
+      const rpc = await RpcServer.start(
+        {...opts.rpc, gateway},
+        {
+          chainspec,
+          chain,
+          txpool,
+          miner,
+          executor,
+          wallet: keystore ?? createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
+          keystore,
+          clientVersion: formatClientVersion(version),
+          logger: logger.child({module: "rpc"}),
+          peers: p2p?.peers,
+          sync: p2p?.sync,
+          scoring: p2p?.scoring,
+          wireQueue: p2p?.wireQueue,
+        },
+      );
       closers.push({name: "rpc", close: () => rpc.close()});
       const endpoints: RpcEndpoints = {
         http: rpc.httpPort === undefined ? undefined : `http://${hostForUrl(opts.rpc.http.host)}:${rpc.httpPort}`,

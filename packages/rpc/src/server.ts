@@ -9,6 +9,7 @@ import {createErrorMapper} from "./errorMapping.ts";
 import {EventHub} from "./filters/eventHub.ts";
 import {FilterManager} from "./filters/filterManager.ts";
 import {SubscriptionManager} from "./filters/subscriptions.ts";
+import {Gateway} from "./gateway/gateway.ts";
 import type {DispatchOptions} from "./jsonrpc/dispatch.ts";
 import {MethodRegistry} from "./jsonrpc/registry.ts";
 import {ExecutionSlots} from "./limits/executionSlots.ts";
@@ -40,9 +41,13 @@ export class RpcServer {
     private readonly services: {events: EventHub; filters: FilterManager; subscriptions: SubscriptionManager},
     private readonly requests: InFlightRequests,
     private readonly logger: Logger,
+    private readonly gateway: Gateway | undefined,
   ) {}
 
-  /** Builds the methods and listens; throws when an address cannot be bound or the options name an unknown method. */
+  /**
+   * Builds the methods and listens; throws when an address cannot be bound, the options name an
+   * unknown method or the gateway's keys file is invalid (`KeysFileError`).
+   */
   static async start(options: RpcOptions, deps: RpcDeps): Promise<RpcServer> {
     const logger = deps.logger ?? noopLogger;
     const events = new EventHub(deps.chain, deps.txpool, logger);
@@ -60,9 +65,11 @@ export class RpcServer {
       executions: new ExecutionSlots({perClient: options.maxCallsPerClient, total: options.maxConcurrentCalls}),
     };
     const requests = new InFlightRequests(options.maxInFlightResponseBytes);
-    const limits = {...options, requests};
     let http: Listener | undefined;
+    let gateway: Gateway | undefined;
     try {
+      gateway = options.gateway.enabled ? await openGateway(options.gateway.keysFile, logger) : undefined;
+      const limits = {...options, requests, apiKeys: gateway};
       const registry = new MethodRegistry(buildMethodTables(moduleDeps), {
         isNamespaceEnabled: (namespace) =>
           options.modules[namespace as RpcModuleName]?.enabled ??
@@ -70,7 +77,10 @@ export class RpcServer {
         enabledMethods: options.methods.enabled,
         disabledMethods: [
           ...options.methods.disabled,
-          ...methodsDisabledByDefault(deps.chainspec.params.name).filter((m) => !options.methods.enabled.includes(m)),
+          // With the gateway on, restricted methods answer the keys granted them (docs/gateway.md).
+          ...(gateway ? [] : methodsDisabledByDefault(deps.chainspec.params.name)).filter(
+            (m) => !options.methods.enabled.includes(m),
+          ),
         ],
       });
       const dispatchOptions: DispatchOptions = {
@@ -88,9 +98,10 @@ export class RpcServer {
         const transport = createWsTransport(dispatchOptions, limits, logger);
         ws = await listen(transport.server, options.ws.host, options.ws.port, transport.closeClients);
       }
-      return new RpcServer(registry, http, ws, services, requests, logger);
+      return new RpcServer(registry, http, ws, services, requests, logger, gateway);
     } catch (e) {
       await http?.close();
+      gateway?.close();
       closeServices(services);
       throw e;
     }
@@ -116,12 +127,18 @@ export class RpcServer {
    * to end (at most `DRAIN_LIMIT_MS`), then ends subscriptions and filters.
    */
   async close(): Promise<void> {
+    this.gateway?.close();
     await Promise.all([this.http?.close(), this.ws?.close()]);
     if (!(await this.requests.drain(DRAIN_LIMIT_MS))) {
       this.logger.warn({running: this.requests.size}, "rpc requests still running after close");
     }
     closeServices(this.services);
   }
+}
+
+function openGateway(keysFile: string | undefined, logger: Logger): Promise<Gateway> {
+  if (keysFile === undefined) throw new Error("rpc.gateway.enabled needs rpc.gateway.keysFile");
+  return Gateway.open(keysFile, logger);
 }
 
 function closeServices(services: {events: EventHub; filters: FilterManager; subscriptions: SubscriptionManager}): void {

@@ -57,6 +57,13 @@ export class SubscriptionManager {
     return id;
   }
 
+  /** The subscriptions `connections` hold together (an API key's, docs/gateway.md). */
+  heldBy(connections: Iterable<Connection>): number {
+    let held = 0;
+    for (const connection of connections) held += this.byConnection.get(connection)?.size ?? 0;
+    return held;
+  }
+
   /** eth_unsubscribe: false when this connection has no such subscription. */
   unsubscribe(connection: Connection, id: string): boolean {
     const stop = this.byConnection.get(connection)?.get(id);

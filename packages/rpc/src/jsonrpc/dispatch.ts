@@ -174,6 +174,8 @@ async function answer(
     const found = options.registry.lookup(request.method);
     if (found.kind === "unknown") throw RpcError.methodNotFound();
     if (found.kind === "disabled") throw RpcError.methodNotAvailable(request.method, "it is disabled on this node");
+    const refusal = context.apiKey?.refusal(request.method);
+    if (refusal !== undefined) throw RpcError.methodNotAvailable(request.method, refusal);
     response = resultResponse(request.id, await found.method.invoke(request.params, context));
   } catch (e) {
     response = errorResponse(request.id, toRpcError(e, request.method, options));
