@@ -24,7 +24,13 @@ function record(id: string, secret: string, limits: Partial<ApiKeyRecord["limits
 
 function fakeConnection(): Connection & {close(): void} {
   const listeners: (() => void)[] = [];
-  return {notify: () => undefined, onClose: (l) => void listeners.push(l), close: () => listeners.forEach((l) => l())};
+  return {
+    notify: () => undefined,
+    onClose: (l) => void listeners.push(l),
+    close: () => {
+      for (const l of listeners) l();
+    },
+  };
 }
 
 const open: Gateway[] = [];
