@@ -3,7 +3,6 @@
  * WebSocket connections. The keys file can change under it: `update` swaps the permissions and
  * limits (open connections see them at once), `revoke` closes its connections.
  */
-import type {Connection} from "../jsonrpc/registry.ts";
 import type {ApiKeyRecord, KeyLimits, KeyPermissions} from "./keysFile.ts";
 import {permissionRefusal} from "./permissions.ts";
 import {TokenBucket} from "./tokenBucket.ts";
@@ -11,13 +10,18 @@ import {TokenBucket} from "./tokenBucket.ts";
 /** WebSocket close code for a revoked key: 1008, policy violation. */
 export const REVOKED_CLOSE_CODE = 1008;
 
+/** What a key needs of a WebSocket connection (`Connection` of the registry, which names this class). */
+export interface KeyConnection {
+  onClose(listener: () => void): void;
+}
+
 /** An admitted key, as requests carry it (`RequestContext.apiKey`). */
 export class KeyAccess {
   private record: ApiKeyRecord;
   private readonly bucket: TokenBucket;
   /** Refusals by method name, computed once per record (names reach here only once the registry knows them). */
   private readonly refusals = new Map<string, string | undefined>();
-  private readonly connections = new Map<Connection, () => void>();
+  private readonly connections = new Map<KeyConnection, () => void>();
   private isRevoked = false;
 
   constructor(record: ApiKeyRecord) {
@@ -62,7 +66,7 @@ export class KeyAccess {
   }
 
   /** The WebSocket connections open with this key. */
-  openConnections(): IterableIterator<Connection> {
+  openConnections(): IterableIterator<KeyConnection> {
     return this.connections.keys();
   }
 
@@ -72,7 +76,7 @@ export class KeyAccess {
   }
 
   /** Counts an open WebSocket connection; `close` ends it when the key is revoked. */
-  attach(connection: Connection, close: () => void): void {
+  attach(connection: KeyConnection, close: () => void): void {
     this.connections.set(connection, close);
     connection.onClose(() => this.connections.delete(connection));
   }
