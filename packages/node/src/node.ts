@@ -25,7 +25,7 @@ import {startMetricsServer} from "./metrics/metricsServer.ts";
 import {NodeMetrics} from "./metrics/nodeMetrics.ts";
 import {createReadinessProbe} from "./metrics/readiness.ts";
 import {loadNetwork} from "./network.ts";
-import type {NodeOptions} from "./options.ts";
+import {gatewayKeysFile, type NodeOptions} from "./options.ts";
 import {startP2P} from "./p2pStack.ts";
 import {cowPrivateKeys, createDevWallet} from "./wallet/devWallet.ts";
 import {STANDARD_SCRYPT} from "./wallet/keyfile.ts";
@@ -160,24 +160,28 @@ export class Node {
         bestPeerNumber: () => p2p?.bestPeerNumber(),
         now: Date.now,
       });
-      const rpc = await RpcServer.start(opts.rpc, {
-        chainspec,
-        chain,
-        txpool,
-        miner: withSubmissionLog(metrics ? metrics.observeMining(miner) : miner, logger.child({module: "miner"})),
-        pendingBlock: miner,
-        executor,
-        wallet: keystore ?? createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
-        keystore,
-        clientVersion: formatClientVersion(version),
-        logger: logger.child({module: "rpc"}),
-        peers: p2p?.peers,
-        sync: p2p?.sync,
-        scoring: p2p?.scoring,
-        wireQueue: p2p?.wireQueue,
-        health,
-        observer: metrics?.rpcObserver,
-      });
+      const gateway = {...opts.rpc.gateway, keysFile: opts.rpc.gateway.keysFile ?? gatewayKeysFile(opts.dataDir)};
+      const rpc = await RpcServer.start(
+        {...opts.rpc, gateway},
+        {
+          chainspec,
+          chain,
+          txpool,
+          miner: withSubmissionLog(metrics ? metrics.observeMining(miner) : miner, logger.child({module: "miner"})),
+          pendingBlock: miner,
+          executor,
+          wallet: keystore ?? createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
+          keystore,
+          clientVersion: formatClientVersion(version),
+          logger: logger.child({module: "rpc"}),
+          peers: p2p?.peers,
+          sync: p2p?.sync,
+          scoring: p2p?.scoring,
+          wireQueue: p2p?.wireQueue,
+          health,
+          observer: metrics?.rpcObserver,
+        },
+      );
       closers.push({name: "rpc", close: () => rpc.close()});
       let metricsListener: Listener | undefined;
       if (metrics) {

@@ -148,6 +148,11 @@ export function networkPreset(network: NetworkChoice): NetworkPreset {
   };
 }
 
+/** The gateway's keys file when `rpc.gateway.keysFile` is unset: `<datadir>/gateway-keys.json` (docs/gateway.md). */
+export function gatewayKeysFile(dataDir: string): string {
+  return join(dataDir, "gateway-keys.json");
+}
+
 /** `~/.xchain/<network>`. */
 export function defaultDataDir(network: NetworkChoice): string {
   return join(homedir(), ".xchain", network);

@@ -11,6 +11,20 @@ export type {
   SyncStatusSource,
   WireQueue,
 } from "./deps.ts";
+export {
+  type ApiKeyRecord,
+  DEFAULT_NAMESPACES,
+  defaultKeyLimits,
+  defaultKeyPermissions,
+  type KeyLimits,
+  type KeyPermissions,
+  type KeysFile,
+  KeysFileError,
+  parseKeysFile,
+  readKeysFile,
+  writeKeysFile,
+} from "./gateway/keysFile.ts";
+export {hashSecret, newKeyId, newSecret} from "./gateway/secret.ts";
 export {RpcError, RpcErrorCode, type RpcErrorObject} from "./jsonrpc/errors.ts";
 export {MethodRegistry} from "./jsonrpc/registry.ts";
 export {formatClientVersion} from "./modules/web3.ts";

@@ -145,6 +145,11 @@ export interface RpcOptions {
   allowCallStateOverride?: boolean;
   /** State override limits: `maxAccounts` the most accounts one call overrides (-32602 beyond; default 100). */
   stateOverride: {maxAccounts: number};
+  /**
+   * The API-key gateway (docs/gateway.md): off by default. On, requests are served only at
+   * `/<API key>` with the keys of `keysFile` (the node sets `<datadir>/gateway-keys.json` when unset).
+   */
+  gateway: {enabled: boolean; keysFile?: string};
 }
 
 /** What `vhosts` and `origins` allow by default: loopback only. */
@@ -182,6 +187,7 @@ export const defaultRpcOptions: RpcOptions = {
   trace: {maxTracesPerRequest: 10_000, maxBlockRange: 2_000, timeoutMs: 30_000},
   proofs: {maxStorageKeys: 1_000},
   stateOverride: {maxAccounts: 100},
+  gateway: {enabled: false},
 };
 
 const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];
@@ -195,7 +201,7 @@ export function isModuleEnabledByDefault(module: RpcModuleName, network: Network
 }
 
 /** Restricted methods: off on mainnet and testnet unless `methods.enabled` names them (docs/rpc.md §4.6). */
-const RESTRICTED_METHODS: readonly string[] = ["xchain_getStorageBytesAt"];
+export const RESTRICTED_METHODS: readonly string[] = ["xchain_getStorageBytesAt"];
 
 /** The methods off on `network` when the options do not switch them on (restricted ones on public networks). */
 export function methodsDisabledByDefault(network: NetworkParams["name"]): readonly string[] {

@@ -9,6 +9,7 @@ import {createErrorMapper} from "./errorMapping.ts";
 import {EventHub} from "./filters/eventHub.ts";
 import {FilterManager} from "./filters/filterManager.ts";
 import {SubscriptionManager} from "./filters/subscriptions.ts";
+import {Gateway} from "./gateway/gateway.ts";
 import type {DispatchOptions} from "./jsonrpc/dispatch.ts";
 import {MethodRegistry, RPC_NAMESPACE} from "./jsonrpc/registry.ts";
 import {ExecutionSlots} from "./limits/executionSlots.ts";
@@ -43,9 +44,13 @@ export class RpcServer {
     private readonly logger: Logger,
     /** Open WebSocket connections (0 without the WebSocket listener). */
     private readonly wsConnectionCount: () => number,
+    private readonly gateway: Gateway | undefined,
   ) {}
 
-  /** Builds the methods and listens; throws when an address cannot be bound or the options name an unknown method. */
+  /**
+   * Builds the methods and listens; throws when an address cannot be bound, the options name an
+   * unknown method or the gateway's keys file is invalid (`KeysFileError`).
+   */
   static async start(options: RpcOptions, deps: RpcDeps): Promise<RpcServer> {
     const logger = deps.logger ?? noopLogger;
     const events = new EventHub(deps.chain, deps.txpool, logger);
@@ -63,9 +68,11 @@ export class RpcServer {
       executions: new ExecutionSlots({perClient: options.maxCallsPerClient, total: options.maxConcurrentCalls}),
     };
     const requests = new InFlightRequests(options.maxInFlightResponseBytes);
-    const limits = {...options, requests, health: deps.health ?? ALWAYS_READY};
     let http: Listener | undefined;
+    let gateway: Gateway | undefined;
     try {
+      gateway = options.gateway.enabled ? await openGateway(options.gateway.keysFile, logger) : undefined;
+      const limits = {...options, requests, health: deps.health ?? ALWAYS_READY, apiKeys: gateway};
       // rpc.discover describes the registry the tables end up in; it reads it only when called.
       const tables = buildMethodTables(moduleDeps, () => registry);
       const registry = new MethodRegistry(tables, {
@@ -76,7 +83,10 @@ export class RpcServer {
         enabledMethods: options.methods.enabled,
         disabledMethods: [
           ...options.methods.disabled,
-          ...methodsDisabledByDefault(deps.chainspec.params.name).filter((m) => !options.methods.enabled.includes(m)),
+          // With the gateway on, restricted methods answer the keys granted them (docs/gateway.md).
+          ...(gateway ? [] : methodsDisabledByDefault(deps.chainspec.params.name)).filter(
+            (m) => !options.methods.enabled.includes(m),
+          ),
         ],
       });
       const dispatchOptions: DispatchOptions = {
@@ -97,9 +107,10 @@ export class RpcServer {
         ws = await listen(transport.server, options.ws.host, options.ws.port, transport.closeClients);
         wsConnectionCount = transport.connectionCount;
       }
-      return new RpcServer(registry, http, ws, services, requests, logger, wsConnectionCount);
+      return new RpcServer(registry, http, ws, services, requests, logger, wsConnectionCount, gateway);
     } catch (e) {
       await http?.close();
+      gateway?.close();
       closeServices(services);
       throw e;
     }
@@ -135,12 +146,18 @@ export class RpcServer {
    * to end (at most `DRAIN_LIMIT_MS`), then ends subscriptions and filters.
    */
   async close(): Promise<void> {
+    this.gateway?.close();
     await Promise.all([this.http?.close(), this.ws?.close()]);
     if (!(await this.requests.drain(DRAIN_LIMIT_MS))) {
       this.logger.warn({running: this.requests.size}, "rpc requests still running after close");
     }
     closeServices(this.services);
   }
+}
+
+function openGateway(keysFile: string | undefined, logger: Logger): Promise<Gateway> {
+  if (keysFile === undefined) throw new Error("rpc.gateway.enabled needs rpc.gateway.keysFile");
+  return Gateway.open(keysFile, logger);
 }
 
 function closeServices(services: {events: EventHub; filters: FilterManager; subscriptions: SubscriptionManager}): void {

@@ -3,6 +3,7 @@ import "@xchain/utils";
 import {Command, CommanderError} from "commander";
 import {XCHAIN_VERSION} from "../version.ts";
 import {registerGenesis} from "./cmds/genesis.ts";
+import {registerKeys} from "./cmds/keys.ts";
 import {registerP2PId} from "./cmds/p2pId.ts";
 import {registerStart} from "./cmds/start.ts";
 import {registerVerifyHeaders} from "./cmds/verifyHeaders.ts";
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerVerifyHeaders(program);
   registerGenesis(program);
   registerP2PId(program);
+  registerKeys(program);
   return program;
 }
 

@@ -6,12 +6,14 @@
  * `false` when it ends). Subscriptions end with their connection. At most
  * `maxSubscriptionsPerConnection` per connection and `maxSubscriptions` on the node (docs/rpc.md §8).
  */
+
 import {randomBytes} from "node:crypto";
 import {bytesToHex, toData} from "@xchain/utils";
 import type {SyncStatusSource} from "../deps.ts";
 import {formatHeader} from "../format/header.ts";
 import {formatLog} from "../format/log.ts";
 import {formatSyncStatus} from "../format/syncStatus.ts";
+import type {KeyConnection} from "../gateway/keyAccess.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
 import type {RpcOptions} from "../options.ts";
@@ -60,6 +62,14 @@ export class SubscriptionManager {
     subscriptions.set(id, this.listen(request, send));
     this.total++;
     return id;
+  }
+
+  /** The subscriptions `connections` hold together (an API key's, docs/gateway.md). */
+  heldBy(connections: Iterable<KeyConnection>): number {
+    let held = 0;
+    // A key's connections are the transport's `Connection`s, seen through the narrower type.
+    for (const connection of connections) held += this.byConnection.get(connection as Connection)?.size ?? 0;
+    return held;
   }
 
   /** eth_unsubscribe: false when this connection has no such subscription. */

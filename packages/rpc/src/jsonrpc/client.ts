@@ -19,6 +19,11 @@ export interface RpcClient {
 const clients = new WeakMap<Socket, RpcClient>();
 let nextConnectionId = 1;
 
+/** `client` counted by its API key (the gateway is on): per-client limits then apply per key (docs/gateway.md). */
+export function clientOfKey(client: RpcClient, keyId: string): RpcClient {
+  return {address: client.address, connectionId: client.connectionId, key: `apikey:${keyId}`};
+}
+
 /** The client behind `socket`, the same object for every request on it. */
 export function clientOf(socket: Socket): RpcClient {
   let client = clients.get(socket);

@@ -181,13 +181,15 @@ async function answer(
   try {
     if (found.kind === "unknown") throw RpcError.methodNotFound();
     if (found.kind === "disabled") throw RpcError.methodNotAvailable(request.method, "it is disabled on this node");
+    const refusal = context.apiKey?.refusal(request.method);
+    if (refusal !== undefined) throw RpcError.methodNotAvailable(request.method, refusal);
     response = resultResponse(request.id, await found.method.invoke(request.params, context));
   } catch (e) {
     response = errorResponse(request.id, toRpcError(e, request.method, options));
   }
   if (started !== undefined) {
     const method = found.kind === "unknown" ? UNKNOWN_METHOD : request.method;
-    options.observer?.onRequest(method, performance.now() - started, "error" in response);
+    options.observer?.onRequest(method, performance.now() - started, "error" in response, context.apiKey?.id);
   }
   return request.notification ? undefined : response;
 }

@@ -19,6 +19,8 @@ export enum RpcErrorCode {
   INVALID_PARAMS = -32602,
   /** A fault of the node itself. */
   INTERNAL_ERROR = -32603,
+  /** A missing or unknown API key when the gateway is on (HTTP 401, docs/gateway.md). */
+  UNAUTHORIZED = -32001,
   /** A request the node understood but cannot serve: insufficient funds (docs/rpc.md §7), unknown filter or account. */
   SERVER_ERROR = -32000,
   /** Over a configured limit (EIP-1474 "limit exceeded"): eth_getLogs, filters, subscriptions (docs/rpc.md §8). */
@@ -85,6 +87,11 @@ export class RpcError extends Error {
   /** -32603 (docs/protocol/errors.md); the cause is logged, never sent. */
   static internal(): RpcError {
     return new RpcError(RpcErrorCode.INTERNAL_ERROR, "Internal server error");
+  }
+
+  /** -32001 `unauthorized: <why>` (docs/gateway.md). */
+  static unauthorized(why: string): RpcError {
+    return new RpcError(RpcErrorCode.UNAUTHORIZED, `unauthorized: ${why}`);
   }
 
   /** -32000. */

@@ -3,6 +3,7 @@
  * `eth_getBalance`, `rpc` + `discover` → `rpc.discover`), duplicates refused, and each method switched on or off from its module's
  * setting and the per-method lists of the options (rskj `rpc.modules`, design "RPC").
  */
+import type {KeyAccess} from "../gateway/keyAccess.ts";
 import type {JsonSchema} from "../openrpc/jsonSchema.ts";
 import type {RpcClient} from "./client.ts";
 import type {ResponseBudget} from "./responseBudget.ts";
@@ -18,8 +19,10 @@ export interface Connection {
 /** What a handler knows about the request besides its parameters. */
 export interface RequestContext {
   transport: "http" | "ws";
-  /** Who sent it: per-client limits count by `client.key`. */
+  /** Who sent it: per-client limits count by `client.key` (the API key's id when the gateway is on). */
   client: RpcClient;
+  /** The API key it came with when the gateway is on (docs/gateway.md): permissions and per-key limits. */
+  apiKey?: KeyAccess;
   /** Aborted when the client goes away, the request times out or the server closes: long work should stop. */
   signal: AbortSignal;
   /**

@@ -24,6 +24,11 @@ export class DroppedClients {
    */
   record(reason: string, context: object = {}): void {
     this.logger.debug({...context, reason}, "rpc client dropped");
+    this.count(reason);
+  }
+
+  /** Counts one refused client under `reason` for the next summary, without a line of its own (a flood of wrong API keys). */
+  count(reason: string): void {
     this.counts.set(reason, (this.counts.get(reason) ?? 0) + 1);
     if (this.timer === undefined) {
       this.timer = setTimeout(() => this.flush(), this.intervalMs);

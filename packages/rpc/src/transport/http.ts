@@ -4,12 +4,17 @@
  * top-level errors of docs/protocol/errors.md. A `Host` outside `http.vhosts` gets 403 first (docs/rpc.md §5.4). A client that disconnects mid-request aborts its work; nothing is
  * written to a closed response. A request whose headers and body take longer than `bodyTimeoutMs`
  * gets 408 and is disconnected. Dropped clients are debug lines and a warn summary (`DroppedClients`).
+ * With the API-key gateway on, only POST `/<API key>` is served: any other path gets 401 before the
+ * body is read, and a key over its rate 429 with `Retry-After` (docs/gateway.md).
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import type {Logger} from "@xchain/utils";
 import type {HealthProbe} from "../deps.ts";
-import {clientOf} from "../jsonrpc/client.ts";
+import type {Gateway} from "../gateway/gateway.ts";
+import type {KeyAccess} from "../gateway/keyAccess.ts";
+import {clientOf, clientOfKey} from "../jsonrpc/client.ts";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
+import {RpcError} from "../jsonrpc/errors.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
 import {DroppedClients} from "./droppedClients.ts";
@@ -21,6 +26,7 @@ export type HttpTransportOptions = ReplyLimits &
   Pick<RpcOptions, "corsOrigins" | "maxBodyBytes" | "http" | "bodyTimeoutMs"> & {
     /** `GET /ready`. */
     health: HealthProbe;
+    apiKeys?: Gateway;
   };
 
 /** How often Node checks the connections for `requestTimeout` / `headersTimeout`: a cut is at most this late. */
@@ -72,6 +78,19 @@ async function handle(
     return;
   }
   const cors = corsHeaders(req, options.corsOrigins);
+  let apiKey: KeyAccess | undefined;
+  if (options.apiKeys) {
+    const admitted = options.apiKeys.admit(req.url);
+    if (admitted instanceof RpcError) {
+      // Counted for the summary only: a flood of wrong keys writes no line per request, and the key is never logged.
+      dropped.count("refused API key");
+      res
+        .writeHead(401, {...cors, Connection: "close", "Content-Type": "application/json"})
+        .end(errorPayload(admitted));
+      return;
+    }
+    apiKey = admitted;
+  }
   if (req.method === "OPTIONS") {
     res
       .writeHead(204, {...cors, "Access-Control-Allow-Methods": "POST, OPTIONS", "Access-Control-Max-Age": "600"})
@@ -102,13 +121,17 @@ async function handle(
   res.on("close", () => {
     if (!res.writableFinished) clientGone.abort();
   });
+  const client = clientOf(req.socket);
   const answer = await reply(body, dispatchOptions, options, {
     kind: "http",
-    client: clientOf(req.socket),
+    client: apiKey ? clientOfKey(client, apiKey.id) : client,
     clientGone: clientGone.signal,
+    apiKey,
   });
   if (res.destroyed || res.writableEnded) return;
-  res.writeHead(answer.httpStatus, {...cors, "Content-Type": "application/json"}).end(answer.payload ?? "");
+  const headers: Record<string, string> = {...cors, "Content-Type": "application/json"};
+  if (answer.retryAfterSeconds !== undefined) headers["Retry-After"] = String(answer.retryAfterSeconds);
+  res.writeHead(answer.httpStatus, headers).end(answer.payload ?? "");
 }
 
 /**

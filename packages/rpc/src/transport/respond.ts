@@ -8,6 +8,8 @@
  * until it has really ended, so that closing the server can wait for it.
  */
 
+import type {KeyAccess} from "../gateway/keyAccess.ts";
+import {checkRate} from "../gateway/rateLimit.ts";
 import type {RpcClient} from "../jsonrpc/client.ts";
 import {type DispatchOptions, dispatchParsed, methodsOf, parseBody} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
@@ -21,6 +23,8 @@ export interface Reply {
   httpStatus: number;
   /** UTF-8 JSON text. */
   payload: Buffer | undefined;
+  /** Set with HTTP 429: the `Retry-After` header (docs/gateway.md). */
+  retryAfterSeconds?: number;
 }
 
 /** The limits a reply is built under, and the server's running requests it joins. */
@@ -30,15 +34,31 @@ export type ReplyLimits = Pick<RpcOptions, "requestTimeoutMs" | "maxResponseByte
 export const errorPayload = (error: RpcError): Buffer =>
   Buffer.from(JSON.stringify({jsonrpc: "2.0", id: null, error: error.toObject()}));
 
-/** Dispatches `text`; `clientGone` aborts the work when the client disconnects. */
+/**
+ * Dispatches `text`; `clientGone` aborts the work when the client disconnects. With an API key the
+ * key's batch cap and rate apply before anything runs.
+ */
 export async function reply(
   text: string,
   dispatchOptions: DispatchOptions,
   limits: ReplyLimits,
-  transport: {kind: "http" | "ws"; client: RpcClient; connection?: Connection; clientGone: AbortSignal},
+  transport: {
+    kind: "http" | "ws";
+    client: RpcClient;
+    connection?: Connection;
+    clientGone: AbortSignal;
+    apiKey?: KeyAccess;
+  },
 ): Promise<Reply> {
-  const parsed = parseBody(text, dispatchOptions);
+  const {apiKey} = transport;
+  const maxBatchSize = apiKey?.limits.maxBatchSize ?? dispatchOptions.maxBatchSize;
+  const parsed = parseBody(
+    text,
+    maxBatchSize < dispatchOptions.maxBatchSize ? {...dispatchOptions, maxBatchSize} : dispatchOptions,
+  );
   if (parsed.kind === "answered") return parsed.result;
+  const overRate = apiKey && checkRate(apiKey, parsed.raw);
+  if (overRate) return overRate;
   const timeoutMs = dispatchOptions.registry.timeBudgetMs(methodsOf(parsed.raw), limits.requestTimeoutMs);
   // Aborted with -32011 as its reason: a read that stops on it (`throwIfAborted`) ends as a timeout.
   const controller = new AbortController();
@@ -56,6 +76,7 @@ export async function reply(
     const context: RequestContext = {
       transport: transport.kind,
       client: transport.client,
+      apiKey,
       signal: controller.signal,
       budget,
       connection: transport.connection,

@@ -7,15 +7,20 @@
  * `maxWsBufferedBytes` unread is disconnected. Closing a connection ends its subscriptions. A
  * handshake whose `Host` is outside `ws.vhosts`, or whose `Origin` is outside `ws.origins`, is
  * refused with 403 before the upgrade (docs/rpc.md §5.4). Dropped clients are debug lines and a
- * warn summary (`DroppedClients`).
+ * warn summary (`DroppedClients`). With the API-key gateway on, a handshake is upgraded only at
+ * `/<API key>` (401 otherwise) and within the key's `maxWsConnections` (429 beyond); a revoked key's
+ * connections are closed with 1008 (docs/gateway.md).
  */
 import {setMaxListeners} from "node:events";
 import {createServer, type Server} from "node:http";
 import type {Duplex} from "node:stream";
 import type {Logger} from "@xchain/utils";
 import {type RawData, WebSocket, WebSocketServer} from "ws";
-import {clientOf, type RpcClient} from "../jsonrpc/client.ts";
+import type {Gateway} from "../gateway/gateway.ts";
+import {type KeyAccess, REVOKED_CLOSE_CODE} from "../gateway/keyAccess.ts";
+import {clientOf, clientOfKey, type RpcClient} from "../jsonrpc/client.ts";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
+import {RpcError} from "../jsonrpc/errors.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
@@ -24,7 +29,7 @@ import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
 
 /** What the WebSocket transport needs. */
 export type WsTransportOptions = ReplyLimits &
-  Pick<RpcOptions, "maxBodyBytes" | "maxInFlightPerConnection" | "maxWsBufferedBytes" | "ws">;
+  Pick<RpcOptions, "maxBodyBytes" | "maxInFlightPerConnection" | "maxWsBufferedBytes" | "ws"> & {apiKeys?: Gateway};
 
 /** An HTTP server that upgrades to WebSocket (426 otherwise), and how to drop its clients. */
 export interface WsTransport {
@@ -51,11 +56,26 @@ export function createWsTransport(
     const refusal = browserRefusal(req, "ws", options.ws);
     if (refusal) {
       logger.debug({host: req.headers.host, origin: req.headers.origin}, "rpc ws handshake refused");
-      refuseUpgrade(socket, errorPayload(refusal));
+      refuseUpgrade(socket, "403 Forbidden", errorPayload(refusal));
       return;
     }
-    const client = clientOf(req.socket);
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, client, dispatchOptions, options, logger, dropped));
+    const admitted = options.apiKeys?.admit(req.url);
+    if (admitted instanceof RpcError) {
+      dropped.count("refused API key");
+      refuseUpgrade(socket, "401 Unauthorized", errorPayload(admitted));
+      return;
+    }
+    if (admitted && admitted.connectionCount >= admitted.limits.maxWsConnections) {
+      const error = RpcError.limitExceeded(
+        `${admitted.limits.maxWsConnections} WebSocket connections for API key ${admitted.id}`,
+      );
+      refuseUpgrade(socket, "429 Too Many Requests", errorPayload(error));
+      return;
+    }
+    const client = admitted ? clientOfKey(clientOf(req.socket), admitted.id) : clientOf(req.socket);
+    wss.handleUpgrade(req, socket, head, (ws) =>
+      serve(ws, {client, apiKey: admitted}, dispatchOptions, options, logger, dropped),
+    );
   });
   server.on("close", () => dropped.flush());
   return {
@@ -68,15 +88,15 @@ export function createWsTransport(
   };
 }
 
-/** Answers a handshake with 403 and the JSON-RPC error, then closes the socket. */
-function refuseUpgrade(socket: Duplex, body: Buffer): void {
+/** Answers a handshake with `status` and the JSON-RPC error, then closes the socket. */
+function refuseUpgrade(socket: Duplex, status: string, body: Buffer): void {
   // The HTTP server no longer watches an upgrading socket: a client reset must not go unhandled.
   socket.on("error", () => socket.destroy());
   socket.once("finish", () => socket.destroy());
   socket.end(
     Buffer.concat([
       Buffer.from(
-        "HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: application/json\r\n" +
+        `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
           `Content-Length: ${body.length}\r\n\r\n`,
       ),
       body,
@@ -86,7 +106,7 @@ function refuseUpgrade(socket: Duplex, body: Buffer): void {
 
 function serve(
   socket: WebSocket,
-  client: RpcClient,
+  {client, apiKey}: {client: RpcClient; apiKey: KeyAccess | undefined},
   dispatchOptions: DispatchOptions,
   options: WsTransportOptions,
   logger: Logger,
@@ -116,11 +136,12 @@ function serve(
       closeListeners.push(listener);
     },
   };
+  apiKey?.attach(connection, () => socket.close(REVOKED_CLOSE_CODE, "API key revoked"));
   const pump = () => {
     while (inFlight < options.maxInFlightPerConnection && waiting.length > 0 && !gone.signal.aborted) {
       const text = waiting.shift() as string;
       inFlight++;
-      reply(text, dispatchOptions, options, {kind: "ws", client, connection, clientGone: gone.signal})
+      reply(text, dispatchOptions, options, {kind: "ws", client, connection, clientGone: gone.signal, apiKey})
         .then((answer) => {
           if (answer.payload !== undefined) send(answer.payload);
         })

@@ -131,6 +131,18 @@ export const rpcKeys: readonly ConfigKey[] = [
     kind: COUNT,
     description: "eth_call state override: most accounts one call overrides (-32602 beyond)",
   },
+  {
+    key: "rpc.gateway.enabled",
+    kind: {type: "boolean"},
+    description: "API-key gateway: serve requests only at /<API key> with the keys of rpc.gateway.keysFile",
+  },
+  {
+    key: "rpc.gateway.keysFile",
+    kind: {type: "path"},
+    optional: true,
+    placeholder: "file",
+    description: "the gateway's keys file, managed by xchain keys; unset, <datadir>/gateway-keys.json",
+  },
   ...listener("http", "HTTP POST"),
   ...listener("ws", "WebSocket"),
   {

@@ -31,9 +31,16 @@ export function ethCallMethods(
   const overrideAllowed =
     options.allowCallStateOverride ?? isCallStateOverrideAllowedByDefault(deps.chainspec.params.name);
   const overrideParam = optional("stateOverride", stateOverride(options.stateOverride.maxAccounts));
-  /** An empty override is accepted where overrides are off, as rskj does (docs/protocol/state-override.md §1). */
-  const checkOverrideAllowed = (overrides: StateOverride | undefined): void => {
-    if (overrides !== undefined && overrides.length > 0 && !overrideAllowed) {
+  /**
+   * An empty override is accepted where overrides are off, as rskj does (docs/protocol/state-override.md §1).
+   * An API key's `stateOverride` decides for its requests when set (docs/gateway.md).
+   */
+  const checkOverrideAllowed = (overrides: StateOverride | undefined, context: RequestContext): void => {
+    if (overrides === undefined || overrides.length === 0) return;
+    const byKey = context.apiKey?.permissions.stateOverride;
+    if (byKey === false)
+      throw RpcError.invalidParams(`state override is not allowed for API key ${context.apiKey?.id}`);
+    if (byKey === undefined && !overrideAllowed) {
       throw RpcError.invalidParams("state override is not allowed on this node (rpc.allowCallStateOverride)");
     }
   };
@@ -52,7 +59,7 @@ export function ethCallMethods(
       [param("transaction", callRequest), param("block", blockRef), overrideParam],
       (request, block, overrides, context) =>
         inSlot(context, async () => {
-          checkOverrideAllowed(overrides);
+          checkOverrideAllowed(overrides, context);
           const prepared = await prepareCall(deps, request, block, context.signal, overrides);
           const cap = BigInt(options.callGasCap);
           const gas = min(request.gas ?? cap, cap);
@@ -67,7 +74,7 @@ export function ethCallMethods(
       [param("transaction", callRequest), optional("block", blockRef, PENDING), overrideParam],
       (request, block, overrides, context) =>
         inSlot(context, async () => {
-          checkOverrideAllowed(overrides);
+          checkOverrideAllowed(overrides, context);
           const prepared = await prepareCall(deps, request, block, context.signal, overrides);
           let bound = min(prepared.header.gasLimit, BigInt(options.gasEstimationCap));
           if (request.gas !== undefined) bound = min(bound, request.gas);

@@ -4,7 +4,7 @@
  * cap on logs; a longer one is read in chunks of that size and fails with -32005 once it passes
  * `logsMaxResults`. The JSON is written as logs are found, each log's bytes reserved in the request's
  * budget first: the scan stops as soon as the response would pass a byte cap, and when the request's
- * signal is aborted.
+ * signal is aborted. An API key's `logsMaxBlockRange` caps a range outright: -32005 beyond (docs/gateway.md).
  */
 import {setImmediate} from "node:timers/promises";
 import type {LogWithContext} from "@xchain/chain";
@@ -12,6 +12,7 @@ import {toData} from "@xchain/utils";
 import {logMatches} from "../../filters/logMatcher.ts";
 import {LogJsonWriter} from "../../format/log.ts";
 import {receiptLogs} from "../../format/receipt.ts";
+import type {KeyAccess} from "../../gateway/keyAccess.ts";
 import {RpcError, RpcErrorCode} from "../../jsonrpc/errors.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
@@ -24,13 +25,15 @@ type LogDeps = Pick<ModuleDeps, "chain" | "options">;
 
 /**
  * The logs a filter request selects, within the limits. `onLog` sees each one as it is found and
- * may throw to stop the search; the search also stops once `signal` is aborted.
+ * may throw to stop the search; the search also stops once `signal` is aborted. `apiKey` is the
+ * caller's key when the gateway is on.
  */
 export async function findLogs(
   {chain, options}: LogDeps,
   request: LogFilterRequest,
   signal: AbortSignal,
   onLog?: (entry: LogWithContext) => void,
+  apiKey?: KeyAccess,
 ): Promise<LogWithContext[]> {
   if (request.kind === "hash") {
     const block = await chain.getBlock(request.blockHash);
@@ -47,6 +50,12 @@ export async function findLogs(
   const requestedTo = blockNumberOf(chain, request.toBlock ?? LATEST);
   if (from > requestedTo) throw RpcError.invalidParams("invalid argument 0 (filter): fromBlock is after toBlock");
   const to = Math.min(requestedTo, chain.head().number);
+  const keyRange = apiKey?.limits.logsMaxBlockRange;
+  if (keyRange !== undefined && to - from + 1 > keyRange) {
+    throw RpcError.limitExceeded(
+      `eth_getLogs covers ${to - from + 1} blocks; at most ${keyRange} for API key ${apiKey?.id}`,
+    );
+  }
   const match = {addresses: request.addresses, topics: request.topics};
   if (to - from < options.logsMaxBlockRange) return chain.getLogs({...match, fromBlock: from, toBlock: to}, control);
   const logs: LogWithContext[] = [];
@@ -71,7 +80,7 @@ export function ethLogMethods(deps: LogDeps): Record<string, RpcMethod> {
     /** Handler for `eth_getLogs` */
     getLogs: method([param("filter", logFilterRequest)], async (request, context) => {
       const json = new LogJsonWriter((bytes) => context.budget.reserve(bytes));
-      await findLogs(deps, request, context.signal, (entry) => json.add(entry));
+      await findLogs(deps, request, context.signal, (entry) => json.add(entry), context.apiKey);
       return json.finish();
     }),
   };

@@ -26,6 +26,14 @@ function connectionOf(context: RequestContext): Connection {
   return context.connection;
 }
 
+/** -32005 when the caller's API key holds its `maxSubscriptions` over all its connections (docs/gateway.md). */
+function checkKeySubscriptions(subscriptions: ModuleDeps["subscriptions"], context: RequestContext): void {
+  const {apiKey} = context;
+  if (apiKey && subscriptions.heldBy(apiKey.openConnections()) >= apiKey.limits.maxSubscriptions) {
+    throw RpcError.limitExceeded(`${apiKey.limits.maxSubscriptions} subscriptions for API key ${apiKey.id}`);
+  }
+}
+
 /** eth_subscribe, eth_unsubscribe. */
 export function ethSubscriptionMethods({subscriptions}: Pick<ModuleDeps, "subscriptions">): Record<string, RpcMethod> {
   return {
@@ -34,6 +42,7 @@ export function ethSubscriptionMethods({subscriptions}: Pick<ModuleDeps, "subscr
       [param("subscription", subscriptionKind), optional("filter", logMatchRequest)],
       (kind, filter: LogMatchRequest | undefined, context) => {
         const connection = connectionOf(context);
+        checkKeySubscriptions(subscriptions, context);
         if (kind === "logs") return subscriptions.subscribe(connection, {kind, filter: filter ?? {}});
         if (filter) throw RpcError.invalidParams("invalid argument 1 (filter): only the logs subscription takes one");
         return subscriptions.subscribe(connection, {kind});
