@@ -4,7 +4,7 @@ import {execFileSync, spawn} from "node:child_process";
 import {join} from "node:path";
 import {afterAll, describe, expect, it} from "vitest";
 import {rpc} from "../support/jsonRpc.ts";
-import {type RunningNode, startNode, tempDataDir} from "../support/xchainProcess.ts";
+import {freePortArgs, type RunningNode, startNode, tempDataDir} from "../support/xchainProcess.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const running: RunningNode[] = [];
@@ -47,24 +47,7 @@ describe("the node's logs", () => {
 
   it("stops `npm start` cleanly on SIGTERM sent to npm, leaving no node behind", async () => {
     const dataDir = tempDataDir();
-    const npm = spawn(
-      "npm",
-      [
-        "start",
-        "--",
-        "--datadir",
-        dataDir,
-        "--rpc.http.port",
-        "0",
-        "--rpc.ws.port",
-        "0",
-        "--p2p.host",
-        "127.0.0.1",
-        "--p2p.port",
-        "0",
-      ],
-      {cwd: ROOT, stdio: ["ignore", "pipe", "pipe"]},
-    );
+    const npm = spawn("npm", ["start", "--", ...freePortArgs(dataDir)], {cwd: ROOT, stdio: ["ignore", "pipe", "pipe"]});
     let out = "";
     npm.stdout.on("data", (d: Buffer) => {
       out += d.toString();
