@@ -22,18 +22,40 @@ import {buildFakeBitcoinBlock, grindNonce, serializeBitcoinBlock} from "@xchain/
 import {ethWorkPowValue} from "@xchain/miner";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 
-const {values} = parseArgs({
-  options: {
-    rpc: {type: "string", default: "http://127.0.0.1:4444"},
-    mode: {type: "string", default: "mnr"},
-    blocks: {type: "string", default: "0"},
-    interval: {type: "string", default: "0"},
-  },
-});
+const USAGE = `usage: node scripts/merge-miner.mjs [--rpc URL] [--mode mnr|eth] [--blocks N] [--interval MS]
+
+Mines an xchain node through its JSON-RPC (docs/mining.md), on one CPU core: regtest, not mainnet.
+
+  --rpc URL        the node's HTTP JSON-RPC (default http://127.0.0.1:4444)
+  --mode mnr|eth   mnr: mnr_getWork + mnr_submitBitcoinBlock; eth: eth_getWork + eth_submitWork (default mnr)
+  --blocks N       blocks to mine; 0 mines until interrupted (default 0)
+  --interval MS    milliseconds to wait after each block (default 0)
+  -h, --help       this text
+`;
+
+let values;
+try {
+  ({values} = parseArgs({
+    options: {
+      rpc: {type: "string", default: "http://127.0.0.1:4444"},
+      mode: {type: "string", default: "mnr"},
+      blocks: {type: "string", default: "0"},
+      interval: {type: "string", default: "0"},
+      help: {type: "boolean", short: "h", default: false},
+    },
+  }));
+} catch (e) {
+  process.stderr.write(`merge-miner: ${e.message}\nRun 'node scripts/merge-miner.mjs --help' for usage.\n`);
+  process.exit(2);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 const blocks = Number(values.blocks);
 const interval = Number(values.interval);
 if (!["mnr", "eth"].includes(values.mode) || !Number.isSafeInteger(blocks) || blocks < 0 || !(interval >= 0)) {
-  process.stderr.write("usage: merge-miner.mjs [--rpc URL] [--mode mnr|eth] [--blocks N] [--interval MS]\n");
+  process.stderr.write(`merge-miner: bad --mode, --blocks or --interval\n${USAGE}`);
   process.exit(2);
 }
 

@@ -53,6 +53,33 @@ describe("xchain genesis", () => {
     expect(bad.stderr).toMatch(/gasLimit/);
   });
 
+  it("reads a geth genesis file, naming what it ignores, and refuses what xchain cannot honour", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "xchain-geth-")), "genesis.json");
+    const geth = {
+      config: {chainId: 99, homesteadBlock: 0, londonBlock: 0, ethash: {}},
+      nonce: "0x42",
+      timestamp: "0x0",
+      extraData: "0x",
+      gasLimit: "0x47b760",
+      difficulty: "0x01",
+      mixHash: `0x${"00".repeat(32)}`,
+      alloc: {cd2a3d9f938e13cd947ec05abc7fe734df8dd826: {balance: "0xffffffffffffffff"}},
+    };
+    writeFileSync(file, JSON.stringify(geth));
+    const r = await xchain("genesis", "--network", "custom", "--genesis-file", file);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/chain id 99/);
+    expect(r.stderr).toMatch(/^note: ignored config\.homesteadBlock, config\.londonBlock, config\.ethash, mixHash:/);
+    writeFileSync(file, JSON.stringify({...geth, baseFeePerGas: "0x3b9aca00"}));
+    const baseFee = await xchain("genesis", "--network", "custom", "--genesis-file", file);
+    expect(baseFee.code).toBe(2);
+    expect(baseFee.stderr).toMatch(/"baseFeePerGas" is not supported: xchain has no base fee/);
+    writeFileSync(file, JSON.stringify({...geth, config: {chainId: 1337}}));
+    const chainId = await xchain("genesis", "--network", "custom", "--genesis-file", file);
+    expect(chainId.code).toBe(2);
+    expect(chainId.stderr).toMatch(/"config\.chainId" must be 1 to 109 \(a transaction's v/);
+  });
+
   it("asks for a genesis file with --network custom", async () => {
     const r = await xchain("genesis", "--network", "custom");
     expect(r.code).toBe(2);

@@ -66,6 +66,42 @@ describe("parseCustomGenesis", () => {
     ]);
   });
 
+  it("reads a geth genesis file, ignoring its fork schedule and block-0 fields and listing them", () => {
+    const geth = {
+      config: {chainId: 99, homesteadBlock: 0, eip150Block: 0, londonBlock: 0, ethash: {}},
+      nonce: "0x0",
+      timestamp: "0x0",
+      extraData: "0x",
+      gasLimit: "0x47b760",
+      difficulty: "0x01",
+      mixHash: `0x${"00".repeat(32)}`,
+      coinbase: `0x${"00".repeat(20)}`,
+      number: "0x0",
+      gasUsed: "0x0",
+      parentHash: `0x${"00".repeat(32)}`,
+      alloc: {"0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826": {balance: "0xffffffffffffffff"}},
+    };
+    const {chainspec, genesis, ignored} = parseCustomGenesis(JSON.stringify(geth));
+    expect(chainspec.params.chainId).toBe(99);
+    expect(bytesToHex(genesis.header.gasLimitBytes)).toBe("47b760");
+    expect(genesis.alloc[0]!.balance).toBe(2n ** 64n - 1n);
+    expect(ignored).toEqual([
+      "config.homesteadBlock",
+      "config.eip150Block",
+      "config.londonBlock",
+      "config.ethash",
+      "mixHash",
+      "number",
+      "gasUsed",
+      "parentHash",
+    ]);
+  });
+
+  it("says why a chain id is refused", () => {
+    expect(errorOf({...minimal, config: {chainId: 1337}}).message).toMatch(/1 to 109 .*one byte/);
+    expect(errorOf({...minimal, config: {chainId: 31}}).message).toMatch(/Rootstock's testnet/);
+  });
+
   it("defaults timestamp, extraData, coinbase and minimumGasPrice", () => {
     const {genesis} = parseCustomGenesis(JSON.stringify(minimal));
     expect(genesis.header.timestamp).toBe(0);
@@ -78,12 +114,9 @@ describe("parseCustomGenesis", () => {
     ["not JSON", "{", GenesisErrorCode.INVALID_JSON, undefined],
     ["not an object", "[]", GenesisErrorCode.BAD_VALUE, ""],
     ["an unknown top-level key", {...minimal, gasLimt: "0x1"}, GenesisErrorCode.UNKNOWN_KEY, "gasLimt"],
-    [
-      "an unknown config key",
-      {...minimal, config: {chainId: 1, homestead: 0}},
-      GenesisErrorCode.UNKNOWN_KEY,
-      "config.homestead",
-    ],
+    ["Rootstock mainnet's chain id", {...minimal, config: {chainId: 30}}, GenesisErrorCode.BAD_VALUE, "config.chainId"],
+    ["Rootstock testnet's chain id", {...minimal, config: {chainId: 31}}, GenesisErrorCode.BAD_VALUE, "config.chainId"],
+    ["geth's baseFeePerGas", {...minimal, baseFeePerGas: "0x7"}, GenesisErrorCode.UNSUPPORTED_KEY, "baseFeePerGas"],
     ["no config", {...minimal, config: undefined}, GenesisErrorCode.MISSING_KEY, "config"],
     ["no chain id", {...minimal, config: {}}, GenesisErrorCode.MISSING_KEY, "config.chainId"],
     ["chain id 0", {...minimal, config: {chainId: 0}}, GenesisErrorCode.BAD_VALUE, "config.chainId"],

@@ -16,14 +16,17 @@ export type NetworkChoice = NetworkName | "custom";
 /** Every value `network` accepts. */
 export const NETWORK_CHOICES: readonly NetworkChoice[] = [...networkNames, "custom"];
 
-/** The rules and genesis of `network`; `genesisFile` is required for, and only for, `custom`. */
+/**
+ * The rules and genesis of `network`; `genesisFile` is required for, and only for, `custom`.
+ * `ignored` lists the genesis file's keys that were read and ignored (a geth file's fork schedule).
+ */
 export async function loadNetwork(
   network: NetworkChoice,
   genesisFile: string | undefined,
-): Promise<{chainspec: Chainspec; genesis: GenesisParams}> {
+): Promise<{chainspec: Chainspec; genesis: GenesisParams; ignored: string[]}> {
   if (network !== "custom") {
     if (genesisFile !== undefined) throw new Error("a genesis file is only for network custom");
-    return {chainspec: getChainspec(network), genesis: getGenesisParams(network)};
+    return {chainspec: getChainspec(network), genesis: getGenesisParams(network), ignored: []};
   }
   if (genesisFile === undefined) throw new Error("network custom needs a genesis file");
   let text: string;

@@ -3,6 +3,7 @@
  * `intervalMs`, and shortly after one is lost. libp2p's bootstrap discovery makes the first dials;
  * this redials for as long as the host runs (a banned bootnode is not dialled: the gater refuses).
  */
+import {peerIdFromString} from "@libp2p/peer-id";
 import {type Multiaddr, multiaddr} from "@multiformats/multiaddr";
 import type {Logger} from "@xchain/utils";
 import {ipOf, peerIdIn} from "./address.ts";
@@ -28,6 +29,23 @@ export function trustedPeersOf(bootnodes: readonly string[]): TrustedPeers {
     if (ip !== undefined) trusted.addresses.add(ip);
   }
   return trusted;
+}
+
+/** Why `text` cannot be a bootnode (not a multiaddr, or no valid `/p2p/<peer id>` at its end), or undefined. */
+export function bootnodeProblem(text: string): string | undefined {
+  let peer: string | undefined;
+  try {
+    peer = peerIdIn(multiaddr(text));
+  } catch (e) {
+    return (e as Error).message;
+  }
+  if (peer === undefined) return "it must end in /p2p/<peer id> (xchain p2p-id prints a node's)";
+  try {
+    peerIdFromString(peer);
+  } catch {
+    return `${peer} is not a peer id`;
+  }
+  return undefined;
 }
 
 interface Bootnode {

@@ -14,6 +14,11 @@
  * Required: config.chainId, difficulty, gasLimit, alloc. difficulty and gasLimit are hex whose bytes
  * are kept as written (docs/protocol/networks.md §2); numbers are JSON integers, decimal strings or 0x hex. `nonce` and
  * `mixhash` at the top level are accepted and ignored, as rskj ignores them.
+ *
+ * A geth genesis file reads as is: the other `config` keys (fork blocks, `ethash`, `clique`) and
+ * geth's `mixHash`, `number`, `gasUsed` and `parentHash` are ignored and listed in `ignored` (a
+ * custom chain runs regtest's rules); geth keys xchain cannot honour (`baseFeePerGas`, blob gas)
+ * are refused with what to change.
  */
 import {MAX_CHAIN_ID} from "@xchain/primitives";
 import {bigIntToFixedBytes, bytesToBigInt, bytesToHex} from "@xchain/utils";
@@ -23,6 +28,17 @@ import {GenesisError, GenesisErrorCode} from "./errors.ts";
 import {type JsonObject, readFixedHex, readHexBytes, readObject, readQuantity, required} from "./jsonValues.ts";
 import {GENESIS_COINBASE} from "./networks.ts";
 import type {GenesisAllocAccount, GenesisParams} from "./types.ts";
+
+/** Top-level keys of geth's genesis that say nothing xchain uses (the header fields of a block 0). */
+const GETH_IGNORED_KEYS = ["mixHash", "number", "gasUsed", "parentHash"] as const;
+/** Geth keys that describe what xchain does not have, with what to do instead. */
+const GETH_UNSUPPORTED: Record<string, string> = {
+  baseFeePerGas: "xchain has no base fee (legacy gas pricing): remove it; minimumGasPrice sets the floor",
+  excessBlobGas: "xchain has no blobs: remove it",
+  blobGasUsed: "xchain has no blobs: remove it",
+};
+/** Chain ids of Rootstock's public networks (xchain's mainnet and testnet too): a custom chain sharing one would accept their transactions. */
+const PUBLIC_CHAIN_IDS: Record<number, string> = {30: "mainnet", 31: "testnet"};
 
 const TOP_LEVEL_KEYS = [
   "config",
@@ -35,6 +51,7 @@ const TOP_LEVEL_KEYS = [
   "alloc",
   "nonce",
   "mixhash",
+  ...GETH_IGNORED_KEYS,
 ] as const;
 const ACCOUNT_KEYS = ["balance", "nonce", "code", "storage"] as const;
 const ADDRESS_KEY = /^(0x)?[0-9a-fA-F]{40}$/;
@@ -43,6 +60,8 @@ const ADDRESS_KEY = /^(0x)?[0-9a-fA-F]{40}$/;
 export interface CustomNetwork {
   chainspec: Chainspec;
   genesis: GenesisParams;
+  /** Keys of the file that were read and ignored (geth's fork schedule and block-0 fields), as dotted paths. */
+  ignored: string[];
 }
 
 /** The chainspec of a custom chain: regtest's parameters with `chainId`. */
@@ -58,13 +77,23 @@ export function parseCustomGenesis(text: string): CustomNetwork {
   } catch (e) {
     throw new GenesisError({code: GenesisErrorCode.INVALID_JSON, reason: e instanceof Error ? e.message : String(e)});
   }
-  const root = readObject(json, "", TOP_LEVEL_KEYS);
-  const config = readObject(required(root, "config", "config"), "config", ["chainId"]);
-  const chainId = Number(readQuantity(required(config, "chainId", "config.chainId"), "config.chainId", 32));
-  // A signed transaction's v is one byte (docs/protocol/transactions.md), which bounds the chain id.
-  if (chainId < 1 || chainId > MAX_CHAIN_ID) {
-    throw new GenesisError({code: GenesisErrorCode.BAD_VALUE, key: "config.chainId", expected: `1 to ${MAX_CHAIN_ID}`});
+  const unsupported = Object.keys(readObject(json, "")).find((k) => Object.hasOwn(GETH_UNSUPPORTED, k));
+  if (unsupported !== undefined) {
+    throw new GenesisError({
+      code: GenesisErrorCode.UNSUPPORTED_KEY,
+      key: unsupported,
+      advice: GETH_UNSUPPORTED[unsupported] as string,
+    });
   }
+  const root = readObject(json, "", TOP_LEVEL_KEYS);
+  const config = readObject(required(root, "config", "config"), "config");
+  const chainId = readChainId(required(config, "chainId", "config.chainId"));
+  const ignored = [
+    ...Object.keys(config)
+      .filter((k) => k !== "chainId")
+      .map((k) => `config.${k}`),
+    ...GETH_IGNORED_KEYS.filter((k) => Object.hasOwn(root, k)),
+  ];
   const difficultyBytes = readHexBytes(required(root, "difficulty", "difficulty"), "difficulty", 32);
   // rskj reads difficulty as a Java signed number: positive, so no top bit (docs/protocol/encoding.md).
   if (bytesToBigInt(difficultyBytes) === 0n || (difficultyBytes[0] as number) >= 0x80) {
@@ -96,7 +125,30 @@ export function parseCustomGenesis(text: string): CustomNetwork {
       },
       alloc: readAlloc(readObject(required(root, "alloc", "alloc"), "alloc")),
     },
+    ignored,
   };
+}
+
+/** The chain id, refused with the reason when transactions could not be signed for it or would replay. */
+function readChainId(value: unknown): number {
+  const chainId = Number(readQuantity(value, "config.chainId", 32));
+  // A signed transaction's v is one byte, chainId * 2 + 35 or 36 (docs/protocol/transactions.md), which bounds the chain id.
+  if (chainId < 1 || chainId > MAX_CHAIN_ID) {
+    throw new GenesisError({
+      code: GenesisErrorCode.BAD_VALUE,
+      key: "config.chainId",
+      expected: `1 to ${MAX_CHAIN_ID} (a transaction's v, chainId * 2 + 36, is one byte)`,
+    });
+  }
+  const network = PUBLIC_CHAIN_IDS[chainId];
+  if (network !== undefined) {
+    throw new GenesisError({
+      code: GenesisErrorCode.BAD_VALUE,
+      key: "config.chainId",
+      expected: `another id than ${chainId}, which is Rootstock's ${network} (and xchain's --network ${network}): transactions signed for one chain would be valid on the other`,
+    });
+  }
+  return chainId;
 }
 
 function optional<T>(object: JsonObject, name: string, read: (value: unknown) => T, fallback: T): T {

@@ -10,6 +10,8 @@ export enum GenesisErrorCode {
   MISSING_KEY = "GENESIS_MISSING_KEY",
   /** A value of the wrong type, format or range; `expected` says what was wanted. */
   BAD_VALUE = "GENESIS_BAD_VALUE",
+  /** A geth key xchain cannot honour; `advice` says what to change. */
+  UNSUPPORTED_KEY = "GENESIS_UNSUPPORTED_KEY",
   /** Two alloc entries name the same address (keys differing only in case or `0x`). */
   DUPLICATE_ACCOUNT = "GENESIS_DUPLICATE_ACCOUNT",
 }
@@ -20,6 +22,7 @@ export type GenesisErrorType =
   | {code: GenesisErrorCode.UNKNOWN_KEY; key: string}
   | {code: GenesisErrorCode.MISSING_KEY; key: string}
   | {code: GenesisErrorCode.BAD_VALUE; key: string; expected: string}
+  | {code: GenesisErrorCode.UNSUPPORTED_KEY; key: string; advice: string}
   | {code: GenesisErrorCode.DUPLICATE_ACCOUNT; key: string};
 
 /** A custom genesis file that does not follow the schema. */
@@ -39,6 +42,8 @@ function describe(t: GenesisErrorType): string {
       return `genesis: missing key "${t.key}"`;
     case GenesisErrorCode.BAD_VALUE:
       return `genesis: "${t.key}" must be ${t.expected}`;
+    case GenesisErrorCode.UNSUPPORTED_KEY:
+      return `genesis: "${t.key}" is not supported: ${t.advice}`;
     case GenesisErrorCode.DUPLICATE_ACCOUNT:
       return `genesis: account "${t.key}" appears twice in alloc`;
   }

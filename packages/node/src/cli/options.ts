@@ -1,8 +1,8 @@
 /** Options shared by several commands. */
-import {type NetworkName, networkNames} from "@xchain/chainspec";
+import {networkNames} from "@xchain/chainspec";
 import {Option} from "commander";
 
-/** `--network <name>`: one of the built-in networks. */
-export function networkOption(defaultNetwork: NetworkName = "regtest"): Option {
-  return new Option("--network <name>", "network whose rules apply").choices(networkNames).default(defaultNetwork);
+/** `--network <name>`: one of the built-in networks, required (a wrong default would judge data by the wrong rules). */
+export function networkOption(): Option {
+  return new Option("--network <name>", "network whose rules apply").choices(networkNames).makeOptionMandatory();
 }

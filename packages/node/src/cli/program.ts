@@ -16,13 +16,17 @@ export function buildProgram(): Command {
   const program = new Command("xchain")
     .description("xchain: a full node for a merge-mined, EVM-compatible proof-of-work chain (Rootstock-style)")
     .version(XCHAIN_VERSION, "-V, --version")
-    .exitOverride()
-    .showHelpAfterError();
+    .exitOverride();
   registerStart(program);
   registerVerifyHeaders(program);
   registerGenesis(program);
   registerP2PId(program);
   registerKeys(program);
+  // A usage error prints the error and where to read more, not the whole help (the start help is long).
+  program.showHelpAfterError("Run 'xchain --help' for usage.");
+  for (const command of program.commands) {
+    command.showHelpAfterError(`Run 'xchain ${command.name()} --help' for usage.`);
+  }
   return program;
 }
 

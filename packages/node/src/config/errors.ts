@@ -15,6 +15,14 @@ export enum ConfigErrorCode {
   CONFLICT = "CONFIG_CONFLICT",
   /** A risky configuration (config/risks.ts) that its `unsafe.*` key, `key`, does not accept. */
   RISKY = "CONFIG_RISKY",
+  /** Two listeners (`key` and `otherKey`) given the same port. */
+  SAME_PORT = "CONFIG_SAME_PORT",
+  /** A listener's port is taken by another process (found by binding it before start-up). */
+  PORT_IN_USE = "CONFIG_PORT_IN_USE",
+  /** A `p2p.bootnodes` entry that is not a multiaddr ending in `/p2p/<peer id>`. */
+  BAD_BOOTNODE = "CONFIG_BAD_BOOTNODE",
+  /** The data directory cannot be created (or is not a directory). */
+  DATADIR_UNCREATABLE = "CONFIG_DATADIR_UNCREATABLE",
 }
 
 /** Each code with its metadata; `key` is the dotted key (`rpc.http.port`). */
@@ -24,7 +32,11 @@ export type ConfigErrorType =
   | {code: ConfigErrorCode.UNKNOWN_KEY; key: string; source: string; validKeys: string[]}
   | {code: ConfigErrorCode.BAD_VALUE; key: string; source: string; value: string; expected: string}
   | {code: ConfigErrorCode.CONFLICT; key: string; reason: string}
-  | {code: ConfigErrorCode.RISKY; key: string; risk: string};
+  | {code: ConfigErrorCode.RISKY; key: string; risk: string}
+  | {code: ConfigErrorCode.SAME_PORT; key: string; otherKey: string; port: number}
+  | {code: ConfigErrorCode.PORT_IN_USE; key: string; host: string; port: number}
+  | {code: ConfigErrorCode.BAD_BOOTNODE; key: string; value: string; reason: string}
+  | {code: ConfigErrorCode.DATADIR_UNCREATABLE; key: string; path: string; reason: string};
 
 /** A configuration that cannot start a node. */
 export class ConfigError extends NodeError<ConfigErrorType> {
@@ -47,5 +59,13 @@ function describe(t: ConfigErrorType): string {
       return `${t.key}: ${t.reason}`;
     case ConfigErrorCode.RISKY:
       return `refusing to start: ${t.risk}; set ${t.key} = true (--${t.key}) to accept the risk`;
+    case ConfigErrorCode.SAME_PORT:
+      return `${t.key}: ${t.port} is also ${t.otherKey}; give each listener its own port`;
+    case ConfigErrorCode.PORT_IN_USE:
+      return `${t.key}: ${t.port} is already in use (on ${t.host})`;
+    case ConfigErrorCode.BAD_BOOTNODE:
+      return `${t.key}: ${JSON.stringify(t.value)} is not a bootnode multiaddr: ${t.reason}`;
+    case ConfigErrorCode.DATADIR_UNCREATABLE:
+      return `${t.key}: cannot create the data directory ${t.path}: ${t.reason}`;
   }
 }

@@ -61,7 +61,7 @@ function collect(table: OptionTree, prefix: string, source: string, out: Values)
     const key = prefix + name;
     const spec = configKey(key);
     if (spec) {
-      out.set(key, parseValue(key, spec.kind, raw, source));
+      out.set(key, parseValue(key, spec.kind, raw, source, true));
     } else if (isTable(raw) && isTablePrefix(key)) {
       collect(raw, `${key}.`, source, out);
     } else {

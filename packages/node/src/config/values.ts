@@ -48,16 +48,27 @@ export function expectedText(kind: ValueKind): string {
   }
 }
 
-/** Parses `raw` as a value of `kind` for `key`; throws `ConfigError` BAD_VALUE naming the key and what it accepts. */
-export function parseValue(key: string, kind: ValueKind, raw: unknown, source: ValueSource): ConfigValue {
-  const value = tryParse(kind, raw);
+/**
+ * Parses `raw` as a value of `kind` for `key`; throws `ConfigError` BAD_VALUE naming the key and what it accepts.
+ * `typed` is for TOML, whose values carry their type: there a quoted string is no integer or boolean
+ * (`port = "4444"` is refused), while a flag, always text, is read as one.
+ */
+export function parseValue(
+  key: string,
+  kind: ValueKind,
+  raw: unknown,
+  source: ValueSource,
+  typed = false,
+): ConfigValue {
+  const textForNumber = typed && typeof raw === "string" && (kind.type === "integer" || kind.type === "boolean");
+  const value = textForNumber ? undefined : tryParse(kind, raw);
   if (value === undefined) {
     throw new ConfigError({
       code: ConfigErrorCode.BAD_VALUE,
       key,
       source,
       value: typeof raw === "string" ? JSON.stringify(raw) : String(raw),
-      expected: expectedText(kind),
+      expected: textForNumber ? `${expectedText(kind)}, unquoted` : expectedText(kind),
     });
   }
   return value;

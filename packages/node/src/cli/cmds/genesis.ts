@@ -16,7 +16,10 @@ export function registerGenesis(program: Command): void {
       if ((opts.network === "custom") !== (opts.genesisFile !== undefined)) {
         throw new Error("--genesis-file <file> goes with --network custom, and only with it");
       }
-      const {chainspec, genesis} = await loadNetwork(opts.network, opts.genesisFile);
+      const {chainspec, genesis, ignored} = await loadNetwork(opts.network, opts.genesisFile);
+      if (ignored.length > 0) {
+        console.error(`note: ignored ${ignored.join(", ")}: a custom network runs regtest's rules (docs/config.md)`);
+      }
       // Building the genesis block needs a store only for its state trie; nothing is kept.
       const chain = await Chain.open(defaultChainOptions, {store: new MemoryStore(), chainspec, genesis});
       console.log(`network     ${opts.network} (chain id ${chainspec.params.chainId})`);

@@ -6,8 +6,10 @@ import {NodeStartError, NodeStartErrorCode} from "../../errors.ts";
 import {createLogger} from "../../logger.ts";
 import {Node} from "../../node.ts";
 import type {NodeOptions} from "../../options.ts";
+import {preflight} from "../../preflight.ts";
 import {XCHAIN_VERSION} from "../../version.ts";
 import {addConfigFlags, givenConfigFlags} from "../configFlags.ts";
+import {EPHEMERAL_FLAG, withEphemeralDataDir} from "../ephemeral.ts";
 import {watchNpmParent} from "../parentWatch.ts";
 
 const EXIT_GRACE_MS = 5_000;
@@ -17,6 +19,17 @@ const EXIT_GRACE_MS = 5_000;
  */
 const REPEAT_SIGNAL_MS = 1_000;
 
+const EXAMPLES = `
+Defaults shown are regtest's; docs/config.md lists every network's.
+
+Examples:
+  # regtest: ten funded dev accounts, a block as soon as a transaction is pending
+  xchain start
+  # a throw-away regtest chain on port 8545, its data directory removed at exit
+  xchain start --dev.ephemeral --rpc.http.port 8545
+  # a testnet node that mines for your address (docs/running-a-network.md)
+  xchain start --network testnet --datadir ~/xchain-testnet --miner.coinbase 0x<your address>`;
+
 /** Registers the command on the program. */
 export function registerStart(program: Command): void {
   const start = program
@@ -25,9 +38,14 @@ export function registerStart(program: Command): void {
       "start a node: database, chain, txpool, miner and JSON-RPC; precedence of settings: " +
         "defaults < network preset < --config file < flags",
     )
-    .option("--config <file>", "node.config.toml to read (every key is optional)");
+    .option("--config <file>", "node.config.toml to read (every key is optional)")
+    .addOption(EPHEMERAL_FLAG)
+    .addHelpText("after", EXAMPLES);
   addConfigFlags(start).action(async (opts: {config?: string}, command: Command) => {
-    const options = await resolveNodeOptions({configFile: opts.config, flags: givenConfigFlags(command)});
+    const resolved = await resolveNodeOptions({configFile: opts.config, flags: givenConfigFlags(command)});
+    const ephemeral = command.getOptionValue(EPHEMERAL_FLAG.attributeName()) === true;
+    const options = ephemeral ? withEphemeralDataDir(resolved) : resolved;
+    await preflight(options);
     await runUntilSignal(options);
   });
 }
