@@ -7,6 +7,7 @@ import type {EventHub} from "./filters/eventHub.ts";
 import type {FilterManager} from "./filters/filterManager.ts";
 import type {SubscriptionManager} from "./filters/subscriptions.ts";
 import type {ExecutionSlots} from "./limits/executionSlots.ts";
+import type {CallResultCache} from "./modules/eth/callCache.ts";
 import type {RpcOptions} from "./options.ts";
 
 /**
@@ -23,4 +24,6 @@ export type ModuleDeps = Required<
     subscriptions: SubscriptionManager;
     /** Slots for eth_call and eth_estimateGas, per client and in all. */
     executions: ExecutionSlots;
+    /** eth_call answers by block hash and call (docs/rpc.md §4.4). */
+    callCache: CallResultCache;
   };

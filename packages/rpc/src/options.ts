@@ -117,6 +117,8 @@ export interface RpcOptions {
   gasEstimationCap: number;
   /** eth_call gas when the caller gives none, and the most it may ask for. Default 50,000,000. */
   callGasCap: number;
+  /** Bytes of eth_call answers kept by block hash and call (docs/rpc.md §4.4); 0 keeps none. */
+  callCacheBytes: number;
   /**
    * eth_call and eth_estimateGas running at once for one client (an address; each connection on
    * loopback); more wait their turn (docs/rpc.md §8). Default 4.
@@ -180,6 +182,7 @@ export const defaultRpcOptions: RpcOptions = {
   logsMaxBlockRange: 2_000,
   logsMaxResults: 10_000,
   gasEstimationCap: 6_800_000,
+  callCacheBytes: 16 * 1024 * 1024,
   callGasCap: 50_000_000,
   maxCallsPerClient: 4,
   maxConcurrentCalls: 32,

@@ -14,6 +14,7 @@ import type {DispatchOptions} from "./jsonrpc/dispatch.ts";
 import {MethodRegistry, RPC_NAMESPACE} from "./jsonrpc/registry.ts";
 import {ExecutionSlots} from "./limits/executionSlots.ts";
 import type {ModuleDeps} from "./moduleDeps.ts";
+import {type CallCacheStats, CallResultCache} from "./modules/eth/callCache.ts";
 import {buildMethodTables} from "./modules/index.ts";
 import {isModuleEnabledByDefault, methodsDisabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
 import {ALWAYS_READY} from "./transport/health.ts";
@@ -39,7 +40,7 @@ export class RpcServer {
     readonly registry: MethodRegistry,
     private readonly http: Listener | undefined,
     private readonly ws: Listener | undefined,
-    private readonly services: {events: EventHub; filters: FilterManager; subscriptions: SubscriptionManager},
+    private readonly services: Services,
     private readonly requests: InFlightRequests,
     private readonly logger: Logger,
     /** Open WebSocket connections (0 without the WebSocket listener). */
@@ -56,7 +57,7 @@ export class RpcServer {
     const events = new EventHub(deps.chain, deps.txpool, logger);
     const filters = new FilterManager(events, options, logger);
     const subscriptions = new SubscriptionManager(events, deps.sync ?? NOT_SYNCING, options);
-    const services = {events, filters, subscriptions};
+    const services: Services = {events, filters, subscriptions, callCache: new CallResultCache(options.callCacheBytes)};
     const moduleDeps: ModuleDeps = {
       ...deps,
       peers: deps.peers ?? NO_PEERS,
@@ -136,6 +137,11 @@ export class RpcServer {
     return this.services.subscriptions.count;
   }
 
+  /** The eth_call answer cache's hits, misses and size (docs/rpc.md §4.4). */
+  callCacheStats(): CallCacheStats {
+    return this.services.callCache.stats();
+  }
+
   /** Requests whose work has not ended (a timed-out one's included). */
   get runningRequests(): number {
     return this.requests.size;
@@ -160,7 +166,15 @@ function openGateway(keysFile: string | undefined, logger: Logger): Promise<Gate
   return Gateway.open(keysFile, logger);
 }
 
-function closeServices(services: {events: EventHub; filters: FilterManager; subscriptions: SubscriptionManager}): void {
+/** What the server runs besides its listeners, shared by the namespace modules. */
+interface Services {
+  events: EventHub;
+  filters: FilterManager;
+  subscriptions: SubscriptionManager;
+  callCache: CallResultCache;
+}
+
+function closeServices(services: Services): void {
   services.subscriptions.close();
   services.filters.close();
   services.events.close();

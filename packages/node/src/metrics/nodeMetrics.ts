@@ -5,7 +5,7 @@
  */
 import {type ChainHead, type ImportResult, ImportResultKind, type NewHeadEvent} from "@xchain/chain";
 import type {MinerApi} from "@xchain/miner";
-import type {PeersInfo, RpcObserver} from "@xchain/rpc";
+import type {CallCacheStats, PeersInfo, RpcObserver} from "@xchain/rpc";
 import {Counter, collectDefaultMetrics, Gauge, Histogram, Registry} from "prom-client";
 import {cached, directorySize} from "./dirSize.ts";
 import {createMiningMetrics} from "./miningMetrics.ts";
@@ -21,7 +21,7 @@ export interface MetricsSources {
   /** Undefined when not syncing. */
   syncProgress(): {blocksPerSecond: number} | undefined;
   txpool: {status(): {pending: number; queued: number}};
-  rpc: {readonly wsConnections: number; readonly subscriptionCount: number};
+  rpc: {readonly wsConnections: number; readonly subscriptionCount: number; callCacheStats(): CallCacheStats};
   /** LevelDB's directory. */
   dbDir: string;
 }
@@ -119,6 +119,7 @@ export class NodeMetrics {
       ["xchain_txpool_queued", "Transactions in the pool behind a nonce gap", (s) => s.txpool.status().queued],
       ["xchain_ws_connections", "Open JSON-RPC WebSocket connections", (s) => s.rpc.wsConnections],
       ["xchain_ws_subscriptions", "eth_subscribe subscriptions held", (s) => s.rpc.subscriptionCount],
+      ["xchain_call_cache_bytes", "Bytes the eth_call answer cache holds", (s) => s.rpc.callCacheStats().bytes],
       [
         "xchain_db_size_bytes",
         `LevelDB's size on disk (measured at most every ${DB_SIZE_MAX_AGE_MS / 1000} s)`,
@@ -132,6 +133,23 @@ export class NodeMetrics {
         registers: [this.registry],
         async collect() {
           if (node.sources) this.set(await read(node.sources));
+        },
+      });
+    }
+    // The eth_call answer cache counts its hits and misses itself: the counters take its totals.
+    const callCache: [string, string, (s: CallCacheStats) => number][] = [
+      ["xchain_call_cache_hits_total", "eth_call answers served from the answer cache", (s) => s.hits],
+      ["xchain_call_cache_misses_total", "eth_call requests the answer cache did not hold", (s) => s.misses],
+    ];
+    for (const [name, help, read] of callCache) {
+      new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          if (!node.sources) return;
+          this.reset();
+          this.inc(read(node.sources.rpc.callCacheStats()));
         },
       });
     }

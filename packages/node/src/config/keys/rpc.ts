@@ -90,6 +90,11 @@ export const rpcKeys: readonly ConfigKey[] = [
   {key: "rpc.gasEstimationCap", kind: COUNT, description: "eth_estimateGas upper bound when the caller gives no gas"},
   {key: "rpc.callGasCap", kind: COUNT, description: "eth_call gas when the caller gives none, and the most it may ask"},
   {
+    key: "rpc.callCacheBytes",
+    kind: {type: "integer", min: 0, max: 1_000_000_000},
+    description: "eth_call answers kept by block hash and call, in bytes; 0 keeps none",
+  },
+  {
     key: "rpc.maxCallsPerClient",
     kind: COUNT,
     description: "eth_call/eth_estimateGas running at once per client (address; each connection on loopback)",

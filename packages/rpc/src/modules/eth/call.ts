@@ -17,6 +17,8 @@ import {blockRef, PENDING} from "../../params/blockRef.ts";
 import {callRequest} from "../../params/callObject.ts";
 import {method, optional, param} from "../../params/method.ts";
 import {stateOverride} from "../../params/stateOverride.ts";
+import {requireHeader} from "../../resolve/blocks.ts";
+import {type CachedCallAnswer, CallResultCache} from "./callCache.ts";
 import {prepareCall} from "./callRunner.ts";
 import {estimateGasLimit} from "./gasEstimator.ts";
 import {failedCallError} from "./revert.ts";
@@ -25,9 +27,9 @@ const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 /** eth_call and eth_estimateGas. */
 export function ethCallMethods(
-  deps: Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "pendingBlock" | "options" | "executions">,
+  deps: Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "pendingBlock" | "options" | "executions" | "callCache">,
 ): Record<string, RpcMethod> {
-  const {options, executions} = deps;
+  const {options, executions, callCache} = deps;
   const overrideAllowed =
     options.allowCallStateOverride ?? isCallStateOverrideAllowedByDefault(deps.chainspec.params.name);
   const overrideParam = optional("stateOverride", stateOverride(options.stateOverride.maxAccounts));
@@ -57,17 +59,24 @@ export function ethCallMethods(
     /** Handler for `eth_call`: a revert is -32015 with the reason and payload (docs/rpc.md §7) */
     call: method(
       [param("transaction", callRequest), param("block", blockRef), overrideParam],
-      (request, block, overrides, context) =>
-        inSlot(context, async () => {
-          checkOverrideAllowed(overrides, context);
-          const prepared = await prepareCall(deps, request, block, context.signal, overrides);
-          const cap = BigInt(options.callGasCap);
-          const gas = min(request.gas ?? cap, cap);
+      async (request, block, overrides, context) => {
+        checkOverrideAllowed(overrides, context);
+        const header = await requireHeader(deps.chain, block, deps.pendingBlock);
+        const cap = BigInt(options.callGasCap);
+        const gas = min(request.gas ?? cap, cap);
+        // A repeated call at the same block is answered without a slot or a run.
+        const key = overrides?.length ? undefined : CallResultCache.key(header.hash(), request, gas);
+        const cached = key === undefined ? undefined : callCache.get(key);
+        if (cached) return answerOf(cached);
+        const answer = await inSlot(context, async (): Promise<CachedCallAnswer> => {
+          const prepared = await prepareCall(deps, request, header, context.signal, overrides);
           const result = await prepared.run(gas);
-          if (!result) throw RpcError.server(`intrinsic gas too low: ${gas} < ${prepared.intrinsicGas}`);
-          if (!result.status) throw failedCallError(result);
-          return toData(result.returnValue);
-        }),
+          if (!result) return {error: RpcError.server(`intrinsic gas too low: ${gas} < ${prepared.intrinsicGas}`)};
+          return result.status ? {ok: toData(result.returnValue)} : {error: failedCallError(result)};
+        });
+        if (key !== undefined) callCache.set(key, answer);
+        return answerOf(answer);
+      },
     ),
     /** Handler for `eth_estimateGas`: the lowest gas limit that succeeds */
     estimateGas: method(
@@ -75,7 +84,8 @@ export function ethCallMethods(
       (request, block, overrides, context) =>
         inSlot(context, async () => {
           checkOverrideAllowed(overrides, context);
-          const prepared = await prepareCall(deps, request, block, context.signal, overrides);
+          const header = await requireHeader(deps.chain, block, deps.pendingBlock);
+          const prepared = await prepareCall(deps, request, header, context.signal, overrides);
           let bound = min(prepared.header.gasLimit, BigInt(options.gasEstimationCap));
           if (request.gas !== undefined) bound = min(bound, request.gas);
           const gasPrice = request.gasPrice ?? 0n;
@@ -90,4 +100,10 @@ export function ethCallMethods(
         }),
     ),
   };
+}
+
+/** The result of a kept answer, or its error thrown. */
+function answerOf(answer: CachedCallAnswer): string {
+  if ("error" in answer) throw answer.error;
+  return answer.ok;
 }

@@ -14,9 +14,7 @@ import type {BlockHeader} from "@xchain/primitives";
 import {equalBytes} from "@xchain/utils";
 import {RpcError} from "../../jsonrpc/errors.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
-import type {BlockRef} from "../../params/blockRef.ts";
 import type {CallRequest} from "../../params/callObject.ts";
-import {requireHeader} from "../../resolve/blocks.ts";
 import {callEnvironment} from "../../resolve/callEnvironment.ts";
 
 /** A call ready to run at any gas limit. */
@@ -33,17 +31,16 @@ export interface PreparedCall {
 const ZERO_ADDRESS = new Uint8Array(20);
 
 /**
- * Resolves the block, checks the balance (the overridden one when `overrides` sets it) and returns
- * the runner; `signal` stops its runs.
+ * Checks the balance at `header` (the overridden one when `overrides` sets it) and returns the
+ * runner; `signal` stops its runs.
  */
 export async function prepareCall(
-  {chain, executor, pendingBlock}: Pick<ModuleDeps, "chain" | "executor" | "pendingBlock">,
+  {chain, executor}: Pick<ModuleDeps, "chain" | "executor">,
   request: CallRequest,
-  block: BlockRef,
+  header: BlockHeader,
   signal: AbortSignal,
   overrides?: StateOverride,
 ): Promise<PreparedCall> {
-  const header = await requireHeader(chain, block, pendingBlock);
   const from = request.from ?? ZERO_ADDRESS;
   const value = request.value ?? 0n;
   const data = request.data ?? new Uint8Array(0);
