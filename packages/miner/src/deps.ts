@@ -47,4 +47,9 @@ export interface MinerModules {
   logger?: Logger;
   /** The wall clock in milliseconds; default `Date.now`. */
   now?: () => number;
+  /**
+   * Why work on the head may be a dead fork (the node has not seen a peer, or is behind); undefined
+   * when synced. Work is refused while it answers a reason, unless `allowSolo`. Absent: always served.
+   */
+  notSyncedReason?: () => string | undefined;
 }

@@ -14,7 +14,9 @@ export type MinerErrorType =
   | {code: MinerErrorCode.INVALID_BLOCK; reason: string; detail: string; blockHash?: string}
   | {code: MinerErrorCode.RATE_LIMITED; retryAfterMs: number}
   | {code: MinerErrorCode.NOT_ALLOWED; reason: string}
-  | {code: MinerErrorCode.NO_SOLUTION; attempts: number};
+  | {code: MinerErrorCode.NO_SOLUTION; attempts: number}
+  /** `reason` says why the node is not synced. */
+  | {code: MinerErrorCode.NOT_SYNCED; reason: string};
 
 /** A failed submission or development control. */
 export class MinerError extends NodeError<MinerErrorType> {
@@ -39,5 +41,10 @@ function describe(t: MinerErrorType): string {
       return t.reason;
     case MinerErrorCode.NO_SOLUTION:
       return `no nonce reached the target after ${t.attempts} attempts`;
+    case MinerErrorCode.NOT_SYNCED:
+      return (
+        `no mining work: ${t.reason}, so a block mined now could be on a dead fork; ` +
+        "add peers with p2p.bootnodes (--p2p.bootnodes), or set miner.allowSolo = true (--miner.allowSolo) to mine alone"
+      );
   }
 }

@@ -5,7 +5,7 @@
  * while the built-in miner runs or a miner asked for work recently, otherwise on the next request.
  */
 import {bitcoinPowValue, mergedMiningFieldsFromBlock, serializeBitcoinBlock} from "@xchain/merged-mining";
-import {bigIntToFixedBytes, equalBytes, type Logger, noopLogger} from "@xchain/utils";
+import {bigIntToFixedBytes, bytesToHex, equalBytes, type Logger, noopLogger} from "@xchain/utils";
 import {AutoMiner} from "./autoMiner.ts";
 import {MinerClock} from "./clock.ts";
 import type {MinerModules} from "./deps.ts";
@@ -27,7 +27,14 @@ import {buildTemplate} from "./template/blockTemplate.ts";
 import {UncleFinder} from "./template/uncles.ts";
 import {WorkCache} from "./template/workCache.ts";
 import {WorkManager} from "./template/workManager.ts";
-import type {MergedMiningWork, MinerApi, PendingBlock, PendingBlockSource, SubmitBlockResult} from "./types.ts";
+import {
+  type MergedMiningWork,
+  type MinerApi,
+  MinerErrorCode,
+  type PendingBlock,
+  type PendingBlockSource,
+  type SubmitBlockResult,
+} from "./types.ts";
 
 const TARGET_BYTES = 32;
 
@@ -42,6 +49,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   private readonly meter: HashrateMeter;
   private readonly now: () => number;
   private readonly logger: Logger;
+  private readonly notSyncedReason: (() => string | undefined) | undefined;
   private readonly unsubscribe: () => void;
   private readonly rebuildTimer: NodeJS.Timeout;
   private pendingTimer: NodeJS.Timeout | undefined;
@@ -56,6 +64,7 @@ export class Miner implements MinerApi, PendingBlockSource {
     this.coinbase = options.coinbase;
     this.now = modules.now ?? Date.now;
     this.logger = modules.logger ?? noopLogger;
+    this.notSyncedReason = options.allowSolo ? undefined : modules.notSyncedReason;
     if (equalBytes(options.coinbase, new Uint8Array(20))) {
       this.logger.warn("miner.coinbase is the zero address: the fees of mined blocks are lost; set miner.coinbase");
     }
@@ -106,6 +115,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   }
 
   async getWork(): Promise<MergedMiningWork> {
+    this.refuseWorkUnlessSynced();
     this.lastWorkRequestAt = this.now();
     const work = await this.work.current();
     const {header, hashForMergedMining, target} = work.template;
@@ -142,6 +152,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   }
 
   async getEthWork(): Promise<[Uint8Array, Uint8Array, Uint8Array]> {
+    this.refuseWorkUnlessSynced();
     this.lastWorkRequestAt = this.now();
     const work = await this.work.current();
     work.ethWork ??= buildEthHeaderWork(work.template);
@@ -150,22 +161,38 @@ export class Miner implements MinerApi, PendingBlockSource {
 
   /**
    * `mixDigest` is not used: the work named by `powHash` (its midstate) and the nonce define the
-   * header. False for unknown work, a nonce above 2^32 − 1 or the target, or a block the chain rejects.
+   * header. False for unknown work, a nonce above 2^32 − 1 or the target, or a block the chain
+   * rejects; the answer is only a boolean, so each refusal is logged with its reason.
    */
   async submitEthWork(nonce: Uint8Array, powHash: Uint8Array, _mixDigest: Uint8Array): Promise<boolean> {
+    const refuse = (reason: string) => {
+      this.logger.info(
+        {method: "eth_submitWork", powHash: bytesToHex(powHash), reason},
+        `eth_submitWork refused: ${reason}`,
+      );
+      return false;
+    };
     const work = this.work.cache.find((w) => w.ethWork !== undefined && equalBytes(w.ethWork.midstate, powHash));
+    if (!work?.ethWork)
+      return refuse(`no cached eth_getWork work has the pow hash 0x${bytesToHex(powHash)} (stale or unknown)`);
     const bitcoinNonce = bitcoinNonceFromEthNonce(nonce);
-    if (!work?.ethWork || bitcoinNonce === undefined) return false;
+    if (bitcoinNonce === undefined) return refuse(`the nonce 0x${bytesToHex(nonce)} is above 2^32 - 1`);
     const header = headerWithNonce(work.ethWork.header, bitcoinNonce);
-    if (bitcoinPowValue(header) > work.template.target) return false;
+    if (bitcoinPowValue(header) > work.template.target) return refuse("the solution is above the target");
     const fields = mergedMiningFieldsFromBlock(serializeBitcoinBlock(header, [work.ethWork.coinbase]));
     try {
       await this.submitter.submitWork(work, fields);
       return true;
     } catch (e) {
-      if (e instanceof MinerError) return false;
+      if (e instanceof MinerError) return refuse(e.message);
       throw e;
     }
+  }
+
+  /** Throws `MinerError(NOT_SYNCED)` while the node is not synced and `allowSolo` is off. */
+  private refuseWorkUnlessSynced(): void {
+    const reason = this.notSyncedReason?.();
+    if (reason !== undefined) throw new MinerError({code: MinerErrorCode.NOT_SYNCED, reason});
   }
 
   pendingBlock(): Promise<PendingBlock> {

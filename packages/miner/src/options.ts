@@ -34,6 +34,11 @@ export interface MinerOptions {
   submissionRateLimitMs: number;
   /** Whether the `evm_*` controls work (regtest). */
   devControls: boolean;
+  /**
+   * Serve work (`mnr_getWork`, `eth_getWork`) even when the node's `notSyncedReason` module says it
+   * is not synced: mining alone on purpose (the first miners of a new network, docs/running-a-network.md).
+   */
+  allowSolo: boolean;
   /** eth_hashrate averages over this window, and forgets eth_submitHashrate reports older than it. */
   hashrateWindowMs: number;
 }
@@ -68,6 +73,7 @@ export function defaultMinerOptions(chainspec: Chainspec): MinerOptions {
     pendingDebounceMs: regtest ? 20 : 1_000,
     submissionRateLimitMs: name === "testnet" ? TESTNET_SUBMISSION_RATE_LIMIT_MS : 0,
     devControls: regtest,
+    allowSolo: false,
     hashrateWindowMs: 60_000,
   };
 }

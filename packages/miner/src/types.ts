@@ -42,6 +42,8 @@ export enum MinerErrorCode {
   NOT_ALLOWED = "MINER_NOT_ALLOWED",
   /** The built-in CPU miner tried every nonce without reaching the target (a difficulty beyond a CPU). */
   NO_SOLUTION = "MINER_NO_SOLUTION",
+  /** Work asked for while the node is not synced and `allowSolo` is off. */
+  NOT_SYNCED = "MINER_NOT_SYNCED",
 }
 
 /**

@@ -39,8 +39,8 @@ describe("eth_getWork / eth_submitWork", () => {
     expect((await miner.getEthWork())[0]).not.toEqual(midstate);
   });
 
-  it("answers false for unknown work, a nonce that misses the target or does not fit 32 bits", async () => {
-    const {miner, chain} = await openMiner();
+  it("answers false for unknown work, a nonce that misses the target or does not fit 32 bits, logging why", async () => {
+    const {miner, chain, infos} = await openMiner();
     const [midstate, tail, boundary] = await miner.getEthWork();
     const target = bytesToBigInt(boundary);
     const miss = findNonce(midstate, tail, (pow) => pow > target);
@@ -49,6 +49,26 @@ describe("eth_getWork / eth_submitWork", () => {
     expect(await miner.submitEthWork(hit, new Uint8Array(32), new Uint8Array(32))).toBe(false);
     expect(await miner.submitEthWork(bigIntToFixedBytes(2n ** 32n, 8), midstate, new Uint8Array(32))).toBe(false);
     expect(chain.head().number).toBe(0);
+    expect(infos).toEqual([
+      "eth_submitWork refused: the solution is above the target",
+      `eth_submitWork refused: no cached eth_getWork work has the pow hash 0x${"00".repeat(32)} (stale or unknown)`,
+      "eth_submitWork refused: the nonce 0x0000000100000000 is above 2^32 - 1",
+    ]);
+  });
+});
+
+describe("work while the node is not synced", () => {
+  it("is refused with the reason and the keys to set, unless allowSolo", async () => {
+    const notSyncedReason = () => "this testnet node has not seen a peer yet";
+    const {miner} = await openMiner({}, {notSyncedReason});
+    const refusal =
+      "no mining work: this testnet node has not seen a peer yet, so a block mined now could be on a dead fork; " +
+      "add peers with p2p.bootnodes (--p2p.bootnodes), or set miner.allowSolo = true (--miner.allowSolo) to mine alone";
+    await expect(miner.getWork()).rejects.toThrow(refusal);
+    await expect(miner.getEthWork()).rejects.toThrow(refusal);
+    const solo = await openMiner({allowSolo: true}, {notSyncedReason});
+    expect((await solo.miner.getWork()).blockHashForMergedMining).toHaveLength(32);
+    expect((await solo.miner.getEthWork())[0]).toHaveLength(32);
   });
 });
 

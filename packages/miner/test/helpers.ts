@@ -71,6 +71,8 @@ export interface TestMiner<P extends MinerTxPool> {
   chain: Chain;
   pool: P;
   errors: unknown[];
+  /** The messages it logged at info. */
+  infos: string[];
   options: MinerOptions;
 }
 
@@ -78,6 +80,8 @@ export interface TestMiner<P extends MinerTxPool> {
 export interface TestSetup<P extends MinerTxPool> {
   now?: () => number;
   pool?: (chain: Chain) => P;
+  /** The node's sync standing (`MinerModules.notSyncedReason`). */
+  notSyncedReason?: () => string | undefined;
 }
 
 const miners: Miner[] = [];
@@ -95,6 +99,7 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
   const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: regtestGenesis});
   const pool = setup.pool ? setup.pool(chain) : (new TestPool(chain) as MinerTxPool as P);
   const errors: unknown[] = [];
+  const infos: string[] = [];
   const options = {...defaultMinerOptions(regtest), enabled: false, ...overrides};
   const state = new StateDatabase(defaultStateOptions, {store});
   const assembler = new BlockExecutor({}, {chainspec: regtest, state});
@@ -104,11 +109,22 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
     error: (context: object | string) => {
       errors.push(typeof context === "string" ? context : (context as {err?: unknown}).err);
     },
+    info: (context: object | string, message?: string) => {
+      infos.push(typeof context === "string" ? context : (message ?? ""));
+    },
   };
-  const modules = {chain, txpool: pool, assembler, chainspec: regtest, pendingState: state, logger};
+  const modules = {
+    chain,
+    txpool: pool,
+    assembler,
+    chainspec: regtest,
+    pendingState: state,
+    logger,
+    notSyncedReason: setup.notSyncedReason,
+  };
   const miner = new Miner(options, setup.now ? {...modules, now: setup.now} : modules);
   miners.push(miner);
-  return {miner, chain, pool, errors, options};
+  return {miner, chain, pool, errors, infos, options};
 }
 
 /** A signed regtest transfer; gasPrice 0 and gasLimit 21,000 unless given. */

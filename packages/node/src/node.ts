@@ -15,6 +15,7 @@ import {formatClientVersion, type Listener, RpcServer} from "@xchain/rpc";
 import {StateDatabase} from "@xchain/state";
 import {TxPool} from "@xchain/txpool";
 import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
+import {warnIfAlone} from "./log/aloneWarning.ts";
 import {BlockLog} from "./log/blockLog.ts";
 import {HeadStallWatch, headStallMs} from "./log/headStall.ts";
 import {logStartupBanner} from "./log/startupBanner.ts";
@@ -26,7 +27,8 @@ import {NodeMetrics} from "./metrics/nodeMetrics.ts";
 import {createReadinessProbe} from "./metrics/readiness.ts";
 import {loadNetwork} from "./network.ts";
 import {gatewayKeysFile, type NodeOptions} from "./options.ts";
-import {startP2P} from "./p2pStack.ts";
+import {type P2PStack, startP2P} from "./p2pStack.ts";
+import {workNotSyncedReason} from "./syncStanding.ts";
 import {cowPrivateKeys, createDevWallet} from "./wallet/devWallet.ts";
 import {STANDARD_SCRYPT} from "./wallet/keyfile.ts";
 import {KeystoreWallet} from "./wallet/keystore.ts";
@@ -102,6 +104,7 @@ export class Node {
         {},
         {chainspec, state: new StateDatabase({nodeCacheBytes: (opts.state.cacheMb * MIB) / 4}, {store: db})},
       );
+      let p2p: P2PStack | undefined;
       const miner = new Miner(opts.miner, {
         chain,
         txpool,
@@ -110,11 +113,13 @@ export class Node {
         // The pending block's state is staged where RPC reads state.
         pendingState: state,
         logger: logger.child({module: "miner"}),
+        // p2p starts after the miner; work is only asked for once RPC is up.
+        notSyncedReason: () => workNotSyncedReason(opts.network, p2p),
       });
       closers.push({name: "miner", close: () => miner.close()});
       checkAbort();
 
-      const p2p = opts.p2p.enabled
+      p2p = opts.p2p.enabled
         ? await startP2P(opts, {chainspec, chain, txpool, dataDir: opts.dataDir, logger})
         : undefined;
       if (p2p) closers.push({name: "p2p", close: () => p2p.close()});
@@ -158,6 +163,7 @@ export class Node {
         head: () => ({number: chain.head().number, timestamp: chain.head().header.timestamp}),
         isMining: () => miner.isMining(),
         bestPeerNumber: () => p2p?.bestPeerNumber(),
+        awaitingFirstPeer: () => p2p?.awaitingFirstPeer() ?? false,
         now: Date.now,
       });
       const gateway = {...opts.rpc.gateway, keysFile: opts.rpc.gateway.keysFile ?? gatewayKeysFile(opts.dataDir)};
@@ -218,6 +224,15 @@ export class Node {
           devKeys: chainspec.params.name === "regtest" ? cowPrivateKeys() : [],
         },
         logger.child({module: "node"}),
+      );
+      warnIfAlone(
+        {
+          network: opts.network,
+          chainId: chainspec.params.chainId,
+          p2pEnabled: opts.p2p.enabled,
+          bootnodes: opts.p2p.bootnodes,
+        },
+        logger.child({module: "p2p"}),
       );
       const startupMs = Math.round(performance.now());
       const metricsUrl = metricsListener && `http://${hostForUrl(opts.metrics.host)}:${metricsListener.port}/metrics`;

@@ -17,8 +17,10 @@ import {
 import type {PeerScoringAdmin, PeersInfo, SyncStatusSource, WireQueue} from "@xchain/rpc";
 import {defaultRelayOptions, Relay, SyncManager, type SyncOptions, type SyncProgress} from "@xchain/sync";
 import type {TxPool} from "@xchain/txpool";
+import {shortPeerId} from "./log/format.ts";
 import {logPeerEvents} from "./log/peerLog.ts";
 import type {Logger} from "./logger.ts";
+import {syncStatusOf} from "./syncStanding.ts";
 
 /** What `startP2P` builds: RPC's views, the listen addresses, and `close`. */
 export interface P2PStack {
@@ -33,6 +35,10 @@ export interface P2PStack {
   bestPeerNumber(): number | undefined;
   /** The running sync's progress and rate (metrics); undefined when not syncing. */
   syncProgress(): SyncProgress | undefined;
+  /** Whether a peer has ever completed the status handshake. */
+  hasSeenPeer(): boolean;
+  /** Bootnodes are configured and no peer has been seen yet: not synced (`eth_syncing`, `GET /ready`; syncStanding.ts). */
+  awaitingFirstPeer(): boolean;
   close(): Promise<void>;
 }
 
@@ -67,13 +73,23 @@ export async function startP2P(
   sync.start();
   relay.start();
   const stopPeerLog = logPeerEvents(network, log);
+  let seenPeer = false;
+  const firstPeer = () => {
+    seenPeer = true;
+    network.off("peerConnected", firstPeer);
+  };
+  network.on("peerConnected", firstPeer);
+  const awaitingFirstPeer = () => !seenPeer && options.p2p.bootnodes.length > 0;
   return {
     peers: {
       peerCount: () => network.peers().length,
       peerList: () => network.peers().map(formatPeer),
       listening: () => network.listening(),
     },
-    sync: {syncStatus: () => sync.progress(), onSyncChange: (listener) => onSyncChange(sync, listener)},
+    sync: {
+      syncStatus: () => syncStatusOf(sync.progress(), awaitingFirstPeer(), chain.head().number),
+      onSyncChange: (listener) => onSyncChange(sync, listener),
+    },
     // RPC parses the addresses and blocks; the scoring's entries are its DTOs as they are.
     scoring,
     wireQueue: {queueSize: () => network.queuedMessages()},
@@ -83,7 +99,10 @@ export async function startP2P(
       return numbers.length === 0 ? undefined : Math.max(...numbers);
     },
     syncProgress: () => sync.progress(),
+    hasSeenPeer: () => seenPeer,
+    awaitingFirstPeer,
     close: async () => {
+      network.off("peerConnected", firstPeer);
       stopPeerLog();
       relay.stop();
       await sync.stop();
@@ -112,10 +131,10 @@ function onSyncChange(sync: SyncManager, listener: (status: SyncProgress | undef
   };
 }
 
-/** docs/rpc.md §4.2: a short peer id, a separator, then host and port. */
-function formatPeer(peer: PeerInfo): string {
+/** docs/rpc.md §4.2: a short peer id (its end, which tells peers apart), a separator, then host and port. */
+export function formatPeer(peer: Pick<PeerInfo, "id" | "remoteAddress">): string {
   const parts = peer.remoteAddress.split("/");
   // /ip4/<host>/tcp/<port>/…
   const hostPort = parts.length >= 5 ? `${parts[2]}:${parts[4]}` : peer.remoteAddress;
-  return `${peer.id.slice(0, 8)}@${hostPort}`;
+  return `${shortPeerId(peer.id)}@${hostPort}`;
 }

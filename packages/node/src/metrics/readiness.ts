@@ -1,6 +1,6 @@
 /**
- * The readiness rule of `GET /ready` (docs/operations.md): the head is recent, and with peers the
- * node is not far behind the best head they report. A node whose built-in miner runs makes its
+ * The readiness rule of `GET /ready` (docs/operations.md): a peer has been seen when bootnodes are
+ * configured, the head is recent, and with peers the node is not far behind the best head they report. A node whose built-in miner runs makes its
  * own head, so its age is not checked there.
  */
 import type {HealthProbe, Readiness} from "@xchain/rpc";
@@ -14,6 +14,8 @@ export interface ReadinessSources {
   isMining(): boolean;
   /** The highest head a connected peer reports; undefined without p2p or peers. */
   bestPeerNumber(): number | undefined;
+  /** Bootnodes are configured and no peer has been seen yet (the node does not know the network's head). */
+  awaitingFirstPeer(): boolean;
   /** Milliseconds since the epoch. */
   now(): number;
 }
@@ -25,6 +27,12 @@ export function createReadinessProbe(
 ): HealthProbe {
   return {
     readiness(): Readiness {
+      if (sources.awaitingFirstPeer()) {
+        return {
+          ready: false,
+          reason: "no peer seen yet: none of p2p.bootnodes has answered, so the network's head is unknown",
+        };
+      }
       const head = sources.head();
       const age = Math.floor(sources.now() / 1000) - head.timestamp;
       if (!sources.isMining() && age > opts.readyMaxHeadAgeSeconds) {

@@ -11,6 +11,7 @@ function probe(overrides: Partial<ReadinessSources>) {
     head: () => ({number: 100, timestamp: NOW_MS / 1000 - 5}),
     isMining: () => false,
     bestPeerNumber: () => undefined,
+    awaitingFirstPeer: () => false,
     now: () => NOW_MS,
     ...overrides,
   });
@@ -19,6 +20,13 @@ function probe(overrides: Partial<ReadinessSources>) {
 describe("the readiness probe", () => {
   it("is ready with a recent head and no peers", () => {
     expect(probe({}).readiness()).toEqual({ready: true});
+  });
+
+  it("is not ready while bootnodes are configured and no peer has been seen, even when mining", () => {
+    expect(probe({awaitingFirstPeer: () => true, isMining: () => true}).readiness()).toEqual({
+      ready: false,
+      reason: "no peer seen yet: none of p2p.bootnodes has answered, so the network's head is unknown",
+    });
   });
 
   it("is not ready with a head older than allowed, unless the built-in miner runs", () => {

@@ -179,7 +179,7 @@ async function answer(
   const found = options.registry.lookup(request.method);
   let response: JsonRpcResponse;
   try {
-    if (found.kind === "unknown") throw RpcError.methodNotFound();
+    if (found.kind === "unknown") throw RpcError.methodNotFound(request.method);
     if (found.kind === "disabled") throw RpcError.methodNotAvailable(request.method, "it is disabled on this node");
     const refusal = context.apiKey?.refusal(request.method);
     if (refusal !== undefined) throw RpcError.methodNotAvailable(request.method, refusal);

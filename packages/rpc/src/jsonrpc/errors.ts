@@ -66,9 +66,9 @@ export class RpcError extends Error {
     return new RpcError(RpcErrorCode.INVALID_REQUEST, message);
   }
 
-  /** -32601 for a name the node does not know (docs/protocol/errors.md). */
-  static methodNotFound(): RpcError {
-    return new RpcError(RpcErrorCode.METHOD_NOT_FOUND, "method not found");
+  /** -32601 for a name the node does not know (docs/protocol/errors.md), naming it (docs/rpc.md §7). */
+  static methodNotFound(method: string): RpcError {
+    return new RpcError(RpcErrorCode.METHOD_NOT_FOUND, `method not found: ${method}`);
   }
 
   /** -32601 for a known method that is disabled or unsupported, with rskj's wording and the reason. */

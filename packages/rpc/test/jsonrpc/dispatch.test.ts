@@ -56,10 +56,10 @@ describe("a single request", () => {
     });
   });
 
-  it("answers an unknown method with -32601 and HTTP 200 (docs/protocol/errors.md)", async () => {
+  it("answers an unknown method with -32601 naming it and HTTP 200 (docs/protocol/errors.md)", async () => {
     expect(await post(JSON.stringify(request(3, "eth_nothing")))).toEqual({
       status: 200,
-      body: {jsonrpc: "2.0", id: 3, error: {code: -32601, message: "method not found"}},
+      body: {jsonrpc: "2.0", id: 3, error: {code: -32601, message: "method not found: eth_nothing"}},
     });
   });
 
@@ -94,7 +94,7 @@ describe("a batch", () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual([
       {jsonrpc: "2.0", id: 1, result: "0x21"},
-      {jsonrpc: "2.0", id: 2, error: {code: -32601, message: "method not found"}},
+      {jsonrpc: "2.0", id: 2, error: {code: -32601, message: "method not found: eth_nothing"}},
       {jsonrpc: "2.0", id: null, error: {code: -32600, message: "invalid request"}},
       {
         jsonrpc: "2.0",

@@ -2,7 +2,7 @@
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import {BRIDGE_STATE_REASON, COMPILE_REASON} from "../../src/modules/eth/unsupported.ts";
+import {BRIDGE_STATE_REASON, COMPILE_REASON, FEE_MARKET_REASON} from "../../src/modules/eth/unsupported.ts";
 import {DB_REASON, SHH_REASON} from "../../src/modules/unsupported.ts";
 import {TestNode} from "../support/node.ts";
 
@@ -16,6 +16,8 @@ const cases: [string, string, RegExp][] = [
   ["eth_bridgeState", BRIDGE_STATE_REASON, /Bridge \(PowPeg\) contract/],
   ["eth_getCompilers", COMPILE_REASON, /compile with solc/],
   ["eth_compileSolidity", COMPILE_REASON, /send the bytecode/],
+  ["eth_feeHistory", FEE_MARKET_REASON, /cast send --legacy/],
+  ["eth_maxPriorityFeePerGas", FEE_MARKET_REASON, /`type: 0` with `gasPrice`/],
   ["db_putString", DB_REASON, /dropped from the Ethereum JSON-RPC API/],
   ["shh_post", SHH_REASON, /Whisper, Ethereum's retired peer-to-peer messaging/],
 ];
@@ -31,7 +33,9 @@ describe("unsupported methods", () => {
 
   it("docs/rpc.md §4.7 gives the same reasons", () => {
     const docs = readFileSync(join(import.meta.dirname, "..", "..", "..", "..", "docs", "rpc.md"), "utf8");
-    for (const [name, reason] of cases.filter(([n]) => !n.startsWith("eth_compile"))) {
+    for (const [name, reason] of cases.filter(
+      ([n]) => !n.startsWith("eth_compile") && n !== "eth_maxPriorityFeePerGas",
+    )) {
       expect(docs).toContain(`| \`${name}\` | unsupported | | ${reason} |`);
     }
   });

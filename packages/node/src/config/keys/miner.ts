@@ -70,6 +70,12 @@ export const minerKeys: readonly ConfigKey[] = [
   },
   {key: "miner.devControls", kind: {type: "boolean"}, description: "whether the evm_* controls work"},
   {
+    key: "miner.allowSolo",
+    kind: {type: "boolean"},
+    description:
+      "mainnet and testnet: serve work (mnr_getWork, eth_getWork) before the node has seen a peer or while it is behind (mine alone)",
+  },
+  {
     key: "miner.hashrateWindowMs",
     kind: {type: "integer", min: 1, max: 24 * 60 * 60 * 1000},
     placeholder: "ms",
