@@ -1,7 +1,8 @@
 import type {Common} from "@ethereumjs/common";
-import {Caches, CacheType, MerkleStateManager} from "@ethereumjs/statemanager";
+import {Caches, CacheType} from "@ethereumjs/statemanager";
 import type {KeyValueStore} from "@xchain/db";
 import {bytesToHex, bytesToPrefixedHex, equalBytes} from "@xchain/utils";
+import {BatchFlushStateManager} from "./batchStateManager.ts";
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
 import {NodeCache, type NodeCacheStats} from "./nodeCache.ts";
 import {TrieNodeStore, trieWriteEntry} from "./nodeStore.ts";
@@ -57,7 +58,7 @@ export class StateDatabase implements StateSource {
     // Allocating an LRU cache costs time in proportion to its size (3.4 ms for the long-lived ones):
     // a one-block session gets caches sized for one block.
     const caches = boundedCaches(options.transient ? ONE_BLOCK_CACHES : LONG_LIVED_CACHES);
-    const stateManager = new MerkleStateManager({trie, common, caches});
+    const stateManager = new BatchFlushStateManager({trie, common, caches});
     return new TrieStateSession(stateManager, trie, db, this.nodes, (session, committed) => {
       this.warm = {root: bytesToHex(committed), common, session};
     });

@@ -1,0 +1,277 @@
+import {RLP} from "@ethereumjs/rlp";
+import {bytesToHex, keccak256} from "@xchain/utils";
+import {StateError, StateErrorCode} from "./errors.ts";
+import {EMPTY_TRIE_ROOT} from "./trie.ts";
+
+/** The node store a batch reads from and writes to, keyed by node hash (an MPT's `database()`). */
+export interface TrieNodeDB {
+  get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  put(key: Uint8Array, value: Uint8Array): Promise<void>;
+}
+
+/** One write of a batch: the (already hashed) trie key and its new value, undefined or empty to delete. */
+export type TrieWrite = readonly [key: Uint8Array, value: Uint8Array | undefined];
+
+/**
+ * Applies `writes` (in order; a later write to a key wins) to the Merkle-Patricia trie at `root`
+ * and returns the new root. The updates run on decoded nodes in memory and each changed node is
+ * encoded and hashed once at the end, instead of once per update as `MerklePatriciaTrie.put`
+ * does; only the nodes the new root references are written to `db` (the root always, the others
+ * when their encoding is 32 bytes or longer, as the MPT inlines shorter ones). The trie is
+ * canonical, so the root equals the one the same writes give through the MPT one by one.
+ */
+export async function applyTrieWrites(
+  db: TrieNodeDB,
+  root: Uint8Array,
+  writes: Iterable<TrieWrite>,
+): Promise<Uint8Array> {
+  const batch = new TrieBatch(db);
+  let top: Ref = equalRoot(root, EMPTY_TRIE_ROOT) ? null : Uint8Array.from(root);
+  for (const [key, value] of writes) {
+    const path = toNibbles(key);
+    if (value !== undefined && value.length > 0) {
+      top = await batch.insert(top, path, 0, value);
+    } else {
+      const updated = await batch.delete(top, path, 0);
+      if (updated !== UNCHANGED) top = updated;
+    }
+  }
+  if (top === null) return EMPTY_TRIE_ROOT;
+  if (top instanceof Uint8Array) return top;
+  const node = top;
+  if (node.hash !== undefined) return node.hash;
+  const encoded = RLP.encode(batch.raw(node));
+  const hash = keccak256(encoded);
+  batch.writes.push([hash, encoded]);
+  for (const [key, value] of batch.writes) await db.put(key, value);
+  return hash;
+}
+
+interface Leaf {
+  kind: Kind.Leaf;
+  path: number[];
+  value: Uint8Array;
+  /** Set while the node is unchanged since it was read (or hashed): its key in the store. */
+  hash?: Uint8Array;
+}
+
+interface Extension {
+  kind: Kind.Extension;
+  path: number[];
+  child: Ref;
+  hash?: Uint8Array;
+}
+
+interface Branch {
+  kind: Kind.Branch;
+  children: Ref[];
+  /** Always empty in the state tries (keys of one length), kept for a faithful encoding. */
+  value: Uint8Array;
+  hash?: Uint8Array;
+}
+
+enum Kind {
+  Leaf,
+  Extension,
+  Branch,
+}
+
+type TrieNode = Leaf | Extension | Branch;
+
+/** A child: absent, a stored node not read yet (its hash), or a node in memory. */
+type Ref = TrieNode | Uint8Array | null;
+
+type RawNode = (Uint8Array | RawNode)[];
+
+const EMPTY = new Uint8Array(0);
+
+/** What `delete` answers when the key was absent, so that nothing on the path is re-hashed. */
+const UNCHANGED = Symbol("unchanged");
+
+/** The nodes of one batch in memory, read from the store on first visit. */
+class TrieBatch {
+  /** [hash, encoding] of every node hashed so far, written when the root is known. */
+  readonly writes: [Uint8Array, Uint8Array][] = [];
+
+  constructor(private readonly db: TrieNodeDB) {}
+
+  async insert(ref: Ref, path: number[], depth: number, value: Uint8Array): Promise<TrieNode> {
+    if (ref === null) return {kind: Kind.Leaf, path: path.slice(depth), value};
+    const node = await this.load(ref);
+    if (node.kind === Kind.Branch) {
+      if (depth === path.length) {
+        node.value = value;
+      } else {
+        const index = path[depth] as number;
+        node.children[index] = await this.insert(node.children[index] as Ref, path, depth + 1, value);
+      }
+      node.hash = undefined;
+      return node;
+    }
+    const common = commonPrefix(node.path, path, depth);
+    if (node.kind === Kind.Leaf && common === node.path.length && depth + common === path.length) {
+      return {kind: Kind.Leaf, path: node.path, value};
+    }
+    if (node.kind === Kind.Extension && common === node.path.length) {
+      node.child = await this.insert(node.child, path, depth + common, value);
+      node.hash = undefined;
+      return node;
+    }
+    // The paths part after `common` nibbles: a branch there holds the old node's rest and the new leaf.
+    const branch: Branch = {kind: Kind.Branch, children: new Array<Ref>(16).fill(null), value: EMPTY};
+    const rest = node.path.slice(common + 1);
+    if (common === node.path.length) {
+      branch.value = (node as Leaf).value;
+    } else {
+      const index = node.path[common] as number;
+      branch.children[index] =
+        node.kind === Kind.Leaf
+          ? {kind: Kind.Leaf, path: rest, value: node.value}
+          : rest.length === 0
+            ? node.child
+            : {kind: Kind.Extension, path: rest, child: node.child};
+    }
+    const at = depth + common;
+    if (at === path.length) branch.value = value;
+    else branch.children[path[at] as number] = {kind: Kind.Leaf, path: path.slice(at + 1), value};
+    if (common === 0) return branch;
+    return {kind: Kind.Extension, path: node.path.slice(0, common), child: branch};
+  }
+
+  /** The node without the key at `path`; UNCHANGED when the key is absent. */
+  async delete(ref: Ref, path: number[], depth: number): Promise<Ref | typeof UNCHANGED> {
+    if (ref === null) return UNCHANGED;
+    const node = await this.load(ref);
+    if (node.kind === Kind.Leaf) {
+      const common = commonPrefix(node.path, path, depth);
+      return common === node.path.length && depth + common === path.length ? null : UNCHANGED;
+    }
+    if (node.kind === Kind.Extension) {
+      if (commonPrefix(node.path, path, depth) !== node.path.length) return UNCHANGED;
+      const updated = await this.delete(node.child, path, depth + node.path.length);
+      return updated === UNCHANGED ? UNCHANGED : this.extend(node.path, updated);
+    }
+    if (depth === path.length) {
+      if (node.value.length === 0) return UNCHANGED;
+      node.value = EMPTY;
+    } else {
+      const index = path[depth] as number;
+      const updated = await this.delete(node.children[index] as Ref, path, depth + 1);
+      if (updated === UNCHANGED) return UNCHANGED;
+      node.children[index] = updated;
+    }
+    node.hash = undefined;
+    return this.collapse(node);
+  }
+
+  /** A branch left with one entry becomes that entry with its index prepended to the path. */
+  private async collapse(branch: Branch): Promise<Ref> {
+    let only = -1;
+    for (let i = 0; i < 16; i++) {
+      if (branch.children[i] === null) continue;
+      if (only !== -1 || branch.value.length > 0) return branch;
+      only = i;
+    }
+    if (only === -1) return branch.value.length > 0 ? {kind: Kind.Leaf, path: [], value: branch.value} : null;
+    return this.extend([only], branch.children[only] as Ref);
+  }
+
+  /** An extension by `path` over `child`, merged with the child when that is a leaf or an extension. */
+  private async extend(path: number[], child: Ref): Promise<Ref> {
+    if (child === null) return null;
+    const node = await this.load(child);
+    if (node.kind === Kind.Leaf) return {kind: Kind.Leaf, path: [...path, ...node.path], value: node.value};
+    if (node.kind === Kind.Extension) return {kind: Kind.Extension, path: [...path, ...node.path], child: node.child};
+    return {kind: Kind.Extension, path, child: node};
+  }
+
+  private async load(ref: TrieNode | Uint8Array): Promise<TrieNode> {
+    if (!(ref instanceof Uint8Array)) return ref;
+    const encoded = await this.db.get(ref);
+    if (encoded === undefined) {
+      const key = bytesToHex(ref);
+      throw new StateError({code: StateErrorCode.NODE_MISSING, key}, `state entry ${key} is missing`);
+    }
+    const node = decodeNode(RLP.decode(encoded) as RawNode);
+    node.hash = ref;
+    return node;
+  }
+
+  /** The node's RLP structure, with each child hashed (and queued for writing) or inlined when short. */
+  raw(node: TrieNode): RawNode {
+    if (node.kind === Kind.Leaf) return [hexPrefix(node.path, true), node.value];
+    if (node.kind === Kind.Extension) return [hexPrefix(node.path, false), this.reference(node.child)];
+    const raw: RawNode = node.children.map((child) => this.reference(child));
+    raw.push(node.value);
+    return raw;
+  }
+
+  private reference(ref: Ref): Uint8Array | RawNode {
+    if (ref === null) return EMPTY;
+    if (ref instanceof Uint8Array) return ref;
+    if (ref.hash !== undefined) return ref.hash;
+    const raw = this.raw(ref);
+    const encoded = RLP.encode(raw);
+    if (encoded.length < 32) return raw;
+    const hash = keccak256(encoded);
+    this.writes.push([hash, encoded]);
+    ref.hash = hash;
+    return hash;
+  }
+}
+
+function decodeNode(raw: RawNode): TrieNode {
+  if (raw.length === 17) {
+    const children = raw.slice(0, 16).map(decodeRef);
+    return {kind: Kind.Branch, children, value: raw[16] as Uint8Array};
+  }
+  const [encodedPath, second] = raw as [Uint8Array, Uint8Array | RawNode];
+  const flag = (encodedPath[0] as number) >> 4;
+  const path: number[] = [];
+  if (flag & 1) path.push((encodedPath[0] as number) & 0x0f);
+  for (let i = 1; i < encodedPath.length; i++) {
+    const byte = encodedPath[i] as number;
+    path.push(byte >> 4, byte & 0x0f);
+  }
+  if (flag >= 2) return {kind: Kind.Leaf, path, value: second as Uint8Array};
+  return {kind: Kind.Extension, path, child: decodeRef(second)};
+}
+
+/** A child reference of a stored node: empty, a hash, or an inlined node (then without a hash). */
+function decodeRef(item: Uint8Array | RawNode): Ref {
+  if (item instanceof Uint8Array) return item.length === 0 ? null : item;
+  return decodeNode(item);
+}
+
+/** The compact (hex-prefix) encoding of a path: a flag nibble (leaf, odd length), then the nibbles. */
+function hexPrefix(path: number[], leaf: boolean): Uint8Array {
+  const odd = path.length % 2;
+  const out = new Uint8Array((path.length >> 1) + 1);
+  out[0] = ((leaf ? 2 : 0) + odd) << 4;
+  let i = 0;
+  if (odd) out[0] |= path[i++] as number;
+  for (let o = 1; i < path.length; i += 2, o++) out[o] = ((path[i] as number) << 4) | (path[i + 1] as number);
+  return out;
+}
+
+function toNibbles(key: Uint8Array): number[] {
+  const nibbles = new Array<number>(key.length * 2);
+  for (let i = 0; i < key.length; i++) {
+    nibbles[2 * i] = (key[i] as number) >> 4;
+    nibbles[2 * i + 1] = (key[i] as number) & 0x0f;
+  }
+  return nibbles;
+}
+
+/** How many nibbles `nodePath` shares with `path` from `depth` on. */
+function commonPrefix(nodePath: number[], path: number[], depth: number): number {
+  let n = 0;
+  while (n < nodePath.length && depth + n < path.length && nodePath[n] === path[depth + n]) n++;
+  return n;
+}
+
+function equalRoot(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
