@@ -112,7 +112,11 @@ describe("resolveNodeOptions", () => {
 
   it("refuses an unknown key in the file, listing the valid keys of its table", async () => {
     const e = await refusal(resolveNodeOptions({configFile: configFile("[log]\nlevl = 1\n")}));
-    expect(e.type).toMatchObject({code: ConfigErrorCode.UNKNOWN_KEY, key: "log.levl", validKeys: ["level", "headStallSeconds"]});
+    expect(e.type).toMatchObject({
+      code: ConfigErrorCode.UNKNOWN_KEY,
+      key: "log.levl",
+      validKeys: ["level", "headStallSeconds"],
+    });
     expect(e.message).toMatch(/unknown key "log\.levl".*level/);
     const top = await refusal(resolveNodeOptions({configFile: configFile("[nope]\na = 1\n")}));
     expect(top.message).toMatch(/"nope".*network, dataDir/);
