@@ -207,9 +207,10 @@ export class Node {
         const listener = metricsListener;
         closers.push({name: "metrics", close: () => listener.close()});
       }
+      const tls = opts.rpc.tls.cert === undefined ? "" : "s";
       const endpoints: RpcEndpoints = {
-        http: rpc.httpPort === undefined ? undefined : `http://${hostForUrl(opts.rpc.http.host)}:${rpc.httpPort}`,
-        ws: rpc.wsPort === undefined ? undefined : `ws://${hostForUrl(opts.rpc.ws.host)}:${rpc.wsPort}`,
+        http: rpc.httpPort === undefined ? undefined : `http${tls}://${hostForUrl(opts.rpc.http.host)}:${rpc.httpPort}`,
+        ws: rpc.wsPort === undefined ? undefined : `ws${tls}://${hostForUrl(opts.rpc.ws.host)}:${rpc.wsPort}`,
       };
       const head = chain.head();
       logStartupBanner(

@@ -4,6 +4,8 @@
  * mainnet and testnet `mnr` is on and `evm`, `personal`, `debug`, `trace` and `sco` are off.
  */
 import type {NetworkParams} from "@xchain/chainspec";
+import type {IpLimitOptions} from "./limits/ipLimits.ts";
+import type {RpcTlsOptions} from "./transport/tls.ts";
 
 /** The namespaces (docs/rpc.md §1.5). */
 export const RPC_MODULE_NAMES = [
@@ -152,6 +154,13 @@ export interface RpcOptions {
    * `/<API key>` with the keys of `keysFile` (the node sets `<datadir>/gateway-keys.json` when unset).
    */
   gateway: {enabled: boolean; keysFile?: string};
+  /**
+   * Requests per second and connections per client address (docs/gateway.md "Per-IP limits"): on by
+   * default, but never for loopback clients, and not with the gateway on (keys have their own limits).
+   */
+  ipLimits: IpLimitOptions;
+  /** HTTPS and WSS with these PEM files (docs/gateway.md "TLS"); both or neither. */
+  tls: RpcTlsOptions;
 }
 
 /** What `vhosts` and `origins` allow by default: loopback only. */
@@ -191,6 +200,8 @@ export const defaultRpcOptions: RpcOptions = {
   proofs: {maxStorageKeys: 1_000},
   stateOverride: {maxAccounts: 100},
   gateway: {enabled: false},
+  ipLimits: {enabled: true, requestsPerSecond: 100, burst: 200, maxConnections: 64, maxAddresses: 10_000},
+  tls: {},
 };
 
 const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];

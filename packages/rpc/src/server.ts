@@ -13,6 +13,7 @@ import {Gateway} from "./gateway/gateway.ts";
 import type {DispatchOptions} from "./jsonrpc/dispatch.ts";
 import {MethodRegistry, RPC_NAMESPACE} from "./jsonrpc/registry.ts";
 import {ExecutionSlots} from "./limits/executionSlots.ts";
+import {IpLimits} from "./limits/ipLimits.ts";
 import type {ModuleDeps} from "./moduleDeps.ts";
 import {type CallCacheStats, CallResultCache} from "./modules/eth/callCache.ts";
 import {buildMethodTables} from "./modules/index.ts";
@@ -21,6 +22,7 @@ import {ALWAYS_READY} from "./transport/health.ts";
 import {createHttpTransport} from "./transport/http.ts";
 import {InFlightRequests} from "./transport/inFlight.ts";
 import {type Listener, listen} from "./transport/listener.ts";
+import {loadTlsCredentials} from "./transport/tls.ts";
 import {createWsTransport} from "./transport/ws.ts";
 
 /** A node without p2p: no peers, not listening for them. */
@@ -50,7 +52,8 @@ export class RpcServer {
 
   /**
    * Builds the methods and listens; throws when an address cannot be bound, the options name an
-   * unknown method or the gateway's keys file is invalid (`KeysFileError`).
+   * unknown method, the gateway's keys file is invalid (`KeysFileError`) or the TLS files are
+   * (`TlsConfigError`).
    */
   static async start(options: RpcOptions, deps: RpcDeps): Promise<RpcServer> {
     const logger = deps.logger ?? noopLogger;
@@ -72,8 +75,17 @@ export class RpcServer {
     let http: Listener | undefined;
     let gateway: Gateway | undefined;
     try {
+      const tlsCredentials = await loadTlsCredentials(options.tls);
       gateway = options.gateway.enabled ? await openGateway(options.gateway.keysFile, logger) : undefined;
-      const limits = {...options, requests, health: deps.health ?? ALWAYS_READY, apiKeys: gateway};
+      const limits = {
+        ...options,
+        requests,
+        health: deps.health ?? ALWAYS_READY,
+        apiKeys: gateway,
+        // One table for both listeners: an address's HTTP and WebSocket connections count together.
+        addressLimits: options.ipLimits.enabled && !gateway ? new IpLimits(options.ipLimits) : undefined,
+        tlsCredentials,
+      };
       // rpc.discover describes the registry the tables end up in; it reads it only when called.
       const tables = buildMethodTables(moduleDeps, () => registry);
       const registry = new MethodRegistry(tables, {

@@ -1,7 +1,7 @@
 /**
- * A body over its key's rate (docs/gateway.md): HTTP 429 with `Retry-After`, and each request of
- * the body answered -32005 under its own id, so that a client matching answers by id (a WebSocket
- * one above all) is not left waiting.
+ * A body over its key's rate, or its client address's (docs/gateway.md): HTTP 429 with
+ * `Retry-After`, and each request of the body answered -32005 under its own id, so that a client
+ * matching answers by id (a WebSocket one above all) is not left waiting.
  */
 import {RpcError} from "../jsonrpc/errors.ts";
 import {errorResponse, parseRequest} from "../jsonrpc/message.ts";
@@ -22,9 +22,20 @@ export function requestCount(raw: unknown): number {
 
 /** Takes the body's requests from the key's bucket; the refusal when the key is over its rate. */
 export function checkRate(access: KeyAccess, raw: unknown): RateRefusal | undefined {
-  const waitMs = access.take(requestCount(raw));
+  return rateRefusal(
+    raw,
+    access.take(requestCount(raw)),
+    () => `${access.limits.requestsPerSecond} requests/s for API key ${access.id}`,
+  );
+}
+
+/**
+ * The refusal of a body whose requests had to wait `waitMs` for their tokens (0: taken, no refusal);
+ * `limit` names the limit in the -32005 message.
+ */
+export function rateRefusal(raw: unknown, waitMs: number, limit: () => string): RateRefusal | undefined {
   if (waitMs === 0) return undefined;
-  const error = RpcError.limitExceeded(`${access.limits.requestsPerSecond} requests/s for API key ${access.id}`);
+  const error = RpcError.limitExceeded(limit());
   const answer = (element: unknown) => {
     const parsed = parseRequest(element);
     return errorResponse(parsed.ok ? parsed.request.id : parsed.id, error);

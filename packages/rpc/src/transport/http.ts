@@ -5,9 +5,12 @@
  * written to a closed response. A request whose headers and body take longer than `bodyTimeoutMs`
  * gets 408 and is disconnected. Dropped clients are debug lines and a warn summary (`DroppedClients`).
  * With the API-key gateway on, only POST `/<API key>` is served: any other path gets 401 before the
- * body is read, and a key over its rate 429 with `Retry-After` (docs/gateway.md).
+ * body is read, and a key over its rate 429 with `Retry-After` (docs/gateway.md). Without it, a client
+ * address over its rate gets the same 429, and its connections beyond its cap are closed (`IpLimits`).
+ * With TLS credentials the server speaks HTTPS.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
+import {createServer as createHttpsServer} from "node:https";
 import type {Logger} from "@xchain/utils";
 import type {HealthProbe} from "../deps.ts";
 import type {Gateway} from "../gateway/gateway.ts";
@@ -17,9 +20,11 @@ import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
+import {capConnections} from "./connectionCap.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {healthAnswer} from "./health.ts";
 import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
+import type {TlsCredentials} from "./tls.ts";
 
 /** What the HTTP transport needs. */
 export type HttpTransportOptions = ReplyLimits &
@@ -27,12 +32,14 @@ export type HttpTransportOptions = ReplyLimits &
     /** `GET /ready`. */
     health: HealthProbe;
     apiKeys?: Gateway;
+    /** HTTPS with these (`loadTlsCredentials`). */
+    tlsCredentials?: TlsCredentials;
   };
 
 /** How often Node checks the connections for `requestTimeout` / `headersTimeout`: a cut is at most this late. */
 const TIMEOUT_CHECK_MS = 1_000;
 
-/** An HTTP server answering JSON-RPC on any path; call `listen` on it. */
+/** An HTTP(S) server answering JSON-RPC on any path; call `listen` on it. */
 export function createHttpTransport(
   dispatchOptions: DispatchOptions,
   options: HttpTransportOptions,
@@ -42,11 +49,15 @@ export function createHttpTransport(
   // Node 20 cuts a request still arriving by its `headersTimeout` even once the headers are in, and
   // checks every `connectionsCheckingInterval` (default 30 s): with the defaults (60 s) a slow body
   // was held up to 90 s. Both timeouts are the body timeout, checked every second (sooner for a short one).
-  const server = createServer({
+  const timeouts = {
     requestTimeout: options.bodyTimeoutMs,
     headersTimeout: options.bodyTimeoutMs,
     connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, Math.ceil(options.bodyTimeoutMs / 4)),
-  });
+  };
+  const server: Server = options.tlsCredentials
+    ? createHttpsServer({...timeouts, ...options.tlsCredentials})
+    : createServer(timeouts);
+  if (options.addressLimits) capConnections(server, options.addressLimits, dropped);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res, dispatchOptions, options, dropped).catch((error) => {
       logger.error({error}, "rpc http request failed");

@@ -15,6 +15,7 @@ import {type DispatchOptions, dispatchParsed, methodsOf, parseBody} from "../jso
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {Connection, RequestContext} from "../jsonrpc/registry.ts";
 import {ResponseBudget} from "../jsonrpc/responseBudget.ts";
+import type {IpLimits} from "../limits/ipLimits.ts";
 import type {RpcOptions} from "../options.ts";
 import type {InFlightRequests} from "./inFlight.ts";
 
@@ -27,8 +28,14 @@ export interface Reply {
   retryAfterSeconds?: number;
 }
 
-/** The limits a reply is built under, and the server's running requests it joins. */
-export type ReplyLimits = Pick<RpcOptions, "requestTimeoutMs" | "maxResponseBytes"> & {requests: InFlightRequests};
+/**
+ * The limits a reply is built under, and the server's running requests it joins; `addressLimits`
+ * when the per-address rate applies (no gateway, docs/gateway.md "Per-IP limits").
+ */
+export type ReplyLimits = Pick<RpcOptions, "requestTimeoutMs" | "maxResponseBytes"> & {
+  requests: InFlightRequests;
+  addressLimits?: IpLimits;
+};
 
 /** A whole response carrying only `error`, id null. */
 export const errorPayload = (error: RpcError): Buffer =>
@@ -36,7 +43,7 @@ export const errorPayload = (error: RpcError): Buffer =>
 
 /**
  * Dispatches `text`; `clientGone` aborts the work when the client disconnects. With an API key the
- * key's batch cap and rate apply before anything runs.
+ * key's batch cap and rate apply before anything runs; without one, the client address's rate.
  */
 export async function reply(
   text: string,
@@ -57,7 +64,9 @@ export async function reply(
     maxBatchSize < dispatchOptions.maxBatchSize ? {...dispatchOptions, maxBatchSize} : dispatchOptions,
   );
   if (parsed.kind === "answered") return parsed.result;
-  const overRate = apiKey && checkRate(apiKey, parsed.raw);
+  const overRate = apiKey
+    ? checkRate(apiKey, parsed.raw)
+    : limits.addressLimits?.checkRate(transport.client.address, parsed.raw);
   if (overRate) return overRate;
   const timeoutMs = dispatchOptions.registry.timeBudgetMs(methodsOf(parsed.raw), limits.requestTimeoutMs);
   // Aborted with -32011 as its reason: a read that stops on it (`throwIfAborted`) ends as a timeout.

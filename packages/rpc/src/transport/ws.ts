@@ -9,10 +9,13 @@
  * refused with 403 before the upgrade (docs/rpc.md §5.4). Dropped clients are debug lines and a
  * warn summary (`DroppedClients`). With the API-key gateway on, a handshake is upgraded only at
  * `/<API key>` (401 otherwise) and within the key's `maxWsConnections` (429 beyond); a revoked key's
- * connections are closed with 1008 (docs/gateway.md).
+ * connections are closed with 1008 (docs/gateway.md). Without it, a client address over its rate is
+ * answered -32005 per message, and its connections beyond its cap are closed (`IpLimits`). With TLS
+ * credentials the handshake is over HTTPS (WSS).
  */
 import {setMaxListeners} from "node:events";
-import {createServer, type Server} from "node:http";
+import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
+import {createServer as createHttpsServer} from "node:https";
 import type {Duplex} from "node:stream";
 import type {Logger} from "@xchain/utils";
 import {type RawData, WebSocket, WebSocketServer} from "ws";
@@ -24,12 +27,18 @@ import {RpcError} from "../jsonrpc/errors.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
+import {capConnections} from "./connectionCap.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
+import type {TlsCredentials} from "./tls.ts";
 
 /** What the WebSocket transport needs. */
 export type WsTransportOptions = ReplyLimits &
-  Pick<RpcOptions, "maxBodyBytes" | "maxInFlightPerConnection" | "maxWsBufferedBytes" | "ws"> & {apiKeys?: Gateway};
+  Pick<RpcOptions, "maxBodyBytes" | "maxInFlightPerConnection" | "maxWsBufferedBytes" | "ws"> & {
+    apiKeys?: Gateway;
+    /** WSS with these (`loadTlsCredentials`). */
+    tlsCredentials?: TlsCredentials;
+  };
 
 /** An HTTP server that upgrades to WebSocket (426 otherwise), and how to drop its clients. */
 export interface WsTransport {
@@ -46,11 +55,15 @@ export function createWsTransport(
   options: WsTransportOptions,
   logger: Logger,
 ): WsTransport {
-  const server = createServer((_req, res) => {
+  const notUpgraded = (_req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(426, {"Content-Type": "text/plain", Upgrade: "websocket"}).end("WebSocket only\n");
-  });
+  };
+  const server: Server = options.tlsCredentials
+    ? createHttpsServer(options.tlsCredentials, notUpgraded)
+    : createServer(notUpgraded);
   // Upgrades are taken here rather than by `ws`, so that a refusal can carry a JSON-RPC body.
   const dropped = new DroppedClients(logger);
+  if (options.addressLimits) capConnections(server, options.addressLimits, dropped);
   const wss = new WebSocketServer({noServer: true, maxPayload: options.maxBodyBytes, perMessageDeflate: false});
   server.on("upgrade", (req, socket, head) => {
     const refusal = browserRefusal(req, "ws", options.ws);

@@ -152,6 +152,41 @@ export const rpcKeys: readonly ConfigKey[] = [
     placeholder: "file",
     description: "the gateway's keys file, managed by xchain keys; unset, <datadir>/gateway-keys.json",
   },
+  {
+    key: "rpc.ipLimits.enabled",
+    kind: {type: "boolean"},
+    description: "per client address limits (never for loopback clients, not with the gateway on)",
+  },
+  {
+    key: "rpc.ipLimits.requestsPerSecond",
+    kind: COUNT,
+    description: "requests per second one client address may send on average (HTTP 429 / -32005 beyond)",
+  },
+  {key: "rpc.ipLimits.burst", kind: COUNT, description: "requests one client address may send at once"},
+  {
+    key: "rpc.ipLimits.maxConnections",
+    kind: COUNT,
+    description: "TCP connections one client address may hold open, HTTP and WebSocket together",
+  },
+  {
+    key: "rpc.ipLimits.maxAddresses",
+    kind: COUNT,
+    description: "client addresses whose limits are tracked; the least recently seen idle ones are dropped beyond",
+  },
+  {
+    key: "rpc.tls.cert",
+    kind: {type: "path"},
+    optional: true,
+    placeholder: "file",
+    description: "PEM certificate chain: with rpc.tls.key, serve HTTPS and WSS",
+  },
+  {
+    key: "rpc.tls.key",
+    kind: {type: "path"},
+    optional: true,
+    placeholder: "file",
+    description: "PEM private key of rpc.tls.cert",
+  },
   ...listener("http", "HTTP POST"),
   ...listener("ws", "WebSocket"),
   {
