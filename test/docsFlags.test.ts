@@ -25,6 +25,7 @@ const FOREIGN_FLAGS: Record<string, string> = {
   "--rpc.batch-response-max-size": "geth",
   "--allow-insecure-unlock": "geth",
   "--error-on-fail": "patch-package",
+  "--cacert": "curl",
   // docs/config.md shows the error a mistyped flag gets.
   "--rpc.http.prot": "a typo, on purpose",
 };

@@ -27,10 +27,15 @@ export {
 export {hashSecret, newKeyId, newSecret} from "./gateway/secret.ts";
 export {RpcError, RpcErrorCode, type RpcErrorObject} from "./jsonrpc/errors.ts";
 export {MethodRegistry} from "./jsonrpc/registry.ts";
-export type {IpLimitOptions} from "./limits/ipLimits.ts";
 export type {CallCacheStats} from "./modules/eth/callCache.ts";
 export {formatClientVersion} from "./modules/web3.ts";
-export {defaultRpcOptions, isModuleEnabledByDefault, RPC_MODULE_NAMES, type RpcOptions} from "./options.ts";
+export {
+  defaultRpcOptions,
+  type IpLimitOptions,
+  isModuleEnabledByDefault,
+  RPC_MODULE_NAMES,
+  type RpcOptions,
+} from "./options.ts";
 export {NO_PEERS, NOT_SYNCING, RpcServer} from "./server.ts";
 export {type HealthAnswer, healthAnswer} from "./transport/health.ts";
 export {type Listener, listen} from "./transport/listener.ts";

@@ -4,8 +4,21 @@
  * mainnet and testnet `mnr` is on and `evm`, `personal`, `debug`, `trace` and `sco` are off.
  */
 import type {NetworkParams} from "@xchain/chainspec";
-import type {IpLimitOptions} from "./limits/ipLimits.ts";
 import type {RpcTlsOptions} from "./transport/tls.ts";
+
+/** `rpc.ipLimits` (docs/config.md). */
+export interface IpLimitOptions {
+  /** Whether the limits apply (never on loopback, never with the gateway on: keys have their own). */
+  enabled: boolean;
+  /** Requests per second one address may send, on average. */
+  requestsPerSecond: number;
+  /** Requests one address may send at once on a full bucket. */
+  burst: number;
+  /** TCP connections one address may hold open, HTTP and WebSocket together; more are closed at once. */
+  maxConnections: number;
+  /** Addresses whose state is kept; the least recently seen idle ones are dropped beyond. */
+  maxAddresses: number;
+}
 
 /** The namespaces (docs/rpc.md §1.5). */
 export const RPC_MODULE_NAMES = [

@@ -10,20 +10,7 @@
 import {isLoopback, parseIp, parseIpAddressOrRange} from "@xchain/utils";
 import {type RateRefusal, rateRefusal, requestCount} from "../gateway/rateLimit.ts";
 import {TokenBucket} from "../gateway/tokenBucket.ts";
-
-/** `rpc.ipLimits` (docs/config.md). */
-export interface IpLimitOptions {
-  /** Whether the limits apply (never on loopback, never with the gateway on: keys have their own). */
-  enabled: boolean;
-  /** Requests per second one address may send, on average. */
-  requestsPerSecond: number;
-  /** Requests one address may send at once on a full bucket. */
-  burst: number;
-  /** TCP connections one address may hold open, HTTP and WebSocket together; more are closed at once. */
-  maxConnections: number;
-  /** Addresses whose state is kept; the least recently seen idle ones are dropped beyond. */
-  maxAddresses: number;
-}
+import type {IpLimitOptions} from "../options.ts";
 
 interface AddressState {
   /** Made at the address's first request: a connection alone holds no bucket. */

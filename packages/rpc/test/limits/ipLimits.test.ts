@@ -1,5 +1,6 @@
 import {describe, expect, it} from "vitest";
-import {type IpLimitOptions, IpLimits} from "../../src/limits/ipLimits.ts";
+import {IpLimits} from "../../src/limits/ipLimits.ts";
+import type {IpLimitOptions} from "../../src/options.ts";
 
 const OPTIONS: IpLimitOptions = {enabled: true, requestsPerSecond: 1, burst: 2, maxConnections: 2, maxAddresses: 3};
 const call = {jsonrpc: "2.0", id: 7, method: "eth_blockNumber"};
