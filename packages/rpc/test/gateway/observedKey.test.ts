@@ -41,7 +41,7 @@ describe("the request observer behind the gateway", () => {
       headers: {"content-type": "application/json"},
       body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "eth_chainId", params: []}),
     });
-    expect((await response.json()).result).toBe("0x21");
+    expect(((await response.json()) as {result: string}).result).toBe("0x21");
     expect(observed).toContainEqual({method: "eth_chainId", keyId: "metrics-key"});
     expect(JSON.stringify(observed)).not.toContain(secret);
   });
