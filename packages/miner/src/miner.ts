@@ -1,7 +1,8 @@
 /**
  * The miner: block templates on the head, the work cache, `mnr_*` and `eth_*` work
  * and submissions, the built-in CPU miner and the `evm_*` controls. It rebuilds the template on a
- * new best block, on new pending transactions (debounced) and every `rebuildIntervalMs`; eagerly
+ * new best block, on new pending transactions (debounced; under instant mining the built-in miner
+ * takes them at once instead, `MinerOptions.instant`) and every `rebuildIntervalMs`; eagerly
  * while the built-in miner runs or a miner asked for work recently, otherwise on the next request.
  */
 import type {NewHeadEvent} from "@xchain/chain";
@@ -231,6 +232,7 @@ export class Miner implements MinerApi, PendingBlockSource {
     clearInterval(this.rebuildTimer);
     clearTimeout(this.pendingTimer);
     await this.autoMiner.close();
+    this.inclusion.releaseAll();
     await this.work.settled();
   }
 
