@@ -35,6 +35,8 @@ export interface AutoMinerDeps {
   options: Pick<MinerOptions, "autoMine" | "blockTimeMs">;
   /** Where a failed mining task is logged. */
   logger: Logger;
+  /** Called when auto-mining has nothing left to mine: nothing it took is still on its way into a block. */
+  onIdle: () => void;
 }
 
 /** Nonces tried between two yields to the event loop. */
@@ -96,6 +98,8 @@ export class AutoMiner {
         if (this.drainAgain) {
           this.drainAgain = false;
           this.pendingChanged();
+        } else {
+          this.deps.onIdle();
         }
       });
   }

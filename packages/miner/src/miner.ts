@@ -1,10 +1,13 @@
 /**
  * The miner: block templates on the head, the work cache, `mnr_*` and `eth_*` work
  * and submissions, the built-in CPU miner and the `evm_*` controls. It rebuilds the template on a
- * new best block, on new pending transactions (debounced) and every `rebuildIntervalMs`; eagerly
+ * new best block, on new pending transactions (debounced; under instant mining the built-in miner
+ * takes them at once instead, `MinerOptions.instant`) and every `rebuildIntervalMs`; eagerly
  * while the built-in miner runs or a miner asked for work recently, otherwise on the next request.
  */
+import type {NewHeadEvent} from "@xchain/chain";
 import {bitcoinPowValue, mergedMiningFieldsFromBlock, serializeBitcoinBlock} from "@xchain/merged-mining";
+import type {Transaction} from "@xchain/primitives";
 import {bigIntToFixedBytes, bytesToHex, equalBytes, type Logger, noopLogger} from "@xchain/utils";
 import {AutoMiner} from "./autoMiner.ts";
 import {MinerClock} from "./clock.ts";
@@ -13,6 +16,7 @@ import {EvmControls} from "./devControls.ts";
 import {MinerError} from "./errors.ts";
 import {bitcoinNonceFromEthNonce, buildEthHeaderWork, ethWorkPackage, headerWithNonce} from "./ethWork.ts";
 import {HashrateMeter} from "./hashrate.ts";
+import {InclusionWaiters} from "./instant/inclusionWaiters.ts";
 import type {MinerOptions} from "./options.ts";
 import {PendingBlockBuilder} from "./pending/pendingBlock.ts";
 import {
@@ -37,6 +41,10 @@ import {
 } from "./types.ts";
 
 const TARGET_BYTES = 32;
+// How long eth_sendRawTransaction may wait for its block under instant mining: a few blocks of a burst.
+const INCLUSION_WAIT_MS = 2_000;
+// Answers held at once under instant mining: a few concurrent senders; more is a burst, answered at once.
+const INCLUSION_MAX_HELD = 4;
 
 /** The miner of one node; `close` stops it. */
 export class Miner implements MinerApi, PendingBlockSource {
@@ -47,6 +55,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   private readonly autoMiner: AutoMiner;
   private readonly dev: EvmControls;
   private readonly meter: HashrateMeter;
+  private readonly inclusion = new InclusionWaiters(INCLUSION_WAIT_MS, INCLUSION_MAX_HELD);
   private readonly now: () => number;
   private readonly logger: Logger;
   private readonly notSyncedReason: (() => string | undefined) | undefined;
@@ -91,6 +100,7 @@ export class Miner implements MinerApi, PendingBlockSource {
       meter: this.meter,
       options,
       logger: this.logger,
+      onIdle: () => this.inclusion.releaseAll(),
     });
     this.dev = new EvmControls({
       chain,
@@ -199,6 +209,10 @@ export class Miner implements MinerApi, PendingBlockSource {
     return this.pending.current();
   }
 
+  whenMined(hash: Uint8Array): Promise<void> {
+    return this.inclusion.wait(hash);
+  }
+
   isMining(): boolean {
     return this.autoMiner.isRunning;
   }
@@ -245,17 +259,25 @@ export class Miner implements MinerApi, PendingBlockSource {
     clearInterval(this.rebuildTimer);
     clearTimeout(this.pendingTimer);
     await this.autoMiner.close();
+    this.inclusion.releaseAll();
     await this.work.settled();
   }
 
-  private readonly onNewHead = (): void => {
+  private readonly onNewHead = (event: NewHeadEvent): void => {
+    this.inclusion.included(event.added);
     this.work.invalidate();
     this.refreshInBackground();
     this.autoMiner.pendingChanged();
   };
 
-  private readonly onPending = (): void => {
+  private readonly onPending = (tx: Transaction): void => {
     this.work.markOutdated();
+    if (this.options.instant && this.options.autoMine && this.autoMiner.isRunning) {
+      // The miner builds a fresh template for its block anyway: no debounced rebuild besides.
+      this.inclusion.expect(tx);
+      this.autoMiner.pendingChanged();
+      return;
+    }
     this.pendingTimer ??= setTimeout(() => {
       this.pendingTimer = undefined;
       this.refreshInBackground();

@@ -21,6 +21,12 @@ export interface MinerOptions {
   blockTimeMs: number;
   /** With the built-in miner running: a block as soon as transactions are pending, until none is left. */
   autoMine: boolean;
+  /**
+   * With autoMine: a block is started the moment a transaction is pending, without waiting
+   * `pendingDebounceMs` (those arriving meanwhile go in the next block), and eth_sendRawTransaction
+   * answers once its transaction is mined (anvil's and rskj regtest's automine).
+   */
+  instant: boolean;
   /** How many recent templates a submission can still solve (docs/protocol/mining-rpc.md §2: 20). */
   workCacheSize: number;
   /** The template is rebuilt at least this often, in milliseconds (docs/protocol/mining-rpc.md §2: 60 s). */
@@ -53,8 +59,8 @@ export const REGTEST_MINER_COINBASE: Uint8Array = hexToBytes("ec4ddeb4380ad69b3e
 const TESTNET_SUBMISSION_RATE_LIMIT_MS = 10_000;
 
 /**
- * The defaults of a network: on regtest the built-in miner runs, mines as soon as transactions
- * are pending, and the evm_* controls work; elsewhere the node only serves work to miners (the
+ * The defaults of a network: on regtest the built-in miner runs, mines each transaction the moment
+ * it is pending (instant), and the evm_* controls work; elsewhere the node only serves work to miners (the
  * coinbase must then be configured: the default zero address would receive the fees).
  */
 export function defaultMinerOptions(chainspec: Chainspec): MinerOptions {
@@ -68,6 +74,7 @@ export function defaultMinerOptions(chainspec: Chainspec): MinerOptions {
     forceTargetGasLimit: true,
     blockTimeMs: 0,
     autoMine: true,
+    instant: regtest,
     workCacheSize: 20,
     rebuildIntervalMs: 60_000,
     pendingDebounceMs: regtest ? 20 : 1_000,

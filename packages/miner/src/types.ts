@@ -97,6 +97,12 @@ export interface MinerApi extends DevControls {
   getEthWork(): Promise<[Uint8Array, Uint8Array, Uint8Array]>;
   /** `eth_submitWork`: true when the solution imported a block. */
   submitEthWork(nonce: Uint8Array, powHash: Uint8Array, mixDigest: Uint8Array): Promise<boolean>;
+  /**
+   * Under instant mining (`MinerOptions.instant`): resolves once the transaction `hash`, pending
+   * since just now, is in a block, or the miner went idle without it, or after a bound of a few
+   * blocks; at once for any other transaction or mode.
+   */
+  whenMined(hash: Uint8Array): Promise<void>;
   /** Whether the built-in miner is running (`eth_mining`). */
   isMining(): boolean;
   /** Hashes per second: the built-in miner's plus those submitted by eth_submitHashrate (recent). */

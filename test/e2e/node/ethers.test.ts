@@ -26,7 +26,9 @@ let cow: Wallet;
 
 beforeAll(async () => {
   node = await startNode();
-  provider = new JsonRpcProvider(node.httpUrl, undefined, {pollingInterval: 50});
+  // Instant mining answers a transfer once it is mined: ethers' 250 ms cache of identical requests
+  // would hand the next transfer the previous eth_getTransactionCount (docs/mining.md, as against anvil).
+  provider = new JsonRpcProvider(node.httpUrl, undefined, {pollingInterval: 50, cacheTimeout: -1});
   cow = new Wallet(id("cow"), provider);
 });
 

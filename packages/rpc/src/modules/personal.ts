@@ -56,13 +56,14 @@ export function personalMethods({
   wallet,
   keystore,
   txpool,
-}: Pick<ModuleDeps, "chain" | "wallet" | "keystore" | "txpool">): Record<string, RpcMethod> {
+  miner,
+}: Pick<ModuleDeps, "chain" | "wallet" | "keystore" | "txpool" | "miner">): Record<string, RpcMethod> {
   const common = {
     /** Handler for `personal_sendTransaction`: a stored key decrypted with the passphrase, else a dev account */
     sendTransaction: method([param("transaction", callRequest), param("passphrase", string)], async (request, pass) => {
       const stored =
         request.from && keystore ? await refusing(keystore.decryptedWallet(request.from, pass)) : undefined;
-      return sendFromWallet(stored ?? wallet, txpool, request, chain.head().header.minimumGasPrice);
+      return sendFromWallet(stored ?? wallet, txpool, request, chain.head().header.minimumGasPrice, miner);
     }),
   };
   if (!keystore) {

@@ -3,6 +3,7 @@
  * sending from it (docs/rpc.md §4.4: gas 90,000 unless given, gasPrice 0 where the pool admits it, else
  * eth_gasPrice's; the nonce follows the txpool's pending transactions).
  */
+import type {MinerApi} from "@xchain/miner";
 import {type Transaction, TransactionDecodeError, TransactionDecodeErrorCode} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
 import {toData} from "@xchain/utils";
@@ -24,14 +25,24 @@ export function requireAccount(wallet: DevWallet | undefined, address: Uint8Arra
 }
 
 /**
- * Signs `request` with the wallet's key for `request.from` and submits it; returns the hash. `minimumGasPrice`
- * is the best block's, which the pool admits no less than.
+ * The answer to a submitted transaction: its hash, once mined when the built-in miner mines instantly
+ * (`MinerApi.whenMined`), so that a client's first eth_getTransactionReceipt finds the receipt.
+ */
+export async function submittedHash(miner: Pick<MinerApi, "whenMined"> | undefined, hash: Uint8Array): Promise<string> {
+  await miner?.whenMined(hash);
+  return toData(hash);
+}
+
+/**
+ * Signs `request` with the wallet's key for `request.from` and submits it; returns the hash (see
+ * `submittedHash`). `minimumGasPrice` is the best block's, which the pool admits no less than.
  */
 export async function sendFromWallet(
   wallet: DevWallet | undefined,
   txpool: Pick<TxPoolApi, "add" | "nextNonce">,
   request: CallRequest,
   minimumGasPrice: bigint,
+  miner?: Pick<MinerApi, "whenMined">,
 ): Promise<string> {
   const {from} = request;
   if (!from) throw RpcError.invalidParams("invalid argument 0 (transaction.from): required");
@@ -57,5 +68,5 @@ export async function sendFromWallet(
     }
     throw e;
   }
-  return toData((await txpool.add(tx)).hash);
+  return submittedHash(miner, (await txpool.add(tx)).hash);
 }

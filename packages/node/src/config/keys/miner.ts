@@ -46,6 +46,12 @@ export const minerKeys: readonly ConfigKey[] = [
     description: "with the built-in miner: a block as soon as transactions are pending",
   },
   {
+    key: "miner.instant",
+    kind: {type: "boolean"},
+    description:
+      "with autoMine: start a block the moment a transaction is pending (no debounce) and answer eth_sendRawTransaction once it is mined",
+  },
+  {
     key: "miner.workCacheSize",
     kind: {type: "integer", min: 1, max: 1000},
     description: "how many recent templates a submission can still solve",

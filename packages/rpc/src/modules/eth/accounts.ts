@@ -5,22 +5,25 @@ import type {ModuleDeps} from "../../moduleDeps.ts";
 import {callRequest} from "../../params/callObject.ts";
 import {address, data} from "../../params/hex.ts";
 import {method, param} from "../../params/method.ts";
-import {requireAccount, sendFromWallet} from "../walletActions.ts";
+import {requireAccount, sendFromWallet, submittedHash} from "../walletActions.ts";
 
 /** The sending and signing eth_* methods. */
 export function ethAccountMethods({
   chain,
   txpool,
   wallet,
-}: Pick<ModuleDeps, "chain" | "txpool" | "wallet">): Record<string, RpcMethod> {
+  miner,
+}: Pick<ModuleDeps, "chain" | "txpool" | "wallet" | "miner">): Record<string, RpcMethod> {
   return {
     /** Handler for `eth_accounts`: the dev wallet's accounts, `[]` without one */
     accounts: method([], () => (wallet?.accounts() ?? []).map(toData)),
-    /** Handler for `eth_sendRawTransaction`: a refusal is -32010 with the txpool's reason */
-    sendRawTransaction: method([param("transaction", data)], async (raw) => toData((await txpool.addRaw(raw)).hash)),
+    /** Handler for `eth_sendRawTransaction`: a refusal is -32010 with the txpool's reason; see `submittedHash` */
+    sendRawTransaction: method([param("transaction", data)], async (raw) =>
+      submittedHash(miner, (await txpool.addRaw(raw)).hash),
+    ),
     /** Handler for `eth_sendTransaction` */
     sendTransaction: method([param("transaction", callRequest)], (request) =>
-      sendFromWallet(wallet, txpool, request, chain.head().header.minimumGasPrice),
+      sendFromWallet(wallet, txpool, request, chain.head().header.minimumGasPrice, miner),
     ),
     /** Handler for `eth_sign` */
     sign: method([param("address", address), param("message", data)], (account, message) =>
