@@ -16,7 +16,7 @@ export interface StartupInfo {
   head: {number: number; hash: Uint8Array};
   /** The p2p listen multiaddrs; undefined when p2p is off. */
   p2p: string[] | undefined;
-  miner: {enabled: boolean; coinbase: Uint8Array; blockTimeMs: number; autoMine: boolean};
+  miner: {enabled: boolean; coinbase: Uint8Array; blockTimeMs: number; autoMine: boolean; instant: boolean};
   /** The private keys to print (the cow accounts on regtest; none elsewhere). */
   devKeys: readonly Uint8Array[];
 }
@@ -27,13 +27,13 @@ export interface BannerLine {
   msg: string;
 }
 
-/** The miner line: `miner on: coinbase 0x…, a block every 5.0 s and when transactions are pending`. */
-export function minerLine({enabled, coinbase, blockTimeMs, autoMine}: StartupInfo["miner"]): string {
+/** The miner line: `miner on: coinbase 0x…, a block every 1.0 s and as soon as a transaction arrives`. */
+export function minerLine({enabled, coinbase, blockTimeMs, autoMine, instant}: StartupInfo["miner"]): string {
   const address = bytesToPrefixedHex(coinbase);
   if (!enabled) return `miner off (merge-miners get work from mnr_getWork), coinbase ${address}`;
   const when = [
     blockTimeMs > 0 ? `every ${formatDuration(blockTimeMs)}` : undefined,
-    autoMine ? "when transactions are pending" : undefined,
+    autoMine ? (instant ? "as soon as a transaction arrives" : "when transactions are pending") : undefined,
   ].filter(Boolean);
   return `miner on: coinbase ${address}, a block ${when.length > 0 ? when.join(" and ") : "only on evm_mine"}`;
 }

@@ -23,11 +23,15 @@ describe("log formatting", () => {
 
   it("says how the miner makes blocks", () => {
     const coinbase = new Uint8Array(20).fill(0xab);
-    expect(minerLine({enabled: true, coinbase, blockTimeMs: 5_000, autoMine: true})).toBe(
+    const miner = {enabled: true, coinbase, blockTimeMs: 5_000, autoMine: true, instant: false};
+    expect(minerLine(miner)).toBe(
       `miner on: coinbase 0x${"ab".repeat(20)}, a block every 5.0 s and when transactions are pending`,
     );
-    expect(minerLine({enabled: true, coinbase, blockTimeMs: 0, autoMine: false})).toMatch(/only on evm_mine$/);
-    expect(minerLine({enabled: false, coinbase, blockTimeMs: 0, autoMine: true})).toMatch(/^miner off/);
+    expect(minerLine({...miner, blockTimeMs: 1_000, instant: true})).toBe(
+      `miner on: coinbase 0x${"ab".repeat(20)}, a block every 1.0 s and as soon as a transaction arrives`,
+    );
+    expect(minerLine({...miner, blockTimeMs: 0, autoMine: false})).toMatch(/only on evm_mine$/);
+    expect(minerLine({...miner, enabled: false})).toMatch(/^miner off/);
   });
 
   it("prints the ten dev accounts with their keys and a warning, and the banner's lines in order", () => {
