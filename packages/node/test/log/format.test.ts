@@ -50,7 +50,7 @@ describe("log formatting", () => {
       dataDir: "/data",
       head: {number: 7, hash: new Uint8Array(32)},
       p2p: undefined,
-      miner: {enabled: false, coinbase: new Uint8Array(20), blockTimeMs: 0, autoMine: false},
+      miner: {enabled: false, coinbase: new Uint8Array(20), blockTimeMs: 0, autoMine: false, instant: false},
       devKeys: [],
     }).map((l) => l.msg);
     expect(lines).toHaveLength(3);
