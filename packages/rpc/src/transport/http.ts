@@ -17,6 +17,7 @@ import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
+import {requestsOfSocket} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {healthAnswer} from "./health.ts";
 import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
@@ -117,15 +118,11 @@ async function handle(
     res.on("finish", () => socket?.destroy());
     return;
   }
-  const clientGone = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) clientGone.abort();
-  });
   const client = clientOf(req.socket);
   const answer = await reply(body, dispatchOptions, options, {
     kind: "http",
     client: apiKey ? clientOfKey(client, apiKey.id) : client,
-    clientGone: clientGone.signal,
+    requests: requestsOfSocket(req.socket),
     apiKey,
   });
   if (res.destroyed || res.writableEnded) return;

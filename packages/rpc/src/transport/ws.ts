@@ -11,7 +11,6 @@
  * `/<API key>` (401 otherwise) and within the key's `maxWsConnections` (429 beyond); a revoked key's
  * connections are closed with 1008 (docs/gateway.md).
  */
-import {setMaxListeners} from "node:events";
 import {createServer, type Server} from "node:http";
 import type {Duplex} from "node:stream";
 import type {Logger} from "@xchain/utils";
@@ -24,6 +23,7 @@ import {RpcError} from "../jsonrpc/errors.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
+import {ConnectionRequests} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
 
@@ -112,9 +112,7 @@ function serve(
   logger: Logger,
   dropped: DroppedClients,
 ): void {
-  const gone = new AbortController();
-  // Each running request listens on it.
-  setMaxListeners(options.maxInFlightPerConnection + 1, gone.signal);
+  const gone = new ConnectionRequests();
   const closeListeners: (() => void)[] = [];
   // Messages read but not yet running: bounded, since the socket is paused while it is not empty.
   const waiting: string[] = [];
@@ -138,10 +136,10 @@ function serve(
   };
   apiKey?.attach(connection, () => socket.close(REVOKED_CLOSE_CODE, "API key revoked"));
   const pump = () => {
-    while (inFlight < options.maxInFlightPerConnection && waiting.length > 0 && !gone.signal.aborted) {
+    while (inFlight < options.maxInFlightPerConnection && waiting.length > 0 && !gone.closed) {
       const text = waiting.shift() as string;
       inFlight++;
-      reply(text, dispatchOptions, options, {kind: "ws", client, connection, clientGone: gone.signal, apiKey})
+      reply(text, dispatchOptions, options, {kind: "ws", client, connection, requests: gone, apiKey})
         .then((answer) => {
           if (answer.payload !== undefined) send(answer.payload);
         })
@@ -163,7 +161,7 @@ function serve(
   });
   socket.on("error", (error) => dropped.record("ws connection error", {client: client.address, error}));
   socket.on("close", () => {
-    gone.abort();
+    gone.close();
     waiting.length = 0;
     for (const listener of closeListeners.splice(0)) listener();
   });
