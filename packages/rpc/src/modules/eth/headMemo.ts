@@ -1,0 +1,69 @@
+/**
+ * Answers of cheap state reads at the head, formatted once per head state root (docs/rpc.md §4.3):
+ * a balance, nonce or storage word asked for again at `latest` is the same string until the head
+ * moves, so it is kept by method and raw parameters and dropped when the head's state root changes.
+ * Only successful answers are kept, and only for reads at `latest` (named or by default).
+ */
+import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
+
+/** Most answers kept for one state root; past it the memo starts over. */
+const MAX_ENTRIES = 10_000;
+
+/** The memo of one head state root. */
+export class HeadMemo {
+  private root: Uint8Array | undefined;
+  private readonly answers = new Map<string, unknown>();
+
+  constructor(private readonly chain: Pick<ModuleDeps["chain"], "head">) {}
+
+  /** The head's state root now; a new one empties the memo. */
+  currentRoot(): Uint8Array {
+    const root = this.chain.head().header.stateRoot;
+    if (root !== this.root) {
+      this.root = root;
+      this.answers.clear();
+    }
+    return root;
+  }
+
+  get(key: string): unknown {
+    return this.answers.get(key);
+  }
+
+  /** Keeps `answer` if the head still has `root`. */
+  set(key: string, answer: unknown, root: Uint8Array): void {
+    if (this.currentRoot() !== root) return;
+    if (this.answers.size >= MAX_ENTRIES) this.answers.clear();
+    this.answers.set(key, answer);
+  }
+}
+
+/**
+ * `method` answered from `memo` when its parameter named "block" is "latest" or omitted and the
+ * parameters before it are strings: the key is `name` and those strings.
+ */
+export function memoAtHead(memo: HeadMemo, name: string, method: RpcMethod): RpcMethod {
+  const blockIndex = method.params?.findIndex((p) => p.name === "block") ?? -1;
+  if (blockIndex < 0) return method;
+  return {
+    params: method.params,
+    async invoke(raw, context) {
+      const block = raw[blockIndex];
+      if (raw.length > blockIndex + 1 || (block !== undefined && block !== "latest"))
+        return method.invoke(raw, context);
+      let key = name;
+      for (let i = 0; i < blockIndex; i++) {
+        const value = raw[i];
+        if (typeof value !== "string") return method.invoke(raw, context);
+        key += `\n${value}`;
+      }
+      const root = memo.currentRoot();
+      const known = memo.get(key);
+      if (known !== undefined) return known;
+      const answer = await method.invoke(raw, context);
+      memo.set(key, answer, root);
+      return answer;
+    },
+  };
+}
