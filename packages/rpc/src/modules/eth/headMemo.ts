@@ -40,18 +40,20 @@ export class HeadMemo {
 }
 
 /**
- * `method` answered from `memo` when its parameter named "block" is "latest" or omitted and the
+ * `method` answered from `memo` when its parameter named "block" is "latest" (or omitted, when optional) and the
  * parameters before it are strings: the key is `name` and those strings.
  */
 export function memoAtHead(memo: HeadMemo, name: string, method: RpcMethod): RpcMethod {
   const blockIndex = method.params?.findIndex((p) => p.name === "block") ?? -1;
   if (blockIndex < 0) return method;
+  // A required block left out is an error the method itself answers.
+  const omittedIsLatest = method.params?.[blockIndex]?.required === false;
   return {
     params: method.params,
     async invoke(raw, context) {
       const block = raw[blockIndex];
-      if (raw.length > blockIndex + 1 || (block !== undefined && block !== "latest"))
-        return method.invoke(raw, context);
+      const atLatest = block === undefined ? omittedIsLatest : block === "latest";
+      if (raw.length > blockIndex + 1 || !atLatest) return method.invoke(raw, context);
       let key = name;
       for (let i = 0; i < blockIndex; i++) {
         const value = raw[i];

@@ -47,6 +47,16 @@ describe("memoAtHead", () => {
     await expect(call("0x12", "latest")).rejects.toThrow();
   });
 
+  it("leaves a required block that is omitted to the method", async () => {
+    let reads = 0;
+    const inner = method([param("address", address), param("block", blockRef)], () => ++reads);
+    const head = {header: {stateRoot: new Uint8Array(32)}};
+    const memoized = memoAtHead(new HeadMemo({head: () => head as never}), "getCode", inner);
+    await memoized.invoke([ALICE, "latest"], {} as RequestContext);
+    await expect(memoized.invoke([ALICE], {} as RequestContext)).rejects.toThrow(/required argument 1/);
+    expect(reads).toBe(1);
+  });
+
   it("keeps the method's parameter description", () => {
     const {memoized, inner} = setup();
     expect(memoized.params).toBe(inner.params);
