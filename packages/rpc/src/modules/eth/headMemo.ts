@@ -13,7 +13,8 @@ const MAX_ENTRIES = 10_000;
 /** The memo of one head state root. */
 export class HeadMemo {
   private root: Uint8Array | undefined;
-  private readonly answers = new Map<string, unknown>();
+  /** One table per memoized method, so that a key is a parameter string as parsed (its hash cached), not a concatenation. */
+  private readonly tables: Map<string, unknown>[] = [];
 
   constructor(private readonly chain: Pick<ModuleDeps["chain"], "head">) {}
 
@@ -22,49 +23,53 @@ export class HeadMemo {
     const root = this.chain.head().header.stateRoot;
     if (root !== this.root) {
       this.root = root;
-      this.answers.clear();
+      for (const table of this.tables) table.clear();
     }
     return root;
   }
 
-  get(key: string): unknown {
-    return this.answers.get(key);
+  /** A new table, emptied with the others when the head's state root changes. */
+  table(): Map<string, unknown> {
+    const table = new Map<string, unknown>();
+    this.tables.push(table);
+    return table;
   }
 
-  /** Keeps `answer` if the head still has `root`. */
-  set(key: string, answer: unknown, root: Uint8Array): void {
+  /** Keeps `answer` in `table` if the head still has `root`. */
+  set(table: Map<string, unknown>, key: string, answer: unknown, root: Uint8Array): void {
     if (this.currentRoot() !== root) return;
-    if (this.answers.size >= MAX_ENTRIES) this.answers.clear();
-    this.answers.set(key, answer);
+    if (table.size >= MAX_ENTRIES) table.clear();
+    table.set(key, answer);
   }
 }
 
 /**
  * `method` answered from `memo` when its parameter named "block" is "latest" (or omitted, when optional) and the
- * parameters before it are strings: the key is `name` and those strings.
+ * parameters before it are strings: the key is those strings.
  */
-export function memoAtHead(memo: HeadMemo, name: string, method: RpcMethod): RpcMethod {
+export function memoAtHead(memo: HeadMemo, method: RpcMethod): RpcMethod {
   const blockIndex = method.params?.findIndex((p) => p.name === "block") ?? -1;
-  if (blockIndex < 0) return method;
+  if (blockIndex < 1) return method;
   // A required block left out is an error the method itself answers.
   const omittedIsLatest = method.params?.[blockIndex]?.required === false;
+  const answers = memo.table();
   return {
     params: method.params,
     async invoke(raw, context) {
       const block = raw[blockIndex];
       const atLatest = block === undefined ? omittedIsLatest : block === "latest";
       if (raw.length > blockIndex + 1 || !atLatest) return method.invoke(raw, context);
-      let key = name;
-      for (let i = 0; i < blockIndex; i++) {
+      let key = raw[0];
+      for (let i = 1; i < blockIndex && typeof key === "string"; i++) {
         const value = raw[i];
-        if (typeof value !== "string") return method.invoke(raw, context);
-        key += `\n${value}`;
+        key = typeof value === "string" ? `${key}\n${value}` : undefined;
       }
+      if (typeof key !== "string") return method.invoke(raw, context);
       const root = memo.currentRoot();
-      const known = memo.get(key);
+      const known = answers.get(key);
       if (known !== undefined) return known;
       const answer = await method.invoke(raw, context);
-      memo.set(key, answer, root);
+      memo.set(answers, key, answer, root);
       return answer;
     },
   };

@@ -19,7 +19,6 @@ export function ethStateMethods({
     /** Handler for `eth_getBalance` */
     getBalance: memoAtHead(
       memo,
-      "getBalance",
       method([param("address", address), optional("block", blockRef, LATEST)], async (account, block) =>
         toQuantity(await (await stateAt(chain, block, pendingBlock)).getBalance(account)),
       ),
@@ -27,7 +26,6 @@ export function ethStateMethods({
     /** Handler for `eth_getStorageAt`: 32 bytes, zeros for a missing slot */
     getStorageAt: memoAtHead(
       memo,
-      "getStorageAt",
       method(
         [param("address", address), param("position", word), param("block", blockRef)],
         async (account, slot, block) =>
@@ -37,7 +35,6 @@ export function ethStateMethods({
     /** Handler for `eth_getTransactionCount`: `pending` counts the txpool's pending transactions */
     getTransactionCount: memoAtHead(
       memo,
-      "getTransactionCount",
       method([param("address", address), optional("block", blockRef, LATEST)], async (account, block) => {
         if (block.kind === "tag" && block.tag === "pending") return toQuantity(await txpool.nextNonce(account));
         return toQuantity(await (await stateAt(chain, block)).getNonce(account));

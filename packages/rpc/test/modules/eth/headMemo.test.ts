@@ -14,7 +14,7 @@ function setup() {
     [param("address", address), optional("block", blockRef, LATEST)],
     () => `0x${(++reads).toString(16)}`,
   );
-  const memoized = memoAtHead(new HeadMemo(chain), "getBalance", inner);
+  const memoized = memoAtHead(new HeadMemo(chain), inner);
   const call = (...raw: unknown[]) => memoized.invoke(raw, {} as RequestContext);
   const newHead = () => {
     head.header = {stateRoot: new Uint8Array(32).fill(1)};
@@ -51,7 +51,7 @@ describe("memoAtHead", () => {
     let reads = 0;
     const inner = method([param("address", address), param("block", blockRef)], () => ++reads);
     const head = {header: {stateRoot: new Uint8Array(32)}};
-    const memoized = memoAtHead(new HeadMemo({head: () => head as never}), "getCode", inner);
+    const memoized = memoAtHead(new HeadMemo({head: () => head as never}), inner);
     await memoized.invoke([ALICE, "latest"], {} as RequestContext);
     await expect(memoized.invoke([ALICE], {} as RequestContext)).rejects.toThrow(/required argument 1/);
     expect(reads).toBe(1);
