@@ -26,6 +26,9 @@ const FOREIGN_FLAGS: Record<string, string> = {
   "--allow-insecure-unlock": "geth",
   "--error-on-fail": "patch-package",
   "--cacert": "curl",
+  "--loads": "scripts/bench/rpc.mjs",
+  "--no-anvil": "scripts/bench/rpc.mjs",
+  "--driver": "scripts/bench/rpc.mjs",
   // docs/config.md shows the error a mistyped flag gets.
   "--rpc.http.prot": "a typo, on purpose",
 };

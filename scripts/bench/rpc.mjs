@@ -1,29 +1,49 @@
-// JSON-RPC throughput of xchain next to anvil, on loopback, in one run: requests/s and p50/p99
-// latency at 32 requests in flight (keep-alive HTTP) for eth_blockNumber, eth_getBalance, eth_call
-// of an ERC-20 balanceOf, a batch of 50 eth_getBalance and eth_getLogs over 20,000 logs; the
-// end-to-end rate of 2,000 signed transfers from 50 senders (sent 32 at a time, until every
-// receipt); then the ratio xchain/anvil of each. anvil (@foundry-rs/anvil 1.7.1) is installed
-// into ~/.cache/xchain-bench on first use (XCHAIN_BENCH_CACHE to change). Needs a build.
+// JSON-RPC throughput of xchain next to anvil and the platform's floor, on loopback, in one run:
+// requests/s, p50/p99 latency and the server's CPU per request at 32 requests in flight (keep-alive
+// HTTP) for eth_blockNumber, eth_getBalance, eth_call of an ERC-20 balanceOf, a batch of 50
+// eth_getBalance and eth_getLogs over 20,000 logs; the end-to-end rate of 2,000 signed transfers
+// from 50 senders (sent 32 at a time, until every receipt); then the ratios xchain/anvil and
+// xchain/floor of each. The read loads are driven by the Node load generator and by `wrk` (when
+// installed: one thread, 32 connections), so that a figure bound by the client shows as such: the
+// server's CPU per request stays put while its share of a core falls below 100 %. The floor is a
+// minimal `node:http` server that parses the JSON and answers a fixed result (rpc/floor.mjs).
+// anvil is `anvil` on the PATH or @foundry-rs/anvil 1.7.1, installed into ~/.cache/xchain-bench on
+// first use (XCHAIN_BENCH_CACHE to change); without it (`--no-anvil`, or the install fails) the
+// table has no anvil column. CPU is utime+stime from /proc/<pid>/stat (Linux). Needs a build.
 //
-//   node scripts/bench/rpc.mjs [secondsPerMethod=5]
+//   node scripts/bench/rpc.mjs [secondsPerMethod=5] [--driver=node|wrk|both] [--no-anvil] [--loads=a,b]
+//
+// `--loads` keeps the loads whose name contains one of the given parts (and skips the burst).
 import {hexToBytes, keccak256, utf8ToBytes} from "@xchain/utils";
+import {cpuMicros} from "./rpc/cpu.mjs";
 import {measure} from "./rpc/loadGenerator.mjs";
-import {startAnvil, startXchain} from "./rpc/servers.mjs";
+import {anvilBinary, startAnvil, startFloor, startXchain} from "./rpc/servers.mjs";
 import {BURST_SIZE, burst, LOG_COUNT, prepare} from "./rpc/workload.mjs";
+import {hasWrk, measureWrk} from "./rpc/wrk.mjs";
 
-const durationMs = Number(process.argv[2] ?? 5) * 1000;
+const args = process.argv.slice(2);
+const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const durationMs = Number(args.find((a) => !a.startsWith("--")) ?? 5) * 1000;
+const wrk = hasWrk();
+const driverOption = option("driver") ?? (wrk ? "both" : "node");
+if (driverOption !== "node" && !wrk) throw new Error("wrk is not installed (Debian: apt-get install wrk)");
+const drivers = driverOption === "both" ? ["node", "wrk"] : [driverOption];
+const loadFilter = option("loads")?.split(",");
 /** anvil's first prefunded account (its default mnemonic). */
 const ANVIL_FUNDER = hexToBytes("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
 const COW = keccak256(utf8ToBytes("cow"));
+const BURST = `${BURST_SIZE} transfers, send to last receipt`;
 
 function request(method, params) {
   return {jsonrpc: "2.0", id: 1, method, params};
 }
 
-/** The read loads, each a request body built from the prepared chain. */
-function loads(chain) {
+/** The read loads, each a request body built from the prepared chain (the floor needs none). */
+function loads(
+  chain = {funder: bytesOfZero(20), token: bytesOfZero(20), emitter: bytesOfZero(20), balanceOfData: "0x"},
+) {
   const balance = request("eth_getBalance", [chain.funder, "latest"]);
-  return [
+  const all = [
     ["eth_blockNumber", request("eth_blockNumber", [])],
     ["eth_getBalance", balance],
     ["eth_call balanceOf", request("eth_call", [{to: chain.token, data: chain.balanceOfData}, "latest"])],
@@ -33,42 +53,104 @@ function loads(chain) {
       request("eth_getLogs", [{address: chain.emitter, fromBlock: "0x0", toBlock: "latest"}]),
     ],
   ];
+  return loadFilter ? all.filter(([name]) => loadFilter.some((part) => name.includes(part))) : all;
+}
+
+function bytesOfZero(n) {
+  return `0x${"00".repeat(n)}`;
+}
+
+/** Runs `work` (resolving with a rate and a request count) and adds the server's CPU µs per request and its share of a core. */
+async function withCpu(server, work) {
+  let cpu0;
+  let t0;
+  const onStart = () => {
+    cpu0 = cpuMicros(server.pid);
+    t0 = performance.now();
+  };
+  const result = await work(onStart);
+  const cpu = cpuMicros(server.pid) - cpu0;
+  const wallMicros = (performance.now() - t0) * 1000;
+  return {...result, cpuPerRequest: cpu / result.count, coreShare: cpu / wallMicros};
 }
 
 async function run(server, funderKey) {
-  process.stderr.write(`${server.name}: preparing the chain\n`);
-  const chain = await prepare(server.url, funderKey);
   const results = new Map();
-  for (const [name, body] of loads(chain)) {
-    process.stderr.write(`${server.name}: ${name}\n`);
-    results.set(name, await measure(server.url, JSON.stringify(body), {durationMs}));
+  let chain;
+  if (funderKey) {
+    process.stderr.write(`${server.name}: preparing the chain\n`);
+    chain = await prepare(server.url, funderKey);
   }
-  process.stderr.write(`${server.name}: burst of ${BURST_SIZE} transfers\n`);
-  results.set(`${BURST_SIZE} transfers, send to last receipt`, await burst(server.url, chain));
+  for (const [name, body] of loads(chain)) {
+    const text = JSON.stringify(body);
+    for (const driver of drivers) {
+      process.stderr.write(`${server.name}: ${name} (${driver})\n`);
+      const options = {durationMs};
+      const result = await withCpu(server, (onStart) =>
+        driver === "wrk"
+          ? measureWrk(server.url, text, {...options, onStart})
+          : measure(server.url, text, {...options, onStart}),
+      );
+      results.set(`${name}|${driver}`, result);
+    }
+  }
+  if (funderKey && !loadFilter) {
+    process.stderr.write(`${server.name}: burst of ${BURST_SIZE} transfers\n`);
+    results.set(
+      `${BURST}|node`,
+      await withCpu(server, async (onStart) => {
+        onStart();
+        return {...(await burst(server.url, chain)), count: BURST_SIZE};
+      }),
+    );
+  }
   return results;
 }
 
-const xchain = await startXchain();
-let ours;
-try {
-  ours = await run(xchain, COW);
-} finally {
-  await xchain.stop();
-}
-const anvil = await startAnvil();
-let theirs;
-try {
-  theirs = await run(anvil, ANVIL_FUNDER);
-} finally {
-  await anvil.stop();
+async function measured(start, funderKey) {
+  const server = await start();
+  try {
+    return await run(server, funderKey);
+  } finally {
+    await server.stop();
+  }
 }
 
+function anvilOrNothing() {
+  if (args.includes("--no-anvil")) return false;
+  try {
+    anvilBinary();
+    return true;
+  } catch (e) {
+    process.stderr.write(`anvil is not available, xchain-only figures: ${e.message}\n`);
+    return false;
+  }
+}
+
+const columns = [["xchain", await measured(startXchain, COW)]];
+if (anvilOrNothing()) columns.push(["anvil", await measured(startAnvil, ANVIL_FUNDER)]);
+columns.push(["floor", await measured(startFloor, undefined)]);
+
 const cell = (r) =>
-  `${r.perSecond.toFixed(0).padStart(7)}/s ${r.p50 === undefined ? "" : `p50 ${r.p50.toFixed(2)} p99 ${r.p99.toFixed(2)} ms`}`;
-console.log(`${"".padEnd(36)} ${"xchain".padEnd(34)} ${"anvil".padEnd(34)} xchain/anvil`);
-for (const [name, mine] of ours) {
-  const other = theirs.get(name);
+  r === undefined
+    ? ""
+    : `${r.perSecond.toFixed(0).padStart(6)}/s ${r.p50 === undefined ? "" : `${r.p50.toFixed(2)}/${r.p99.toFixed(2)} ms `}` +
+      `${r.cpuPerRequest.toFixed(0).padStart(5)} µs ${(r.coreShare * 100).toFixed(0).padStart(3)}%`;
+const ratio = (mine, other) => (other === undefined ? "" : (mine.perSecond / other.perSecond).toFixed(2));
+console.log("per server: rate, p50/p99 latency, server CPU per request, server's share of one core");
+const names = columns.map(([name]) => name);
+console.log(
+  `${"load".padEnd(36)} ${"driver".padEnd(6)} ${names.map((n) => n.padEnd(40)).join(" ")} ${names
+    .slice(1)
+    .map((n) => `xchain/${n}`)
+    .join(" ")}`,
+);
+for (const [key, mine] of columns[0][1]) {
+  const [name, driver] = key.split("|");
+  const others = columns.slice(1).map(([, results]) => results.get(key));
   console.log(
-    `${name.padEnd(36)} ${cell(mine).padEnd(34)} ${cell(other).padEnd(34)} ${(mine.perSecond / other.perSecond).toFixed(2)}`,
+    `${name.padEnd(36)} ${driver.padEnd(6)} ${[mine, ...others].map((r) => cell(r).padEnd(40)).join(" ")} ${others
+      .map((r, i) => ratio(mine, r).padEnd(`xchain/${names[i + 1]}`.length))
+      .join(" ")}`,
   );
 }

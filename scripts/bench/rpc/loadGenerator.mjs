@@ -38,9 +38,9 @@ export function keepAliveAgent(sockets) {
 /**
  * Runs `inFlight` workers POSTing `body` for `warmupMs + durationMs`; the first answer is checked
  * for a JSON-RPC error. Returns requests per second and the p50/p99 latency in milliseconds of the
- * requests that started after the warm-up.
+ * requests that started after the warm-up. `onStart` is called when the measured time begins.
  */
-export async function measure(url, body, {inFlight = 32, durationMs = 5000, warmupMs = 1000} = {}) {
+export async function measure(url, body, {inFlight = 32, durationMs = 5000, warmupMs = 1000, onStart} = {}) {
   const agent = keepAliveAgent(inFlight);
   const first = (await post(agent, url, body)).toString();
   if (first.includes('"error"')) throw new Error(`error answer: ${first.slice(0, 300)}`);
@@ -48,6 +48,7 @@ export async function measure(url, body, {inFlight = 32, durationMs = 5000, warm
   const measuredFrom = start + warmupMs;
   const end = measuredFrom + durationMs;
   const latencies = [];
+  const startTimer = onStart && setTimeout(onStart, warmupMs);
   const worker = async () => {
     for (;;) {
       const t0 = performance.now();
@@ -57,6 +58,7 @@ export async function measure(url, body, {inFlight = 32, durationMs = 5000, warm
     }
   };
   await Promise.all(Array.from({length: inFlight}, worker));
+  clearTimeout(startTimer);
   const elapsedMs = performance.now() - measuredFrom;
   agent.destroy();
   latencies.sort((a, b) => a - b);

@@ -1,6 +1,7 @@
-// The two servers the RPC benchmark compares, each a child process on loopback: an xchain regtest
-// node (the built CLI, fresh data directory) and anvil (@foundry-rs/anvil, installed by this script
-// into a cache directory outside the repository on first use, never by npm ci).
+// The servers the RPC benchmark compares, each a child process on loopback: an xchain regtest node
+// (the built CLI, fresh data directory), anvil (on the PATH, or @foundry-rs/anvil installed by this
+// script into a cache directory outside the repository on first use, never by npm ci) and the
+// platform's floor (floor.mjs). Each gives its `pid` for the CPU figures.
 import {execFileSync, spawn} from "node:child_process";
 import {existsSync, mkdirSync, mkdtempSync} from "node:fs";
 import net from "node:net";
@@ -24,8 +25,13 @@ export function freePort() {
   });
 }
 
-/** The anvil binary, installed with `npm install --prefix <cache>` when missing. */
+/** The anvil binary: `anvil` on the PATH, else the cached one, installed with `npm install --prefix <cache>` when missing. */
 export function anvilBinary() {
+  try {
+    return execFileSync("which", ["anvil"]).toString().trim();
+  } catch {
+    // Not on the PATH: the cached package.
+  }
   const cache =
     process.env.XCHAIN_BENCH_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "xchain-bench");
   const prefix = join(cache, "anvil-1.7.1");
@@ -53,7 +59,12 @@ async function startServer(name, command, args, url) {
     try {
       await call(agent, url, "eth_chainId");
       agent.destroy();
-      return {name, url, stop: () => new Promise((resolve) => child.once("exit", resolve).kill("SIGTERM"))};
+      return {
+        name,
+        url,
+        pid: child.pid,
+        stop: () => new Promise((resolve) => child.once("exit", resolve).kill("SIGTERM")),
+      };
     } catch {
       await sleep(100);
     }
@@ -78,4 +89,11 @@ export async function startAnvil() {
   const port = await freePort();
   const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", "33", "--block-time", "1", "--silent"];
   return startServer("anvil", anvilBinary(), args, `http://127.0.0.1:${port}`);
+}
+
+/** The platform's floor: a minimal `node:http` JSON server (floor.mjs) with the same Node. */
+export async function startFloor() {
+  const port = await freePort();
+  const script = join(import.meta.dirname, "floor.mjs");
+  return startServer("node:http floor", process.execPath, [script, String(port)], `http://127.0.0.1:${port}`);
 }

@@ -15,6 +15,14 @@ export function serializeBody(body: unknown): Buffer {
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
 }
 
+/**
+ * The JSON of one response inside a batch: a string (joined with the others and encoded once), or
+ * its UTF-8 bytes when its result is `RawJson`.
+ */
+export function serializeResponse(response: unknown): string | Buffer {
+  return hasRawResult(response) ? serializeBody(response) : JSON.stringify(response);
+}
+
 function appendBody(chunks: Buffer[], body: unknown): void {
   if (Array.isArray(body) && body.some(hasRawResult)) {
     chunks.push(Buffer.from("["));

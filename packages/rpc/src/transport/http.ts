@@ -21,6 +21,7 @@ import {RpcError} from "../jsonrpc/errors.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
 import {capConnections} from "./connectionCap.ts";
+import {requestsOfSocket} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {healthAnswer} from "./health.ts";
 import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
@@ -128,15 +129,11 @@ async function handle(
     res.on("finish", () => socket?.destroy());
     return;
   }
-  const clientGone = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) clientGone.abort();
-  });
   const client = clientOf(req.socket);
   const answer = await reply(body, dispatchOptions, options, {
     kind: "http",
     client: apiKey ? clientOfKey(client, apiKey.id) : client,
-    clientGone: clientGone.signal,
+    requests: requestsOfSocket(req.socket),
     apiKey,
   });
   if (res.destroyed || res.writableEnded) return;

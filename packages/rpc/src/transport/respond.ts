@@ -11,13 +11,15 @@
 import type {KeyAccess} from "../gateway/keyAccess.ts";
 import {checkRate} from "../gateway/rateLimit.ts";
 import type {RpcClient} from "../jsonrpc/client.ts";
-import {type DispatchOptions, dispatchParsed, methodsOf, parseBody} from "../jsonrpc/dispatch.ts";
+import {type DispatchOptions, type DispatchResult, dispatchParsed, methodsOf, parseBody} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {Connection, RequestContext} from "../jsonrpc/registry.ts";
 import {ResponseBudget} from "../jsonrpc/responseBudget.ts";
 import type {IpLimits} from "../limits/ipLimits.ts";
 import type {RpcOptions} from "../options.ts";
+import type {ConnectionRequests} from "./connectionRequests.ts";
 import type {InFlightRequests} from "./inFlight.ts";
+import {RequestControl} from "./requestControl.ts";
 
 /** What a transport sends back: no payload when only notifications came in. */
 export interface Reply {
@@ -42,8 +44,11 @@ export const errorPayload = (error: RpcError): Buffer =>
   Buffer.from(JSON.stringify({jsonrpc: "2.0", id: null, error: error.toObject()}));
 
 /**
- * Dispatches `text`; `clientGone` aborts the work when the client disconnects. With an API key the
- * key's batch cap and rate apply before anything runs; without one, the client address's rate.
+ * Dispatches `text`; the work is aborted when `requests` (the connection's) closes. With an API key
+ * the key's batch cap and rate apply before anything runs; without one, the client address's rate.
+ * Past the time budget the answer is -32011 at once while the work is told to stop; no timer,
+ * promise race or `AbortController` is made per request (the deadlines share `InFlightRequests`'
+ * timer, the signal is made on demand).
  */
 export async function reply(
   text: string,
@@ -53,7 +58,7 @@ export async function reply(
     kind: "http" | "ws";
     client: RpcClient;
     connection?: Connection;
-    clientGone: AbortSignal;
+    requests: ConnectionRequests;
     apiKey?: KeyAccess;
   },
 ): Promise<Reply> {
@@ -70,34 +75,30 @@ export async function reply(
   if (overRate) return overRate;
   const timeoutMs = dispatchOptions.registry.timeBudgetMs(methodsOf(parsed.raw), limits.requestTimeoutMs);
   // Aborted with -32011 as its reason: a read that stops on it (`throwIfAborted`) ends as a timeout.
-  const controller = new AbortController();
-  const abort = () => controller.abort(RpcError.timeout());
-  transport.clientGone.addEventListener("abort", abort, {once: true});
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => {
-      abort();
-      resolve("timeout");
-    }, timeoutMs);
-  });
+  const control = new RequestControl(performance.now() + timeoutMs);
+  transport.requests.add(control);
   try {
     const budget = new ResponseBudget(limits.maxResponseBytes, limits.requests.memory);
     const context: RequestContext = {
       transport: transport.kind,
       client: transport.client,
       apiKey,
-      signal: controller.signal,
+      get signal() {
+        return control.signal;
+      },
       budget,
       connection: transport.connection,
     };
     // The bytes stay reserved until the work has ended, even when the answer was a timeout.
     const work = dispatchParsed(parsed.raw, dispatchOptions, context).finally(() => budget.release());
-    limits.requests.track(controller, work);
-    const result = await Promise.race([work, timedOut]);
-    if (result === "timeout") return {httpStatus: 200, payload: errorPayload(RpcError.timeout())};
+    limits.requests.track(control, work);
+    const result = await new Promise<DispatchResult | undefined>((resolve) => {
+      control.onTimeout = () => resolve(undefined);
+      work.then(resolve);
+    });
+    if (result === undefined) return {httpStatus: 200, payload: errorPayload(RpcError.timeout())};
     return {httpStatus: result.httpStatus, payload: result.payload};
   } finally {
-    clearTimeout(timer);
-    transport.clientGone.removeEventListener("abort", abort);
+    transport.requests.delete(control);
   }
 }

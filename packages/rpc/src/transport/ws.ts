@@ -13,7 +13,6 @@
  * answered -32005 per message, and its connections beyond its cap are closed (`IpLimits`). With TLS
  * credentials the handshake is over HTTPS (WSS).
  */
-import {setMaxListeners} from "node:events";
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import {createServer as createHttpsServer} from "node:https";
 import type {Duplex} from "node:stream";
@@ -28,6 +27,7 @@ import type {Connection} from "../jsonrpc/registry.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
 import {capConnections} from "./connectionCap.ts";
+import {ConnectionRequests} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
@@ -125,9 +125,7 @@ function serve(
   logger: Logger,
   dropped: DroppedClients,
 ): void {
-  const gone = new AbortController();
-  // Each running request listens on it.
-  setMaxListeners(options.maxInFlightPerConnection + 1, gone.signal);
+  const gone = new ConnectionRequests();
   const closeListeners: (() => void)[] = [];
   // Messages read but not yet running: bounded, since the socket is paused while it is not empty.
   const waiting: string[] = [];
@@ -151,10 +149,10 @@ function serve(
   };
   apiKey?.attach(connection, () => socket.close(REVOKED_CLOSE_CODE, "API key revoked"));
   const pump = () => {
-    while (inFlight < options.maxInFlightPerConnection && waiting.length > 0 && !gone.signal.aborted) {
+    while (inFlight < options.maxInFlightPerConnection && waiting.length > 0 && !gone.closed) {
       const text = waiting.shift() as string;
       inFlight++;
-      reply(text, dispatchOptions, options, {kind: "ws", client, connection, clientGone: gone.signal, apiKey})
+      reply(text, dispatchOptions, options, {kind: "ws", client, connection, requests: gone, apiKey})
         .then((answer) => {
           if (answer.payload !== undefined) send(answer.payload);
         })
@@ -176,7 +174,7 @@ function serve(
   });
   socket.on("error", (error) => dropped.record("ws connection error", {client: client.address, error}));
   socket.on("close", () => {
-    gone.abort();
+    gone.close();
     waiting.length = 0;
     for (const listener of closeListeners.splice(0)) listener();
   });

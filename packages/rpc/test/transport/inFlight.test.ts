@@ -1,12 +1,16 @@
-/** The running requests of a server: closing aborts them and waits for their work. */
+/** The running requests of a server: deadlines expire on one timer, closing aborts them and waits for their work. */
 import {describe, expect, it} from "vitest";
+import {ConnectionRequests} from "../../src/transport/connectionRequests.ts";
 import {InFlightRequests} from "../../src/transport/inFlight.ts";
+import {RequestControl} from "../../src/transport/requestControl.ts";
+
+const FAR = () => performance.now() + 60_000;
 
 describe("InFlightRequests", () => {
   it("forgets work once it has settled", async () => {
     const requests = new InFlightRequests(1_000);
     const work = Promise.reject(new Error("failed"));
-    requests.track(new AbortController(), work);
+    requests.track(new RequestControl(FAR()), work);
     expect(requests.size).toBe(1);
     await work.catch(() => undefined);
     await Promise.resolve();
@@ -15,28 +19,73 @@ describe("InFlightRequests", () => {
 
   it("drain aborts every request with -32011 and resolves when their work has ended", async () => {
     const requests = new InFlightRequests(1_000);
-    const controller = new AbortController();
+    const control = new RequestControl(FAR());
     let ended = false;
     const work = new Promise<void>((resolve) => {
       // A read that notices the abort, then takes a while to finish.
-      controller.signal.addEventListener("abort", () =>
+      control.signal.addEventListener("abort", () =>
         setTimeout(() => {
           ended = true;
           resolve();
         }, 50),
       );
     });
-    requests.track(controller, work);
+    requests.track(control, work);
     expect(await requests.drain(5_000)).toBe(true);
     expect(ended).toBe(true);
-    expect((controller.signal.reason as {code: number}).code).toBe(-32011);
+    expect((control.signal.reason as {code: number}).code).toBe(-32011);
     expect(requests.size).toBe(0);
   });
 
   it("gives up after the limit on work that ignores its signal", async () => {
     const requests = new InFlightRequests(1_000);
-    requests.track(new AbortController(), new Promise(() => undefined));
+    requests.track(new RequestControl(FAR()), new Promise(() => undefined));
     expect(await requests.drain(20)).toBe(false);
     expect(requests.size).toBe(1);
+  });
+
+  it("expires each request at its own deadline, earliest first, on one timer", async () => {
+    const requests = new InFlightRequests(1_000);
+    const started = performance.now();
+    const expiredAt = new Map<string, number>();
+    const controls = {
+      late: new RequestControl(started + 80),
+      early: new RequestControl(started + 20),
+      never: new RequestControl(FAR()),
+    };
+    for (const [name, control] of Object.entries(controls)) {
+      control.onTimeout = () => expiredAt.set(name, performance.now() - started);
+      requests.track(control, new Promise(() => undefined));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect([...expiredAt.keys()]).toEqual(["early", "late"]);
+    expect(expiredAt.get("early")).toBeGreaterThanOrEqual(19);
+    expect(expiredAt.get("late")).toBeGreaterThanOrEqual(79);
+    expect(controls.late.signal.aborted).toBe(true);
+    expect(controls.never.aborted).toBe(false);
+  });
+});
+
+describe("RequestControl and ConnectionRequests", () => {
+  it("makes the signal on demand, aborted already when the request was", () => {
+    const control = new RequestControl(FAR());
+    const connection = new ConnectionRequests();
+    connection.add(control);
+    connection.close();
+    expect(control.aborted).toBe(true);
+    expect(control.expired).toBe(false);
+    expect((control.signal.reason as {code: number}).code).toBe(-32011);
+  });
+
+  it("aborts a request that arrives on a closed connection, and forgets answered ones", () => {
+    const connection = new ConnectionRequests();
+    const answered = new RequestControl(FAR());
+    connection.add(answered);
+    connection.delete(answered);
+    connection.close();
+    expect(answered.aborted).toBe(false);
+    const late = new RequestControl(FAR());
+    connection.add(late);
+    expect(late.aborted).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import type {DispatchOptions} from "../../src/jsonrpc/dispatch.ts";
 import {MethodRegistry, type RpcMethod, withTimeout} from "../../src/jsonrpc/registry.ts";
 import {defaultRpcOptions} from "../../src/options.ts";
 import {method} from "../../src/params/method.ts";
+import {ConnectionRequests} from "../../src/transport/connectionRequests.ts";
 import {InFlightRequests} from "../../src/transport/inFlight.ts";
 import {reply} from "../../src/transport/respond.ts";
 import {TestNode} from "../support/node.ts";
@@ -59,7 +60,7 @@ async function send(methods: string | string[]): Promise<unknown> {
   const {payload} = await reply(JSON.stringify(body), dispatchOptions, limits, {
     kind: "http",
     client,
-    clientGone: new AbortController().signal,
+    requests: new ConnectionRequests(),
   });
   return JSON.parse(payload?.toString("utf8") ?? "null");
 }
