@@ -16,7 +16,7 @@
 // `--loads` keeps the loads whose name contains one of the given parts (and skips the burst).
 import {hexToBytes, keccak256, utf8ToBytes} from "@xchain/utils";
 import {cpuMicros} from "./rpc/cpu.mjs";
-import {measure} from "./rpc/loadGenerator.mjs";
+import {DISTINCT, measure} from "./rpc/loadGenerator.mjs";
 import {anvilBinary, startAnvil, startFloor, startXchain} from "./rpc/servers.mjs";
 import {BURST_SIZE, burst, LOG_COUNT, prepare} from "./rpc/workload.mjs";
 import {hasWrk, measureWrk} from "./rpc/wrk.mjs";
@@ -46,7 +46,13 @@ function loads(
   const all = [
     ["eth_blockNumber", request("eth_blockNumber", [])],
     ["eth_getBalance", balance],
-    ["eth_call balanceOf", request("eth_call", [{to: chain.token, data: chain.balanceOfData}, "latest"])],
+    // The same call again and again (xchain answers it from its answer cache after the first) and a
+    // distinct holder each time (every call runs): always reported as two rows.
+    ["eth_call balanceOf, repeated", request("eth_call", [{to: chain.token, data: chain.balanceOfData}, "latest"])],
+    [
+      "eth_call balanceOf, distinct",
+      request("eth_call", [{to: chain.token, data: `${chain.balanceOfData.slice(0, 34)}${DISTINCT}`}, "latest"]),
+    ],
     ["batch of 50 eth_getBalance", Array.from({length: 50}, (_, i) => ({...balance, id: i + 1}))],
     [
       `eth_getLogs (${LOG_COUNT} logs)`,

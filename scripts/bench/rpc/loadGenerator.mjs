@@ -35,14 +35,24 @@ export function keepAliveAgent(sockets) {
   return new http.Agent({keepAlive: true, maxSockets: sockets});
 }
 
+/** The placeholder of a body sent distinct each time: a counter in 40 hex digits replaces it. */
+export const DISTINCT = "__N__";
+
+/** `body` with the placeholder replaced by `n` (unchanged when it has none). */
+export function distinctBody(body, n) {
+  return body.replaceAll(DISTINCT, n.toString(16).padStart(40, "0"));
+}
+
 /**
- * Runs `inFlight` workers POSTing `body` for `warmupMs + durationMs`; the first answer is checked
- * for a JSON-RPC error. Returns requests per second and the p50/p99 latency in milliseconds of the
- * requests that started after the warm-up. `onStart` is called when the measured time begins.
+ * Runs `inFlight` workers POSTing `body` for `warmupMs + durationMs` (a body holding `DISTINCT`
+ * differs in every request); the first answer is checked for a JSON-RPC error. Returns requests per
+ * second and the p50/p99 latency in milliseconds of the requests that started after the warm-up.
+ * `onStart` is called when the measured time begins.
  */
 export async function measure(url, body, {inFlight = 32, durationMs = 5000, warmupMs = 1000, onStart} = {}) {
   const agent = keepAliveAgent(inFlight);
-  const first = (await post(agent, url, body)).toString();
+  let sent = 0;
+  const first = (await post(agent, url, distinctBody(body, sent++))).toString();
   if (first.includes('"error"')) throw new Error(`error answer: ${first.slice(0, 300)}`);
   const start = performance.now();
   const measuredFrom = start + warmupMs;
@@ -53,7 +63,7 @@ export async function measure(url, body, {inFlight = 32, durationMs = 5000, warm
     for (;;) {
       const t0 = performance.now();
       if (t0 >= end) return;
-      await post(agent, url, body);
+      await post(agent, url, distinctBody(body, sent++));
       if (t0 >= measuredFrom) latencies.push(performance.now() - t0);
     }
   };

@@ -6,7 +6,7 @@ import {mkdtempSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {promisify} from "node:util";
-import {keepAliveAgent, post} from "./loadGenerator.mjs";
+import {distinctBody, keepAliveAgent, post} from "./loadGenerator.mjs";
 
 const SCRIPT = join(import.meta.dirname, "jsonrpc.lua");
 const run = promisify(execFile);
@@ -34,7 +34,7 @@ function millis(text) {
  */
 export async function measureWrk(url, body, {connections = 32, threads = 1, durationMs = 5000, onStart} = {}) {
   const agent = keepAliveAgent(1);
-  const first = (await post(agent, url, body)).toString();
+  const first = (await post(agent, url, distinctBody(body, 0))).toString();
   agent.destroy();
   if (first.includes('"error"')) throw new Error(`error answer: ${first.slice(0, 300)}`);
   const bodyFile = join(mkdtempSync(join(tmpdir(), "xchain-wrk-")), "body.json");
