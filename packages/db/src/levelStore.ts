@@ -19,18 +19,40 @@ export type DatabaseErrorType =
 
 export class DatabaseError extends NodeError<DatabaseErrorType> {}
 
+/**
+ * How the database is shared with worker threads of this process (classic-level's `multithreading`:
+ * every handle on one location must set it, and the handles then share one LevelDB instance).
+ * `share`: this handle owns the database and lets workers join it; a second `share` open of the
+ * same path in this process still fails with LOCKED. `join`: a worker's handle on a database that
+ * its process opened with `share`, under the same path string.
+ */
+export type LevelStoreThreads = "share" | "join";
+
+/** The paths this thread opened with `share`: LevelDB's own lock no longer refuses a second open in this process. */
+const sharedPaths = new Set<string>();
+
 /** A LevelDB database at a directory; keys are bucket byte + key. */
 export class LevelStore implements KeyValueStore {
   private constructor(
     private readonly db: ClassicLevel<Uint8Array, Uint8Array>,
     readonly path: string,
+    private readonly shared: boolean,
   ) {}
 
-  /** Opens (creating if needed) the database at `path`; a database locked by another process fails with LOCKED. */
-  static async open(path: string): Promise<LevelStore> {
+  /**
+   * Opens (creating if needed) the database at `path`; a database locked by another process (or
+   * another open in this one) fails with LOCKED. `threads` shares it with worker threads.
+   */
+  static async open(path: string, threads?: LevelStoreThreads): Promise<LevelStore> {
+    if (threads === "share" && sharedPaths.has(path)) {
+      throw new DatabaseError(
+        {code: DatabaseErrorCode.LOCKED, path},
+        `database at ${path} is in use by another process`,
+      );
+    }
     const db = new ClassicLevel<Uint8Array, Uint8Array>(path, ENCODING);
     try {
-      await db.open();
+      await db.open(threads === undefined ? {} : {multithreading: true});
     } catch (e) {
       const cause = (e as {cause?: {code?: string}}).cause;
       if (cause?.code === "LEVEL_LOCKED") {
@@ -45,7 +67,8 @@ export class LevelStore implements KeyValueStore {
         `cannot open database at ${path}: ${reason}`,
       );
     }
-    return new LevelStore(db, path);
+    if (threads === "share") sharedPaths.add(path);
+    return new LevelStore(db, path, threads === "share");
   }
 
   async get(bucket: Bucket, key: Uint8Array): Promise<Uint8Array | undefined> {
@@ -80,6 +103,7 @@ export class LevelStore implements KeyValueStore {
 
   async close(): Promise<void> {
     await this.db.close();
+    if (this.shared) sharedPaths.delete(this.path);
   }
 }
 

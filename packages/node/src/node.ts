@@ -14,6 +14,8 @@ import {Miner} from "@xchain/miner";
 import {formatClientVersion, type Listener, RpcServer} from "@xchain/rpc";
 import {StateDatabase} from "@xchain/state";
 import {TxPool} from "@xchain/txpool";
+import {callWorkerCount} from "./callWorkers/count.ts";
+import {WorkerCallExecutor} from "./callWorkers/workerCallExecutor.ts";
 import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
 import {warnIfAlone} from "./log/aloneWarning.ts";
 import {BlockLog} from "./log/blockLog.ts";
@@ -75,7 +77,8 @@ export class Node {
     };
     try {
       const {chainspec, genesis} = await loadNetwork(opts.network, opts.genesisFile);
-      const db = await openDatabase(opts.dataDir);
+      const callWorkers = callWorkerCount(opts.rpc.callWorkers);
+      const db = await openDatabase(opts.dataDir, callWorkers > 0);
       closers.push({name: "database", close: () => db.close()});
       checkAbort();
       // Off, nothing is timed or counted: the hooks below are not installed.
@@ -149,6 +152,26 @@ export class Node {
       const stopTxLog = logPendingTransactions((l) => txpool.onPending(l), logger.child({module: "txpool"}));
       closers.push({name: "transaction log", close: stopTxLog});
 
+      // Calls and estimates on worker threads over the same database, when there are cores for them.
+      const callExecutor =
+        callWorkers > 0
+          ? new WorkerCallExecutor(
+              {
+                workers: callWorkers,
+                workerData: {
+                  dbPath: db.path,
+                  network: opts.network,
+                  genesisFile: opts.genesisFile,
+                  nodeCacheBytes: (opts.state.cacheMb * MIB) / 4,
+                },
+              },
+              {local: executor, logger: logger.child({module: "callWorkers"})},
+            )
+          : executor;
+      if (callExecutor instanceof WorkerCallExecutor) {
+        closers.push({name: "call workers", close: () => callExecutor.close()});
+      }
+
       const keystore = opts.wallet.keystore
         ? await KeystoreWallet.open(
             {
@@ -175,7 +198,7 @@ export class Node {
           txpool,
           miner: withSubmissionLog(metrics ? metrics.observeMining(miner) : miner, logger.child({module: "miner"})),
           pendingBlock: miner,
-          executor,
+          executor: callExecutor,
           wallet: keystore ?? createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
           keystore,
           clientVersion: formatClientVersion(version),
@@ -262,10 +285,11 @@ function hostForUrl(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-async function openDatabase(dataDir: string): Promise<LevelStore> {
+/** Opens the node's database; `shared` lets the call workers open it too. */
+async function openDatabase(dataDir: string, shared: boolean): Promise<LevelStore> {
   try {
     await mkdir(dataDir, {recursive: true});
-    return await LevelStore.open(join(dataDir, "db"));
+    return await LevelStore.open(join(dataDir, "db"), shared ? "share" : undefined);
   } catch (e) {
     if (e instanceof DatabaseError && e.code === DatabaseErrorCode.LOCKED) {
       throw new NodeStartError(

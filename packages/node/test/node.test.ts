@@ -37,6 +37,25 @@ describe("Node", () => {
     await expect(fetch(node.endpoints.http!)).rejects.toThrow();
   });
 
+  it("serves eth_call from a call worker with rpc.callWorkers = 1", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "xchain-node-"));
+    const node = await Node.init(await options(dataDir, [["rpc.callWorkers", "1"]]), {logger});
+    open.push(node);
+    const response = await fetch(node.endpoints.http!, {
+      method: "POST",
+      headers: {"content-type": "application/json"},
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "eth_call",
+        params: [{to: "0x0000000000000000000000000000000000000004", data: "0x2a"}, "latest"],
+      }),
+    });
+    expect(((await response.json()) as {result: string}).result).toBe("0x2a");
+    // The database is shared with the worker, yet a second node on it is still refused.
+    await expect(Node.init(await options(dataDir), {logger})).rejects.toBeInstanceOf(NodeStartError);
+  });
+
   it("refuses a second node on the same data directory and leaves the first running", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "xchain-node-"));
     open.push(await Node.init(await options(dataDir), {logger}));

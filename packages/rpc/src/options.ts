@@ -135,6 +135,12 @@ export interface RpcOptions {
   /** Bytes of eth_call answers kept by block hash and call (docs/rpc.md §4.4); 0 keeps none. */
   callCacheBytes: number;
   /**
+   * Worker threads that run eth_call and eth_estimateGas (the node's `WorkerCallExecutor`; the RPC
+   * server only sees its executor). Unset, by core count: none on 2 cores or fewer, where they
+   * were measured not to pay (docs/performance.md), else one fewer than the cores, at most 4.
+   */
+  callWorkers?: number;
+  /**
    * eth_call and eth_estimateGas running at once for one client (an address; each connection on
    * loopback); more wait their turn (docs/rpc.md §8). Default 4.
    */

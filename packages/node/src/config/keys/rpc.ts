@@ -95,6 +95,13 @@ export const rpcKeys: readonly ConfigKey[] = [
     description: "eth_call answers kept by block hash and call, in bytes; 0 keeps none",
   },
   {
+    key: "rpc.callWorkers",
+    kind: {type: "integer", min: 0, max: 64},
+    optional: true,
+    description:
+      "worker threads running eth_call/eth_estimateGas; unset, 0 on 2 cores or fewer, else cores - 1 (at most 4)",
+  },
+  {
     key: "rpc.maxCallsPerClient",
     kind: COUNT,
     description: "eth_call/eth_estimateGas running at once per client (address; each connection on loopback)",

@@ -1,0 +1,81 @@
+/**
+ * A call worker (a worker thread of the node, see workerCallExecutor.ts): its own `BlockExecutor`
+ * over its own `StateDatabase` over the node's LevelDB, joined through classic-level's
+ * multithreading. It runs the calls the main thread posts, concurrently as the main thread's
+ * executor does, each stopped by an abort message; BLOCKHASH answers come from the main thread.
+ */
+import {parentPort, workerData} from "node:worker_threads";
+import {LevelStore} from "@xchain/db";
+import {BlockExecutor, type ExecutionChainView} from "@xchain/execution";
+import {StateDatabase} from "@xchain/state";
+import {loadNetwork} from "../network.ts";
+import {type CallWorkerData, type FromWorker, type ToWorker, toPortableError} from "./messages.ts";
+
+const port = parentPort;
+if (!port) throw new Error("callWorker.ts runs as a worker thread");
+const data = workerData as CallWorkerData;
+const aborts = new Map<number, AbortController>();
+const hashAnswers = new Map<number, (hash: Uint8Array | undefined) => void>();
+let nextHashRequest = 0;
+const post = (message: FromWorker) => port.postMessage(message);
+
+const opened = (async () => {
+  const {chainspec} = await loadNetwork(data.network, data.genesisFile);
+  const store = await LevelStore.open(data.dbPath, "join");
+  const state = new StateDatabase({nodeCacheBytes: data.nodeCacheBytes}, {store});
+  return {store, executor: new BlockExecutor({}, {chainspec, state})};
+})();
+
+/** BLOCKHASH of call `id`, asked of the main thread (which holds the call's chain view). */
+function chainView(id: number): ExecutionChainView {
+  return {
+    maturedBlock: undefined,
+    blockHash: (number) =>
+      new Promise((resolve) => {
+        const request = nextHashRequest++;
+        hashAnswers.set(request, resolve);
+        post({type: "blockHash", id, request, number});
+      }),
+  };
+}
+
+async function run(id: number, message: Extract<ToWorker, {type: "call"}>["input"]): Promise<void> {
+  const abort = new AbortController();
+  aborts.set(id, abort);
+  try {
+    const {executor} = await opened;
+    const result = await executor.call({...message, chain: chainView(id), signal: abort.signal});
+    post({type: "result", id, result});
+  } catch (e) {
+    post({type: "error", id, error: toPortableError(e)});
+  } finally {
+    aborts.delete(id);
+  }
+}
+
+port.on("message", (message: ToWorker) => {
+  switch (message.type) {
+    case "call":
+      void run(message.id, message.input);
+      break;
+    case "abort":
+      aborts.get(message.id)?.abort();
+      break;
+    case "blockHash":
+      hashAnswers.get(message.request)?.(message.hash);
+      hashAnswers.delete(message.request);
+      break;
+    case "close":
+      // The shared LevelDB instance closes with its last handle: this one must be closed, not dropped.
+      void opened.then(({store}) => store.close()).finally(() => port.close());
+      break;
+  }
+});
+
+// The main thread learns that the worker can serve (its database is open) or why not (it exits with the error).
+opened.then(
+  () => post({type: "ready"}),
+  (e: unknown) => {
+    throw e;
+  },
+);

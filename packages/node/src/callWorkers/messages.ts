@@ -1,0 +1,69 @@
+/**
+ * The messages between the node's main thread and its call workers (structured clone: bytes and
+ * bigints cross as they are). A call carries its `CallInput` without the chain view and the
+ * signal, which cannot cross: the worker asks the main thread for BLOCKHASH answers, and the main
+ * thread posts an abort. Errors cross as their class name, type and message, and are rebuilt as
+ * the same typed errors, so that the RPC layer maps them as it maps in-process ones.
+ */
+
+import type {CallInput, CallResult} from "@xchain/execution";
+import {ExecutionInterruptedError, TransactionInvalidError} from "@xchain/execution";
+import {StateError} from "@xchain/state";
+import {NodeError} from "@xchain/utils";
+import type {NetworkChoice} from "../network.ts";
+
+/** What a worker opens: the node's database (the same location string as the main thread's handle) and network. */
+export interface CallWorkerData {
+  dbPath: string;
+  network: NetworkChoice;
+  genesisFile: string | undefined;
+  /** The worker's own trie-node cache. */
+  nodeCacheBytes: number;
+}
+
+/** A call's input as it crosses: no chain view, no signal. */
+export type PortableCallInput = Omit<CallInput, "chain" | "signal">;
+
+/** Main thread → worker. */
+export type ToWorker =
+  | {type: "call"; id: number; input: PortableCallInput}
+  | {type: "abort"; id: number}
+  | {type: "blockHash"; request: number; hash: Uint8Array | undefined}
+  /** Close the database handle and exit. */
+  | {type: "close"};
+
+/** An error as it crosses. */
+export interface PortableError {
+  name: string;
+  message: string;
+  type?: {code: string};
+}
+
+/** Worker → main thread. */
+export type FromWorker =
+  /** The worker's database is open. */
+  | {type: "ready"}
+  | {type: "result"; id: number; result: CallResult}
+  | {type: "error"; id: number; error: PortableError}
+  | {type: "blockHash"; id: number; request: number; number: number};
+
+/** The typed errors a call may end with, rebuilt by name. */
+const TYPED_ERRORS: Record<string, new (type: never, message?: string) => NodeError<{code: string}>> = {
+  ExecutionInterruptedError,
+  TransactionInvalidError,
+  StateError,
+};
+
+/** `error` as it crosses to the main thread. */
+export function toPortableError(error: unknown): PortableError {
+  if (error instanceof NodeError) return {name: error.name, message: error.message, type: error.type};
+  if (error instanceof Error) return {name: error.name, message: error.message};
+  return {name: "Error", message: String(error)};
+}
+
+/** The error a worker reported, rebuilt: the same typed error where it is one of the call's, else an `Error`. */
+export function fromPortableError(error: PortableError): Error {
+  const TypedError = TYPED_ERRORS[error.name];
+  if (TypedError && error.type) return new TypedError(error.type as never, error.message);
+  return new Error(`call worker: ${error.message}`);
+}
