@@ -71,8 +71,10 @@ describe("WebSocket transport", () => {
     try {
       const slow = {to: toData(fixture.contract), data: toData(probeCall.burn(20n))};
       let answered = 0;
-      const flood = Array.from({length: 100}, () =>
-        flooder.call("eth_call", [slow, "latest"]).then((reply) => {
+      // Distinct senders: each call runs (identical ones would be answered from the answer cache).
+      const sender = (i: number) => `0x${(i + 1).toString(16).padStart(40, "0")}`;
+      const flood = Array.from({length: 100}, (_, i) =>
+        flooder.call("eth_call", [{...slow, from: sender(i)}, "latest"]).then((reply) => {
           answered++;
           return reply;
         }),
