@@ -1,6 +1,7 @@
 // eth_call's execution floor: an ERC-20 `balanceOf` through BlockExecutor.call in-process (no
 // JSON-RPC), on the real StateDatabase (MemoryStore) with the token in the genesis state. Prints
-// microseconds per call, and the same for a call to an account without code (the EVM's fixed cost).
+// microseconds per call, the same for a call to an account without code (the EVM's fixed cost), and
+// balanceOf of another holder each call (a storage slot not read before: what distinct calls pay).
 // Build first: npm run build    Run: node scripts/bench/call.mjs [calls=20000]
 import {performance} from "node:perf_hooks";
 import {getChainspec} from "@xchain/chainspec";
@@ -8,7 +9,7 @@ import {MemoryStore, WriteBatch} from "@xchain/db";
 import {BlockExecutor, createChainCommon} from "@xchain/execution";
 import {buildGenesisState, defaultStateOptions, EMPTY_TRIE_ROOT, StateDatabase} from "@xchain/state";
 import {compileSolidity} from "@xchain/test-utils";
-import {concatBytes, keccak256} from "@xchain/utils";
+import {bigIntToBytes, concatBytes, keccak256} from "@xchain/utils";
 import {SOLIDITY_HEADER, TOKEN_CONTRACT} from "./token.mjs";
 
 const CALLS = Number(process.argv[2] ?? 20_000);
@@ -53,9 +54,18 @@ const genesis = await buildGenesisState(
 );
 await store.write(new WriteBatch().append(genesis.writes));
 
+/** Runs `input` (or `input(i)` for the i-th call) CALLS times after a warm-up; prints µs per call. */
 async function measure(name, input, check) {
+  let i = 0;
   const run = () =>
-    executor.call({block, chain, stateRoot: genesis.root, from: holder, gasLimit: 50_000_000n, ...input});
+    executor.call({
+      block,
+      chain,
+      stateRoot: genesis.root,
+      from: holder,
+      gasLimit: 50_000_000n,
+      ...(typeof input === "function" ? input(i++) : input),
+    });
   check(await run());
   for (let i = 0; i < 2_000; i++) await run();
   const started = performance.now();
@@ -76,3 +86,10 @@ await measure(
 await measure("call to a code-less account", {to: new Uint8Array(20).fill(0x33)}, (r) => {
   if (!r.status) throw new Error("plain call failed");
 });
+await measure(
+  "balanceOf, another holder each call",
+  (i) => ({to: token, data: concatBytes(Token.selectors["balanceOf(address)"], word(bigIntToBytes(BigInt(i) + 1n)))}),
+  (r) => {
+    if (!r.status) throw new Error("balanceOf failed");
+  },
+);
