@@ -2,29 +2,13 @@
 // the setting and the key that accepts it; with that key it starts and logs a warning.
 import {afterAll, describe, expect, it} from "vitest";
 import {rpc} from "../support/jsonRpc.ts";
-import {type RunningNode, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
+import {type RunningNode, refusedStart, startNode} from "../support/xchainProcess.ts";
 
 const running: RunningNode[] = [];
 
 afterAll(async () => {
   await Promise.all(running.filter((n) => n.process.exitCode === null).map((n) => n.stop("SIGKILL")));
 });
-
-/** `xchain start` with `args` on free ports and without p2p, expected to end. */
-function refusedStart(args: string[]) {
-  return runXchain([
-    "start",
-    "--datadir",
-    tempDataDir(),
-    "--rpc.http.port",
-    "0",
-    "--rpc.ws.port",
-    "0",
-    "--p2p.enabled",
-    "false",
-    ...args,
-  ]);
-}
 
 describe("risky configurations", () => {
   it("refuses the dev wallet and dev namespaces on a listener beyond loopback (exit 2)", async () => {

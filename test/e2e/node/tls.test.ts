@@ -6,7 +6,7 @@ import {makeSelfSignedCertificate, type SelfSignedCertificate} from "@xchain/tes
 import {FetchRequest, JsonRpcProvider, WebSocketProvider} from "ethers";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import WebSocket from "ws";
-import {type RunningNode, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
+import {type RunningNode, refusedStart, startNode} from "../support/xchainProcess.ts";
 
 const COW = "0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826";
 
@@ -76,18 +76,7 @@ describe("TLS", () => {
       [["--rpc.tls.cert", certificate.keyPath, "--rpc.tls.key", certificate.keyPath], /rpc\.tls\.cert: .*not a PEM/],
     ];
     for (const [args, message] of cases) {
-      const exit = await runXchain([
-        "start",
-        "--datadir",
-        tempDataDir(),
-        "--rpc.http.port",
-        "0",
-        "--rpc.ws.port",
-        "0",
-        "--p2p.enabled",
-        "false",
-        ...args,
-      ]);
+      const exit = await refusedStart(args);
       expect(exit.code, exit.stdout).not.toBe(0);
       const errorLines = exit.stderr.trim().split("\n");
       expect(errorLines, exit.stderr).toHaveLength(1);

@@ -104,6 +104,22 @@ export function runXchain(args: string[], timeoutMs = 20_000): Promise<Exit> {
   return collectExit(child).finally(() => clearTimeout(timer));
 }
 
+/** `xchain start` with `args` on free ports and without p2p, expected to end (a refused start). */
+export function refusedStart(args: string[]): Promise<Exit> {
+  return runXchain([
+    "start",
+    "--datadir",
+    tempDataDir(),
+    "--rpc.http.port",
+    "0",
+    "--rpc.ws.port",
+    "0",
+    "--p2p.enabled",
+    "false",
+    ...args,
+  ]);
+}
+
 function collectExit(child: ChildProcess): Promise<Exit> {
   let stdout = "";
   let stderr = "";
