@@ -19,7 +19,7 @@ import {
   ExecutionInterruptedError,
 } from "@xchain/execution";
 import {StateError, StateErrorCode} from "@xchain/state";
-import type {Logger} from "@xchain/utils";
+import {bytesToHex, type Logger} from "@xchain/utils";
 import {CallWorkerError, CallWorkerErrorCode} from "./errors.ts";
 import {type CallWorkerData, type FromWorker, fromPortableError, type ToWorker} from "./messages.ts";
 
@@ -27,6 +27,9 @@ import {type CallWorkerData, type FromWorker, fromPortableError, type ToWorker} 
  * The compiled worker script. The same relative path from src/callWorkers (tests run the sources)
  * and from dist/callWorkers: Node 20 runs no TypeScript, so a worker always runs the build.
  */
+/** Roots the workers could not find, remembered: the pending block's latest few states. */
+const UNSTORED_ROOTS_KEPT = 4;
+
 const WORKER_SCRIPT = new URL("../../dist/callWorkers/callWorker.js", import.meta.url);
 
 /** Options of a `WorkerCallExecutor`. */
@@ -63,6 +66,8 @@ export class WorkerCallExecutor {
   private readonly slots: WorkerSlot[] = [];
   private nextId = 0;
   private closing = false;
+  /** Hex state roots the workers answered ROOT_MISSING for, oldest first. */
+  private readonly unstoredRoots: string[] = [];
 
   constructor(
     private readonly opts: WorkerCallExecutorOptions,
@@ -93,10 +98,10 @@ export class WorkerCallExecutor {
     );
   }
 
-  /** `BlockExecutor.call`, on the least busy worker. */
+  /** `BlockExecutor.call`, on the least busy worker (in-process at a root the workers could not find). */
   call(input: CallInput): Promise<CallResult> {
     const slot = this.pick();
-    if (!slot) return this.modules.local.call(input);
+    if (!slot || this.unstoredRoots.includes(bytesToHex(input.stateRoot))) return this.modules.local.call(input);
     const {signal} = input;
     if (signal?.aborted) return Promise.reject(interrupted());
     const id = this.nextId++;
@@ -175,8 +180,11 @@ export class WorkerCallExecutor {
       return;
     }
     const error = fromPortableError(message.error);
-    // Not stored: the pending block's state, which only the main thread holds.
+    // Not stored: the pending block's state, which only the main thread holds. Its next calls (an
+    // estimate's trial runs, the other calls at `pending`) go there at once.
     if (error instanceof StateError && error.code === StateErrorCode.ROOT_MISSING) {
+      this.unstoredRoots.push(bytesToHex(call.input.stateRoot));
+      if (this.unstoredRoots.length > UNSTORED_ROOTS_KEPT) this.unstoredRoots.shift();
       this.modules.local.call(call.input).then(call.resolve, call.reject);
       return;
     }

@@ -15,7 +15,7 @@ import {
 } from "@xchain/execution";
 import {buildGenesisState, StateDatabase, StateError} from "@xchain/state";
 import {hexToBytes, noopLogger} from "@xchain/utils";
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
 import {CallWorkerError} from "../../src/callWorkers/errors.ts";
 import {WorkerCallExecutor} from "../../src/callWorkers/workerCallExecutor.ts";
 
@@ -129,6 +129,17 @@ describe("WorkerCallExecutor", () => {
     await expect(pool.call(input({to: RETURNER, stateRoot: new Uint8Array(32).fill(7)}))).rejects.toBeInstanceOf(
       StateError,
     );
+  });
+
+  it("runs the calls at a root the workers could not find in-process from then on", async () => {
+    const unstored = new Uint8Array(32).fill(9);
+    const slots = (pool as unknown as {slots: {worker: Worker}[]}).slots;
+    const posted = slots.map((slot) => vi.spyOn(slot.worker, "postMessage"));
+    await expect(pool.call(input({to: RETURNER, stateRoot: unstored}))).rejects.toBeInstanceOf(StateError);
+    const sent = posted.reduce((n, spy) => n + spy.mock.calls.length, 0);
+    await expect(pool.call(input({to: RETURNER, stateRoot: unstored}))).rejects.toBeInstanceOf(StateError);
+    expect(posted.reduce((n, spy) => n + spy.mock.calls.length, 0)).toBe(sent);
+    for (const spy of posted) spy.mockRestore();
   });
 
   it("stops an aborted call with ExecutionInterruptedError and serves the next", async () => {
