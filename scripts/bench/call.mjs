@@ -7,48 +7,28 @@ import {performance} from "node:perf_hooks";
 import {getChainspec} from "@xchain/chainspec";
 import {MemoryStore, WriteBatch} from "@xchain/db";
 import {BlockExecutor, createChainCommon} from "@xchain/execution";
-import {buildGenesisState, defaultStateOptions, EMPTY_TRIE_ROOT, StateDatabase} from "@xchain/state";
-import {compileSolidity} from "@xchain/test-utils";
+import {buildGenesisState, defaultStateOptions, StateDatabase} from "@xchain/state";
 import {bigIntToBytes, concatBytes, keccak256} from "@xchain/utils";
-import {SOLIDITY_HEADER, TOKEN_CONTRACT} from "./token.mjs";
+import {CALL_BLOCK, NO_ANCESTORS, tokenRuntime, word} from "./callFixture.mjs";
 
 const CALLS = Number(process.argv[2] ?? 20_000);
 const chainspec = getChainspec("regtest");
 const holder = new Uint8Array(20).fill(0x11);
 const token = new Uint8Array(20).fill(0x22);
-const block = {
-  number: 1,
-  timestamp: 1_700_000_000,
-  coinbase: new Uint8Array(20),
-  difficulty: 1n,
-  gasLimit: 6_800_000n,
-  minimumGasPrice: 0n,
-};
-const chain = {blockHash: async () => undefined, maturedBlock: undefined};
+const block = CALL_BLOCK;
+const chain = NO_ANCESTORS;
 
-const {Token} = compileSolidity(`${SOLIDITY_HEADER}${TOKEN_CONTRACT}`);
 const store = new MemoryStore();
 const state = new StateDatabase(defaultStateOptions, {store});
 const executor = new BlockExecutor({}, {chainspec, state});
-const word = (bytes) => concatBytes(new Uint8Array(32 - bytes.length), bytes);
-
-// The runtime code is what the creation code returns.
-const created = await executor.call({
-  block,
-  chain,
-  stateRoot: EMPTY_TRIE_ROOT,
-  from: holder,
-  data: Token.bytecode,
-  gasLimit: 5_000_000n,
-});
-if (!created.status) throw new Error("token creation failed");
+const {Token, code} = await tokenRuntime(executor, holder);
 // balanceOf is mapping slot 0: keccak256(holder ‖ 0).
 const slot = keccak256(concatBytes(word(holder), word(new Uint8Array(0))));
 const genesis = await buildGenesisState(
   state,
   [
     [holder, {balance: 10n ** 18n}],
-    [token, {balance: 0n, code: created.returnValue, storage: [[slot, word(Uint8Array.of(0x2a))]]}],
+    [token, {balance: 0n, code, storage: [[slot, word(Uint8Array.of(0x2a))]]}],
   ],
   createChainCommon(chainspec),
 );

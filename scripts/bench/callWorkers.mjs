@@ -10,11 +10,10 @@ import {performance} from "node:perf_hooks";
 import {getChainspec} from "@xchain/chainspec";
 import {LevelStore, WriteBatch} from "@xchain/db";
 import {BlockExecutor, createChainCommon} from "@xchain/execution";
-import {buildGenesisState, EMPTY_TRIE_ROOT, StateDatabase} from "@xchain/state";
-import {compileSolidity} from "@xchain/test-utils";
+import {buildGenesisState, StateDatabase} from "@xchain/state";
 import {concatBytes, keccak256, noopLogger} from "@xchain/utils";
 import {WorkerCallExecutor} from "../../packages/node/dist/callWorkers/workerCallExecutor.js";
-import {SOLIDITY_HEADER, TOKEN_CONTRACT} from "./token.mjs";
+import {CALL_BLOCK, NO_ANCESTORS, tokenRuntime, word} from "./callFixture.mjs";
 
 const CALLS = Number(process.argv[2] ?? 20_000);
 const IN_FLIGHT = Number(process.argv[3] ?? 32);
@@ -22,16 +21,8 @@ const HOLDERS = 1_000;
 const chainspec = getChainspec("regtest");
 const token = new Uint8Array(20).fill(0x22);
 const from = new Uint8Array(20).fill(0x11);
-const block = {
-  number: 1,
-  timestamp: 1_700_000_000,
-  coinbase: new Uint8Array(20),
-  difficulty: 1n,
-  gasLimit: 6_800_000n,
-  minimumGasPrice: 0n,
-};
-const chain = {blockHash: async () => undefined, maturedBlock: undefined};
-const word = (bytes) => concatBytes(new Uint8Array(32 - bytes.length), bytes);
+const block = CALL_BLOCK;
+const chain = NO_ANCESTORS;
 const holder = (i) => word(Uint8Array.of(0x33, i >> 8, i & 0xff)).subarray(12);
 
 const dir = mkdtempSync(join(tmpdir(), "xchain-callworkers-"));
@@ -39,24 +30,12 @@ const dbPath = join(dir, "db");
 const store = await LevelStore.open(dbPath, "share");
 const state = new StateDatabase({nodeCacheBytes: 64 * 1024 * 1024}, {store});
 const local = new BlockExecutor({}, {chainspec, state});
-const {Token} = compileSolidity(`${SOLIDITY_HEADER}${TOKEN_CONTRACT}`);
-const created = await local.call({
-  block,
-  chain,
-  stateRoot: EMPTY_TRIE_ROOT,
-  from,
-  data: Token.bytecode,
-  gasLimit: 5_000_000n,
-});
+const {Token, code} = await tokenRuntime(local, from);
 const storage = Array.from({length: HOLDERS}, (_, i) => [
   keccak256(concatBytes(word(holder(i)), word(new Uint8Array(0)))),
   word(Uint8Array.of(i & 0xff, 1)),
 ]);
-const genesis = await buildGenesisState(
-  state,
-  [[token, {balance: 0n, code: created.returnValue, storage}]],
-  createChainCommon(chainspec),
-);
+const genesis = await buildGenesisState(state, [[token, {balance: 0n, code, storage}]], createChainCommon(chainspec));
 await store.write(new WriteBatch().append(genesis.writes));
 const selector = Token.selectors["balanceOf(address)"];
 

@@ -12,7 +12,7 @@ import {join} from "node:path";
 import {setTimeout as sleep} from "node:timers/promises";
 import {publicKeyToAddress, Transaction} from "@xchain/primitives";
 import {bytesToPrefixedHex, keccak256, publicKeyOf, utf8ToBytes} from "@xchain/utils";
-import {startNode, stopNode} from "./nodeProcess.mjs";
+import {freePortFlags, startNode, stopNode} from "./nodeProcess.mjs";
 import {call, keepAliveAgent} from "./rpc/loadGenerator.mjs";
 import {BURST_SIZE, burst, prepare} from "./rpc/workload.mjs";
 
@@ -61,17 +61,7 @@ async function sequential(url, count) {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-send-"));
-const node = await startNode("xchain", [
-  "--datadir",
-  dataDir,
-  "--rpc.http.port",
-  "0",
-  "--rpc.ws.port",
-  "0",
-  "--p2p.port",
-  "0",
-  ...extraFlags,
-]);
+const node = await startNode("xchain", [...freePortFlags(dataDir), ...extraFlags]);
 try {
   const seq = await sequential(node.http, transfers);
   console.log(

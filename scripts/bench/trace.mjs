@@ -22,7 +22,7 @@ import {ChainBuilder, compileSolidity, cowAccounts} from "@xchain/test-utils";
 import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
 import {bigIntToFixedBytes, bytesToPrefixedHex, concatBytes, keccak256} from "@xchain/utils";
 import {buildChain, chainspec, measureImport, writeChain} from "./chainFixture.mjs";
-import {startNode, stopNode} from "./nodeProcess.mjs";
+import {freePortFlags, startNode, stopNode} from "./nodeProcess.mjs";
 import {call, keepAliveAgent} from "./rpc/loadGenerator.mjs";
 
 const erc20Blocks = Number(process.argv[2] ?? 10);
@@ -124,16 +124,7 @@ async function timed(fn) {
 /** A node on a data directory whose chain was imported by measureImport; mining only on demand. */
 async function nodeOn(dataDir) {
   return startNode("xchain", [
-    "--datadir",
-    dataDir,
-    "--rpc.http.port",
-    "0",
-    "--rpc.ws.port",
-    "0",
-    "--p2p.host",
-    "127.0.0.1",
-    "--p2p.port",
-    "0",
+    ...freePortFlags(dataDir),
     "--miner.blockTimeMs",
     "0",
     "--rpc.requestTimeoutMs",

@@ -3,10 +3,11 @@
 // ethers' `tx.wait()` and viem's `waitForTransactionReceipt` return quickly only if the receipt
 // exists when eth_sendRawTransaction answers: their first look must find it.
 import {id, JsonRpcProvider, parseEther, Wallet} from "ethers";
-import {createPublicClient, createWalletClient, defineChain, http, keccak256, toBytes} from "viem";
+import {createPublicClient, createWalletClient, http, keccak256, toBytes} from "viem";
 import {generatePrivateKey, privateKeyToAccount} from "viem/accounts";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {rpc} from "../support/jsonRpc.ts";
+import {regtestChain} from "../support/viemChain.ts";
 import {type RunningNode, startNode} from "../support/xchainProcess.ts";
 
 let node: RunningNode;
@@ -47,12 +48,7 @@ describe("instant mining on regtest", () => {
   });
 
   it("viem 2: waitForTransactionReceipt finds the receipt at once", async () => {
-    const chain = defineChain({
-      id: 33,
-      name: "xchain regtest",
-      nativeCurrency: {name: "Regtest RBTC", symbol: "tRBTC", decimals: 18},
-      rpcUrls: {default: {http: [node.httpUrl]}},
-    });
+    const chain = regtestChain(node.httpUrl);
     const transport = http(node.httpUrl);
     const publicClient = createPublicClient({chain, transport});
     const walletClient = createWalletClient({

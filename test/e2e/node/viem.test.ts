@@ -4,7 +4,6 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
-  defineChain,
   getAddress,
   http,
   keccak256,
@@ -14,6 +13,7 @@ import {
 import {generatePrivateKey, privateKeyToAccount} from "viem/accounts";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {COUNTER_ABI, counterBytecode} from "../support/counterContract.ts";
+import {regtestChain} from "../support/viemChain.ts";
 import {type RunningNode, startNode} from "../support/xchainProcess.ts";
 
 let node: RunningNode;
@@ -29,12 +29,7 @@ afterAll(async () => {
 describe("viem 2 against xchain regtest", () => {
   const account = privateKeyToAccount(keccak256(toBytes("cow1")));
   const clients = () => {
-    const chain = defineChain({
-      id: 33,
-      name: "xchain regtest",
-      nativeCurrency: {name: "Regtest RBTC", symbol: "tRBTC", decimals: 18},
-      rpcUrls: {default: {http: [node.httpUrl]}},
-    });
+    const chain = regtestChain(node.httpUrl);
     const transport = http(node.httpUrl);
     return {
       publicClient: createPublicClient({chain, transport, pollingInterval: 50}),
