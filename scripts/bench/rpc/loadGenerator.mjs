@@ -35,12 +35,23 @@ export function keepAliveAgent(sockets) {
   return new http.Agent({keepAlive: true, maxSockets: sockets});
 }
 
-/** The placeholder of a body sent distinct each time: a counter in 40 hex digits replaces it. */
+/**
+ * The placeholder of a body sent distinct each time: 40 hex digits replace it, the run's number in
+ * the first 8 and a counter in the other 32, so that no two runs of a process send the same value
+ * (a server's answer cache would serve a later run's repeats; the wrk script writes the same form).
+ */
 export const DISTINCT = "__N__";
 
-/** `body` with the placeholder replaced by `n` (unchanged when it has none). */
-export function distinctBody(body, n) {
-  return body.replaceAll(DISTINCT, n.toString(16).padStart(40, "0"));
+let runs = 0;
+
+/** A number for the next run that sends distinct bodies. */
+export function nextDistinctRun() {
+  return ++runs;
+}
+
+/** `body` with the placeholder replaced by run `run`'s value `n` (unchanged when it has none). */
+export function distinctBody(body, run, n) {
+  return body.replaceAll(DISTINCT, `${run.toString(16).padStart(8, "0")}${n.toString(16).padStart(32, "0")}`);
 }
 
 /**
@@ -51,8 +62,9 @@ export function distinctBody(body, n) {
  */
 export async function measure(url, body, {inFlight = 32, durationMs = 5000, warmupMs = 1000, onStart} = {}) {
   const agent = keepAliveAgent(inFlight);
+  const run = nextDistinctRun();
   let sent = 0;
-  const first = (await post(agent, url, distinctBody(body, sent++))).toString();
+  const first = (await post(agent, url, distinctBody(body, run, sent++))).toString();
   if (first.includes('"error"')) throw new Error(`error answer: ${first.slice(0, 300)}`);
   const start = performance.now();
   const measuredFrom = start + warmupMs;
@@ -63,7 +75,7 @@ export async function measure(url, body, {inFlight = 32, durationMs = 5000, warm
     for (;;) {
       const t0 = performance.now();
       if (t0 >= end) return;
-      await post(agent, url, distinctBody(body, sent++));
+      await post(agent, url, distinctBody(body, run, sent++));
       if (t0 >= measuredFrom) latencies.push(performance.now() - t0);
     }
   };

@@ -6,7 +6,7 @@ import {mkdtempSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {promisify} from "node:util";
-import {distinctBody, keepAliveAgent, post} from "./loadGenerator.mjs";
+import {distinctBody, keepAliveAgent, nextDistinctRun, post} from "./loadGenerator.mjs";
 
 const SCRIPT = join(import.meta.dirname, "jsonrpc.lua");
 const run = promisify(execFile);
@@ -34,7 +34,7 @@ function millis(text) {
  */
 export async function measureWrk(url, body, {connections = 32, threads = 1, durationMs = 5000, onStart} = {}) {
   const agent = keepAliveAgent(1);
-  const first = (await post(agent, url, distinctBody(body, 0))).toString();
+  const first = (await post(agent, url, distinctBody(body, nextDistinctRun(), 0))).toString();
   agent.destroy();
   if (first.includes('"error"')) throw new Error(`error answer: ${first.slice(0, 300)}`);
   const bodyFile = join(mkdtempSync(join(tmpdir(), "xchain-wrk-")), "body.json");
@@ -51,10 +51,10 @@ export async function measureWrk(url, body, {connections = 32, threads = 1, dura
     SCRIPT,
     url,
   ];
-  const env = {...process.env, XCHAIN_WRK_BODY: bodyFile};
-  await run("wrk", args(1000), {env});
+  const env = () => ({...process.env, XCHAIN_WRK_BODY: bodyFile, XCHAIN_WRK_RUN: String(nextDistinctRun())});
+  await run("wrk", args(1000), {env: env()});
   onStart?.();
-  const {stdout} = await run("wrk", args(durationMs), {env});
+  const {stdout} = await run("wrk", args(durationMs), {env: env()});
   if (/Non-2xx or 3xx responses/.test(stdout)) throw new Error(`non-2xx answers:\n${stdout}`);
   const count = Number(/(\d+) requests in/.exec(stdout)?.[1]);
   return {
