@@ -1,7 +1,8 @@
 /** One block's EVM: the gas profile's opcodes and precompiles over a state session. */
 import type {Common, StateManagerInterface} from "@ethereumjs/common";
 import {createEVM, type EVM, type EVMMockBlockchainInterface, type EVMRunCallOpts} from "@ethereumjs/evm";
-import {Address, bigIntToBytes, setLengthLeft} from "@ethereumjs/util";
+import {Address} from "@ethereumjs/util";
+import {bigIntToFixedBytes} from "@xchain/utils";
 import {profileParams} from "./common.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
 import type {BlockScope} from "./gas/types.ts";
@@ -26,7 +27,7 @@ export function evmBlock(block: ExecutionBlockContext): EvmBlock {
       coinbase: new Address(block.coinbase),
       timestamp: BigInt(block.timestamp),
       difficulty: block.difficulty,
-      prevRandao: setLengthLeft(bigIntToBytes(block.difficulty), 32),
+      prevRandao: bigIntToFixedBytes(block.difficulty, 32),
       gasLimit: block.gasLimit,
       baseFeePerGas: block.minimumGasPrice,
       getBlobGasPrice: () => undefined,

@@ -215,6 +215,39 @@ describe("patched @ethereumjs/evm against stock 10.1.3", () => {
     for (const kind of ["success", "revert", "logs", "traced"]) expect(tally.get(kind) ?? 0, kind).toBeGreaterThan(0);
   }, 120_000);
 
+  it("words at the conversion boundaries through MSTORE, MLOAD, SLOAD, SSTORE and LOG", async () => {
+    const sides: [Side, Side] = [await side(createEVM), await side(createStock)];
+    const to = new Address(new Uint8Array(20).fill(0x77));
+    const values = [
+      0n,
+      1n,
+      255n,
+      256n,
+      2n ** 53n - 1n,
+      2n ** 53n,
+      2n ** 64n - 1n,
+      2n ** 64n,
+      2n ** 255n + 7n,
+      2n ** 256n - 1n,
+    ];
+    const push32 = (v: bigint) => [0x7f, ...hexToBytes(`0x${v.toString(16).padStart(64, "0")}`)];
+    // Per value: MSTORE it at 0, SSTORE MLOAD(0) under it as key, SLOAD it back, LOG1 it as topic.
+    const code = Uint8Array.from([
+      ...values.flatMap((v) => [
+        ...[...push32(v), 0x60, 0, 0x52],
+        ...[0x60, 0, 0x51, ...push32(v), 0x55],
+        ...[...push32(v), 0x54, 0x60, 0x20, 0x52],
+        ...[...push32(v), 0x60, 0x40, 0x60, 0, 0xa1],
+      ]),
+      ...[0x60, 0x40, 0x60, 0, 0xf3],
+    ]);
+    for (const s of sides) await s.state.putCode(to, code);
+    for (const traced of [false, true]) {
+      const outcome = await both(sides, {to, data: new Uint8Array(0), value: 0n}, traced);
+      expect("logs" in outcome && outcome.logs.length).toBe(values.length);
+    }
+  });
+
   it("random programs with random calldata", async () => {
     const sides: [Side, Side] = [await side(createEVM), await side(createStock)];
     const next = seededRandom(SEED + 1);

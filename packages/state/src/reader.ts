@@ -1,7 +1,7 @@
 import {createMerkleProof, type MerklePatriciaTrie} from "@ethereumjs/mpt";
 import {RLP} from "@ethereumjs/rlp";
 import {CODEHASH_PREFIX} from "@ethereumjs/statemanager";
-import {createAccountFromRLP, setLengthLeft} from "@ethereumjs/util";
+import {createAccountFromRLP} from "@ethereumjs/util";
 import {bytesToHex, concatBytes, equalBytes, keccak256} from "@xchain/utils";
 import {LRUCache} from "lru-cache";
 import {checkLength} from "./errors.ts";
@@ -100,7 +100,12 @@ export class TrieStateReader implements StateReader {
     let value: Uint8Array = ZERO_WORD;
     if (account !== undefined && !equalBytes(account.storageRoot, EMPTY_TRIE_ROOT)) {
       const stored = await this.storageTrie(account.storageRoot).get(slot);
-      if (stored !== null) value = setLengthLeft(RLP.decode(stored) as Uint8Array, 32);
+      if (stored !== null) {
+        // Left-padded to a word; `setLengthLeft` pads through an array spread, slow on this path.
+        const bytes = RLP.decode(stored) as Uint8Array;
+        value = new Uint8Array(32);
+        value.set(bytes, 32 - bytes.length);
+      }
     }
     this.storage.set(key, value);
     return value;
