@@ -25,8 +25,16 @@ export class TrieNodeStore {
    */
   async get(keyHex: string): Promise<Uint8Array | undefined> {
     if (keyHex === EMPTY_TRIE_ROOT_HEX) return undefined;
-    const cached = this.cache.get(keyHex);
-    if (cached !== undefined) return cached;
+    return this.cache.get(keyHex) ?? this.fromStore(keyHex);
+  }
+
+  /** The node under `keyHex` when the cache has it (no store read, no promise). */
+  cached(keyHex: string): Uint8Array | undefined {
+    return this.cache.get(keyHex);
+  }
+
+  /** `get` past the cache: reads the store and caches what it read (a miss throws NODE_MISSING). */
+  async fromStore(keyHex: string): Promise<Uint8Array> {
     const value = await this.store.get(Bucket.stateTrie, hexToBytes(keyHex));
     if (value === undefined) {
       throw new StateError({code: StateErrorCode.NODE_MISSING, key: keyHex}, `state entry ${keyHex} is missing`);

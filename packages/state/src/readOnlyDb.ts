@@ -1,12 +1,14 @@
 import type {DB} from "@ethereumjs/util";
 import {StateError, StateErrorCode} from "./errors.ts";
 import type {TrieNodeStore} from "./nodeStore.ts";
+import type {TrieNodeSource} from "./trieLookup.ts";
 
 /**
- * The ethereumjs `DB` of a `StateReader`: reads through the node store (after `unpersisted`, the
- * nodes of a state that is computed but not stored), refuses every write.
+ * The ethereumjs `DB` of a `StateReader`, and its node source for `lookupTrieValue`: reads through
+ * the node store (after `unpersisted`, the nodes of a state that is computed but not stored),
+ * refuses every write.
  */
-export class ReadOnlyTrieDB implements DB<string, string | Uint8Array> {
+export class ReadOnlyTrieDB implements DB<string, string | Uint8Array>, TrieNodeSource {
   constructor(
     private readonly nodes: TrieNodeStore,
     private readonly unpersisted?: ReadonlyMap<string, Uint8Array>,
@@ -15,6 +17,14 @@ export class ReadOnlyTrieDB implements DB<string, string | Uint8Array> {
   get(key: string): Promise<Uint8Array | undefined> {
     const own = this.unpersisted?.get(key);
     return own === undefined ? this.nodes.get(key) : Promise.resolve(own);
+  }
+
+  cachedNode(keyHex: string): Uint8Array | undefined {
+    return this.unpersisted?.get(keyHex) ?? this.nodes.cached(keyHex);
+  }
+
+  node(keyHex: string): Promise<Uint8Array | undefined> {
+    return this.nodes.fromStore(keyHex);
   }
 
   put(): Promise<void> {

@@ -6,6 +6,7 @@ import {bytesToHex, concatBytes, equalBytes, keccak256} from "@xchain/utils";
 import {LRUCache} from "lru-cache";
 import {checkLength} from "./errors.ts";
 import {EMPTY_TRIE_ROOT} from "./trie.ts";
+import {lookupTrieValue, type TrieNodeSource} from "./trieLookup.ts";
 import type {AccountState, StateReader} from "./types.ts";
 
 const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
@@ -15,7 +16,6 @@ const ZERO_WORD = new Uint8Array(32);
 /** Bounds of one reader's caches (entries). */
 const ACCOUNT_ENTRIES = 20_000;
 const STORAGE_ENTRIES = 20_000;
-const STORAGE_TRIES = 1_000;
 
 /** Contract code by code hash, shared by every reader: code never changes under its hash. */
 export class CodeCache {
@@ -45,11 +45,12 @@ const MISSING = false;
 export class TrieStateReader implements StateReader {
   private readonly accounts = new LRUCache<string, AccountState | typeof MISSING>({max: ACCOUNT_ENTRIES});
   private readonly storage = new LRUCache<string, Uint8Array>({max: STORAGE_ENTRIES});
-  private readonly storageTries = new LRUCache<string, MerklePatriciaTrie>({max: STORAGE_TRIES});
 
+  /** `trie` (the account trie at `root`) serves proofs and code; values are read from `nodes`. */
   constructor(
     readonly root: Uint8Array,
     private readonly trie: MerklePatriciaTrie,
+    private readonly nodes: TrieNodeSource,
     private readonly code: CodeCache,
   ) {}
 
@@ -58,8 +59,8 @@ export class TrieStateReader implements StateReader {
     const key = bytesToHex(address);
     const cached = this.accounts.get(key);
     if (cached !== undefined) return cached === MISSING ? undefined : cached;
-    const rlp = await this.trie.get(address);
-    const account = rlp === null ? undefined : createAccountFromRLP(rlp);
+    const rlp = await lookupTrieValue(this.nodes, this.root, keccak256(address));
+    const account = rlp === undefined ? undefined : createAccountFromRLP(rlp);
     const state =
       account === undefined
         ? undefined
@@ -99,8 +100,8 @@ export class TrieStateReader implements StateReader {
     const account = await this.getAccount(address);
     let value: Uint8Array = ZERO_WORD;
     if (account !== undefined && !equalBytes(account.storageRoot, EMPTY_TRIE_ROOT)) {
-      const stored = await this.storageTrie(account.storageRoot).get(slot);
-      if (stored !== null) {
+      const stored = await lookupTrieValue(this.nodes, account.storageRoot, keccak256(slot));
+      if (stored !== undefined) {
         // Left-padded to a word; `setLengthLeft` pads through an array spread, slow on this path.
         const bytes = RLP.decode(stored) as Uint8Array;
         value = new Uint8Array(32);
@@ -124,13 +125,8 @@ export class TrieStateReader implements StateReader {
   }
 
   private storageTrie(storageRoot: Uint8Array): MerklePatriciaTrie {
-    const key = bytesToHex(storageRoot);
-    let trie = this.storageTries.get(key);
-    if (trie === undefined) {
-      trie = this.trie.shallowCopy(false);
-      trie.root(storageRoot);
-      this.storageTries.set(key, trie);
-    }
+    const trie = this.trie.shallowCopy(false);
+    trie.root(storageRoot);
     return trie;
   }
 }

@@ -78,8 +78,9 @@ export class StateDatabase implements StateSource {
     }
     const staged = this.staged.get(key);
     if (!staged) await this.requireRoot(root);
-    const trie = await openTrie(new ReadOnlyTrieDB(this.nodes, staged), root, common);
-    const reader = new TrieStateReader(Uint8Array.from(root), trie, this.code);
+    const db = new ReadOnlyTrieDB(this.nodes, staged);
+    const trie = await openTrie(db, root, common);
+    const reader = new TrieStateReader(Uint8Array.from(root), trie, db, this.code);
     this.readers.delete(key);
     this.readers.set(key, reader);
     this.lastReader = reader;
