@@ -17,6 +17,15 @@ const ZERO_WORD = new Uint8Array(32);
 const ACCOUNT_ENTRIES = 20_000;
 const STORAGE_ENTRIES = 20_000;
 
+/**
+ * An LRU of at most `entries` entries that grows as it fills: bounded by `max`, lru-cache allocates
+ * its whole index up front (about 1 ms per 20,000 entries), paid by every reader, hence at every
+ * new head, on each thread that reads.
+ */
+function growingLru<V extends {}>(entries: number): LRUCache<string, V> {
+  return new LRUCache<string, V>({maxSize: entries, sizeCalculation: () => 1});
+}
+
 /** Contract code by code hash, shared by every reader: code never changes under its hash. */
 export class CodeCache {
   private readonly entries: LRUCache<string, Uint8Array>;
@@ -43,8 +52,8 @@ const MISSING = false;
  * shared and must not be mutated.
  */
 export class TrieStateReader implements StateReader {
-  private readonly accounts = new LRUCache<string, AccountState | typeof MISSING>({max: ACCOUNT_ENTRIES});
-  private readonly storage = new LRUCache<string, Uint8Array>({max: STORAGE_ENTRIES});
+  private readonly accounts = growingLru<AccountState | typeof MISSING>(ACCOUNT_ENTRIES);
+  private readonly storage = growingLru<Uint8Array>(STORAGE_ENTRIES);
 
   /** `trie` (the account trie at `root`) serves proofs and code; values are read from `nodes`. */
   constructor(
