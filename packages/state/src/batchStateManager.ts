@@ -1,6 +1,12 @@
 import {RLP} from "@ethereumjs/rlp";
 import {CODEHASH_PREFIX, MerkleStateManager} from "@ethereumjs/statemanager";
-import {Account, createAddressFromString} from "@ethereumjs/util";
+import {
+  Account,
+  type Address,
+  createAddressFromString,
+  EthereumJSErrorWithoutCode,
+  unpadBytes,
+} from "@ethereumjs/util";
 import {concatBytes, hexToBytes, keccak256} from "@xchain/utils";
 import {applyTrieWrites, type TrieWrite} from "./batchTrie.ts";
 
@@ -11,6 +17,26 @@ import {applyTrieWrites, type TrieWrite} from "./batchTrie.ts";
  * trie's database, the accounts and storage tries in the caches) is the one of the stock flush.
  */
 export class BatchFlushStateManager extends MerkleStateManager {
+  /**
+   * With a storage cache, only the cache takes the write; the flush applies it. (The stock method
+   * means to do the same, but `cache.put(...) ?? write()` always writes the trie too, as `put`
+   * returns undefined: one full MPT update per SSTORE.) Until the flush, the account's storage root
+   * is the one of the last flush; execution only compares it with the empty root, in the CREATE
+   * collision check, and every account whose storage code can write has a nonce (Shanghai rules
+   * give a new contract nonce 1 before its init code runs), which that check looks at first.
+   */
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    const storage = this._caches?.storage;
+    if (storage === undefined) return super.putStorage(address, key, value);
+    // The stock method's checks and messages.
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode("Storage key must be 32 bytes long");
+    if (value.length > 32) throw EthereumJSErrorWithoutCode("Storage value cannot be longer than 32 bytes");
+    if ((await this.getAccount(address)) === undefined) {
+      throw EthereumJSErrorWithoutCode("putStorage() called on non-existing account");
+    }
+    storage.put(address, key, RLP.encode(unpadBytes(value)));
+  }
+
   override async flush(): Promise<void> {
     const caches = this._caches;
     if (caches === undefined) return super.flush();
