@@ -1,12 +1,6 @@
 import {RLP} from "@ethereumjs/rlp";
 import {CODEHASH_PREFIX, MerkleStateManager} from "@ethereumjs/statemanager";
-import {
-  Account,
-  type Address,
-  createAddressFromString,
-  EthereumJSErrorWithoutCode,
-  unpadBytes,
-} from "@ethereumjs/util";
+import {Account, type Address, createAddressFromString, EthereumJSErrorWithoutCode, unpadBytes} from "@ethereumjs/util";
 import {concatBytes, hexToBytes, keccak256} from "@xchain/utils";
 import {applyTrieWrites, type TrieWrite} from "./batchTrie.ts";
 

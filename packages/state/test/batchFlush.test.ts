@@ -111,30 +111,33 @@ async function apply(sm: MerkleStateManager, o: Op): Promise<string | undefined>
 describe("BatchFlushStateManager", () => {
   it("gives the stock state manager's roots and reads over blocks of random account, storage and code changes", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(transaction, {maxLength: 6}), {minLength: 1, maxLength: 5}), async (blocks) => {
-        const stock = await stateManager(MerkleStateManager);
-        const batched = await stateManager(BatchFlushStateManager);
-        for (const block of blocks) {
-          const reads: (string | undefined)[][] = [[], []];
-          for (const [i, sm] of [stock, batched].entries()) {
-            await sm.checkpoint();
-            for (const tx of block) {
+      fc.asyncProperty(
+        fc.array(fc.array(transaction, {maxLength: 6}), {minLength: 1, maxLength: 5}),
+        async (blocks) => {
+          const stock = await stateManager(MerkleStateManager);
+          const batched = await stateManager(BatchFlushStateManager);
+          for (const block of blocks) {
+            const reads: (string | undefined)[][] = [[], []];
+            for (const [i, sm] of [stock, batched].entries()) {
               await sm.checkpoint();
-              for (const o of tx.ops) reads[i]?.push(await apply(sm, o));
-              await (tx.reverted ? sm.revert() : sm.commit());
+              for (const tx of block) {
+                await sm.checkpoint();
+                for (const o of tx.ops) reads[i]?.push(await apply(sm, o));
+                await (tx.reverted ? sm.revert() : sm.commit());
+              }
+              await sm.commit();
             }
-            await sm.commit();
+            expect(reads[1]).toEqual(reads[0]);
+            expect(bytesToHex(await batched.getStateRoot())).toBe(bytesToHex(await stock.getStateRoot()));
+            for (let i = 0; i <= 12; i++) {
+              const address = new Address(addressOf(i));
+              expect((await batched.getAccount(address))?.serialize()).toEqual(
+                (await stock.getAccount(address))?.serialize(),
+              );
+            }
           }
-          expect(reads[1]).toEqual(reads[0]);
-          expect(bytesToHex(await batched.getStateRoot())).toBe(bytesToHex(await stock.getStateRoot()));
-          for (let i = 0; i <= 12; i++) {
-            const address = new Address(addressOf(i));
-            expect((await batched.getAccount(address))?.serialize()).toEqual(
-              (await stock.getAccount(address))?.serialize(),
-            );
-          }
-        }
-      }),
+        },
+      ),
       {seed: 15, numRuns: 100},
     );
   });
