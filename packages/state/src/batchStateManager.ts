@@ -1,8 +1,19 @@
 import {RLP} from "@ethereumjs/rlp";
 import {CODEHASH_PREFIX, MerkleStateManager} from "@ethereumjs/statemanager";
-import {Account, type Address, createAddressFromString, EthereumJSErrorWithoutCode, unpadBytes} from "@ethereumjs/util";
+import {
+  Account,
+  type Address,
+  createAccountFromRLP,
+  createAddressFromString,
+  EthereumJSErrorWithoutCode,
+  unpadBytes,
+} from "@ethereumjs/util";
 import {concatBytes, hexToBytes, keccak256} from "@xchain/utils";
 import {applyTrieWrites, type TrieWrite} from "./batchTrie.ts";
+import {trieLookup} from "./trieLookup.ts";
+
+/** RLP of the empty value: what the storage cache holds for an empty slot. */
+const RLP_EMPTY = Uint8Array.of(0x80);
 
 /**
  * A `MerkleStateManager` whose flush (at the outermost commit, and before reading the state root)
@@ -19,6 +30,30 @@ export class BatchFlushStateManager extends MerkleStateManager {
    * collision check, and every account whose storage code can write has a nonce (Shanghai rules
    * give a new contract nonce 1 before its init code runs), which that check looks at first.
    */
+  /** The stock method with `trieLookup` reading the trie on a cache miss. */
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    const cached = this._caches?.account?.get(address);
+    if (cached !== undefined)
+      return cached.accountRLP === undefined ? undefined : createAccountFromRLP(cached.accountRLP);
+    const rlp = await trieLookup(this._trie.database(), this._trie.root(), keccak256(address.bytes));
+    const account = rlp === undefined ? undefined : createAccountFromRLP(rlp);
+    this._caches?.account?.put(address, account);
+    return account;
+  }
+
+  /** The stock method with `trieLookup` reading the account's storage trie on a cache miss. */
+  override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode("Storage key must be 32 bytes long");
+    const cached = this._caches?.storage?.get(address, key);
+    if (cached !== undefined) return RLP.decode(cached) as Uint8Array;
+    const account = await this.getAccount(address);
+    if (account === undefined) return new Uint8Array();
+    const trie = this._getStorageTrie(address, account);
+    const value = await trieLookup(trie.database(), trie.root(), keccak256(key));
+    this._caches?.storage?.put(address, key, value ?? RLP_EMPTY);
+    return RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
+  }
+
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     const storage = this._caches?.storage;
     if (storage === undefined) return super.putStorage(address, key, value);
