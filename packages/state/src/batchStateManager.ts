@@ -1,8 +1,20 @@
+import type {MerklePatriciaTrie} from "@ethereumjs/mpt";
 import {RLP} from "@ethereumjs/rlp";
 import {CODEHASH_PREFIX, MerkleStateManager} from "@ethereumjs/statemanager";
-import {Account, createAddressFromString} from "@ethereumjs/util";
+import {
+  Account,
+  type Address,
+  createAccountFromRLP,
+  createAddressFromString,
+  EthereumJSErrorWithoutCode,
+  unpadBytes,
+} from "@ethereumjs/util";
 import {concatBytes, hexToBytes, keccak256} from "@xchain/utils";
 import {applyTrieWrites, type TrieWrite} from "./batchTrie.ts";
+import {lookupTrieValue, type TrieNodeSource} from "./trieLookup.ts";
+
+/** RLP of the empty value: what the storage cache holds for an empty slot. */
+const RLP_EMPTY = Uint8Array.of(0x80);
 
 /**
  * A `MerkleStateManager` whose flush (at the outermost commit, and before reading the state root)
@@ -11,6 +23,50 @@ import {applyTrieWrites, type TrieWrite} from "./batchTrie.ts";
  * trie's database, the accounts and storage tries in the caches) is the one of the stock flush.
  */
 export class BatchFlushStateManager extends MerkleStateManager {
+  /** The stock method with `lookupTrieValue` reading the trie on a cache miss. */
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    const cached = this._caches?.account?.get(address);
+    if (cached !== undefined)
+      return cached.accountRLP === undefined ? undefined : createAccountFromRLP(cached.accountRLP);
+    const rlp = await lookupTrieValue(nodeSourceOf(this._trie), this._trie.root(), keccak256(address.bytes));
+    const account = rlp === undefined ? undefined : createAccountFromRLP(rlp);
+    this._caches?.account?.put(address, account);
+    return account;
+  }
+
+  /** The stock method with `lookupTrieValue` reading the account's storage trie on a cache miss. */
+  override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode("Storage key must be 32 bytes long");
+    const cached = this._caches?.storage?.get(address, key);
+    if (cached !== undefined) return RLP.decode(cached) as Uint8Array;
+    const account = await this.getAccount(address);
+    if (account === undefined) return new Uint8Array();
+    const trie = this._getStorageTrie(address, account);
+    const value = await lookupTrieValue(nodeSourceOf(trie), trie.root(), keccak256(key));
+    this._caches?.storage?.put(address, key, value ?? RLP_EMPTY);
+    return RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
+  }
+
+  /**
+   * With a storage cache, only the cache takes the write; the flush applies it. (The stock method
+   * means to do the same, but `cache.put(...) ?? write()` always writes the trie too, as `put`
+   * returns undefined: one full MPT update per SSTORE.) Until the flush, the account's storage root
+   * is the one of the last flush; execution only compares it with the empty root, in the CREATE
+   * collision check, and every account whose storage code can write has a nonce (Shanghai rules
+   * give a new contract nonce 1 before its init code runs), which that check looks at first.
+   */
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    const storage = this._caches?.storage;
+    if (storage === undefined) return super.putStorage(address, key, value);
+    // The stock method's checks and messages.
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode("Storage key must be 32 bytes long");
+    if (value.length > 32) throw EthereumJSErrorWithoutCode("Storage value cannot be longer than 32 bytes");
+    if ((await this.getAccount(address)) === undefined) {
+      throw EthereumJSErrorWithoutCode("putStorage() called on non-existing account");
+    }
+    storage.put(address, key, RLP.encode(unpadBytes(value)));
+  }
+
   override async flush(): Promise<void> {
     const caches = this._caches;
     if (caches === undefined) return super.flush();
@@ -57,4 +113,10 @@ export class BatchFlushStateManager extends MerkleStateManager {
       await this.putAccount(address, account);
     }
   }
+}
+
+/** A trie's database (its checkpoints included) as the node source of `lookupTrieValue`. */
+function nodeSourceOf(trie: MerklePatriciaTrie): TrieNodeSource {
+  const db = trie.database();
+  return {cachedNode: () => undefined, node: (hash) => db.get(hash)};
 }

@@ -1,6 +1,7 @@
 import {RLP} from "@ethereumjs/rlp";
 import {bytesToHex, keccak256} from "@xchain/utils";
 import {StateError, StateErrorCode} from "./errors.ts";
+import {type RlpItem, rlpItemsOf, rlpListItems} from "./rlpItems.ts";
 import {EMPTY_TRIE_ROOT} from "./trie.ts";
 
 /** The node store a batch reads from and writes to, keyed by node hash (an MPT's `database()`). */
@@ -192,7 +193,7 @@ class TrieBatch {
       const key = bytesToHex(ref);
       throw new StateError({code: StateErrorCode.NODE_MISSING, key}, `state entry ${key} is missing`);
     }
-    const node = decodeNode(RLP.decode(encoded) as RawNode);
+    const node = decodeNode(encoded, rlpListItems(encoded));
     node.hash = ref;
     return node;
   }
@@ -220,27 +221,34 @@ class TrieBatch {
   }
 }
 
-function decodeNode(raw: RawNode): TrieNode {
-  if (raw.length === 17) {
-    const children = raw.slice(0, 16).map(decodeRef);
-    return {kind: Kind.Branch, children, value: raw[16] as Uint8Array};
+/**
+ * The node whose items (ranges of `bytes`) are `items`. Paths, values and hashes are views of
+ * `bytes`, not copies (the RLP decoder's copies cost more than the rest of a load): a batch's nodes
+ * live only while it runs.
+ */
+function decodeNode(bytes: Uint8Array, items: RlpItem[]): TrieNode {
+  if (items.length === 17) {
+    const children = new Array<Ref>(16);
+    for (let i = 0; i < 16; i++) children[i] = decodeRef(bytes, items[i] as RlpItem);
+    const value = items[16] as RlpItem;
+    return {kind: Kind.Branch, children, value: bytes.subarray(value.start, value.end)};
   }
-  const [encodedPath, second] = raw as [Uint8Array, Uint8Array | RawNode];
-  const flag = (encodedPath[0] as number) >> 4;
+  const [encodedPath, second] = items as [RlpItem, RlpItem];
+  const flag = (bytes[encodedPath.start] as number) >> 4;
   const path: number[] = [];
-  if (flag & 1) path.push((encodedPath[0] as number) & 0x0f);
-  for (let i = 1; i < encodedPath.length; i++) {
-    const byte = encodedPath[i] as number;
+  if (flag & 1) path.push((bytes[encodedPath.start] as number) & 0x0f);
+  for (let i = encodedPath.start + 1; i < encodedPath.end; i++) {
+    const byte = bytes[i] as number;
     path.push(byte >> 4, byte & 0x0f);
   }
-  if (flag >= 2) return {kind: Kind.Leaf, path, value: second as Uint8Array};
-  return {kind: Kind.Extension, path, child: decodeRef(second)};
+  if (flag >= 2) return {kind: Kind.Leaf, path, value: bytes.subarray(second.start, second.end)};
+  return {kind: Kind.Extension, path, child: decodeRef(bytes, second)};
 }
 
 /** A child reference of a stored node: empty, a hash, or an inlined node (then without a hash). */
-function decodeRef(item: Uint8Array | RawNode): Ref {
-  if (item instanceof Uint8Array) return item.length === 0 ? null : item;
-  return decodeNode(item);
+function decodeRef(bytes: Uint8Array, item: RlpItem): Ref {
+  if (item.list) return decodeNode(bytes, rlpItemsOf(bytes, item));
+  return item.end === item.start ? null : bytes.subarray(item.start, item.end);
 }
 
 /** The compact (hex-prefix) encoding of a path: a flag nibble (leaf, odd length), then the nibbles. */

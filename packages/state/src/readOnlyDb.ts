@@ -1,4 +1,5 @@
 import type {DB} from "@ethereumjs/util";
+import {bytesToHex} from "@xchain/utils";
 import {StateError, StateErrorCode} from "./errors.ts";
 import type {TrieNodeStore} from "./nodeStore.ts";
 import type {TrieNodeSource} from "./trieLookup.ts";
@@ -19,12 +20,13 @@ export class ReadOnlyTrieDB implements DB<string, string | Uint8Array>, TrieNode
     return own === undefined ? this.nodes.get(key) : Promise.resolve(own);
   }
 
-  cachedNode(keyHex: string): Uint8Array | undefined {
+  cachedNode(hash: Uint8Array): Uint8Array | undefined {
+    const keyHex = bytesToHex(hash);
     return this.unpersisted?.get(keyHex) ?? this.nodes.cached(keyHex);
   }
 
-  node(keyHex: string): Promise<Uint8Array | undefined> {
-    return this.nodes.fromStore(keyHex);
+  node(hash: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.nodes.fromStore(bytesToHex(hash));
   }
 
   put(): Promise<void> {

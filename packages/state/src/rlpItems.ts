@@ -11,7 +11,11 @@ export interface RlpItem {
  * validated beyond the buffer's bounds.
  */
 export function rlpListItems(bytes: Uint8Array): RlpItem[] {
-  const outer = rlpItemAt(bytes, 0);
+  return rlpItemsOf(bytes, rlpItemAt(bytes, 0));
+}
+
+/** The items of the list `outer` (an item of `bytes`, such as a node embedded in its parent), as `rlpListItems`. */
+export function rlpItemsOf(bytes: Uint8Array, outer: RlpItem): RlpItem[] {
   if (!outer.list) throw new RangeError("RLP item is not a list");
   const items: RlpItem[] = [];
   for (let offset = outer.start; offset < outer.end; ) {

@@ -3,12 +3,12 @@ import {bytesToHex, equalBytes} from "@xchain/utils";
 import {StateError, StateErrorCode} from "./errors.ts";
 import {EMPTY_TRIE_ROOT} from "./trie.ts";
 
-/** Where a lookup finds the stored nodes by their hash (unprefixed hex, as the MPT asks for them). */
+/** Where a lookup finds the stored nodes, by their hash. */
 export interface TrieNodeSource {
   /** The node when it is at hand in memory, without waiting; undefined otherwise. */
-  cachedNode(keyHex: string): Uint8Array | undefined;
+  cachedNode(hash: Uint8Array): Uint8Array | undefined;
   /** The node from memory or the store. */
-  node(keyHex: string): Promise<Uint8Array | undefined>;
+  node(hash: Uint8Array): Promise<Uint8Array | undefined>;
 }
 
 type RawNode = (Uint8Array | RawNode)[];
@@ -23,7 +23,8 @@ const decodedNodes = new WeakMap<Uint8Array, RawNode>();
  * The value stored under `key` (the trie key itself: the hashed address or slot of a state trie) in
  * the Merkle-Patricia trie at `root`, or undefined when absent. Reads what `MerklePatriciaTrie.get`
  * reads, walking the key's nibbles down from the root with no walker, queue or promise per node: a
- * node in memory is used at once, only a node from the store is awaited.
+ * node in memory is used at once, only a node from the store is awaited. The value belongs to the
+ * decoded node, which later lookups share: callers decode it and must not change it.
  */
 export async function lookupTrieValue(
   nodes: TrieNodeSource,
@@ -58,9 +59,9 @@ export async function lookupTrieValue(
 
 /** The decoded node under `hash` (a node missing from the store is the source's error to throw). */
 async function storedNode(nodes: TrieNodeSource, hash: Uint8Array): Promise<RawNode> {
-  const keyHex = bytesToHex(hash);
-  const encoded = nodes.cachedNode(keyHex) ?? (await nodes.node(keyHex));
+  const encoded = nodes.cachedNode(hash) ?? (await nodes.node(hash));
   if (encoded === undefined) {
+    const keyHex = bytesToHex(hash);
     throw new StateError({code: StateErrorCode.NODE_MISSING, key: keyHex}, `state entry ${keyHex} is missing`);
   }
   let decoded = decodedNodes.get(encoded);

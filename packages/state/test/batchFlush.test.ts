@@ -58,7 +58,8 @@ type Op =
   | {kind: "delete"; account: number}
   | {kind: "storage"; account: number; slot: number; value: number}
   | {kind: "code"; account: number; code: Uint8Array}
-  | {kind: "clear"; account: number};
+  | {kind: "clear"; account: number}
+  | {kind: "read"; account: number; slot: number};
 
 const account = fc.integer({min: 0, max: 12});
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -72,7 +73,11 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   }),
   fc.record({kind: fc.constant("code" as const), account, code: fc.uint8Array({minLength: 1, maxLength: 50})}),
   fc.record({kind: fc.constant("clear" as const), account}),
+  fc.record({kind: fc.constant("read" as const), account, slot: fc.integer({min: 0, max: 20})}),
 );
+
+/** A transaction: its changes inside a checkpoint, kept or reverted. */
+const transaction = fc.record({ops: fc.array(op, {maxLength: 8}), reverted: fc.boolean()});
 
 async function stateManager(Kind: typeof MerkleStateManager): Promise<MerkleStateManager> {
   const trie = await createMPT({
@@ -89,7 +94,7 @@ async function stateManager(Kind: typeof MerkleStateManager): Promise<MerkleStat
   return new Kind({trie, common, caches});
 }
 
-async function apply(sm: MerkleStateManager, o: Op): Promise<void> {
+async function apply(sm: MerkleStateManager, o: Exclude<Op, {kind: "read"}>): Promise<void> {
   const address = new Address(addressOf(o.account));
   if (o.kind === "balance") return sm.modifyAccountFields(address, {balance: o.balance});
   if (o.kind === "delete") return sm.deleteAccount(address);
@@ -102,26 +107,39 @@ async function apply(sm: MerkleStateManager, o: Op): Promise<void> {
 }
 
 describe("BatchFlushStateManager", () => {
-  it("gives the stock state manager's roots over blocks of random account, storage and code changes", async () => {
+  it("gives the stock state manager's roots and reads over blocks of random account, storage and code changes", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(op, {maxLength: 25}), {minLength: 1, maxLength: 5}), async (blocks) => {
-        const stock = await stateManager(MerkleStateManager);
-        const batched = await stateManager(BatchFlushStateManager);
-        for (const block of blocks) {
-          for (const sm of [stock, batched]) {
-            await sm.checkpoint();
-            for (const o of block) await apply(sm, o);
-            await sm.commit();
+      fc.asyncProperty(
+        fc.array(fc.array(transaction, {maxLength: 6}), {minLength: 1, maxLength: 5}),
+        async (blocks) => {
+          const stock = await stateManager(MerkleStateManager);
+          const batched = await stateManager(BatchFlushStateManager);
+          for (const block of blocks) {
+            const reads: string[][] = [[], []];
+            for (const [i, sm] of [stock, batched].entries()) {
+              await sm.checkpoint();
+              for (const tx of block) {
+                await sm.checkpoint();
+                for (const o of tx.ops) {
+                  if (o.kind !== "read") await apply(sm, o);
+                  else
+                    reads[i]?.push(bytesToHex(await sm.getStorage(new Address(addressOf(o.account)), slotOf(o.slot))));
+                }
+                await (tx.reverted ? sm.revert() : sm.commit());
+              }
+              await sm.commit();
+            }
+            expect(reads[1]).toEqual(reads[0]);
+            expect(bytesToHex(await batched.getStateRoot())).toBe(bytesToHex(await stock.getStateRoot()));
+            for (let i = 0; i <= 12; i++) {
+              const address = new Address(addressOf(i));
+              expect((await batched.getAccount(address))?.serialize()).toEqual(
+                (await stock.getAccount(address))?.serialize(),
+              );
+            }
           }
-          expect(bytesToHex(await batched.getStateRoot())).toBe(bytesToHex(await stock.getStateRoot()));
-          for (let i = 0; i <= 12; i++) {
-            const address = new Address(addressOf(i));
-            expect((await batched.getAccount(address))?.serialize()).toEqual(
-              (await stock.getAccount(address))?.serialize(),
-            );
-          }
-        }
-      }),
+        },
+      ),
       {seed: 15, numRuns: 100},
     );
   });
