@@ -8,9 +8,9 @@
 import {setImmediate} from "node:timers/promises";
 import type {RpcObserver} from "../deps.ts";
 import {MethodUnavailableError, RpcError, RpcErrorCode} from "./errors.ts";
-import {errorResponse, type JsonRpcResponse, parseRequest, resultResponse} from "./message.ts";
+import {errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseRequest, resultResponse} from "./message.ts";
 import {serializeBody, serializeResponse} from "./rawJson.ts";
-import type {MethodRegistry, RequestContext} from "./registry.ts";
+import type {MethodLookup, MethodRegistry, RequestContext} from "./registry.ts";
 
 /** What dispatch needs besides the body. */
 export interface DispatchOptions {
@@ -97,18 +97,31 @@ export function methodsOf(raw: unknown): string[] {
   return names;
 }
 
-/** Answers a body `parseBody` accepted. Never throws. */
-export async function dispatchParsed(
+/**
+ * Answers a body `parseBody` accepted; never throws. The answer comes synchronously when every
+ * handler it ran answered synchronously (a memoized read), so that a cheap request costs no promise.
+ */
+export function dispatchParsed(
   raw: unknown,
   options: DispatchOptions,
   context: RequestContext,
+): DispatchResult | Promise<DispatchResult> {
+  if (Array.isArray(raw)) return dispatchBatch(raw, options, context);
+  const response = answer(raw, options, context);
+  return response instanceof Promise ? response.then((r) => singleAnswer(r, context)) : singleAnswer(response, context);
+}
+
+function singleAnswer(response: JsonRpcResponse | undefined, context: RequestContext): DispatchResult {
+  if (context.budget.exceeded) return refused(context);
+  const result = single(response);
+  return result.payload && !reserveRest(context, 0, result.payload.length) ? refused(context) : result;
+}
+
+async function dispatchBatch(
+  raw: unknown[],
+  options: DispatchOptions,
+  context: RequestContext,
 ): Promise<DispatchResult> {
-  if (!Array.isArray(raw)) {
-    const response = await answer(raw, options, context);
-    if (context.budget.exceeded) return refused(context);
-    const result = single(response);
-    return result.payload && !reserveRest(context, 0, result.payload.length) ? refused(context) : result;
-  }
   const parts: (string | Buffer)[] = [];
   let sliceStart = performance.now();
   for (let i = 0; i < raw.length; i++) {
@@ -122,7 +135,9 @@ export async function dispatchParsed(
     }
     const element = raw[i];
     const mark = context.budget.used;
-    const response = await answer(element, options, context);
+    const answered = answer(element, options, context);
+    // Only a pending answer is awaited: an answer known already takes no turn of the microtask queue.
+    const response = answered instanceof Promise ? await answered : answered;
     if (context.budget.exceeded) return refused(context);
     if (!response) continue;
     const part = serializeResponse(response);
@@ -174,32 +189,73 @@ const OPEN = Buffer.from("[");
 const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]");
 
-/** The response to one request object, undefined for a notification. */
-async function answer(
+/**
+ * The response to one request object, undefined for a notification; a promise only when the
+ * handler's answer is one.
+ */
+function answer(
   raw: unknown,
   options: DispatchOptions,
   context: RequestContext,
-): Promise<JsonRpcResponse | undefined> {
+): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
   const parsed = parseRequest(raw);
   if (!parsed.ok) return errorResponse(parsed.id, parsed.error);
   const {request} = parsed;
   const started = options.observer && performance.now();
   const found = options.registry.lookup(request.method);
-  let response: JsonRpcResponse;
+  let result: unknown;
   try {
     if (found.kind === "unknown") throw RpcError.methodNotFound(request.method);
     if (found.kind === "disabled") throw RpcError.methodNotAvailable(request.method, "it is disabled on this node");
     const refusal = context.apiKey?.refusal(request.method);
     if (refusal !== undefined) throw RpcError.methodNotAvailable(request.method, refusal);
-    response = resultResponse(request.id, await found.method.invoke(request.params, context));
+    result = found.method.invoke(request.params, context);
   } catch (e) {
-    response = errorResponse(request.id, toRpcError(e, request.method, options));
+    return settled(
+      request,
+      found,
+      errorResponse(request.id, toRpcError(e, request.method, options)),
+      started,
+      options,
+      context,
+    );
   }
+  if (!isThenable(result)) {
+    return settled(request, found, resultResponse(request.id, result), started, options, context);
+  }
+  return Promise.resolve(result).then(
+    (value) => settled(request, found, resultResponse(request.id, value), started, options, context),
+    (e: unknown) =>
+      settled(
+        request,
+        found,
+        errorResponse(request.id, toRpcError(e, request.method, options)),
+        started,
+        options,
+        context,
+      ),
+  );
+}
+
+/** Tells the observer of an answered request; the response, undefined for a notification. */
+function settled(
+  request: JsonRpcRequest,
+  found: MethodLookup,
+  response: JsonRpcResponse,
+  started: number | undefined,
+  options: DispatchOptions,
+  context: RequestContext,
+): JsonRpcResponse | undefined {
   if (started !== undefined) {
     const method = found.kind === "unknown" ? UNKNOWN_METHOD : request.method;
     options.observer?.onRequest(method, performance.now() - started, "error" in response, context.apiKey?.id);
   }
   return request.notification ? undefined : response;
+}
+
+/** Whether a handler's answer must be waited for (a promise or any other thenable, as `await` would). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as {then?: unknown}).then === "function";
 }
 
 function toRpcError(error: unknown, method: string, options: DispatchOptions): RpcError {

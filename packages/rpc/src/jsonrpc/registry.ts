@@ -100,11 +100,20 @@ export function wireName(namespace: string, name: string): string {
 }
 
 /** The answer to a lookup. */
-export type MethodLookup = {kind: "enabled"; method: RpcMethod} | {kind: "disabled"} | {kind: "unknown"};
+export type MethodLookup =
+  | {readonly kind: "enabled"; readonly method: RpcMethod}
+  | {readonly kind: "disabled"}
+  | {readonly kind: "unknown"};
+
+const UNKNOWN: MethodLookup = {kind: "unknown"};
+const DISABLED: MethodLookup = {kind: "disabled"};
 
 /** Every wire method of the node and whether it is on. */
 export class MethodRegistry {
-  private readonly methods = new Map<string, {method: RpcMethod; namespace: string; enabled: boolean}>();
+  private readonly methods = new Map<
+    string,
+    {method: RpcMethod; namespace: string; enabled: boolean; lookup: MethodLookup}
+  >();
 
   /** Throws on a duplicate wire name or on an option naming a method that does not exist. */
   constructor(tables: readonly NamespaceMethods[], policy: RegistryPolicy) {
@@ -123,15 +132,14 @@ export class MethodRegistry {
       const enabled =
         !policy.disabledMethods.includes(wire) &&
         (policy.enabledMethods.includes(wire) || policy.isNamespaceEnabled(namespace));
-      this.methods.set(wire, {method, namespace, enabled});
+      // The lookup answer is made once: `lookup` runs for every request.
+      this.methods.set(wire, {method, namespace, enabled, lookup: enabled ? {kind: "enabled", method} : DISABLED});
     }
   }
 
   /** The method behind a wire name. */
   lookup(wireName: string): MethodLookup {
-    const entry = this.methods.get(wireName);
-    if (!entry) return {kind: "unknown"};
-    return entry.enabled ? {kind: "enabled", method: entry.method} : {kind: "disabled"};
+    return this.methods.get(wireName)?.lookup ?? UNKNOWN;
   }
 
   /**

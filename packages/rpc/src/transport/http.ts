@@ -24,7 +24,7 @@ import {capConnections} from "./connectionCap.ts";
 import {requestsOfSocket} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {healthAnswer} from "./health.ts";
-import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
+import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
 
 /** What the HTTP transport needs. */
@@ -130,17 +130,29 @@ async function handle(
     return;
   }
   const client = clientOf(req.socket);
-  const answer = await reply(body, dispatchOptions, options, {
+  const answer = reply(body, dispatchOptions, options, {
     kind: "http",
     client: apiKey ? clientOfKey(client, apiKey.id) : client,
     requests: requestsOfSocket(req.socket),
     apiKey,
   });
+  send(res, cors, answer instanceof Promise ? await answer : answer);
+}
+
+/** Writes a JSON-RPC answer, unless the client has gone meanwhile. */
+function send(res: ServerResponse, cors: Record<string, string> | undefined, answer: Reply): void {
   if (res.destroyed || res.writableEnded) return;
-  const headers: Record<string, string> = {...cors, "Content-Type": "application/json"};
-  if (answer.retryAfterSeconds !== undefined) headers["Retry-After"] = String(answer.retryAfterSeconds);
+  let headers = JSON_HEADERS;
+  if (cors !== undefined || answer.retryAfterSeconds !== undefined) {
+    const extra: Record<string, string> = {...cors, ...JSON_HEADERS};
+    if (answer.retryAfterSeconds !== undefined) extra["Retry-After"] = String(answer.retryAfterSeconds);
+    headers = extra;
+  }
   res.writeHead(answer.httpStatus, headers).end(answer.payload ?? "");
 }
+
+/** The headers of an answer without CORS or `Retry-After`: one object for all, never changed. */
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({"Content-Type": "application/json"});
 
 /**
  * The body as text, or undefined when it exceeds `maxBytes` (by its Content-Length or while
@@ -178,11 +190,12 @@ function dropReason(req: IncomingMessage): string {
   return code === "ERR_HTTP_REQUEST_TIMEOUT" ? "http body timeout" : "http client left";
 }
 
-function corsHeaders(req: IncomingMessage, allowed: readonly string[]): Record<string, string> {
+/** The CORS headers of an answer to a page of an allowed origin; undefined (no object made) for any other request. */
+function corsHeaders(req: IncomingMessage, allowed: readonly string[]): Record<string, string> | undefined {
   const origin = req.headers.origin;
-  if (allowed.length === 0 || origin === undefined) return {};
+  if (allowed.length === 0 || origin === undefined) return undefined;
   const allowOrigin = allowed.includes("*") ? "*" : allowed.includes(origin) ? origin : undefined;
-  if (!allowOrigin) return {};
+  if (!allowOrigin) return undefined;
   return {
     "Access-Control-Allow-Origin": allowOrigin,
     "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "Content-Type",
