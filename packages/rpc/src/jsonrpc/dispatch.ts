@@ -131,7 +131,7 @@ async function dispatchBatch(
         await setImmediate();
         sliceStart = performance.now();
       }
-      if (context.signal.aborted) break;
+      if (context.aborted ?? context.signal.aborted) break;
     }
     const element = raw[i];
     const mark = context.budget.used;
@@ -155,7 +155,9 @@ function answered(result: DispatchResult): ParsedBody {
 
 function single(response: JsonRpcResponse | undefined): DispatchResult {
   const status = response && "error" in response && BAD_REQUEST_CODES.has(response.error.code) ? 400 : 200;
-  return {payload: response && serializeBody(response), httpStatus: status};
+  if (!response) return {payload: undefined, httpStatus: status};
+  const text = serializeResponse(response);
+  return {payload: typeof text === "string" ? Buffer.from(text) : text, httpStatus: status};
 }
 
 /** The whole body answered with the budget's refusal, id null (as a response over `maxResponseBytes` always was). */

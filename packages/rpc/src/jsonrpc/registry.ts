@@ -26,6 +26,11 @@ export interface RequestContext {
   /** Aborted when the client goes away, the request times out or the server closes: long work should stop. */
   signal: AbortSignal;
   /**
+   * Whether `signal` is aborted, read without making the signal (a transport makes it only when a
+   * handler asks for it); absent, dispatch reads `signal`.
+   */
+  readonly aborted?: boolean;
+  /**
    * The response bytes of the body (a batch as a whole): a handler building a large result reserves
    * its bytes as it goes, and stops when `reserve` throws (docs/rpc.md §8).
    */

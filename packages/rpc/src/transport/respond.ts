@@ -124,4 +124,8 @@ class BodyContext implements RequestContext {
   get signal(): AbortSignal {
     return this.control.signal;
   }
+
+  get aborted(): boolean {
+    return this.control.aborted;
+  }
 }
