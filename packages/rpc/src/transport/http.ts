@@ -164,23 +164,29 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string | unde
       resolve(undefined);
       return;
     }
-    const chunks: Buffer[] = [];
+    // Most bodies come in one chunk: it is decoded as it is, without a copy.
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
     let length = 0;
     const onData = (chunk: Buffer) => {
       length += chunk.length;
       if (length <= maxBytes) {
-        chunks.push(chunk);
+        if (first === undefined) first = chunk;
+        else if (chunks === undefined) chunks = [first, chunk];
+        else chunks.push(chunk);
         return;
       }
       req.off("data", onData);
       req.pause();
       resolve(undefined);
     };
+    const onGone = () => resolve(undefined);
+    // `on`, not `once`: the first settlement wins anyway, and `once` wraps each listener in two more objects.
     req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.once("close", () => resolve(undefined));
+    req.on("end", () => resolve(chunks ? Buffer.concat(chunks).toString("utf8") : (first?.toString("utf8") ?? "")));
+    req.on("close", onGone);
     // The client's side: it left, or Node cut it off at the timeout (the caller tells which).
-    req.once("error", () => resolve(undefined));
+    req.on("error", onGone);
   });
 }
 
