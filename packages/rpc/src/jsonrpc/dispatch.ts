@@ -200,9 +200,8 @@ function answer(
   options: DispatchOptions,
   context: RequestContext,
 ): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
-  const parsed = parseRequest(raw);
-  if (!parsed.ok) return errorResponse(parsed.id, parsed.error);
-  const {request} = parsed;
+  const request = parseRequest(raw);
+  if (!request.ok) return errorResponse(request.id, request.error);
   const started = options.observer && performance.now();
   const found = options.registry.lookup(request.method);
   let result: unknown;
@@ -269,7 +268,12 @@ function toRpcError(error: unknown, method: string, options: DispatchOptions): R
 /** Whether a batch holds more than `max` requests, nested arrays counted recursively (docs/protocol/errors.md). */
 function countExceeds(batch: unknown[], max: number): boolean {
   let count = 0;
-  const pending: unknown[] = [batch];
+  const pending: unknown[] = [];
+  // The top level counted in place: only nested arrays (rare) go through the stack.
+  for (const element of batch) {
+    if (Array.isArray(element)) pending.push(element);
+    else if (++count > max) return true;
+  }
   while (pending.length > 0) {
     const item = pending.pop();
     if (!Array.isArray(item)) {

@@ -153,7 +153,11 @@ export class MethodRegistry {
    */
   timeBudgetMs(wireNames: Iterable<string>, fallbackMs: number): number {
     let budget = fallbackMs;
+    let previous: string | undefined;
     for (const name of wireNames) {
+      // A batch often calls one method many times: it is looked up once per run.
+      if (name === previous) continue;
+      previous = name;
       const entry = this.methods.get(name);
       if (entry?.enabled && entry.method.timeoutMs !== undefined) budget = Math.max(budget, entry.method.timeoutMs);
     }

@@ -78,19 +78,18 @@ export function reply(
   // Aborted with -32011 as its reason: a read that stops on it (`throwIfAborted`) ends as a timeout.
   const control = new RequestControl(performance.now() + timeoutMs);
   const {requests} = transport;
-  requests.add(control);
+  // A body answered synchronously never joins the connection's requests: no close can come while it runs.
+  if (requests.closed) control.abort(RpcError.timeout());
   const budget = new ResponseBudget(limits.maxResponseBytes, limits.requests.memory);
   let work: DispatchResult | Promise<DispatchResult> | undefined;
   try {
     work = dispatchParsed(parsed.raw, dispatchOptions, new BodyContext(transport, control, budget));
   } finally {
     // Answered already (or a response that cannot be serialized threw): the work has ended.
-    if (!(work instanceof Promise)) {
-      requests.delete(control);
-      budget.release();
-    }
+    if (!(work instanceof Promise)) budget.release();
   }
   if (!(work instanceof Promise)) return work;
+  requests.add(control);
   // The bytes stay reserved until the work has ended, even when the answer was a timeout.
   const running = work.finally(() => budget.release());
   limits.requests.track(control, running);

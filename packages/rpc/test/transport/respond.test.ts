@@ -23,6 +23,10 @@ const registry = new MethodRegistry(
         big: method([], () => "x".repeat(500)),
         aborted: method([], (context) => context.signal.aborted),
         later: method([], async () => "0x2"),
+        watch: method([], async (context) => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return context.signal.aborted;
+        }),
       },
     },
   ],
@@ -80,6 +84,13 @@ describe("reply's synchronous path", () => {
     requests.close();
     const {answer} = send(request("test_aborted"), {requests});
     expect(parsed(answer as Reply).result).toBe(true);
+  });
+
+  it("aborts a pending handler's signal when its connection closes while it runs", async () => {
+    const requests = new ConnectionRequests();
+    const {answer} = send(request("test_watch"), {requests});
+    requests.close();
+    expect(parsed(await answer).result).toBe(true);
   });
 
   it("lets an open connection's handler see a live signal", () => {
