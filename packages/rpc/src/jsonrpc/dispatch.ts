@@ -117,36 +117,61 @@ function singleAnswer(response: JsonRpcResponse | undefined, context: RequestCon
   return result.payload && !reserveRest(context, 0, result.payload.length) ? refused(context) : result;
 }
 
-async function dispatchBatch(
+/**
+ * Answers a batch from item `start` on, appending to `parts`, synchronously as long as its answers
+ * are known at once and its time slice lasts; a pending answer or a yield continues it in a promise.
+ * `resumed`: `start` comes right after a yield, whose slice has just begun.
+ */
+function dispatchBatch(
   raw: unknown[],
   options: DispatchOptions,
   context: RequestContext,
-): Promise<DispatchResult> {
-  const parts: (string | Buffer)[] = [];
-  let sliceStart = performance.now();
-  for (let i = 0; i < raw.length; i++) {
+  parts: (string | Buffer)[] = [],
+  start = 0,
+  sliceStart = performance.now(),
+  resumed = false,
+): DispatchResult | Promise<DispatchResult> {
+  for (let i = start; i < raw.length; i++) {
     // A long batch yields now and then: other connections get their turn and the timeout can fire.
     if (i > 0 && i % BATCH_CHECK_EVERY === 0) {
-      if (performance.now() - sliceStart >= BATCH_SLICE_MS) {
-        await setImmediate();
-        sliceStart = performance.now();
+      if (!(resumed && i === start) && performance.now() - sliceStart >= BATCH_SLICE_MS) {
+        return setImmediate().then(() => dispatchBatch(raw, options, context, parts, i, performance.now(), true));
       }
       if (context.aborted ?? context.signal.aborted) break;
     }
-    const element = raw[i];
     const mark = context.budget.used;
-    const answered = answer(element, options, context);
-    // Only a pending answer is awaited: an answer known already takes no turn of the microtask queue.
-    const response = answered instanceof Promise ? await answered : answered;
-    if (context.budget.exceeded) return refused(context);
-    if (!response) continue;
-    const part = serializeResponse(response);
-    const size = typeof part === "string" ? Buffer.byteLength(part) : part.length;
-    // One byte more for the separator.
-    if (!reserveRest(context, mark, size + 1)) return refused(context);
-    parts.push(part);
+    const answered = answer(raw[i], options, context);
+    // Only a pending answer is waited for: an answer known already takes no turn of the microtask queue.
+    if (answered instanceof Promise) {
+      return answered.then(
+        (response) =>
+          keepPart(response, mark, parts, context) ?? dispatchBatch(raw, options, context, parts, i + 1, sliceStart),
+      );
+    }
+    const refusal = keepPart(answered, mark, parts, context);
+    if (refusal) return refusal;
   }
   return {payload: parts.length > 0 ? joinArray(parts) : undefined, httpStatus: 200};
+}
+
+/**
+ * Serializes a batch item's response into `parts`, its bytes counted from `mark` (what the budget
+ * stood at when it started); the whole body's refusal when the budget refused.
+ */
+function keepPart(
+  response: JsonRpcResponse | undefined,
+  mark: number,
+  parts: (string | Buffer)[],
+  context: RequestContext,
+): DispatchResult | undefined {
+  if (context.budget.exceeded) return refused(context);
+  if (!response) return undefined;
+  const part = serializeResponse(response);
+  const size = typeof part === "string" ? Buffer.byteLength(part) : part.length;
+  // One byte more for the separator.
+  if (!reserveRest(context, mark, size + 1)) return refused(context);
+  parts.push(part);
+  return undefined;
 }
 
 function answered(result: DispatchResult): ParsedBody {

@@ -23,6 +23,11 @@ const registry = new MethodRegistry(
         big: method([], () => "x".repeat(500)),
         aborted: method([], (context) => context.signal.aborted),
         later: method([], async () => "0x2"),
+        spin: method([], () => {
+          const until = performance.now() + 1;
+          while (performance.now() < until);
+          return "0x3";
+        }),
         watch: method([], async (context) => {
           await new Promise((resolve) => setTimeout(resolve, 20));
           return context.signal.aborted;
@@ -56,6 +61,20 @@ describe("reply's synchronous path", () => {
     expect(parsed(answer as Reply)).toEqual({jsonrpc: "2.0", id: 1, result: "0x1"});
     expect(limits.requests.memory.reserved).toBe(0);
     expect(limits.requests.size).toBe(0);
+  });
+
+  it("answers a batch of synchronous handlers synchronously, within its time slice", () => {
+    const {answer, limits} = send(Array.from({length: 20}, (_, i) => request("test_now", i)));
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect(parsed(answer as Reply)).toHaveLength(20);
+    expect(limits.requests.memory.reserved).toBe(0);
+  });
+
+  it("lets a synchronous batch past its time slice yield, and answers it whole", async () => {
+    const {answer} = send(Array.from({length: 40}, (_, i) => request("test_spin", i)));
+    expect(answer).toBeInstanceOf(Promise);
+    const items = parsed(await answer);
+    expect(items.map((item: {id: number}) => item.id)).toEqual(Array.from({length: 40}, (_, i) => i));
   });
 
   it("answers a batch of synchronous handlers in order, a pending one awaited in its place", async () => {
