@@ -38,7 +38,7 @@ export function rateRefusal(raw: unknown, waitMs: number, limit: () => string): 
   const error = RpcError.limitExceeded(limit());
   const answer = (element: unknown) => {
     const parsed = parseRequest(element);
-    return errorResponse(parsed.ok ? parsed.request.id : parsed.id, error);
+    return errorResponse(parsed.id, error);
   };
   const body = Array.isArray(raw) ? raw.map(answer) : answer(raw);
   return {

@@ -8,9 +8,9 @@
 import {setImmediate} from "node:timers/promises";
 import type {RpcObserver} from "../deps.ts";
 import {MethodUnavailableError, RpcError, RpcErrorCode} from "./errors.ts";
-import {errorResponse, type JsonRpcResponse, parseRequest, resultResponse} from "./message.ts";
+import {errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseRequest, resultResponse} from "./message.ts";
 import {serializeBody, serializeResponse} from "./rawJson.ts";
-import type {MethodRegistry, RequestContext} from "./registry.ts";
+import type {MethodLookup, MethodRegistry, RequestContext} from "./registry.ts";
 
 /** What dispatch needs besides the body. */
 export interface DispatchOptions {
@@ -97,41 +97,81 @@ export function methodsOf(raw: unknown): string[] {
   return names;
 }
 
-/** Answers a body `parseBody` accepted. Never throws. */
-export async function dispatchParsed(
+/**
+ * Answers a body `parseBody` accepted; never throws. The answer comes synchronously when every
+ * handler it ran answered synchronously (a memoized read), so that a cheap request costs no promise.
+ */
+export function dispatchParsed(
   raw: unknown,
   options: DispatchOptions,
   context: RequestContext,
-): Promise<DispatchResult> {
-  if (!Array.isArray(raw)) {
-    const response = await answer(raw, options, context);
-    if (context.budget.exceeded) return refused(context);
-    const result = single(response);
-    return result.payload && !reserveRest(context, 0, result.payload.length) ? refused(context) : result;
-  }
-  const parts: (string | Buffer)[] = [];
-  let sliceStart = performance.now();
-  for (let i = 0; i < raw.length; i++) {
+): DispatchResult | Promise<DispatchResult> {
+  if (Array.isArray(raw)) return dispatchBatch(raw, options, context);
+  const response = answer(raw, options, context);
+  return response instanceof Promise ? response.then((r) => singleAnswer(r, context)) : singleAnswer(response, context);
+}
+
+function singleAnswer(response: JsonRpcResponse | undefined, context: RequestContext): DispatchResult {
+  if (context.budget.exceeded) return refused(context);
+  const result = single(response);
+  return result.payload && !reserveRest(context, 0, result.payload.length) ? refused(context) : result;
+}
+
+/**
+ * Answers a batch from item `start` on, appending to `parts`, synchronously as long as its answers
+ * are known at once and its time slice lasts; a pending answer or a yield continues it in a promise.
+ * `resumed`: `start` comes right after a yield, whose slice has just begun.
+ */
+function dispatchBatch(
+  raw: unknown[],
+  options: DispatchOptions,
+  context: RequestContext,
+  parts: (string | Buffer)[] = [],
+  start = 0,
+  sliceStart = performance.now(),
+  resumed = false,
+): DispatchResult | Promise<DispatchResult> {
+  for (let i = start; i < raw.length; i++) {
     // A long batch yields now and then: other connections get their turn and the timeout can fire.
     if (i > 0 && i % BATCH_CHECK_EVERY === 0) {
-      if (performance.now() - sliceStart >= BATCH_SLICE_MS) {
-        await setImmediate();
-        sliceStart = performance.now();
+      if (!(resumed && i === start) && performance.now() - sliceStart >= BATCH_SLICE_MS) {
+        return setImmediate().then(() => dispatchBatch(raw, options, context, parts, i, performance.now(), true));
       }
-      if (context.signal.aborted) break;
+      if (context.aborted ?? context.signal.aborted) break;
     }
-    const element = raw[i];
     const mark = context.budget.used;
-    const response = await answer(element, options, context);
-    if (context.budget.exceeded) return refused(context);
-    if (!response) continue;
-    const part = serializeResponse(response);
-    const size = typeof part === "string" ? Buffer.byteLength(part) : part.length;
-    // One byte more for the separator.
-    if (!reserveRest(context, mark, size + 1)) return refused(context);
-    parts.push(part);
+    const answered = answer(raw[i], options, context);
+    // Only a pending answer is waited for: an answer known already takes no turn of the microtask queue.
+    if (answered instanceof Promise) {
+      return answered.then(
+        (response) =>
+          keepPart(response, mark, parts, context) ?? dispatchBatch(raw, options, context, parts, i + 1, sliceStart),
+      );
+    }
+    const refusal = keepPart(answered, mark, parts, context);
+    if (refusal) return refusal;
   }
   return {payload: parts.length > 0 ? joinArray(parts) : undefined, httpStatus: 200};
+}
+
+/**
+ * Serializes a batch item's response into `parts`, its bytes counted from `mark` (what the budget
+ * stood at when it started); the whole body's refusal when the budget refused.
+ */
+function keepPart(
+  response: JsonRpcResponse | undefined,
+  mark: number,
+  parts: (string | Buffer)[],
+  context: RequestContext,
+): DispatchResult | undefined {
+  if (context.budget.exceeded) return refused(context);
+  if (!response) return undefined;
+  const part = serializeResponse(response);
+  const size = typeof part === "string" ? Buffer.byteLength(part) : part.length;
+  // One byte more for the separator.
+  if (!reserveRest(context, mark, size + 1)) return refused(context);
+  parts.push(part);
+  return undefined;
 }
 
 function answered(result: DispatchResult): ParsedBody {
@@ -140,7 +180,9 @@ function answered(result: DispatchResult): ParsedBody {
 
 function single(response: JsonRpcResponse | undefined): DispatchResult {
   const status = response && "error" in response && BAD_REQUEST_CODES.has(response.error.code) ? 400 : 200;
-  return {payload: response && serializeBody(response), httpStatus: status};
+  if (!response) return {payload: undefined, httpStatus: status};
+  const text = serializeResponse(response);
+  return {payload: typeof text === "string" ? Buffer.from(text) : text, httpStatus: status};
 }
 
 /** The whole body answered with the budget's refusal, id null (as a response over `maxResponseBytes` always was). */
@@ -174,32 +216,72 @@ const OPEN = Buffer.from("[");
 const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]");
 
-/** The response to one request object, undefined for a notification. */
-async function answer(
+/**
+ * The response to one request object, undefined for a notification; a promise only when the
+ * handler's answer is one.
+ */
+function answer(
   raw: unknown,
   options: DispatchOptions,
   context: RequestContext,
-): Promise<JsonRpcResponse | undefined> {
-  const parsed = parseRequest(raw);
-  if (!parsed.ok) return errorResponse(parsed.id, parsed.error);
-  const {request} = parsed;
+): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
+  const request = parseRequest(raw);
+  if (!request.ok) return errorResponse(request.id, request.error);
   const started = options.observer && performance.now();
   const found = options.registry.lookup(request.method);
-  let response: JsonRpcResponse;
+  let result: unknown;
   try {
     if (found.kind === "unknown") throw RpcError.methodNotFound(request.method);
     if (found.kind === "disabled") throw RpcError.methodNotAvailable(request.method, "it is disabled on this node");
     const refusal = context.apiKey?.refusal(request.method);
     if (refusal !== undefined) throw RpcError.methodNotAvailable(request.method, refusal);
-    response = resultResponse(request.id, await found.method.invoke(request.params, context));
+    result = found.method.invoke(request.params, context);
   } catch (e) {
-    response = errorResponse(request.id, toRpcError(e, request.method, options));
+    return settled(
+      request,
+      found,
+      errorResponse(request.id, toRpcError(e, request.method, options)),
+      started,
+      options,
+      context,
+    );
   }
+  if (!isThenable(result)) {
+    return settled(request, found, resultResponse(request.id, result), started, options, context);
+  }
+  return Promise.resolve(result).then(
+    (value) => settled(request, found, resultResponse(request.id, value), started, options, context),
+    (e: unknown) =>
+      settled(
+        request,
+        found,
+        errorResponse(request.id, toRpcError(e, request.method, options)),
+        started,
+        options,
+        context,
+      ),
+  );
+}
+
+/** Tells the observer of an answered request; the response, undefined for a notification. */
+function settled(
+  request: JsonRpcRequest,
+  found: MethodLookup,
+  response: JsonRpcResponse,
+  started: number | undefined,
+  options: DispatchOptions,
+  context: RequestContext,
+): JsonRpcResponse | undefined {
   if (started !== undefined) {
     const method = found.kind === "unknown" ? UNKNOWN_METHOD : request.method;
     options.observer?.onRequest(method, performance.now() - started, "error" in response, context.apiKey?.id);
   }
   return request.notification ? undefined : response;
+}
+
+/** Whether a handler's answer must be waited for (a promise or any other thenable, as `await` would). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as {then?: unknown}).then === "function";
 }
 
 function toRpcError(error: unknown, method: string, options: DispatchOptions): RpcError {
@@ -211,7 +293,12 @@ function toRpcError(error: unknown, method: string, options: DispatchOptions): R
 /** Whether a batch holds more than `max` requests, nested arrays counted recursively (docs/protocol/errors.md). */
 function countExceeds(batch: unknown[], max: number): boolean {
   let count = 0;
-  const pending: unknown[] = [batch];
+  const pending: unknown[] = [];
+  // The top level counted in place: only nested arrays (rare) go through the stack.
+  for (const element of batch) {
+    if (Array.isArray(element)) pending.push(element);
+    else if (++count > max) return true;
+  }
   while (pending.length > 0) {
     const item = pending.pop();
     if (!Array.isArray(item)) {

@@ -22,8 +22,8 @@ export type JsonRpcResponse =
   | {jsonrpc: "2.0"; id: JsonRpcId; result: unknown}
   | {jsonrpc: "2.0"; id: JsonRpcId; error: RpcErrorObject};
 
-/** The outcome of checking one request: the request, or the error to answer with. */
-export type ParsedRequest = {ok: true; request: JsonRpcRequest} | {ok: false; id: JsonRpcId; error: RpcError};
+/** The outcome of checking one request: the request itself (one object per request), or the error to answer with. */
+export type ParsedRequest = (JsonRpcRequest & {ok: true}) | {ok: false; id: JsonRpcId; error: RpcError};
 
 function isId(value: unknown): value is JsonRpcId {
   return value === null || typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
@@ -57,7 +57,7 @@ export function parseRequest(raw: unknown): ParsedRequest {
       error: RpcError.invalidParams("params must be an array (named parameters are not supported)"),
     };
   }
-  return {ok: true, request: {method: message.method, params, id, notification: message.id === undefined}};
+  return {ok: true, method: message.method, params, id, notification: message.id === undefined};
 }
 
 /** A success response. */

@@ -1,3 +1,5 @@
+import type {JsonRpcResponse} from "./message.ts";
+
 /**
  * A result already serialized: large answers (eth_getLogs) are assembled from cached UTF-8 JSON
  * fragments instead of building an object per entry for `JSON.stringify` to walk, and reach the
@@ -16,10 +18,14 @@ export function serializeBody(body: unknown): Buffer {
 }
 
 /**
- * The JSON of one response inside a batch: a string (joined with the others and encoded once), or
- * its UTF-8 bytes when its result is `RawJson`.
+ * The JSON of one response: a string (a batch's are joined and encoded once), or its UTF-8 bytes
+ * when its result is `RawJson`. A string result (a quantity, a hash: the common answer) is written
+ * around its `JSON.stringify`, the text `JSON.stringify` gives for the whole response, at half its cost.
  */
-export function serializeResponse(response: unknown): string | Buffer {
+export function serializeResponse(response: JsonRpcResponse): string | Buffer {
+  if ("result" in response && typeof response.result === "string") {
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${JSON.stringify(response.result)}}`;
+  }
   return hasRawResult(response) ? serializeBody(response) : JSON.stringify(response);
 }
 

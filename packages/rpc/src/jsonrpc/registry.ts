@@ -26,6 +26,11 @@ export interface RequestContext {
   /** Aborted when the client goes away, the request times out or the server closes: long work should stop. */
   signal: AbortSignal;
   /**
+   * Whether `signal` is aborted, read without making the signal (a transport makes it only when a
+   * handler asks for it); absent, dispatch reads `signal`.
+   */
+  readonly aborted?: boolean;
+  /**
    * The response bytes of the body (a batch as a whole): a handler building a large result reserves
    * its bytes as it goes, and stops when `reserve` throws (docs/rpc.md §8).
    */
@@ -100,11 +105,20 @@ export function wireName(namespace: string, name: string): string {
 }
 
 /** The answer to a lookup. */
-export type MethodLookup = {kind: "enabled"; method: RpcMethod} | {kind: "disabled"} | {kind: "unknown"};
+export type MethodLookup =
+  | {readonly kind: "enabled"; readonly method: RpcMethod}
+  | {readonly kind: "disabled"}
+  | {readonly kind: "unknown"};
+
+const UNKNOWN: MethodLookup = {kind: "unknown"};
+const DISABLED: MethodLookup = {kind: "disabled"};
 
 /** Every wire method of the node and whether it is on. */
 export class MethodRegistry {
-  private readonly methods = new Map<string, {method: RpcMethod; namespace: string; enabled: boolean}>();
+  private readonly methods = new Map<
+    string,
+    {method: RpcMethod; namespace: string; enabled: boolean; lookup: MethodLookup}
+  >();
 
   /** Throws on a duplicate wire name or on an option naming a method that does not exist. */
   constructor(tables: readonly NamespaceMethods[], policy: RegistryPolicy) {
@@ -123,15 +137,14 @@ export class MethodRegistry {
       const enabled =
         !policy.disabledMethods.includes(wire) &&
         (policy.enabledMethods.includes(wire) || policy.isNamespaceEnabled(namespace));
-      this.methods.set(wire, {method, namespace, enabled});
+      // The lookup answer is made once: `lookup` runs for every request.
+      this.methods.set(wire, {method, namespace, enabled, lookup: enabled ? {kind: "enabled", method} : DISABLED});
     }
   }
 
   /** The method behind a wire name. */
   lookup(wireName: string): MethodLookup {
-    const entry = this.methods.get(wireName);
-    if (!entry) return {kind: "unknown"};
-    return entry.enabled ? {kind: "enabled", method: entry.method} : {kind: "disabled"};
+    return this.methods.get(wireName)?.lookup ?? UNKNOWN;
   }
 
   /**
@@ -140,7 +153,11 @@ export class MethodRegistry {
    */
   timeBudgetMs(wireNames: Iterable<string>, fallbackMs: number): number {
     let budget = fallbackMs;
+    let previous: string | undefined;
     for (const name of wireNames) {
+      // A batch often calls one method many times: it is looked up once per run.
+      if (name === previous) continue;
+      previous = name;
       const entry = this.methods.get(name);
       if (entry?.enabled && entry.method.timeoutMs !== undefined) budget = Math.max(budget, entry.method.timeoutMs);
     }

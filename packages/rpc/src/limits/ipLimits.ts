@@ -21,6 +21,9 @@ interface AddressState {
 /** The per-address token buckets and connection counts. */
 export class IpLimits {
   private readonly table = new Map<string, AddressState>();
+  /** The last address asked about and what it counts as: a client's requests repeat its address. */
+  private lastAddress: string | undefined;
+  private lastKey: string | undefined;
 
   constructor(private readonly options: IpLimitOptions) {}
 
@@ -31,7 +34,7 @@ export class IpLimits {
 
   /** Takes a body's requests from `address`'s bucket; the 429 refusal when it is over its rate. */
   checkRate(address: string, raw: unknown): RateRefusal | undefined {
-    const key = limitKey(address);
+    const key = this.keyOf(address);
     if (key === undefined) return undefined;
     const state = this.touch(key);
     state.bucket ??= new TokenBucket({ratePerSecond: this.options.requestsPerSecond, burst: this.options.burst});
@@ -47,7 +50,7 @@ export class IpLimits {
    * holds `maxConnections`. A counted connection must be given back with `closeConnection`.
    */
   openConnection(address: string): boolean {
-    const key = limitKey(address);
+    const key = this.keyOf(address);
     if (key === undefined) return true;
     const state = this.touch(key);
     if (state.connections >= this.options.maxConnections) return false;
@@ -57,9 +60,18 @@ export class IpLimits {
 
   /** A connection counted by `openConnection` closed. */
   closeConnection(address: string): void {
-    const key = limitKey(address);
+    const key = this.keyOf(address);
     const state = key === undefined ? undefined : this.table.get(key);
     if (state) state.connections--;
+  }
+
+  /** `limitKey(address)`, remembered for the last address. */
+  private keyOf(address: string): string | undefined {
+    if (address !== this.lastAddress) {
+      this.lastKey = limitKey(address);
+      this.lastAddress = address;
+    }
+    return this.lastKey;
   }
 
   /** The state of `key`, made most recently seen (a Map keeps insertion order: the oldest come first). */

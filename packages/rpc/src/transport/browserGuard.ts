@@ -75,6 +75,8 @@ export function browserRefusal(
   guard: BrowserGuard,
 ): RpcError | undefined {
   const {host, origin} = req.headers;
+  // HTTP (no origins to check): a client sends the same Host again and again, so the last allowed one is remembered.
+  if (guard.origins === undefined && host !== undefined && allowedHost.get(guard) === host) return undefined;
   if (!isHostAllowed(host, guard.vhosts)) {
     return RpcError.invalidRequest(
       host === undefined
@@ -85,5 +87,9 @@ export function browserRefusal(
   if (guard.origins !== undefined && !isOriginAllowed(origin, guard.origins)) {
     return RpcError.invalidRequest(`origin not allowed: ${origin} is not in rpc.${listener}.origins`);
   }
+  if (guard.origins === undefined && host !== undefined) allowedHost.set(guard, host);
   return undefined;
 }
+
+/** The last `Host` each guard allowed: the verdict depends on the Host and the guard's lists only. */
+const allowedHost = new WeakMap<BrowserGuard, string>();

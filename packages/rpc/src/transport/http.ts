@@ -24,7 +24,7 @@ import {capConnections} from "./connectionCap.ts";
 import {requestsOfSocket} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {healthAnswer} from "./health.ts";
-import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
+import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
 
 /** What the HTTP transport needs. */
@@ -60,22 +60,32 @@ export function createHttpTransport(
     : createServer(timeouts);
   if (options.addressLimits) capConnections(server, options.addressLimits, dropped);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res, dispatchOptions, options, dropped).catch((error) => {
+    const fail = (error: unknown) => {
       logger.error({error}, "rpc http request failed");
       if (!res.headersSent && !res.destroyed) res.writeHead(500).end();
-    });
+    };
+    try {
+      handle(req, res, dispatchOptions, options, dropped, fail);
+    } catch (error) {
+      fail(error);
+    }
   });
   server.on("close", () => dropped.flush());
   return server;
 }
 
-async function handle(
+/**
+ * Answers one HTTP request; `fail` gets what throws once the body is in. No promise is made for a
+ * body answered synchronously (`reply`'s cheap reads): the body comes by callback.
+ */
+function handle(
   req: IncomingMessage,
   res: ServerResponse,
   dispatchOptions: DispatchOptions,
   options: HttpTransportOptions,
   dropped: DroppedClients,
-): Promise<void> {
+  fail: (error: unknown) => void,
+): void {
   // The probes come before the Host check: a load balancer asks by address, and the answer
   // (alive, ready) tells a page nothing worth a DNS-rebinding defence (docs/rpc.md §5).
   const probe = req.method === "GET" ? healthAnswer(req.url, options.health) : undefined;
@@ -117,59 +127,97 @@ async function handle(
     res.writeHead(415, {...cors, "Content-Type": "text/plain"}).end("Content-Type must be application/json\n");
     return;
   }
-  const {socket} = res;
-  const body = await readBody(req, options.maxBodyBytes);
-  if (body === undefined) {
-    if (res.destroyed) {
-      dropped.record(dropReason(req), {client: req.socket.remoteAddress});
-      return;
+  readBody(req, options.maxBodyBytes, (body) => {
+    try {
+      if (body === undefined) {
+        refuseBody(req, res, cors, dropped);
+        return;
+      }
+      const client = clientOf(req.socket);
+      const answer = reply(body, dispatchOptions, options, {
+        kind: "http",
+        client: apiKey ? clientOfKey(client, apiKey.id) : client,
+        requests: requestsOfSocket(req.socket),
+        apiKey,
+      });
+      if (answer instanceof Promise) answer.then((ready) => send(res, cors, ready)).catch(fail);
+      else send(res, cors, answer);
+    } catch (error) {
+      fail(error);
     }
-    // Transport abuse: refuse and drop the connection rather than read the rest.
-    res.writeHead(413, {...cors, Connection: "close", "Content-Type": "text/plain"}).end("request body too large\n");
-    res.on("finish", () => socket?.destroy());
+  });
+}
+
+/** A body that never came whole: the client left (a debug line), or it was too large (413, connection closed). */
+function refuseBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: Record<string, string> | undefined,
+  dropped: DroppedClients,
+): void {
+  if (res.destroyed) {
+    dropped.record(dropReason(req), {client: req.socket.remoteAddress});
     return;
   }
-  const client = clientOf(req.socket);
-  const answer = await reply(body, dispatchOptions, options, {
-    kind: "http",
-    client: apiKey ? clientOfKey(client, apiKey.id) : client,
-    requests: requestsOfSocket(req.socket),
-    apiKey,
-  });
+  const {socket} = res;
+  // Transport abuse: refuse and drop the connection rather than read the rest.
+  res.writeHead(413, {...cors, Connection: "close", "Content-Type": "text/plain"}).end("request body too large\n");
+  res.on("finish", () => socket?.destroy());
+}
+
+/** Writes a JSON-RPC answer, unless the client has gone meanwhile. */
+function send(res: ServerResponse, cors: Record<string, string> | undefined, answer: Reply): void {
   if (res.destroyed || res.writableEnded) return;
-  const headers: Record<string, string> = {...cors, "Content-Type": "application/json"};
-  if (answer.retryAfterSeconds !== undefined) headers["Retry-After"] = String(answer.retryAfterSeconds);
+  let headers = JSON_HEADERS;
+  if (cors !== undefined || answer.retryAfterSeconds !== undefined) {
+    const extra: Record<string, string> = {...cors, ...JSON_HEADERS};
+    if (answer.retryAfterSeconds !== undefined) extra["Retry-After"] = String(answer.retryAfterSeconds);
+    headers = extra;
+  }
   res.writeHead(answer.httpStatus, headers).end(answer.payload ?? "");
 }
 
+/** The headers of an answer without CORS or `Retry-After`: one object for all, never changed. */
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({"Content-Type": "application/json"});
+
 /**
- * The body as text, or undefined when it exceeds `maxBytes` (by its Content-Length or while
- * reading; the rest is not read) or the client went away before sending it all.
+ * Calls `done` once with the body as text, or with undefined when it exceeds `maxBytes` (by its
+ * Content-Length or while reading; the rest is not read) or the client went away before sending it all.
  */
-function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    if (Number(req.headers["content-length"] ?? 0) > maxBytes) {
-      resolve(undefined);
+function readBody(req: IncomingMessage, maxBytes: number, done: (body: string | undefined) => void): void {
+  if (Number(req.headers["content-length"] ?? 0) > maxBytes) {
+    done(undefined);
+    return;
+  }
+  let settled = false;
+  const settle = (body: string | undefined) => {
+    if (settled) return;
+    settled = true;
+    done(body);
+  };
+  // Most bodies come in one chunk: it is decoded as it is, without a copy.
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  let length = 0;
+  const onData = (chunk: Buffer) => {
+    length += chunk.length;
+    if (length <= maxBytes) {
+      if (first === undefined) first = chunk;
+      else if (chunks === undefined) chunks = [first, chunk];
+      else chunks.push(chunk);
       return;
     }
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const onData = (chunk: Buffer) => {
-      length += chunk.length;
-      if (length <= maxBytes) {
-        chunks.push(chunk);
-        return;
-      }
-      req.off("data", onData);
-      req.pause();
-      resolve(undefined);
-    };
-    req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.once("close", () => resolve(undefined));
-    // The client's side: it left, or Node cut it off at the timeout (the caller tells which).
-    req.once("error", () => resolve(undefined));
-  });
+    req.off("data", onData);
+    req.pause();
+    settle(undefined);
+  };
+  const onGone = () => settle(undefined);
+  // `on`, not `once`: only the first settlement counts anyway, and `once` wraps each listener in two more objects.
+  req.on("data", onData);
+  req.on("end", () => settle(chunks ? Buffer.concat(chunks).toString("utf8") : (first?.toString("utf8") ?? "")));
+  req.on("close", onGone);
+  // The client's side: it left, or Node cut it off at the timeout (the caller tells which).
+  req.on("error", onGone);
 }
 
 /** Why a request's body never arrived: Node's timeout destroys the socket with its own error. */
@@ -178,11 +226,12 @@ function dropReason(req: IncomingMessage): string {
   return code === "ERR_HTTP_REQUEST_TIMEOUT" ? "http body timeout" : "http client left";
 }
 
-function corsHeaders(req: IncomingMessage, allowed: readonly string[]): Record<string, string> {
+/** The CORS headers of an answer to a page of an allowed origin; undefined (no object made) for any other request. */
+function corsHeaders(req: IncomingMessage, allowed: readonly string[]): Record<string, string> | undefined {
   const origin = req.headers.origin;
-  if (allowed.length === 0 || origin === undefined) return {};
+  if (allowed.length === 0 || origin === undefined) return undefined;
   const allowOrigin = allowed.includes("*") ? "*" : allowed.includes(origin) ? origin : undefined;
-  if (!allowOrigin) return {};
+  if (!allowOrigin) return undefined;
   return {
     "Access-Control-Allow-Origin": allowOrigin,
     "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "Content-Type",

@@ -48,9 +48,10 @@ export const errorPayload = (error: RpcError): Buffer =>
  * the key's batch cap and rate apply before anything runs; without one, the client address's rate.
  * Past the time budget the answer is -32011 at once while the work is told to stop; no timer,
  * promise race or `AbortController` is made per request (the deadlines share `InFlightRequests`'
- * timer, the signal is made on demand).
+ * timer, the signal is made on demand). A body answered synchronously (cheap reads) is answered
+ * without a promise: its work has ended before any timer or close event could run.
  */
-export async function reply(
+export function reply(
   text: string,
   dispatchOptions: DispatchOptions,
   limits: ReplyLimits,
@@ -61,7 +62,7 @@ export async function reply(
     requests: ConnectionRequests;
     apiKey?: KeyAccess;
   },
-): Promise<Reply> {
+): Reply | Promise<Reply> {
   const {apiKey} = transport;
   const maxBatchSize = apiKey?.limits.maxBatchSize ?? dispatchOptions.maxBatchSize;
   const parsed = parseBody(
@@ -76,29 +77,54 @@ export async function reply(
   const timeoutMs = dispatchOptions.registry.timeBudgetMs(methodsOf(parsed.raw), limits.requestTimeoutMs);
   // Aborted with -32011 as its reason: a read that stops on it (`throwIfAborted`) ends as a timeout.
   const control = new RequestControl(performance.now() + timeoutMs);
-  transport.requests.add(control);
+  const {requests} = transport;
+  // A body answered synchronously never joins the connection's requests: no close can come while it runs.
+  if (requests.closed) control.abort(RpcError.timeout());
+  const budget = new ResponseBudget(limits.maxResponseBytes, limits.requests.memory);
+  let work: DispatchResult | Promise<DispatchResult> | undefined;
   try {
-    const budget = new ResponseBudget(limits.maxResponseBytes, limits.requests.memory);
-    const context: RequestContext = {
-      transport: transport.kind,
-      client: transport.client,
-      apiKey,
-      get signal() {
-        return control.signal;
-      },
-      budget,
-      connection: transport.connection,
-    };
-    // The bytes stay reserved until the work has ended, even when the answer was a timeout.
-    const work = dispatchParsed(parsed.raw, dispatchOptions, context).finally(() => budget.release());
-    limits.requests.track(control, work);
-    const result = await new Promise<DispatchResult | undefined>((resolve) => {
-      control.onTimeout = () => resolve(undefined);
-      work.then(resolve);
-    });
-    if (result === undefined) return {httpStatus: 200, payload: errorPayload(RpcError.timeout())};
-    return {httpStatus: result.httpStatus, payload: result.payload};
+    work = dispatchParsed(parsed.raw, dispatchOptions, new BodyContext(transport, control, budget));
   } finally {
-    transport.requests.delete(control);
+    // Answered already (or a response that cannot be serialized threw): the work has ended.
+    if (!(work instanceof Promise)) budget.release();
+  }
+  if (!(work instanceof Promise)) return work;
+  requests.add(control);
+  // The bytes stay reserved until the work has ended, even when the answer was a timeout.
+  const running = work.finally(() => budget.release());
+  limits.requests.track(control, running);
+  return new Promise<DispatchResult | undefined>((resolve) => {
+    control.onTimeout = () => resolve(undefined);
+    running.then(resolve);
+  }).then((result) => {
+    requests.delete(control);
+    return result ?? {httpStatus: 200, payload: errorPayload(RpcError.timeout())};
+  });
+}
+
+/** The `RequestContext` of one body: a class, so that each request costs one small object and no closure. */
+class BodyContext implements RequestContext {
+  readonly transport: "http" | "ws";
+  readonly client: RpcClient;
+  readonly apiKey: KeyAccess | undefined;
+  readonly connection: Connection | undefined;
+
+  constructor(
+    transport: {kind: "http" | "ws"; client: RpcClient; connection?: Connection; apiKey?: KeyAccess},
+    private readonly control: RequestControl,
+    readonly budget: ResponseBudget,
+  ) {
+    this.transport = transport.kind;
+    this.client = transport.client;
+    this.apiKey = transport.apiKey;
+    this.connection = transport.connection;
+  }
+
+  get signal(): AbortSignal {
+    return this.control.signal;
+  }
+
+  get aborted(): boolean {
+    return this.control.aborted;
   }
 }

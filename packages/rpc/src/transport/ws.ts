@@ -29,7 +29,7 @@ import {browserRefusal} from "./browserGuard.ts";
 import {capConnections} from "./connectionCap.ts";
 import {ConnectionRequests} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
-import {errorPayload, type ReplyLimits, reply} from "./respond.ts";
+import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
 
 /** What the WebSocket transport needs. */
@@ -152,7 +152,10 @@ function serve(
     while (inFlight < options.maxInFlightPerConnection && waiting.length > 0 && !gone.closed) {
       const text = waiting.shift() as string;
       inFlight++;
-      reply(text, dispatchOptions, options, {kind: "ws", client, connection, requests: gone, apiKey})
+      // A promise whatever the answer: a synchronous throw is logged like a failed request.
+      new Promise<Reply>((resolve) =>
+        resolve(reply(text, dispatchOptions, options, {kind: "ws", client, connection, requests: gone, apiKey})),
+      )
         .then((answer) => {
           if (answer.payload !== undefined) send(answer.payload);
         })

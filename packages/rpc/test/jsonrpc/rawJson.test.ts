@@ -1,6 +1,7 @@
 /** Response bodies with pre-serialized results: the bytes must parse to the body `JSON.stringify` would give. */
 import {describe, expect, it} from "vitest";
-import {RawJson, serializeBody} from "../../src/jsonrpc/rawJson.ts";
+import type {JsonRpcResponse} from "../../src/jsonrpc/message.ts";
+import {RawJson, serializeBody, serializeResponse} from "../../src/jsonrpc/rawJson.ts";
 
 const raw = (value: unknown) => new RawJson(Buffer.from(JSON.stringify(value)));
 const parsed = (body: unknown) => JSON.parse(serializeBody(body).toString("utf8"));
@@ -82,5 +83,27 @@ describe("serializeBody", () => {
   it("serializes a bare error body (no id) exactly as JSON.stringify", () => {
     const body = {error: {code: -32600, message: "empty batch"}};
     expect(serializeBody(body)).toEqual(Buffer.from(JSON.stringify(body)));
+  });
+});
+
+describe("serializeResponse", () => {
+  it("writes a string result exactly as JSON.stringify of the whole response, whatever the id and the text", () => {
+    const texts = ["0x1", "", 'a "quoted" \\ back', "line\nbreak\u0001", "ü✓ 𝄞", "lone \ud800 surrogate"];
+    const ids = [1, 0, -3, 1.5, 1e21, "7", 'odd "id"', null];
+    for (const result of texts) {
+      for (const id of ids) {
+        const response: JsonRpcResponse = {jsonrpc: "2.0", id, result};
+        expect(serializeResponse(response)).toBe(JSON.stringify(response));
+      }
+    }
+  });
+
+  it("writes any other result and an error as JSON.stringify does", () => {
+    const responses: JsonRpcResponse[] = [
+      {jsonrpc: "2.0", id: 1, result: {a: [1, "x"]}},
+      {jsonrpc: "2.0", id: "2", result: null},
+      {jsonrpc: "2.0", id: null, error: {code: -32600, message: "bad"}},
+    ];
+    for (const response of responses) expect(serializeResponse(response)).toBe(JSON.stringify(response));
   });
 });

@@ -1,8 +1,8 @@
 /** Browser-origin defences: the Host check of both listeners and the Origin check of WebSocket handshakes. */
-import {request as httpRequest} from "node:http";
+import {request as httpRequest, type IncomingMessage} from "node:http";
 import {connect} from "node:net";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import {isHostAllowed, isOriginAllowed} from "../../src/transport/browserGuard.ts";
+import {browserRefusal, isHostAllowed, isOriginAllowed} from "../../src/transport/browserGuard.ts";
 import {TestNode} from "../support/node.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
@@ -62,6 +62,25 @@ function handshake(port: number, headers: Record<string, string>): Promise<Answe
 }
 
 const refused = (message: string) => ({jsonrpc: "2.0", id: null, error: {code: -32600, message}});
+
+describe("browserRefusal", () => {
+  const asked = (host: string | undefined, origin?: string) => ({headers: {host, origin}}) as IncomingMessage;
+
+  it("refuses a Host right after another Host was allowed by the same guard, and allows it again after", () => {
+    const guard = {vhosts: LOOPBACK};
+    expect(browserRefusal(asked("localhost:4444"), "http", guard)).toBeUndefined();
+    expect(browserRefusal(asked("localhost:4444"), "http", guard)).toBeUndefined();
+    expect(browserRefusal(asked("evil.example"), "http", guard)?.message).toMatch(/evil\.example/);
+    expect(browserRefusal(asked(undefined), "http", guard)?.message).toMatch(/no Host header/);
+    expect(browserRefusal(asked("localhost:4444"), "http", guard)).toBeUndefined();
+  });
+
+  it("checks the Origin of every handshake whose Host was allowed before", () => {
+    const guard = {vhosts: LOOPBACK, origins: ["localhost"]};
+    expect(browserRefusal(asked("localhost", "http://localhost:3000"), "ws", guard)).toBeUndefined();
+    expect(browserRefusal(asked("localhost", "http://evil.example"), "ws", guard)?.message).toMatch(/origin/);
+  });
+});
 
 describe("isHostAllowed", () => {
   it.each(["localhost", "localhost:4444", "LOCALHOST:1", "127.0.0.1", "127.0.0.1:4444", "[::1]", "[::1]:4444"])(

@@ -4,7 +4,7 @@
  * moves, so it is kept by method and raw parameters and dropped when the head's state root changes.
  * Only successful answers are kept, and only for reads at `latest` (named or by default).
  */
-import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 
 /** Most answers kept for one state root; past it the memo starts over. */
@@ -53,24 +53,36 @@ export function memoAtHead(memo: HeadMemo, method: RpcMethod): RpcMethod {
   // A required block left out is an error the method itself answers.
   const omittedIsLatest = method.params?.[blockIndex]?.required === false;
   const answers = memo.table();
+  /** The key of `raw` when its answer may be memoized: the strings before the block, at latest. */
+  const keyOf = (raw: readonly unknown[]): string | undefined => {
+    const block = raw[blockIndex];
+    const atLatest = block === undefined ? omittedIsLatest : block === "latest";
+    if (raw.length > blockIndex + 1 || !atLatest) return undefined;
+    let key = raw[0];
+    for (let i = 1; i < blockIndex && typeof key === "string"; i++) {
+      const value = raw[i];
+      key = typeof value === "string" ? `${key}\n${value}` : undefined;
+    }
+    return typeof key === "string" ? key : undefined;
+  };
+  const answerAndKeep = async (raw: readonly unknown[], context: RequestContext, key: string | undefined) => {
+    if (key === undefined) return method.invoke(raw, context);
+    const root = memo.currentRoot();
+    const answer = await method.invoke(raw, context);
+    memo.set(answers, key, answer, root);
+    return answer;
+  };
   return {
     params: method.params,
-    async invoke(raw, context) {
-      const block = raw[blockIndex];
-      const atLatest = block === undefined ? omittedIsLatest : block === "latest";
-      if (raw.length > blockIndex + 1 || !atLatest) return method.invoke(raw, context);
-      let key = raw[0];
-      for (let i = 1; i < blockIndex && typeof key === "string"; i++) {
-        const value = raw[i];
-        key = typeof value === "string" ? `${key}\n${value}` : undefined;
+    // Not async: a known answer is returned as it is, which dispatch passes on without a microtask.
+    invoke(raw, context) {
+      const key = keyOf(raw);
+      if (key !== undefined) {
+        memo.currentRoot();
+        const known = answers.get(key);
+        if (known !== undefined) return known;
       }
-      if (typeof key !== "string") return method.invoke(raw, context);
-      const root = memo.currentRoot();
-      const known = answers.get(key);
-      if (known !== undefined) return known;
-      const answer = await method.invoke(raw, context);
-      memo.set(answers, key, answer, root);
-      return answer;
+      return answerAndKeep(raw, context, key);
     },
   };
 }
