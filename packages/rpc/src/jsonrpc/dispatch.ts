@@ -229,6 +229,17 @@ function answer(
   if (!request.ok) return errorResponse(request.id, request.error);
   const started = options.observer && performance.now();
   const found = options.registry.lookup(request.method);
+  const succeeded = (value: unknown) =>
+    settled(request, found, resultResponse(request.id, value), started, options, context);
+  const failed = (e: unknown) =>
+    settled(
+      request,
+      found,
+      errorResponse(request.id, toRpcError(e, request.method, options)),
+      started,
+      options,
+      context,
+    );
   let result: unknown;
   try {
     if (found.kind === "unknown") throw RpcError.methodNotFound(request.method);
@@ -237,30 +248,9 @@ function answer(
     if (refusal !== undefined) throw RpcError.methodNotAvailable(request.method, refusal);
     result = found.method.invoke(request.params, context);
   } catch (e) {
-    return settled(
-      request,
-      found,
-      errorResponse(request.id, toRpcError(e, request.method, options)),
-      started,
-      options,
-      context,
-    );
+    return failed(e);
   }
-  if (!isThenable(result)) {
-    return settled(request, found, resultResponse(request.id, result), started, options, context);
-  }
-  return Promise.resolve(result).then(
-    (value) => settled(request, found, resultResponse(request.id, value), started, options, context),
-    (e: unknown) =>
-      settled(
-        request,
-        found,
-        errorResponse(request.id, toRpcError(e, request.method, options)),
-        started,
-        options,
-        context,
-      ),
-  );
+  return isThenable(result) ? Promise.resolve(result).then(succeeded, failed) : succeeded(result);
 }
 
 /** Tells the observer of an answered request; the response, undefined for a notification. */
