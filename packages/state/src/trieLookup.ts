@@ -1,6 +1,6 @@
-import {RLP} from "@ethereumjs/rlp";
 import {bytesToHex, equalBytes} from "@xchain/utils";
 import {StateError, StateErrorCode} from "./errors.ts";
+import {type RlpItem, rlpItemsOf, rlpListItems} from "./rlpItems.ts";
 import {EMPTY_TRIE_ROOT} from "./trie.ts";
 
 /** Where a lookup finds the stored nodes, by their hash. */
@@ -11,20 +11,12 @@ export interface TrieNodeSource {
   node(hash: Uint8Array): Promise<Uint8Array | undefined>;
 }
 
-type RawNode = (Uint8Array | RawNode)[];
-
-/**
- * Decoded nodes by their encoding: a node the node cache hands out again is not decoded again, and
- * an entry goes when the cache lets go of the encoding.
- */
-const decodedNodes = new WeakMap<Uint8Array, RawNode>();
-
 /**
  * The value stored under `key` (the trie key itself: the hashed address or slot of a state trie) in
- * the Merkle-Patricia trie at `root`, or undefined when absent. Reads what `MerklePatriciaTrie.get`
- * reads, walking the key's nibbles down from the root with no walker, queue or promise per node: a
- * node in memory is used at once, only a node from the store is awaited. The value belongs to the
- * decoded node, which later lookups share: callers decode it and must not change it.
+ * the Merkle-Patricia trie at `root`, or undefined when absent: what `MerklePatriciaTrie.get`
+ * answers, walking the key's nibbles down from the root with no walker, queue or promise per node
+ * and without decoding the nodes on the way (each is read as RLP ranges, nothing copied but the
+ * value). A node in memory is used at once, only a node from the store is awaited.
  */
 export async function lookupTrieValue(
   nodes: TrieNodeSource,
@@ -32,44 +24,49 @@ export async function lookupTrieValue(
   key: Uint8Array,
 ): Promise<Uint8Array | undefined> {
   if (equalBytes(root, EMPTY_TRIE_ROOT)) return undefined;
-  let node = await storedNode(nodes, root);
   const nibbles = key.length * 2;
+  let bytes = await storedNode(nodes, root);
+  let items = rlpListItems(bytes);
   let depth = 0;
   for (;;) {
-    let next: Uint8Array | RawNode;
-    if (node.length === 17) {
-      if (depth === nibbles) return nonEmpty(node[16] as Uint8Array);
-      next = node[nibbleAt(key, depth++)] as Uint8Array | RawNode;
+    let next: RlpItem;
+    if (items.length === 17) {
+      if (depth === nibbles) return valueOf(bytes, items[16] as RlpItem);
+      next = items[nibbleAt(key, depth++)] as RlpItem;
     } else {
-      const [encodedPath, second] = node as [Uint8Array, Uint8Array | RawNode];
-      const matched = matchPath(encodedPath, key, depth);
+      const [path, second] = items as [RlpItem, RlpItem];
+      const matched = matchPath(bytes, path, key, depth);
       if (matched < 0) return undefined;
       depth += matched;
-      if (isLeaf(encodedPath)) return depth === nibbles ? (second as Uint8Array) : undefined;
+      // Hex-prefix encoding: flag nibble 2 or 3 for a leaf.
+      if ((bytes[path.start] as number) >> 4 >= 2) return depth === nibbles ? valueOf(bytes, second) : undefined;
       next = second;
     }
-    if (next instanceof Uint8Array) {
-      if (next.length === 0) return undefined;
-      node = await storedNode(nodes, next);
+    if (next.list) {
+      // A child shorter than 32 bytes is embedded in its parent.
+      items = rlpItemsOf(bytes, next);
+    } else if (next.end === next.start) {
+      return undefined;
     } else {
-      node = next;
+      bytes = await storedNode(nodes, bytes.subarray(next.start, next.end));
+      items = rlpListItems(bytes);
     }
   }
 }
 
-/** The decoded node under `hash` (a node missing from the store is the source's error to throw). */
-async function storedNode(nodes: TrieNodeSource, hash: Uint8Array): Promise<RawNode> {
+/** The encoded node under `hash` (a node missing from the store is the source's error to throw). */
+async function storedNode(nodes: TrieNodeSource, hash: Uint8Array): Promise<Uint8Array> {
   const encoded = nodes.cachedNode(hash) ?? (await nodes.node(hash));
   if (encoded === undefined) {
     const keyHex = bytesToHex(hash);
     throw new StateError({code: StateErrorCode.NODE_MISSING, key: keyHex}, `state entry ${keyHex} is missing`);
   }
-  let decoded = decodedNodes.get(encoded);
-  if (decoded === undefined) {
-    decoded = RLP.decode(encoded) as RawNode;
-    decodedNodes.set(encoded, decoded);
-  }
-  return decoded;
+  return encoded;
+}
+
+/** A copy of a value item, so that keeping it does not keep its node alive; undefined when empty. */
+function valueOf(bytes: Uint8Array, item: RlpItem): Uint8Array | undefined {
+  return item.end === item.start ? undefined : bytes.slice(item.start, item.end);
 }
 
 function nibbleAt(key: Uint8Array, index: number): number {
@@ -77,28 +74,20 @@ function nibbleAt(key: Uint8Array, index: number): number {
   return index & 1 ? byte & 0x0f : byte >> 4;
 }
 
-/** Whether a hex-prefix encoded path ends in a leaf (flag nibble 2 or 3). */
-function isLeaf(encodedPath: Uint8Array): boolean {
-  return (encodedPath[0] as number) >> 4 >= 2;
-}
-
 /**
- * The length of a hex-prefix encoded path when the key's nibbles from `depth` on start with it, or
- * -1. The path's first nibble (when its length is odd) shares the flag byte.
+ * The length of the hex-prefix encoded path `path` (an item of `bytes`) when the key's nibbles from
+ * `depth` on start with it, or -1. The path's first nibble (when its length is odd) shares the flag byte.
  */
-function matchPath(encodedPath: Uint8Array, key: Uint8Array, depth: number): number {
-  const odd = ((encodedPath[0] as number) >> 4) & 1;
-  const length = (encodedPath.length - 1) * 2 + odd;
+function matchPath(bytes: Uint8Array, path: RlpItem, key: Uint8Array, depth: number): number {
+  const flag = bytes[path.start] as number;
+  const odd = (flag >> 4) & 1;
+  const length = (path.end - path.start - 1) * 2 + odd;
   if (depth + length > key.length * 2) return -1;
   let at = depth;
-  if (odd && ((encodedPath[0] as number) & 0x0f) !== nibbleAt(key, at++)) return -1;
-  for (let i = 1; i < encodedPath.length; i++) {
-    const byte = encodedPath[i] as number;
+  if (odd && (flag & 0x0f) !== nibbleAt(key, at++)) return -1;
+  for (let i = path.start + 1; i < path.end; i++) {
+    const byte = bytes[i] as number;
     if (byte >> 4 !== nibbleAt(key, at++) || (byte & 0x0f) !== nibbleAt(key, at++)) return -1;
   }
   return length;
-}
-
-function nonEmpty(value: Uint8Array): Uint8Array | undefined {
-  return value.length === 0 ? undefined : value;
 }
