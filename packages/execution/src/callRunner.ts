@@ -30,8 +30,12 @@ interface CallContext {
   preemption: PreemptionSlot;
 }
 
-/** Idle contexts kept for reuse; more are made while more calls run at once. */
-const MAX_IDLE_CONTEXTS = 4;
+/**
+ * Idle contexts kept for reuse; more are made while more calls run at once. As many as the RPC runs
+ * at once by default (`maxConcurrentCalls`, docs/rpc.md §8): calls that await state reads overlap,
+ * and a context made per call (a new EVM) cost more than the call itself.
+ */
+const MAX_IDLE_CONTEXTS = 32;
 
 /** Runs calls, each on its own context. */
 export class CallRunner {
