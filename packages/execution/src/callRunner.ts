@@ -58,7 +58,7 @@ export class CallRunner {
     block: ExecutionBlockContext,
     chain: ExecutionChainView,
     message: MessageInput,
-    signal?: AbortSignal,
+    signal?: Pick<AbortSignal, "aborted">,
     overrides?: StateOverride,
   ): Promise<CallResult> {
     const preemption = this.scheduler.start(signal);

@@ -14,7 +14,8 @@ import {type CallWorkerData, type FromWorker, type ToWorker, toPortableError} fr
 const port = parentPort;
 if (!port) throw new Error("callWorker.ts runs as a worker thread");
 const data = workerData as CallWorkerData;
-const aborts = new Map<number, AbortController>();
+/** The stop flag of each running call (no `AbortController`: the run only reads `aborted`). */
+const aborts = new Map<number, {aborted: boolean}>();
 const hashAnswers = new Map<number, (hash: Uint8Array | undefined) => void>();
 let nextHashRequest = 0;
 const post = (message: FromWorker) => port.postMessage(message);
@@ -40,11 +41,11 @@ function chainView(id: number): ExecutionChainView {
 }
 
 async function run(id: number, message: Extract<ToWorker, {type: "call"}>["input"]): Promise<void> {
-  const abort = new AbortController();
-  aborts.set(id, abort);
+  const stop = {aborted: false};
+  aborts.set(id, stop);
   try {
     const {executor} = await opened;
-    const result = await executor.call({...message, chain: chainView(id), signal: abort.signal});
+    const result = await executor.call({...message, chain: chainView(id), signal: stop});
     post({type: "result", id, result});
   } catch (e) {
     post({type: "error", id, error: toPortableError(e)});
@@ -59,7 +60,10 @@ port.on("message", (message: ToWorker) => {
       void run(message.id, message.input);
       break;
     case "abort":
-      aborts.get(message.id)?.abort();
+      {
+        const stop = aborts.get(message.id);
+        if (stop) stop.aborted = true;
+      }
       break;
     case "blockHash":
       hashAnswers.get(message.request)?.(message.hash);
