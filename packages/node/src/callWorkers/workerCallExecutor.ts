@@ -8,9 +8,9 @@
  *
  * Same contract as `BlockExecutor.call`: the same results and typed errors; an aborted signal
  * rejects with `ExecutionInterruptedError` and the worker's preemption stops the run
- * (preemption.ts). The signals are looked at, not listened to: a call's `signal` is first read
- * once the call has outlived a poll period (the RPC makes a request's signal on demand, and most
- * calls end sooner), then at each poll, so an abort is seen within two periods of
+ * (preemption.ts). The signals are looked at, not listened to: a call's `signal.aborted` is first
+ * read once the call has outlived a poll period (the RPC makes a request's signal when it is first
+ * read, and most calls end sooner), then at each poll, so an abort is seen within two periods of
  * `ABORT_POLL_MS`. A worker that exits fails its calls with `CallWorkerError` and is replaced.
  */
 import {Worker} from "node:worker_threads";
@@ -248,8 +248,8 @@ const CLOSE_GRACE_MS = 5_000;
 const ABORT_POLL_MS = 10;
 
 /**
- * What of `input` crosses to a worker: every field but the chain view and the signal, named one by
- * one because a spread would read the signal.
+ * What of `input` crosses to a worker: every field but the chain view and the signal (named one by
+ * one: a rest pattern that leaves some out copies through the runtime).
  */
 function portableInput(input: CallInput): PortableCallInput {
   const {block, stateRoot, from, to, value, data, gasLimit, gasPrice, overrides} = input;

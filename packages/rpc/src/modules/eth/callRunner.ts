@@ -34,7 +34,8 @@ const ZERO_ADDRESS = new Uint8Array(20);
 /**
  * Checks the balance at `header` (the overridden one when `overrides` sets it) against a nonzero
  * value and returns the runner; the `signal` of `cancel` stops its runs, asked for only when the
- * executor looks at it (the worker pool looks only at calls still running, workerCallExecutor.ts). A call without value reads no balance on
+ * executor looks whether the run was aborted (a call in-process at its preemption points, the
+ * worker pool only at calls still running after a while, workerCallExecutor.ts). A call without value reads no balance on
  * this thread: it cannot fail the check, and the run reads the state where it runs.
  */
 export async function prepareCall(
@@ -54,6 +55,7 @@ export async function prepareCall(
     return balance;
   };
   if (value > 0n && value > (await balanceOf())) throw RpcError.server("insufficient funds for transfer");
+  const signal = new RequestAborted(cancel);
   const environment = callEnvironment(chain, header);
   const input = {...environment, from, to: request.to, value, data, gasPrice: request.gasPrice ?? 0n, overrides};
   return {
@@ -62,13 +64,7 @@ export async function prepareCall(
     intrinsicGas: intrinsicGas({to: request.to, data}),
     run: async (gasLimit) => {
       try {
-        return await executor.call({
-          ...input,
-          gasLimit,
-          get signal() {
-            return cancel.signal;
-          },
-        });
+        return await executor.call({...input, gasLimit, signal});
       } catch (e) {
         if (e instanceof TransactionInvalidError && e.code === TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW)
           return undefined;
@@ -80,4 +76,16 @@ export async function prepareCall(
 
 async function readBalance(chain: ModuleDeps["chain"], header: BlockHeader, address: Uint8Array): Promise<bigint> {
   return (await chain.stateAfter(header)).getBalance(address);
+}
+
+/**
+ * Whether a request was aborted, read through to its signal: the request makes its `AbortController`
+ * only when the signal is first asked for (transport/requestControl.ts), and a short call never asks.
+ */
+class RequestAborted {
+  constructor(private readonly request: Pick<RequestContext, "signal">) {}
+
+  get aborted(): boolean {
+    return this.request.signal.aborted;
+  }
 }
