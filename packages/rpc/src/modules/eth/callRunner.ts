@@ -56,15 +56,29 @@ export async function prepareCall(
   };
   if (value > 0n && value > (await balanceOf())) throw RpcError.server("insufficient funds for transfer");
   const signal = new RequestAborted(cancel);
-  const environment = callEnvironment(chain, header);
-  const input = {...environment, from, to: request.to, value, data, gasPrice: request.gasPrice ?? 0n, overrides};
+  const {block, chain: view, stateRoot} = callEnvironment(chain, header);
+  const {to} = request;
+  const gasPrice = request.gasPrice ?? 0n;
   return {
     header,
     balanceAfterValue: async () => (await balanceOf()) - value,
     intrinsicGas: intrinsicGas({to: request.to, data}),
     run: async (gasLimit) => {
       try {
-        return await executor.call({...input, gasLimit, signal});
+        // One literal of fixed keys: spreads here made new hidden classes per call.
+        return await executor.call({
+          block,
+          chain: view,
+          stateRoot,
+          from,
+          to,
+          value,
+          data,
+          gasPrice,
+          gasLimit,
+          signal,
+          overrides,
+        });
       } catch (e) {
         if (e instanceof TransactionInvalidError && e.code === TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW)
           return undefined;
