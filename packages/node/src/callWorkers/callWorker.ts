@@ -9,7 +9,14 @@ import {LevelStore} from "@xchain/db";
 import {BlockExecutor, type ExecutionChainView} from "@xchain/execution";
 import {StateDatabase} from "@xchain/state";
 import {loadNetwork} from "../network.ts";
-import {type CallWorkerData, type FromWorker, type ToWorker, toPortableError} from "./messages.ts";
+import {
+  type CallWorkerData,
+  type FromWorker,
+  fromPortableInput,
+  type ToWorker,
+  toPortableError,
+  toPortableResult,
+} from "./messages.ts";
 
 const port = parentPort;
 if (!port) throw new Error("callWorker.ts runs as a worker thread");
@@ -45,23 +52,8 @@ async function run(id: number, message: Extract<ToWorker, {type: "call"}>["input
   aborts.set(id, stop);
   try {
     const {executor} = await opened;
-    const {block, stateRoot, from, to, value, data, gasLimit, gasPrice, overrides} = message;
-    // A literal of fixed keys: a spread of the cloned message costs a slow object clone per call.
-    const chain = chainView(id);
-    const result = await executor.call({
-      block,
-      chain,
-      stateRoot,
-      from,
-      to,
-      value,
-      data,
-      gasLimit,
-      gasPrice,
-      signal: stop,
-      overrides,
-    });
-    post({type: "result", id, result});
+    const result = await executor.call(fromPortableInput(message, chainView(id), stop));
+    post({type: "result", id, result: toPortableResult(result)});
   } catch (e) {
     post({type: "error", id, error: toPortableError(e)});
   } finally {

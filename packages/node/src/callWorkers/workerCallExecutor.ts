@@ -28,8 +28,9 @@ import {
   type CallWorkerData,
   type FromWorker,
   fromPortableError,
-  type PortableCallInput,
+  fromPortableResult,
   type ToWorker,
+  toPortableInput,
 } from "./messages.ts";
 
 /**
@@ -116,7 +117,7 @@ export class WorkerCallExecutor {
     const id = this.nextId++;
     return new Promise<CallResult>((resolve, reject) => {
       slot.calls.set(id, {input, resolve, reject, polled: false});
-      slot.worker.postMessage({type: "call", id, input: portableInput(input)} satisfies ToWorker);
+      slot.worker.postMessage({type: "call", id, input: toPortableInput(input)} satisfies ToWorker);
       this.abortPoll ??= setInterval(() => this.pollAborts(), ABORT_POLL_MS).unref();
     });
   }
@@ -203,7 +204,7 @@ export class WorkerCallExecutor {
     }
     slot.calls.delete(message.id);
     if (message.type === "result") {
-      call.resolve(message.result);
+      call.resolve(fromPortableResult(message.result));
       return;
     }
     const error = fromPortableError(message.error);
@@ -246,15 +247,6 @@ const CLOSE_GRACE_MS = 5_000;
 
 /** The period at which the signals of calls in flight are looked at. */
 const ABORT_POLL_MS = 10;
-
-/**
- * What of `input` crosses to a worker: every field but the chain view and the signal (named one by
- * one: a rest pattern that leaves some out copies through the runtime).
- */
-function portableInput(input: CallInput): PortableCallInput {
-  const {block, stateRoot, from, to, value, data, gasLimit, gasPrice, overrides} = input;
-  return {block, stateRoot, from, to, value, data, gasLimit, gasPrice, overrides};
-}
 
 function interrupted(): ExecutionInterruptedError {
   return new ExecutionInterruptedError({code: ExecutionInterruptedCode.ABORTED}, "call interrupted: aborted");
