@@ -30,8 +30,12 @@ interface CallContext {
   preemption: PreemptionSlot;
 }
 
-/** Idle contexts kept for reuse; more are made while more calls run at once. */
-const MAX_IDLE_CONTEXTS = 4;
+/**
+ * Idle contexts kept for reuse; more are made while more calls run at once. As many as the RPC runs
+ * at once by default (`maxConcurrentCalls`, docs/rpc.md §8): calls that await state reads overlap,
+ * and a context made per call (a new EVM) cost more than the call itself.
+ */
+const MAX_IDLE_CONTEXTS = 32;
 
 /** Runs calls, each on its own context. */
 export class CallRunner {
@@ -54,7 +58,7 @@ export class CallRunner {
     block: ExecutionBlockContext,
     chain: ExecutionChainView,
     message: MessageInput,
-    signal?: AbortSignal,
+    signal?: Pick<AbortSignal, "aborted">,
     overrides?: StateOverride,
   ): Promise<CallResult> {
     const preemption = this.scheduler.start(signal);
@@ -84,7 +88,8 @@ export class CallRunner {
   }
 
   private async acquire(profile: GasProfile, common: Common, reader: StateReader): Promise<CallContext> {
-    const index = this.idle.findIndex((c) => c.profile === profile && c.common === common);
+    // The context released last is the warmest (its EVM and caches are still in the CPU's caches).
+    const index = this.idle.findLastIndex((c) => c.profile === profile && c.common === common);
     if (index !== -1) return this.idle.splice(index, 1)[0] as CallContext;
     const scope: BlockScope = {selfDestructed: new Set<string>()};
     const view: {current: ExecutionChainView} = {

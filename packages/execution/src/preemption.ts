@@ -22,7 +22,7 @@ export class CallScheduler {
   private running = 0;
 
   /** Starts a call's preemption; `finish` it when the call ends. */
-  start(signal: AbortSignal | undefined): Preemption {
+  start(signal: Pick<AbortSignal, "aborted"> | undefined): Preemption {
     this.running++;
     return new Preemption(this, signal);
   }
@@ -46,7 +46,7 @@ export class Preemption {
 
   constructor(
     private readonly scheduler: CallScheduler,
-    private readonly signal: AbortSignal | undefined,
+    private readonly signal: Pick<AbortSignal, "aborted"> | undefined,
   ) {
     this.sliceEnd = performance.now() + scheduler.sliceMs();
   }

@@ -103,8 +103,11 @@ export interface CallInput {
   data?: Uint8Array;
   gasLimit: bigint;
   gasPrice?: bigint;
-  /** Stops the call (`ExecutionInterruptedError`) when aborted: its request timed out or its client left. */
-  signal?: AbortSignal;
+  /**
+   * Stops the call (`ExecutionInterruptedError`) when aborted: its request timed out or its client
+   * left. Only `aborted` is read (at the call's preemption points), so a plain flag will do.
+   */
+  signal?: Pick<AbortSignal, "aborted">;
   /** Accounts changed in the call's own state before it runs (docs/protocol/state-override.md §3). */
   overrides?: StateOverride;
 }

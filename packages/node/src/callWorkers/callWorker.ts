@@ -9,12 +9,20 @@ import {LevelStore} from "@xchain/db";
 import {BlockExecutor, type ExecutionChainView} from "@xchain/execution";
 import {StateDatabase} from "@xchain/state";
 import {loadNetwork} from "../network.ts";
-import {type CallWorkerData, type FromWorker, type ToWorker, toPortableError} from "./messages.ts";
+import {
+  type CallWorkerData,
+  type FromWorker,
+  fromPortableInput,
+  type ToWorker,
+  toPortableError,
+  toPortableResult,
+} from "./messages.ts";
 
 const port = parentPort;
 if (!port) throw new Error("callWorker.ts runs as a worker thread");
 const data = workerData as CallWorkerData;
-const aborts = new Map<number, AbortController>();
+/** The stop flag of each running call (no `AbortController`: the run only reads `aborted`). */
+const aborts = new Map<number, {aborted: boolean}>();
 const hashAnswers = new Map<number, (hash: Uint8Array | undefined) => void>();
 let nextHashRequest = 0;
 const post = (message: FromWorker) => port.postMessage(message);
@@ -40,12 +48,12 @@ function chainView(id: number): ExecutionChainView {
 }
 
 async function run(id: number, message: Extract<ToWorker, {type: "call"}>["input"]): Promise<void> {
-  const abort = new AbortController();
-  aborts.set(id, abort);
+  const stop = {aborted: false};
+  aborts.set(id, stop);
   try {
     const {executor} = await opened;
-    const result = await executor.call({...message, chain: chainView(id), signal: abort.signal});
-    post({type: "result", id, result});
+    const result = await executor.call(fromPortableInput(message, chainView(id), stop));
+    post({type: "result", id, result: toPortableResult(result)});
   } catch (e) {
     post({type: "error", id, error: toPortableError(e)});
   } finally {
@@ -59,7 +67,10 @@ port.on("message", (message: ToWorker) => {
       void run(message.id, message.input);
       break;
     case "abort":
-      aborts.get(message.id)?.abort();
+      {
+        const stop = aborts.get(message.id);
+        if (stop) stop.aborted = true;
+      }
       break;
     case "blockHash":
       hashAnswers.get(message.request)?.(message.hash);

@@ -21,8 +21,78 @@ export interface CallWorkerData {
   nodeCacheBytes: number;
 }
 
-/** A call's input as it crosses: no chain view, no signal. */
-export type PortableCallInput = Omit<CallInput, "chain" | "signal">;
+/**
+ * A call's input as it crosses, without the chain view and the signal: a tuple, since the
+ * structured clone of an object writes, and its reading looks up, every property name.
+ */
+export type PortableCallInput = readonly [
+  block: readonly [number, number, Uint8Array, bigint, bigint, bigint],
+  stateRoot: Uint8Array,
+  from: Uint8Array,
+  to: Uint8Array | undefined,
+  value: bigint | undefined,
+  data: Uint8Array | undefined,
+  gasLimit: bigint,
+  gasPrice: bigint | undefined,
+  overrides: CallInput["overrides"],
+];
+
+/** `input` as it crosses. */
+export function toPortableInput(input: CallInput): PortableCallInput {
+  const {number, timestamp, coinbase, difficulty, gasLimit, minimumGasPrice} = input.block;
+  return [
+    [number, timestamp, coinbase, difficulty, gasLimit, minimumGasPrice],
+    input.stateRoot,
+    input.from,
+    input.to,
+    input.value,
+    input.data,
+    input.gasLimit,
+    input.gasPrice,
+    input.overrides,
+  ];
+}
+
+/** The input a worker runs: the crossed one with the worker's chain view and stop flag. */
+export function fromPortableInput(
+  portable: PortableCallInput,
+  chain: CallInput["chain"],
+  signal: CallInput["signal"],
+): CallInput {
+  const [[number, timestamp, coinbase, difficulty, blockGasLimit, minimumGasPrice], stateRoot, from, to, value] =
+    portable;
+  const [, , , , , data, gasLimit, gasPrice, overrides] = portable;
+  const block = {number, timestamp, coinbase, difficulty, gasLimit: blockGasLimit, minimumGasPrice};
+  return {block, chain, stateRoot, from, to, value, data, gasLimit, gasPrice, signal, overrides};
+}
+
+/** A call's result as it crosses: a tuple, as the input. */
+export type PortableCallResult = readonly [
+  status: boolean,
+  gasUsed: bigint,
+  gasRefund: bigint,
+  returnValue: Uint8Array,
+  logs: CallResult["logs"],
+  contractAddress: Uint8Array | undefined,
+  revertData: Uint8Array | undefined,
+  error: string | undefined,
+];
+
+/** `result` as it crosses. */
+export function toPortableResult(result: CallResult): PortableCallResult {
+  const {status, gasUsed, gasRefund, returnValue, logs, contractAddress, revertData, error} = result;
+  return [status, gasUsed, gasRefund, returnValue, logs, contractAddress, revertData, error];
+}
+
+/** The result a worker reported; the optional fields only where set, as the executor gives them. */
+export function fromPortableResult(portable: PortableCallResult): CallResult {
+  const [status, gasUsed, gasRefund, returnValue, logs, contractAddress, revertData, error] = portable;
+  const result: CallResult = {status, gasUsed, gasRefund, returnValue, logs};
+  if (contractAddress !== undefined) result.contractAddress = contractAddress;
+  if (revertData !== undefined) result.revertData = revertData;
+  if (error !== undefined) result.error = error;
+  return result;
+}
 
 /** Main thread → worker. */
 export type ToWorker =
@@ -43,7 +113,7 @@ export interface PortableError {
 export type FromWorker =
   /** The worker's database is open. */
   | {type: "ready"}
-  | {type: "result"; id: number; result: CallResult}
+  | {type: "result"; id: number; result: PortableCallResult}
   | {type: "error"; id: number; error: PortableError}
   | {type: "blockHash"; id: number; request: number; number: number};
 

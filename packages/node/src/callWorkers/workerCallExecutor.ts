@@ -7,8 +7,11 @@
  * call goes to the main thread's executor. Tracing always runs in-process.
  *
  * Same contract as `BlockExecutor.call`: the same results and typed errors; an aborted signal
- * rejects with `ExecutionInterruptedError` at once and the worker's preemption stops the run
- * (preemption.ts). A worker that exits fails its calls with `CallWorkerError` and is replaced.
+ * rejects with `ExecutionInterruptedError` and the worker's preemption stops the run
+ * (preemption.ts). The signals are looked at, not listened to: a call's `signal.aborted` is first
+ * read once the call has outlived a poll period (the RPC makes a request's signal when it is first
+ * read, and most calls end sooner), then at each poll, so an abort is seen within two periods of
+ * `ABORT_POLL_MS`. A worker that exits fails its calls with `CallWorkerError` and is replaced.
  */
 import {Worker} from "node:worker_threads";
 import {
@@ -21,7 +24,14 @@ import {
 import {StateError, StateErrorCode} from "@xchain/state";
 import {bytesToHex, type Logger} from "@xchain/utils";
 import {CallWorkerError, CallWorkerErrorCode} from "./errors.ts";
-import {type CallWorkerData, type FromWorker, fromPortableError, type ToWorker} from "./messages.ts";
+import {
+  type CallWorkerData,
+  type FromWorker,
+  fromPortableError,
+  fromPortableResult,
+  type ToWorker,
+  toPortableInput,
+} from "./messages.ts";
 
 /**
  * The compiled worker script. The same relative path from src/callWorkers (tests run the sources)
@@ -51,8 +61,8 @@ interface PendingCall {
   input: CallInput;
   resolve(result: CallResult): void;
   reject(error: unknown): void;
-  /** Detaches the abort listener. */
-  done(): void;
+  /** Whether a poll has passed since the call was sent: its signal is looked at from the next one. */
+  polled: boolean;
 }
 
 interface WorkerSlot {
@@ -68,6 +78,8 @@ export class WorkerCallExecutor {
   private closing = false;
   /** Hex state roots the workers answered ROOT_MISSING for, oldest first. */
   private readonly unstoredRoots: string[] = [];
+  /** Looks at the signals of the calls in flight; running only while there are some. */
+  private abortPoll: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly opts: WorkerCallExecutorOptions,
@@ -102,19 +114,11 @@ export class WorkerCallExecutor {
   call(input: CallInput): Promise<CallResult> {
     const slot = this.pick();
     if (!slot || this.unstoredRoots.includes(bytesToHex(input.stateRoot))) return this.modules.local.call(input);
-    const {signal} = input;
-    if (signal?.aborted) return Promise.reject(interrupted());
     const id = this.nextId++;
     return new Promise<CallResult>((resolve, reject) => {
-      const onAbort = () => {
-        slot.calls.delete(id);
-        slot.worker.postMessage({type: "abort", id} satisfies ToWorker);
-        reject(interrupted());
-      };
-      signal?.addEventListener("abort", onAbort, {once: true});
-      slot.calls.set(id, {input, resolve, reject, done: () => signal?.removeEventListener("abort", onAbort)});
-      const {chain: _chain, signal: _signal, ...portable} = input;
-      slot.worker.postMessage({type: "call", id, input: portable} satisfies ToWorker);
+      slot.calls.set(id, {input, resolve, reject, polled: false});
+      slot.worker.postMessage({type: "call", id, input: toPortableInput(input)} satisfies ToWorker);
+      this.abortPoll ??= setInterval(() => this.pollAborts(), ABORT_POLL_MS).unref();
     });
   }
 
@@ -126,6 +130,7 @@ export class WorkerCallExecutor {
   /** Closes each worker's database handle and ends the workers. */
   async close(): Promise<void> {
     this.closing = true;
+    this.stopAbortPoll();
     await Promise.all(
       this.slots.map(async ({worker}) => {
         const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
@@ -136,6 +141,30 @@ export class WorkerCallExecutor {
         clearTimeout(timer);
       }),
     );
+  }
+
+  /** Stops the calls whose signal is aborted; reads no signal of a call sent since the last poll. */
+  private pollAborts(): void {
+    let inFlight = 0;
+    for (const slot of this.slots) {
+      for (const [id, call] of slot.calls) {
+        inFlight++;
+        if (!call.polled) {
+          call.polled = true;
+          continue;
+        }
+        if (!call.input.signal?.aborted) continue;
+        slot.calls.delete(id);
+        slot.worker.postMessage({type: "abort", id} satisfies ToWorker);
+        call.reject(interrupted());
+      }
+    }
+    if (inFlight === 0) this.stopAbortPoll();
+  }
+
+  private stopAbortPoll(): void {
+    clearInterval(this.abortPoll);
+    this.abortPoll = undefined;
   }
 
   private pick(): WorkerSlot | undefined {
@@ -174,9 +203,8 @@ export class WorkerCallExecutor {
       return;
     }
     slot.calls.delete(message.id);
-    call.done();
     if (message.type === "result") {
-      call.resolve(message.result);
+      call.resolve(fromPortableResult(message.result));
       return;
     }
     const error = fromPortableError(message.error);
@@ -193,7 +221,6 @@ export class WorkerCallExecutor {
 
   private onExit(slot: WorkerSlot, code: number, failure: string): void {
     for (const call of slot.calls.values()) {
-      call.done();
       call.reject(
         new CallWorkerError(
           {code: CallWorkerErrorCode.WORKER_EXITED, reason: failure},
@@ -217,6 +244,9 @@ export class WorkerCallExecutor {
 
 /** How long a closing worker gets to close its database handle. */
 const CLOSE_GRACE_MS = 5_000;
+
+/** The period at which the signals of calls in flight are looked at. */
+const ABORT_POLL_MS = 10;
 
 function interrupted(): ExecutionInterruptedError {
   return new ExecutionInterruptedError({code: ExecutionInterruptedCode.ABORTED}, "call interrupted: aborted");

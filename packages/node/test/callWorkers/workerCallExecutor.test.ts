@@ -150,6 +150,24 @@ describe("WorkerCallExecutor", () => {
     expect((await pool.call(input({to: RETURNER}))).returnValue[31]).toBe(42);
   });
 
+  it("reads no signal of a call that ends before a poll, and stops one whose signal reads aborted later", async () => {
+    let reads = 0;
+    const never = {
+      get aborted() {
+        reads++;
+        return false;
+      },
+    };
+    expect((await pool.call(input({to: RETURNER, signal: never}))).returnValue[31]).toBe(42);
+    expect(reads).toBe(0);
+    const flag = {aborted: false};
+    const stopped = pool.call(input({to: LOOP, gasLimit: 50_000_000n, signal: flag}));
+    setTimeout(() => {
+      flag.aborted = true;
+    }, 50);
+    await expect(stopped).rejects.toBeInstanceOf(ExecutionInterruptedError);
+  });
+
   it("fails the calls of a worker that dies with CallWorkerError and replaces the worker", async () => {
     const running = Promise.all([1, 2].map(() => pool.call(input({to: LOOP, gasLimit: 50_000_000n}))));
     const slots = (pool as unknown as {slots: {worker: Worker}[]}).slots;

@@ -29,7 +29,8 @@ export class ExecutionSlots {
   /** Resolves with the function that frees the slot once one is granted to `client`. */
   acquire(client: string, signal: AbortSignal): Promise<() => void> {
     if (signal.aborted) return Promise.reject(RpcError.timeout());
-    if (!this.waiting.has(client) && this.hasRoom(client)) return Promise.resolve(this.take(client));
+    const free = this.tryAcquire(client);
+    if (free) return Promise.resolve(free);
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.dequeue(client, waiter);
@@ -46,6 +47,14 @@ export class ExecutionSlots {
       if (queue) queue.push(waiter);
       else this.waiting.set(client, [waiter]);
     });
+  }
+
+  /**
+   * The function that frees a slot taken at once for `client`, or undefined when it would have to
+   * wait (then `acquire`). Looks at no signal: a request that has just started has nothing to stop yet.
+   */
+  tryAcquire(client: string): (() => void) | undefined {
+    return !this.waiting.has(client) && this.hasRoom(client) ? this.take(client) : undefined;
   }
 
   /** Running executions now (tests, metrics). */

@@ -64,6 +64,19 @@ describe("ExecutionSlots", () => {
     await expect(slots.acquire("c", never)).resolves.toBeTypeOf("function");
   });
 
+  it("tryAcquire takes a free slot at once and none while the client is at its cap or waits", async () => {
+    const slots = new ExecutionSlots({perClient: 1, total: 2});
+    const release = slots.tryAcquire("a");
+    expect(release).toBeTypeOf("function");
+    expect(slots.tryAcquire("a")).toBeUndefined();
+    const waiting = slots.acquire("a", never);
+    release?.();
+    await waiting;
+    expect(slots.runningCount).toBe(1);
+    expect(slots.tryAcquire("b")).toBeTypeOf("function");
+    expect(slots.tryAcquire("c")).toBeUndefined();
+  });
+
   it("refuses at once when the signal is already aborted, and a release counts once", async () => {
     const slots = new ExecutionSlots({perClient: 1, total: 1});
     const controller = new AbortController();

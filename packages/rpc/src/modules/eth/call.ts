@@ -46,9 +46,13 @@ export function ethCallMethods(
       throw RpcError.invalidParams("state override is not allowed on this node (rpc.allowCallStateOverride)");
     }
   };
-  /** Runs `work` in one of the client's execution slots. */
+  /**
+   * Runs `work` in one of the client's execution slots. A free slot is taken without asking for the
+   * request's signal (an `AbortController` made on demand): a call that ends quickly never needs it.
+   */
   const inSlot = async <T>(context: RequestContext, work: () => Promise<T>): Promise<T> => {
-    const release = await executions.acquire(context.client.key, context.signal);
+    const release =
+      executions.tryAcquire(context.client.key) ?? (await executions.acquire(context.client.key, context.signal));
     try {
       return await work();
     } finally {
@@ -69,7 +73,7 @@ export function ethCallMethods(
         const cached = key === undefined ? undefined : callCache.get(key);
         if (cached) return answerOf(cached);
         const answer = await inSlot(context, async (): Promise<CachedCallAnswer> => {
-          const prepared = await prepareCall(deps, request, header, context.signal, overrides);
+          const prepared = await prepareCall(deps, request, header, context, overrides);
           const result = await prepared.run(gas);
           if (!result) return {error: RpcError.server(`intrinsic gas too low: ${gas} < ${prepared.intrinsicGas}`)};
           return result.status ? {ok: toData(result.returnValue)} : {error: failedCallError(result)};
@@ -85,11 +89,11 @@ export function ethCallMethods(
         inSlot(context, async () => {
           checkOverrideAllowed(overrides, context);
           const header = await requireHeader(deps.chain, block, deps.pendingBlock);
-          const prepared = await prepareCall(deps, request, header, context.signal, overrides);
+          const prepared = await prepareCall(deps, request, header, context, overrides);
           let bound = min(prepared.header.gasLimit, BigInt(options.gasEstimationCap));
           if (request.gas !== undefined) bound = min(bound, request.gas);
           const gasPrice = request.gasPrice ?? 0n;
-          if (gasPrice > 0n) bound = min(bound, prepared.balanceAfterValue / gasPrice);
+          if (gasPrice > 0n) bound = min(bound, (await prepared.balanceAfterValue()) / gasPrice);
           const estimate = await estimateGasLimit({
             run: prepared.run,
             intrinsicGas: prepared.intrinsicGas,

@@ -13,6 +13,7 @@ import {
 import type {BlockHeader} from "@xchain/primitives";
 import {equalBytes} from "@xchain/utils";
 import {RpcError} from "../../jsonrpc/errors.ts";
+import type {RequestContext} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 import type {CallRequest} from "../../params/callObject.ts";
 import {callEnvironment} from "../../resolve/callEnvironment.ts";
@@ -20,8 +21,8 @@ import {callEnvironment} from "../../resolve/callEnvironment.ts";
 /** A call ready to run at any gas limit. */
 export interface PreparedCall {
   header: BlockHeader;
-  /** The sender's balance minus the value sent. */
-  balanceAfterValue: bigint;
+  /** The sender's balance minus the value sent, read when first asked. */
+  balanceAfterValue(): Promise<bigint>;
   /** The least gas limit the executor accepts. */
   intrinsicGas: bigint;
   /** Runs the message; undefined when `gasLimit` is below the intrinsic gas. */
@@ -31,31 +32,53 @@ export interface PreparedCall {
 const ZERO_ADDRESS = new Uint8Array(20);
 
 /**
- * Checks the balance at `header` (the overridden one when `overrides` sets it) and returns the
- * runner; `signal` stops its runs.
+ * Checks the balance at `header` (the overridden one when `overrides` sets it) against a nonzero
+ * value and returns the runner; the `signal` of `cancel` stops its runs, asked for only when the
+ * executor looks whether the run was aborted (a call in-process at its preemption points, the
+ * worker pool only at calls still running after a while, workerCallExecutor.ts). A call without value reads no balance on
+ * this thread: it cannot fail the check, and the run reads the state where it runs.
  */
 export async function prepareCall(
   {chain, executor}: Pick<ModuleDeps, "chain" | "executor">,
   request: CallRequest,
   header: BlockHeader,
-  signal: AbortSignal,
+  cancel: Pick<RequestContext, "signal">,
   overrides?: StateOverride,
 ): Promise<PreparedCall> {
   const from = request.from ?? ZERO_ADDRESS;
   const value = request.value ?? 0n;
   const data = request.data ?? new Uint8Array(0);
   const overridden = overrides?.findLast((o) => o.balance !== undefined && equalBytes(o.address, from))?.balance;
-  const balance = overridden ?? (await (await chain.stateAfter(header)).getBalance(from));
-  if (value > balance) throw RpcError.server("insufficient funds for transfer");
-  const environment = callEnvironment(chain, header);
-  const input = {...environment, from, to: request.to, value, data, gasPrice: request.gasPrice ?? 0n, overrides};
+  let balance: Promise<bigint> | undefined;
+  const balanceOf = (): Promise<bigint> => {
+    balance ??= overridden !== undefined ? Promise.resolve(overridden) : readBalance(chain, header, from);
+    return balance;
+  };
+  if (value > 0n && value > (await balanceOf())) throw RpcError.server("insufficient funds for transfer");
+  const signal = new RequestAborted(cancel);
+  const {block, chain: view, stateRoot} = callEnvironment(chain, header);
+  const {to} = request;
+  const gasPrice = request.gasPrice ?? 0n;
   return {
     header,
-    balanceAfterValue: balance - value,
+    balanceAfterValue: async () => (await balanceOf()) - value,
     intrinsicGas: intrinsicGas({to: request.to, data}),
     run: async (gasLimit) => {
       try {
-        return await executor.call({...input, gasLimit, signal});
+        // One literal of fixed keys: spreads here made new hidden classes per call.
+        return await executor.call({
+          block,
+          chain: view,
+          stateRoot,
+          from,
+          to,
+          value,
+          data,
+          gasPrice,
+          gasLimit,
+          signal,
+          overrides,
+        });
       } catch (e) {
         if (e instanceof TransactionInvalidError && e.code === TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW)
           return undefined;
@@ -63,4 +86,20 @@ export async function prepareCall(
       }
     },
   };
+}
+
+async function readBalance(chain: ModuleDeps["chain"], header: BlockHeader, address: Uint8Array): Promise<bigint> {
+  return (await chain.stateAfter(header)).getBalance(address);
+}
+
+/**
+ * Whether a request was aborted, read through to its signal: the request makes its `AbortController`
+ * only when the signal is first asked for (transport/requestControl.ts), and a short call never asks.
+ */
+class RequestAborted {
+  constructor(private readonly request: Pick<RequestContext, "signal">) {}
+
+  get aborted(): boolean {
+    return this.request.signal.aborted;
+  }
 }
