@@ -31,7 +31,7 @@ export async function lookupTrieValue(
   for (;;) {
     let next: RlpItem;
     if (items.length === 17) {
-      if (depth === nibbles) return valueOf(bytes, items[16] as RlpItem);
+      if (depth === nibbles) return valueItem(bytes, items[16] as RlpItem);
       next = items[nibbleAt(key, depth++)] as RlpItem;
     } else {
       const [path, second] = items as [RlpItem, RlpItem];
@@ -39,7 +39,7 @@ export async function lookupTrieValue(
       if (matched < 0) return undefined;
       depth += matched;
       // Hex-prefix encoding: flag nibble 2 or 3 for a leaf.
-      if ((bytes[path.start] as number) >> 4 >= 2) return depth === nibbles ? valueOf(bytes, second) : undefined;
+      if ((bytes[path.start] as number) >> 4 >= 2) return depth === nibbles ? valueItem(bytes, second) : undefined;
       next = second;
     }
     if (next.list) {
@@ -65,7 +65,7 @@ async function storedNode(nodes: TrieNodeSource, hash: Uint8Array): Promise<Uint
 }
 
 /** A copy of a value item, so that keeping it does not keep its node alive; undefined when empty. */
-function valueOf(bytes: Uint8Array, item: RlpItem): Uint8Array | undefined {
+function valueItem(bytes: Uint8Array, item: RlpItem): Uint8Array | undefined {
   return item.end === item.start ? undefined : bytes.slice(item.start, item.end);
 }
 
