@@ -127,6 +127,8 @@ export class BlockImporter {
       block: blockContextOf(header),
       transactions: block.transactions,
       parentStateRoot: ancestors.parent.stateRoot,
+      // validateBlock checked it against the body (transactionsRootRule).
+      transactionsRoot: header.txTrieRoot,
       chain: {
         blockHash: (n) => ancestors.blockHash(n),
         maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
