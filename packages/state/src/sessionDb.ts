@@ -62,7 +62,7 @@ export class SessionTrieDB implements DB<string, string | Uint8Array> {
    * [key hex, value] from the root down; the others are kept as orphans. All stay readable here.
    */
   takeWrites(root: Uint8Array): [string, Uint8Array][] {
-    const reached = reachableEntries(root, (key) => this.pending.get(key) ?? this.orphans.get(key));
+    const reached = reachableEntries(root, [this.pending, this.orphans]);
     for (const [key, value] of this.pending) if (!reached.has(key)) this.orphans.set(key, value);
     for (const [key, value] of reached) {
       this.orphans.delete(key);
