@@ -44,7 +44,8 @@ export class BatchFlushStateManager extends MerkleStateManager {
     if (account === undefined) return new Uint8Array();
     const trie = this._getStorageTrie(address, account);
     const value = await lookupTrieValue(nodeSourceOf(trie), trie.root(), keccak256(key));
-    this._caches?.storage?.put(address, key, value ?? RLP_EMPTY);
+    // A copy: the value is a view of its trie node's encoding, which the cache should not keep alive.
+    this._caches?.storage?.put(address, key, value === undefined ? RLP_EMPTY : value.slice());
     return RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
   }
 

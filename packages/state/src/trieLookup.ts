@@ -1,4 +1,4 @@
-import {RLP} from "@ethereumjs/rlp";
+import {decodeRlp} from "@xchain/primitives";
 import {bytesToHex, equalBytes} from "@xchain/utils";
 import {StateError, StateErrorCode} from "./errors.ts";
 import {EMPTY_TRIE_ROOT} from "./trie.ts";
@@ -24,7 +24,8 @@ const decodedNodes = new WeakMap<Uint8Array, RawNode>();
  * the Merkle-Patricia trie at `root`, or undefined when absent. Reads what `MerklePatriciaTrie.get`
  * reads, walking the key's nibbles down from the root with no walker, queue or promise per node: a
  * node in memory is used at once, only a node from the store is awaited. The value belongs to the
- * decoded node, which later lookups share: callers decode it and must not change it.
+ * decoded node (a view of the node's encoding), which later lookups share: callers decode it, must not
+ * change it, and copy it to keep it.
  */
 export async function lookupTrieValue(
   nodes: TrieNodeSource,
@@ -66,7 +67,8 @@ async function storedNode(nodes: TrieNodeSource, hash: Uint8Array): Promise<RawN
   }
   let decoded = decodedNodes.get(encoded);
   if (decoded === undefined) {
-    decoded = RLP.decode(encoded) as RawNode;
+    // Views of `encoded`, not copies: the entry lives no longer than the encoding it is keyed by.
+    decoded = decodeRlp(encoded) as RawNode;
     decodedNodes.set(encoded, decoded);
   }
   return decoded;
