@@ -104,7 +104,7 @@ export class BlockExecutor {
     } catch (e) {
       throw atIndex(last, e);
     }
-    return run.finish();
+    return run.finish(input.transactionsRoot);
   }
 
   /**

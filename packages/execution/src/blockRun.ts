@@ -100,8 +100,11 @@ export class BlockRun {
     return payment;
   }
 
-  /** Commits the block's state and computes what its header commits to. */
-  async finish(): Promise<BlockExecutionResult> {
+  /**
+   * Commits the block's state and computes what its header commits to; `checkedTransactionsRoot` is taken
+   * as given when the caller has checked it already.
+   */
+  async finish(checkedTransactionsRoot?: Uint8Array): Promise<BlockExecutionResult> {
     await this.session.stateManager.commit();
     const {root, writes} = await this.session.commit();
     // Done with the state: the next block on this root may reuse the session's warm caches.
@@ -111,7 +114,7 @@ export class BlockRun {
     return {
       stateRoot: root,
       receiptsRoot: receiptsRoot(this.receipts),
-      transactionsRoot: transactionsRoot(this.transactions),
+      transactionsRoot: checkedTransactionsRoot ?? transactionsRoot(this.transactions),
       logsBloom: bloom,
       gasUsed: this.gasUsed,
       paidFees: this.paidFees,

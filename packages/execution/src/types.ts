@@ -35,6 +35,11 @@ export interface ExecuteBlockInput {
   transactions: readonly Transaction[];
   parentStateRoot: Uint8Array;
   chain: ExecutionChainView;
+  /**
+   * The transactions' root when the caller has already checked it (import validates the header's
+   * against the body first): the result carries it instead of computing it a second time.
+   */
+  transactionsRoot?: Uint8Array;
 }
 
 /** What one transaction did. */

@@ -199,6 +199,20 @@ describe("roots, receipts and determinism", () => {
     expect(all[3]?.receivedFields[TransactionField.gasPrice]).toEqual(Uint8Array.of(0));
   });
 
+  it("takes a transactions root the caller has checked instead of computing it again", async () => {
+    const alice = new Signer("alice");
+    const chain = await funded(alice);
+    const checked = new Uint8Array(32).fill(7);
+    const result = await chain.executor.execute({
+      block: chain.context(),
+      transactions: [alice.sign({to: recipient(1), gasLimit: 21_000n}), createRemascTransaction(1)],
+      parentStateRoot: chain.head.stateRoot,
+      chain: chain.view(),
+      transactionsRoot: checked,
+    });
+    expect(result.transactionsRoot).toEqual(checked);
+  });
+
   it("gives identical roots when the same block runs twice from the same parent", async () => {
     const alice = new Signer("alice");
     const chain = await funded(alice);

@@ -9,8 +9,9 @@ import {
   EthereumJSErrorWithoutCode,
   unpadBytes,
 } from "@ethereumjs/util";
-import {concatBytes, hexToBytes, keccak256} from "@xchain/utils";
+import {bytesToHex, concatBytes, hexToBytes, keccak256} from "@xchain/utils";
 import {applyTrieWrites, type TrieWrite} from "./batchTrie.ts";
+import {SessionTrieDB} from "./sessionDb.ts";
 import {lookupTrieValue, type TrieNodeSource} from "./trieLookup.ts";
 
 /** RLP of the empty value: what the storage cache holds for an empty slot. */
@@ -115,8 +116,37 @@ export class BatchFlushStateManager extends MerkleStateManager {
   }
 }
 
-/** A trie's database (its checkpoints included) as the node source of `lookupTrieValue`. */
+/**
+ * A trie's database as the node source of `lookupTrieValue`: the checkpoint layers first (they hold
+ * what is newer than the database below), then that database directly. Reading through the
+ * CheckpointDB itself would copy every node read inside a checkpoint into it, and its outermost
+ * commit would hand each of a block's reads back to the session as a write.
+ */
 function nodeSourceOf(trie: MerklePatriciaTrie): TrieNodeSource {
-  const db = trie.database();
-  return {cachedNode: () => undefined, node: (hash) => db.get(hash)};
+  const checkpointDb = trie.database();
+  const below = checkpointDb.db;
+  const inMemory = below instanceof SessionTrieDB ? (keyHex: string) => below.cached(keyHex) : () => undefined;
+  const fromCheckpoints = (keyHex: string): {value: Uint8Array | undefined} | undefined => {
+    const {checkpoints} = checkpointDb;
+    for (let i = checkpoints.length - 1; i >= 0; i--) {
+      const map = (checkpoints[i] as (typeof checkpoints)[number]).keyValueMap;
+      if (map.has(keyHex)) return {value: map.get(keyHex)};
+    }
+    return undefined;
+  };
+  return {
+    cachedNode(hash) {
+      const keyHex = bytesToHex(hash);
+      const checkpointed = fromCheckpoints(keyHex);
+      return checkpointed === undefined ? inMemory(keyHex) : checkpointed.value;
+    },
+    async node(hash) {
+      const keyHex = bytesToHex(hash);
+      const checkpointed = fromCheckpoints(keyHex);
+      if (checkpointed !== undefined) return checkpointed.value;
+      const value = await below.get(keyHex);
+      // The trie uses ValueEncoding.Bytes; a string-valued database holds hex (as CheckpointDB reads it).
+      return typeof value === "string" ? hexToBytes(value) : value;
+    },
+  };
 }

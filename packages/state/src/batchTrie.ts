@@ -1,4 +1,4 @@
-import {RLP} from "@ethereumjs/rlp";
+import {encodeRlp} from "@xchain/primitives";
 import {bytesToHex, keccak256} from "@xchain/utils";
 import {StateError, StateErrorCode} from "./errors.ts";
 import {type RlpItem, rlpItemsOf, rlpListItems} from "./rlpItems.ts";
@@ -41,7 +41,7 @@ export async function applyTrieWrites(
   if (top instanceof Uint8Array) return top;
   const node = top;
   if (node.hash !== undefined) return node.hash;
-  const encoded = RLP.encode(batch.raw(node));
+  const encoded = encodeRlp(batch.raw(node));
   const hash = keccak256(encoded);
   batch.writes.push([hash, encoded]);
   for (const [key, value] of batch.writes) await db.put(key, value);
@@ -212,7 +212,7 @@ class TrieBatch {
     if (ref instanceof Uint8Array) return ref;
     if (ref.hash !== undefined) return ref.hash;
     const raw = this.raw(ref);
-    const encoded = RLP.encode(raw);
+    const encoded = encodeRlp(raw);
     if (encoded.length < 32) return raw;
     const hash = keccak256(encoded);
     this.writes.push([hash, encoded]);

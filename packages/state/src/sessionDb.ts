@@ -31,6 +31,11 @@ export class SessionTrieDB implements DB<string, string | Uint8Array> {
     return value;
   }
 
+  /** The entry when it is in memory (this session's or the shared node cache), without waiting; undefined otherwise. */
+  cached(key: string): Uint8Array | undefined {
+    return this.pending.get(key) ?? this.taken.get(key) ?? this.orphans.get(key) ?? this.nodes.cached(key);
+  }
+
   async put(key: string, value: string | Uint8Array): Promise<void> {
     // ethereumjs's CheckpointDB writes back every node it read inside a checkpoint; keys are
     // content hashes, so a node read from the store or already handed out needs no second write.
@@ -57,7 +62,7 @@ export class SessionTrieDB implements DB<string, string | Uint8Array> {
    * [key hex, value] from the root down; the others are kept as orphans. All stay readable here.
    */
   takeWrites(root: Uint8Array): [string, Uint8Array][] {
-    const reached = reachableEntries(root, (key) => this.pending.get(key) ?? this.orphans.get(key));
+    const reached = reachableEntries(root, [this.pending, this.orphans]);
     for (const [key, value] of this.pending) if (!reached.has(key)) this.orphans.set(key, value);
     for (const [key, value] of reached) {
       this.orphans.delete(key);

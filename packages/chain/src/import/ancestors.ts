@@ -22,6 +22,8 @@ export class AncestorView {
   constructor(
     private readonly store: ChainStore,
     readonly parent: BlockHeader,
+    /** The current head's hash: canonical by definition, so a block extending the head needs no index read. */
+    private readonly headHash: Uint8Array,
   ) {
     this.byNumber.set(parent.number, parent);
     this.lowest = parent;
@@ -83,6 +85,7 @@ export class AncestorView {
   }
 
   private async isCanonical(header: BlockHeader): Promise<boolean> {
+    if (equalBytes(header.hash(), this.headHash)) return true;
     const hash = await this.store.canonical.hashAt(header.number);
     return hash !== undefined && equalBytes(hash, header.hash());
   }

@@ -15,7 +15,7 @@ import {
 } from "@xchain/execution";
 import {MergedMiningError} from "@xchain/merged-mining";
 import {Block, BlockDecodeError, type BlockHeader} from "@xchain/primitives";
-import {bytesToPrefixedHex, type NodeError} from "@xchain/utils";
+import {bytesToPrefixedHex, equalBytes, type NodeError} from "@xchain/utils";
 import {BlockError, ChainError, ChainErrorCode} from "../errors.ts";
 import type {ChainStore} from "../store/chainStore.ts";
 import {type ChainHead, type ImportResult, ImportResultKind} from "../types.ts";
@@ -73,7 +73,7 @@ export class BlockImporter {
 
     let result: BlockExecutionResult;
     try {
-      const ancestors = new AncestorView(store, parent);
+      const ancestors = new AncestorView(store, parent, head.hash);
       await validateBlock(block, ancestors, chainspec, this.deps.nowSeconds());
       result = await this.execute(block, ancestors);
       executionResultRule(header, result);
@@ -95,7 +95,10 @@ export class BlockImporter {
     const {header} = block;
     const hash = block.hash();
     const number = header.number;
-    const parentTotalDifficulty = await store.totalDifficulty.get(parent.hash());
+    // A block extending the head (the usual case) finds its parent's total difficulty at hand.
+    const parentTotalDifficulty = equalBytes(parent.hash(), head.hash)
+      ? head.totalDifficulty
+      : await store.totalDifficulty.get(parent.hash());
     if (parentTotalDifficulty === undefined) throw missingTotalDifficulty(parent.hash());
     const candidate: ChainHead = {
       header,
@@ -127,6 +130,8 @@ export class BlockImporter {
       block: blockContextOf(header),
       transactions: block.transactions,
       parentStateRoot: ancestors.parent.stateRoot,
+      // validateBlock checked it against the body (transactionsRootRule).
+      transactionsRoot: header.txTrieRoot,
       chain: {
         blockHash: (n) => ancestors.blockHash(n),
         maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
