@@ -13,6 +13,8 @@ const FOREIGN_FLAGS: Record<string, string> = {
   "--project": "vitest",
   "--cpu-prof": "node",
   "--expose-gc": "node",
+  "--max-semi-space-size": "node",
+  "--perf-basic-prof": "node",
   "--rpc-url": "cast/forge",
   "--private-key": "cast/forge",
   "--legacy": "cast/forge",
