@@ -20,6 +20,11 @@ export function isPendingRef(ref: BlockRef): boolean {
   return ref.kind === "tag" && ref.tag === "pending";
 }
 
+/** The head's header when `ref` is a tag naming the head (not `earliest`, not `pending`): no lookup, no promise. */
+export function headHeaderFor(chain: Pick<ChainReader, "head">, ref: BlockRef): BlockHeader | undefined {
+  return ref.kind === "tag" && ref.tag !== "earliest" && !isPendingRef(ref) ? chain.head().header : undefined;
+}
+
 /** The pending block when `ref` names it and the node builds one. */
 async function pendingBlockFor(ref: BlockRef, pending: PendingSource): Promise<Block | undefined> {
   return pending && isPendingRef(ref) ? (await pending.pendingBlock()).block : undefined;

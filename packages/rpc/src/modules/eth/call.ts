@@ -8,6 +8,7 @@
  * stops when the request times out or its client leaves (docs/rpc.md §8).
  */
 import type {StateOverride} from "@xchain/execution";
+import type {BlockHeader} from "@xchain/primitives";
 import {toData, toQuantity} from "@xchain/utils";
 import {RpcError} from "../../jsonrpc/errors.ts";
 import type {RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
@@ -17,7 +18,7 @@ import {blockRef, PENDING} from "../../params/blockRef.ts";
 import {callRequest} from "../../params/callObject.ts";
 import {method, optional, param} from "../../params/method.ts";
 import {stateOverride} from "../../params/stateOverride.ts";
-import {requireHeader} from "../../resolve/blocks.ts";
+import {headHeaderFor, requireHeader} from "../../resolve/blocks.ts";
 import {type CachedCallAnswer, CallResultCache} from "./callCache.ts";
 import {prepareCall} from "./callRunner.ts";
 import {estimateGasLimit} from "./gasEstimator.ts";
@@ -63,23 +64,29 @@ export function ethCallMethods(
     /** Handler for `eth_call`: a revert is -32015 with the reason and payload (docs/rpc.md §7) */
     call: method(
       [param("transaction", callRequest), param("block", blockRef), overrideParam],
-      async (request, block, overrides, context) => {
+      (request, block, overrides, context) => {
         checkOverrideAllowed(overrides, context);
-        const header = await requireHeader(deps.chain, block, deps.pendingBlock);
         const cap = BigInt(options.callGasCap);
         const gas = min(request.gas ?? cap, cap);
-        // A repeated call at the same block is answered without a slot or a run.
-        const key = overrides?.length ? undefined : CallResultCache.key(header.hash(), request, gas);
-        const cached = key === undefined ? undefined : callCache.get(key);
-        if (cached) return answerOf(cached);
-        const answer = await inSlot(context, async (): Promise<CachedCallAnswer> => {
-          const prepared = await prepareCall(deps, request, header, context, overrides);
-          const result = await prepared.run(gas);
-          if (!result) return {error: RpcError.server(`intrinsic gas too low: ${gas} < ${prepared.intrinsicGas}`)};
-          return result.status ? {ok: toData(result.returnValue)} : {error: failedCallError(result)};
-        });
-        if (key !== undefined) callCache.set(key, answer);
-        return answerOf(answer);
+        /** A repeated call at the same block is answered without a slot or a run. */
+        const answerAt = (header: BlockHeader): string | Promise<string> => {
+          const key = overrides?.length ? undefined : CallResultCache.key(header.hash(), request, gas);
+          const cached = key === undefined ? undefined : callCache.get(key);
+          return cached ? answerOf(cached) : runAndKeep(header, key);
+        };
+        const runAndKeep = async (header: BlockHeader, key: string | undefined): Promise<string> => {
+          const answer = await inSlot(context, async (): Promise<CachedCallAnswer> => {
+            const prepared = await prepareCall(deps, request, header, context, overrides);
+            const result = await prepared.run(gas);
+            if (!result) return {error: RpcError.server(`intrinsic gas too low: ${gas} < ${prepared.intrinsicGas}`)};
+            return result.status ? {ok: toData(result.returnValue)} : {error: failedCallError(result)};
+          });
+          if (key !== undefined) callCache.set(key, answer);
+          return answerOf(answer);
+        };
+        // At the head no lookup is needed: a kept answer goes back at once, without a promise.
+        const head = headHeaderFor(deps.chain, block);
+        return head ? answerAt(head) : requireHeader(deps.chain, block, deps.pendingBlock).then(answerAt);
       },
     ),
     /** Handler for `eth_estimateGas`: the lowest gas limit that succeeds */

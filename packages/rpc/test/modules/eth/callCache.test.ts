@@ -1,5 +1,6 @@
 import {toData} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import type {RequestContext} from "../../../src/jsonrpc/registry.ts";
 import {cows, TestNode} from "../../support/node.ts";
 
 /** Returns NUMBER as a word: its answer depends on the block the call runs at. */
@@ -27,6 +28,21 @@ describe("the eth_call answer cache (docs/rpc.md §4.4)", () => {
     const next = await node.result("eth_call", [{data: NUMBER}, "latest"]);
     expect(BigInt(next)).toBe(BigInt(first) + 1n);
     expect(stats().misses).toBe(before.misses + 2);
+  });
+
+  it("answers a kept call at the head at once: the handler returns the answer, not a promise", async () => {
+    const found = node.server.registry.lookup("eth_call");
+    if (found.kind !== "enabled") throw new Error("eth_call is not served");
+    const context = {transport: "http", client: {address: "127.0.0.1", connectionId: 1, key: "t"}} as RequestContext;
+    const params = [{data: NUMBER, gas: "0x20000"}, "latest"];
+    const first = await found.method.invoke(params, context);
+    const again = found.method.invoke(params, context);
+    expect(again).not.toBeInstanceOf(Promise);
+    expect(again).toBe(first);
+    // Not at the head (a number): the header is looked up first, so the answer comes as a promise.
+    const atNumber = found.method.invoke([params[0], await node.result("eth_blockNumber", [])], context);
+    expect(atNumber).toBeInstanceOf(Promise);
+    expect(await atNumber).toBe(first);
   });
 
   it("keys on every call field: another sender or gas is another entry", async () => {
