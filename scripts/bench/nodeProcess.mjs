@@ -48,22 +48,6 @@ export function startNode(name, args, {nodeFlags = [], onLog = () => {}} = {}) {
   });
 }
 
-/** `xchain start` flags for a node in `dataDir` on free loopback ports. */
-export function freePortFlags(dataDir) {
-  return [
-    "--datadir",
-    dataDir,
-    "--rpc.http.port",
-    "0",
-    "--rpc.ws.port",
-    "0",
-    "--p2p.host",
-    "127.0.0.1",
-    "--p2p.port",
-    "0",
-  ];
-}
-
 /** SIGTERM, then SIGKILL after 20 s. */
 export async function stopNode(node) {
   if (node.child.exitCode !== null || node.child.signalCode !== null) return;

@@ -11,8 +11,9 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {setTimeout as sleep} from "node:timers/promises";
 import {publicKeyToAddress, Transaction} from "@xchain/primitives";
+import {freePortFlags} from "@xchain/test-utils";
 import {bytesToPrefixedHex, keccak256, publicKeyOf, utf8ToBytes} from "@xchain/utils";
-import {freePortFlags, startNode, stopNode} from "./nodeProcess.mjs";
+import {startNode, stopNode} from "./nodeProcess.mjs";
 import {call, keepAliveAgent} from "./rpc/loadGenerator.mjs";
 import {BURST_SIZE, burst, prepare} from "./rpc/workload.mjs";
 

@@ -18,11 +18,11 @@ import {BlockExecutor, blockContextOf} from "@xchain/execution";
 import {Transaction} from "@xchain/primitives";
 import {defaultRpcOptions, RpcServer} from "@xchain/rpc";
 import {defaultStateOptions, StateDatabase} from "@xchain/state";
-import {ChainBuilder, compileSolidity, cowAccounts} from "@xchain/test-utils";
+import {ChainBuilder, compileSolidity, cowAccounts, freePortFlags} from "@xchain/test-utils";
 import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
 import {bigIntToFixedBytes, bytesToPrefixedHex, concatBytes, keccak256} from "@xchain/utils";
 import {buildChain, chainspec, measureImport, writeChain} from "./chainFixture.mjs";
-import {freePortFlags, startNode, stopNode} from "./nodeProcess.mjs";
+import {startNode, stopNode} from "./nodeProcess.mjs";
 import {call, keepAliveAgent} from "./rpc/loadGenerator.mjs";
 
 const erc20Blocks = Number(process.argv[2] ?? 10);

@@ -2,9 +2,10 @@
 // line per mined block, and `npm start` stopped by a signal sent to npm with no node left behind.
 import {execFileSync, spawn} from "node:child_process";
 import {join} from "node:path";
+import {freePortFlags} from "@xchain/test-utils";
 import {afterAll, describe, expect, it} from "vitest";
 import {rpc} from "../support/jsonRpc.ts";
-import {freePortArgs, type RunningNode, startNode, tempDataDir} from "../support/xchainProcess.ts";
+import {type RunningNode, startNode, tempDataDir} from "../support/xchainProcess.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const running: RunningNode[] = [];
@@ -47,7 +48,10 @@ describe("the node's logs", () => {
 
   it("stops `npm start` cleanly on SIGTERM sent to npm, leaving no node behind", async () => {
     const dataDir = tempDataDir();
-    const npm = spawn("npm", ["start", "--", ...freePortArgs(dataDir)], {cwd: ROOT, stdio: ["ignore", "pipe", "pipe"]});
+    const npm = spawn("npm", ["start", "--", ...freePortFlags(dataDir)], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     npm.stdout.on("data", (d: Buffer) => {
       out += d.toString();

@@ -4,6 +4,7 @@ import {type ChildProcess, spawn} from "node:child_process";
 import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
+import {freePortFlags} from "@xchain/test-utils";
 
 /** The built CLI. */
 export const XCHAIN_BIN = join(import.meta.dirname, "..", "..", "..", "packages", "node", "bin", "xchain.js");
@@ -37,26 +38,10 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), "xchain-node-"));
 }
 
-/** `xchain start` flags for a node in `dataDir` on free loopback ports. */
-export function freePortArgs(dataDir: string): string[] {
-  return [
-    "--datadir",
-    dataDir,
-    "--rpc.http.port",
-    "0",
-    "--rpc.ws.port",
-    "0",
-    "--p2p.host",
-    "127.0.0.1",
-    "--p2p.port",
-    "0",
-  ];
-}
-
 /** Starts `xchain start` on regtest with free ports (unless `args` say otherwise) and waits until RPC is ready. */
 export function startNode(args: string[] = [], dataDir = tempDataDir()): Promise<RunningNode> {
   const started = Date.now();
-  const child = spawn(process.execPath, [XCHAIN_BIN, "start", ...freePortArgs(dataDir), ...args], {
+  const child = spawn(process.execPath, [XCHAIN_BIN, "start", ...freePortFlags(dataDir), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exit = collectExit(child);
