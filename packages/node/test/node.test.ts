@@ -15,6 +15,16 @@ async function options(dataDir: string, extra: [string, string][] = []) {
   return resolveNodeOptions({flags});
 }
 
+/** The result of one JSON-RPC request to `node` over HTTP. */
+async function rpcResult(node: Node, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(node.endpoints.http!, {
+    method: "POST",
+    headers: {"content-type": "application/json"},
+    body: JSON.stringify({jsonrpc: "2.0", id: 1, method, params}),
+  });
+  return ((await response.json()) as {result: unknown}).result;
+}
+
 afterEach(async () => {
   await Promise.all(open.splice(0).map((n) => n.close()));
 });
@@ -26,12 +36,7 @@ describe("Node", () => {
     open.push(node);
     expect(node.endpoints.http).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(node.endpoints.ws).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
-    const response = await fetch(node.endpoints.http!, {
-      method: "POST",
-      headers: {"content-type": "application/json"},
-      body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "eth_accounts", params: []}),
-    });
-    expect(((await response.json()) as {result: string[]}).result).toHaveLength(10);
+    expect(await rpcResult(node, "eth_accounts", [])).toHaveLength(10);
     await node.close();
     await node.close();
     await expect(fetch(node.endpoints.http!)).rejects.toThrow();
@@ -41,17 +46,8 @@ describe("Node", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "xchain-node-"));
     const node = await Node.init(await options(dataDir, [["rpc.callWorkers", "1"]]), {logger});
     open.push(node);
-    const response = await fetch(node.endpoints.http!, {
-      method: "POST",
-      headers: {"content-type": "application/json"},
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "eth_call",
-        params: [{to: "0x0000000000000000000000000000000000000004", data: "0x2a"}, "latest"],
-      }),
-    });
-    expect(((await response.json()) as {result: string}).result).toBe("0x2a");
+    const call = [{to: "0x0000000000000000000000000000000000000004", data: "0x2a"}, "latest"];
+    expect(await rpcResult(node, "eth_call", call)).toBe("0x2a");
     // The database is shared with the worker, yet a second node on it is still refused.
     await expect(Node.init(await options(dataDir), {logger})).rejects.toBeInstanceOf(NodeStartError);
   });
@@ -80,11 +76,6 @@ describe("Node", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "xchain-node-"));
     const node = await Node.init(await options(dataDir, [["wallet.enabled", "false"]]), {logger});
     open.push(node);
-    const response = await fetch(node.endpoints.http!, {
-      method: "POST",
-      headers: {"content-type": "application/json"},
-      body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "eth_accounts", params: []}),
-    });
-    expect(((await response.json()) as {result: string[]}).result).toEqual([]);
+    expect(await rpcResult(node, "eth_accounts", [])).toEqual([]);
   });
 });
