@@ -1,0 +1,119 @@
+// What the soak samples of the node every few seconds, and the summary of the samples: RSS from
+// /proc/<pid>/status, the V8 heap and the cache budgets' gauges from its metrics endpoint, the
+// database's size on disk and the head number.
+import {readdir, stat} from "node:fs/promises";
+import {readFileSync} from "node:fs";
+import {join} from "node:path";
+
+const MIB = 2 ** 20;
+
+/** Sum of the file sizes under `dir` (LevelDB may delete a file while it is counted: 0). */
+async function directorySize(dir) {
+  let total = 0;
+  for (const entry of await readdir(dir, {withFileTypes: true})) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += await directorySize(path);
+    else if (entry.isFile()) total += await stat(path).then((s) => s.size, () => 0);
+  }
+  return total;
+}
+
+/** The value of an unlabelled metric line `name value`, or undefined. */
+function metric(text, name) {
+  const match = new RegExp(`^${name} (\\S+)$`, "m").exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Every `xchain_cache_bytes{cache="..."}` gauge, by cache name. */
+function cacheGauges(text, name) {
+  const caches = {};
+  for (const match of text.matchAll(new RegExp(`^${name}\\{cache="([^"]+)"\\} (\\S+)$`, "gm"))) {
+    caches[match[1]] = Number(match[2]);
+  }
+  return caches;
+}
+
+/** One sample of the node: seconds since `startedAt`, head, RSS, heap, external memory, db size, caches. */
+export async function sample(node, {metricsUrl, dbDir, startedAt}) {
+  const status = readFileSync(`/proc/${node.child.pid}/status`, "utf8");
+  const rss = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)[1]) * 1024;
+  const text = await (await fetch(metricsUrl)).text();
+  return {
+    seconds: (Date.now() - startedAt) / 1000,
+    head: metric(text, "xchain_head_block_number"),
+    rss,
+    heap: metric(text, "nodejs_heap_size_used_bytes"),
+    external: metric(text, "nodejs_external_memory_bytes"),
+    db: await directorySize(dbDir),
+    caches: cacheGauges(text, "xchain_cache_bytes"),
+    budgets: cacheGauges(text, "xchain_cache_budget_bytes"),
+  };
+}
+
+const mib = (bytes) => (bytes / MIB).toFixed(1);
+
+/** The table header and one row per sample. */
+export function formatSample(s, first) {
+  const cacheSum = Object.values(s.caches).reduce((a, b) => a + b, 0);
+  const row = [
+    (s.seconds / 60).toFixed(1).padStart(6),
+    String(s.head).padStart(7),
+    mib(s.rss).padStart(8),
+    mib(s.heap).padStart(8),
+    mib(s.external).padStart(9),
+    mib(cacheSum).padStart(8),
+    mib(s.db).padStart(8),
+  ].join(" ");
+  const header = `${"min".padStart(6)} ${"head".padStart(7)} ${"RSS MiB".padStart(8)} ${"heap MiB".padStart(8)} ${"extrn MiB".padStart(9)} ${"cache MiB".padStart(8)} ${"db MiB".padStart(8)}`;
+  return first ? `${header}\n${row}` : row;
+}
+
+/** Least-squares slope of `value` over time, per hour. */
+function slopePerHour(samples, value) {
+  const n = samples.length;
+  if (n < 2) return Number.NaN;
+  const xs = samples.map((s) => s.seconds / 3600);
+  const ys = samples.map(value);
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (xs[i] - mx) * (ys[i] - my);
+    den += (xs[i] - mx) ** 2;
+  }
+  return num / den;
+}
+
+/** The summary lines: start, plateau (mean and slope of the last third), peak, disk per block, caches. */
+export function summarize(samples) {
+  const first = samples[0];
+  const last = samples.at(-1);
+  const tail = samples.slice(Math.floor((samples.length * 2) / 3));
+  const mean = (value) => tail.reduce((a, s) => a + value(s), 0) / tail.length;
+  const line = (label, value) =>
+    `${label.padEnd(6)} start ${mib(value(first))} MiB, last third ${mib(mean(value))} MiB (slope ${mib(
+      slopePerHour(tail, value),
+    )} MiB/h), peak ${mib(Math.max(...samples.map(value)))} MiB, end ${mib(value(last))} MiB`;
+  const blocks = last.head - first.head;
+  const lines = [
+    `${samples.length} samples over ${(last.seconds / 60).toFixed(1)} min; head ${first.head} → ${last.head} (${blocks} blocks)`,
+    line("RSS", (s) => s.rss),
+    line("heap", (s) => s.heap),
+    line("extrn", (s) => s.external),
+    `disk   ${mib(first.db)} → ${mib(last.db)} MiB: ${blocks > 0 ? ((last.db - first.db) / blocks / 1024).toFixed(2) : "-"} KiB per block`,
+  ];
+  const names = Object.keys(last.budgets).sort();
+  if (names.length > 0) {
+    lines.push("caches at the end (held / budget, MiB):");
+    let held = 0;
+    let budget = 0;
+    for (const name of names) {
+      held += last.caches[name] ?? 0;
+      budget += last.budgets[name];
+      lines.push(`  ${name.padEnd(28)} ${mib(last.caches[name] ?? 0).padStart(8)} / ${mib(last.budgets[name]).padStart(8)}`);
+    }
+    lines.push(`  ${"sum".padEnd(28)} ${mib(held).padStart(8)} / ${mib(budget).padStart(8)}`);
+  }
+  return lines;
+}
