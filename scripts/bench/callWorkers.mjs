@@ -10,7 +10,7 @@ import {performance} from "node:perf_hooks";
 import {getChainspec} from "@xchain/chainspec";
 import {LevelStore, WriteBatch} from "@xchain/db";
 import {BlockExecutor, createChainCommon} from "@xchain/execution";
-import {buildGenesisState, StateDatabase} from "@xchain/state";
+import {buildGenesisState, defaultStateOptions, StateDatabase} from "@xchain/state";
 import {concatBytes, keccak256, noopLogger} from "@xchain/utils";
 import {WorkerCallExecutor} from "../../packages/node/dist/callWorkers/workerCallExecutor.js";
 import {CALL_BLOCK, NO_ANCESTORS, tokenRuntime, word} from "./callFixture.mjs";
@@ -28,7 +28,7 @@ const holder = (i) => word(Uint8Array.of(0x33, i >> 8, i & 0xff)).subarray(12);
 const dir = mkdtempSync(join(tmpdir(), "xchain-callworkers-"));
 const dbPath = join(dir, "db");
 const store = await LevelStore.open(dbPath, "share");
-const state = new StateDatabase({nodeCacheBytes: 64 * 1024 * 1024}, {store});
+const state = new StateDatabase({...defaultStateOptions, nodeCacheBytes: 64 * 1024 * 1024}, {store});
 const local = new BlockExecutor({}, {chainspec, state});
 const {Token, code} = await tokenRuntime(local, from);
 const storage = Array.from({length: HOLDERS}, (_, i) => [

@@ -80,7 +80,9 @@ async function heapSnapshot(label) {
     const added = readdirSync(snapshotDir).filter((f) => !before.has(f) && f.endsWith(".heapsnapshot"));
     // The file appears when writing starts; one more sample answered means the write is over.
     if (added.length > 0) {
-      await fetch(metricsUrl).then((r) => r.text());
+      await fetch(metricsUrl)
+        .then((r) => r.text())
+        .catch(() => fetch(metricsUrl).then((r) => r.text()));
       console.log(`heap snapshot (${label}): ${join(snapshotDir, added[0])}`);
       return;
     }

@@ -9,7 +9,7 @@ import {join} from "node:path";
 import {createCustomCommon, Mainnet} from "@ethereumjs/common";
 import {Account, Address} from "@ethereumjs/util";
 import {LevelStore, WriteBatch} from "@xchain/db";
-import {buildGenesisState, StateDatabase} from "@xchain/state";
+import {buildGenesisState, defaultStateOptions, StateDatabase} from "@xchain/state";
 import {keccak256} from "@xchain/utils";
 
 const print = (line) => process.stdout.write(`${line}\n`);
@@ -35,7 +35,7 @@ const addressOf = (n) => {
 
 const dir = mkdtempSync(join(tmpdir(), "xchain-state-bench-"));
 const store = await LevelStore.open(dir);
-const state = new StateDatabase({nodeCacheBytes: cacheMiB * 1024 * 1024}, {store});
+const state = new StateDatabase({...defaultStateOptions, nodeCacheBytes: cacheMiB * 1024 * 1024}, {store});
 
 let t = performance.now();
 const alloc = Array.from({length: accounts}, (_, i) => [addressOf(i), {balance: 10n ** 24n}]);

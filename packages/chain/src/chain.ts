@@ -9,7 +9,7 @@ import type {KeyValueStore} from "@xchain/db";
 import {BlockExecutor, createChainCommon} from "@xchain/execution";
 import type {Block, BlockHeader, Receipt} from "@xchain/primitives";
 import {defaultStateOptions, StateDatabase, type StateReader} from "@xchain/state";
-import {bytesToPrefixedHex, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
+import {bytesToPrefixedHex, type CacheUsage, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {ChainError, ChainErrorCode} from "./errors.ts";
 import {buildGenesisBlock} from "./genesis.ts";
 import {type BlockExecutorApi, BlockImporter} from "./import/blockImporter.ts";
@@ -150,6 +150,14 @@ export class Chain implements ChainReader {
 
   getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
     return this.store.blocks.getHeader(hash);
+  }
+
+  /** The memory of the chain's caches (decoded headers, logs) against their budgets. */
+  cacheUsage(): CacheUsage[] {
+    return [
+      {cache: "chain.headers", ...this.store.blocks.headerCacheBytes()},
+      {cache: "chain.logs", bytes: this.store.logs.bytes(), budgetBytes: this.store.logs.maxBytes},
+    ];
   }
 
   async getHeaderByNumber(number: number): Promise<BlockHeader | undefined> {

@@ -28,6 +28,16 @@ export class DatabaseError extends NodeError<DatabaseErrorType> {}
  */
 export type LevelStoreThreads = "share" | "join";
 
+/**
+ * LevelDB's own memory (docs/operations.md §9): the block cache of uncompressed table blocks and
+ * the write buffer (the memtable; up to two are held while one is written out). Unset: LevelDB's
+ * defaults, 8 MiB and 4 MiB. Ignored by a `join` open, which shares the owner's instance.
+ */
+export interface LevelStoreMemory {
+  cacheBytes?: number;
+  writeBufferBytes?: number;
+}
+
 /** The paths this thread opened with `share`: LevelDB's own lock no longer refuses a second open in this process. */
 const sharedPaths = new Set<string>();
 
@@ -43,7 +53,7 @@ export class LevelStore implements KeyValueStore {
    * Opens (creating if needed) the database at `path`; a database locked by another process (or
    * another open in this one) fails with LOCKED. `threads` shares it with worker threads.
    */
-  static async open(path: string, threads?: LevelStoreThreads): Promise<LevelStore> {
+  static async open(path: string, threads?: LevelStoreThreads, memory: LevelStoreMemory = {}): Promise<LevelStore> {
     if (threads === "share" && sharedPaths.has(path)) {
       throw new DatabaseError(
         {code: DatabaseErrorCode.LOCKED, path},
@@ -52,7 +62,11 @@ export class LevelStore implements KeyValueStore {
     }
     const db = new ClassicLevel<Uint8Array, Uint8Array>(path, ENCODING);
     try {
-      await db.open(threads === undefined ? {} : {multithreading: true});
+      await db.open({
+        ...(threads === undefined ? {} : {multithreading: true}),
+        ...(memory.cacheBytes === undefined ? {} : {cacheSize: memory.cacheBytes}),
+        ...(memory.writeBufferBytes === undefined ? {} : {writeBufferSize: memory.writeBufferBytes}),
+      });
     } catch (e) {
       const cause = (e as {cause?: {code?: string}}).cause;
       if (cause?.code === "LEVEL_LOCKED") {
@@ -99,6 +113,11 @@ export class LevelStore implements KeyValueStore {
   async getMany(bucket: Bucket, keys: Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     const values = await this.db.getMany(keys.map((k) => bucketKey(bucket, k)));
     return values.map((v) => (v === undefined ? undefined : view(v)));
+  }
+
+  /** LevelDB's estimate of its memory: the block cache's charge plus the memtables. */
+  memoryBytes(): number {
+    return Number(this.db.getProperty("leveldb.approximate-memory-usage"));
   }
 
   async close(): Promise<void> {

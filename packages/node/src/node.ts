@@ -8,7 +8,7 @@
 import {mkdir} from "node:fs/promises";
 import {join} from "node:path";
 import {Chain} from "@xchain/chain";
-import {DatabaseError, DatabaseErrorCode, LevelStore} from "@xchain/db";
+import {DatabaseError, DatabaseErrorCode, LevelStore, type LevelStoreMemory} from "@xchain/db";
 import {BlockExecutor} from "@xchain/execution";
 import {Miner} from "@xchain/miner";
 import {formatClientVersion, type Listener, RpcServer} from "@xchain/rpc";
@@ -24,6 +24,7 @@ import {logStartupBanner} from "./log/startupBanner.ts";
 import {withSubmissionLog} from "./log/submissionLog.ts";
 import {logPendingTransactions} from "./log/txLog.ts";
 import type {Logger} from "./logger.ts";
+import {levelDbMemory, levelDbUsage, SECONDARY_STATE_SHARE, stateOptions, sumByCache} from "./memoryBudget.ts";
 import {startMetricsServer} from "./metrics/metricsServer.ts";
 import {NodeMetrics} from "./metrics/nodeMetrics.ts";
 import {createReadinessProbe} from "./metrics/readiness.ts";
@@ -56,8 +57,6 @@ interface Closer {
   close(): Promise<void> | void;
 }
 
-const MIB = 1024 * 1024;
-
 /** A running node. */
 export class Node {
   private closing: Promise<void> | undefined;
@@ -78,13 +77,13 @@ export class Node {
     try {
       const {chainspec, genesis} = await loadNetwork(opts.network, opts.genesisFile);
       const callWorkers = callWorkerCount(opts.rpc.callWorkers);
-      const db = await openDatabase(opts.dataDir, callWorkers > 0);
+      const db = await openDatabase(opts.dataDir, callWorkers > 0, levelDbMemory(opts.db));
       closers.push({name: "database", close: () => db.close()});
       checkAbort();
       // Off, nothing is timed or counted: the hooks below are not installed.
       const metrics = opts.metrics.enabled ? new NodeMetrics() : undefined;
 
-      const state = new StateDatabase({nodeCacheBytes: opts.state.cacheMb * MIB}, {store: db});
+      const state = new StateDatabase(stateOptions(opts.state, 1), {store: db});
       const executor = new BlockExecutor({}, {chainspec, state});
       const chain = await Chain.open(opts.chain, {
         store: db,
@@ -103,10 +102,8 @@ export class Node {
 
       // Block assembly gets a state database of its own (same store), so that it does not take the
       // chain's warm session away from imports (state README).
-      const assembler = new BlockExecutor(
-        {},
-        {chainspec, state: new StateDatabase({nodeCacheBytes: (opts.state.cacheMb * MIB) / 4}, {store: db})},
-      );
+      const assemblerState = new StateDatabase(stateOptions(opts.state, SECONDARY_STATE_SHARE), {store: db});
+      const assembler = new BlockExecutor({}, {chainspec, state: assemblerState});
       let p2p: P2PStack | undefined;
       const miner = new Miner(opts.miner, {
         chain,
@@ -162,7 +159,7 @@ export class Node {
                   dbPath: db.path,
                   network: opts.network,
                   genesisFile: opts.genesisFile,
-                  nodeCacheBytes: (opts.state.cacheMb * MIB) / 4,
+                  state: stateOptions(opts.state, SECONDARY_STATE_SHARE),
                 },
               },
               {local: executor, logger: logger.child({module: "callWorkers"})},
@@ -221,6 +218,16 @@ export class Node {
           txpool,
           rpc,
           dbDir: join(opts.dataDir, "db"),
+          caches: () =>
+            sumByCache([
+              ...state.cacheUsage("state"),
+              ...assemblerState.cacheUsage("assembler"),
+              ...(callExecutor instanceof WorkerCallExecutor ? callExecutor.cacheUsage() : []),
+              ...chain.cacheUsage(),
+              {cache: "rpc.callAnswers", bytes: rpc.callCacheStats().bytes, budgetBytes: opts.rpc.callCacheBytes},
+              levelDbUsage(opts.db, db.memoryBytes()),
+            ]),
+          workersHeapUsedBytes: () => (callExecutor instanceof WorkerCallExecutor ? callExecutor.heapUsedBytes() : 0),
         });
         metricsListener = await startMetricsServer(opts.metrics, {
           registry: metrics.registry,
@@ -286,10 +293,10 @@ function hostForUrl(host: string): string {
 }
 
 /** Opens the node's database; `shared` lets the call workers open it too. */
-async function openDatabase(dataDir: string, shared: boolean): Promise<LevelStore> {
+async function openDatabase(dataDir: string, shared: boolean, memory: LevelStoreMemory): Promise<LevelStore> {
   try {
     await mkdir(dataDir, {recursive: true});
-    return await LevelStore.open(join(dataDir, "db"), shared ? "share" : undefined);
+    return await LevelStore.open(join(dataDir, "db"), shared ? "share" : undefined, memory);
   } catch (e) {
     if (e instanceof DatabaseError && e.code === DatabaseErrorCode.LOCKED) {
       throw new NodeStartError(

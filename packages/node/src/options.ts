@@ -10,6 +10,7 @@ import {getChainspec} from "@xchain/chainspec";
 import {defaultMinerOptions, type MinerOptions} from "@xchain/miner";
 import {defaultP2POptions, type P2POptions} from "@xchain/p2p";
 import {defaultRpcOptions, type RpcOptions} from "@xchain/rpc";
+import {defaultStateOptions} from "@xchain/state";
 import {defaultSyncOptions, type SyncOptions} from "@xchain/sync";
 import {defaultTxPoolOptions, type TxPoolOptions} from "@xchain/txpool";
 import type {LogLevel} from "./logger.ts";
@@ -33,9 +34,21 @@ export interface NodeOptions {
     headStallSeconds: number | undefined;
   };
   wallet: WalletOptions;
+  /** The world state's cache budgets, in MiB (docs/operations.md §9; memoryBudget.ts shares them out). */
   state: {
-    /** Budget of the world state's trie-node cache, in MiB. */
+    /** The trie-node cache; block assembly and each call worker get a quarter more. */
     cacheMb: number;
+    /** Contract code by code hash; block assembly and each call worker get a quarter more. */
+    codeCacheMb: number;
+    /** The account and storage caches of the recent readers; each call worker gets a quarter more. */
+    readerCacheMb: number;
+  };
+  /** LevelDB's own memory, in MiB. */
+  db: {
+    /** The block cache of uncompressed table blocks. */
+    cacheMb: number;
+    /** The write buffer (memtable); up to two are held at once. */
+    writeBufferMb: number;
   };
   chain: ChainOptions;
   txpool: TxPoolOptions;
@@ -94,6 +107,8 @@ export interface WalletOptions {
   allowDumpRawKey: boolean;
 }
 
+const MIB = 1024 * 1024;
+
 /** The options before any network preset (the package defaults; the miner's of regtest). */
 export const defaultNodeOptions: NodeOptions = {
   network: "regtest",
@@ -101,7 +116,13 @@ export const defaultNodeOptions: NodeOptions = {
   genesisFile: undefined,
   log: {level: "info", headStallSeconds: undefined},
   wallet: {enabled: false, keystore: false, allowDumpRawKey: false},
-  state: {cacheMb: 256},
+  state: {
+    cacheMb: defaultStateOptions.nodeCacheBytes / MIB,
+    codeCacheMb: defaultStateOptions.codeCacheBytes / MIB,
+    readerCacheMb: defaultStateOptions.readerCacheBytes / MIB,
+  },
+  // LevelDB's own defaults.
+  db: {cacheMb: 8, writeBufferMb: 4},
   chain: defaultChainOptions,
   txpool: defaultTxPoolOptions,
   miner: defaultMinerOptions(getChainspec("regtest")),

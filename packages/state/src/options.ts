@@ -1,12 +1,22 @@
 /** The state package's options (the node's `[state]` table sets them, in MiB) and their defaults. */
 
-/** Options of a `StateDatabase`; every field is required, start from `defaultStateOptions`. */
+/**
+ * Byte budgets of a `StateDatabase`'s caches (docs/operations.md §9); every field is required,
+ * start from `defaultStateOptions`. Each is an estimate of what the cache holds in the heap (values,
+ * keys and per-entry overhead); 0 disables the cache.
+ */
 export interface StateOptions {
-  /** Approximate byte budget of the trie-node cache shared by all sessions and readers; 0 disables it. */
+  /** The trie-node cache shared by all sessions and readers. */
   nodeCacheBytes: number;
+  /** Contract code by code hash, shared by the readers. */
+  codeCacheBytes: number;
+  /** The account and storage caches of the recent readers (the head's and a few before), in all. */
+  readerCacheBytes: number;
 }
 
-/** The defaults: a 256 MiB trie-node cache. */
+/** The defaults: a 256 MiB trie-node cache, 16 MiB of code and 32 MiB for the readers. */
 export const defaultStateOptions: StateOptions = {
   nodeCacheBytes: 256 * 1024 * 1024,
+  codeCacheBytes: 16 * 1024 * 1024,
+  readerCacheBytes: 32 * 1024 * 1024,
 };

@@ -1,7 +1,7 @@
 import type {Common} from "@ethereumjs/common";
 import {Caches, CacheType} from "@ethereumjs/statemanager";
 import type {KeyValueStore} from "@xchain/db";
-import {bytesToHex, bytesToPrefixedHex, equalBytes} from "@xchain/utils";
+import {bytesToHex, bytesToPrefixedHex, type CacheUsage, equalBytes} from "@xchain/utils";
 import {BatchFlushStateManager} from "./batchStateManager.ts";
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
 import {NodeCache, type NodeCacheStats} from "./nodeCache.ts";
@@ -28,17 +28,21 @@ export interface StateModules {
 export class StateDatabase implements StateSource {
   private readonly cache: NodeCache;
   private readonly nodes: TrieNodeStore;
-  private readonly code = new CodeCache(CODE_CACHE_BYTES);
+  private readonly code: CodeCache;
   /** The most recent readers by root: RPC reads the head's state over and over (caches stay warm). */
-  private readonly readers = new Map<string, StateReader>();
-  private lastReader: StateReader | undefined;
+  private readonly readers = new Map<string, TrieStateReader>();
+  private lastReader: TrieStateReader | undefined;
   /** States computed but not stored (the pending block's), by root hex, oldest first: see `stageUnpersisted`. */
   private readonly staged = new Map<string, ReadonlyMap<string, Uint8Array>>();
   /** The last released session, reusable by the next session opened at its root (warm caches). */
   private warm: {root: string; common: Common; session: TrieStateSession} | undefined;
 
-  constructor(opts: StateOptions, {store}: StateModules) {
+  constructor(
+    private readonly opts: StateOptions,
+    {store}: StateModules,
+  ) {
     this.cache = new NodeCache(opts.nodeCacheBytes);
+    this.code = new CodeCache(opts.codeCacheBytes);
     this.nodes = new TrieNodeStore(store, this.cache);
   }
 
@@ -80,7 +84,13 @@ export class StateDatabase implements StateSource {
     if (!staged) await this.requireRoot(root);
     const db = new ReadOnlyTrieDB(this.nodes, staged);
     const trie = await openTrie(db, root, common);
-    const reader = new TrieStateReader(Uint8Array.from(root), trie, db, this.code);
+    const reader = new TrieStateReader(
+      Uint8Array.from(root),
+      trie,
+      db,
+      this.code,
+      this.opts.readerCacheBytes / MAX_CACHED_READERS,
+    );
     this.readers.delete(key);
     this.readers.set(key, reader);
     this.lastReader = reader;
@@ -118,6 +128,20 @@ export class StateDatabase implements StateSource {
     return this.cache.stats();
   }
 
+  /**
+   * The memory of its caches against their budgets, labelled `<prefix>.trieNodes`, `.code` and
+   * `.readers` (the readers kept; one just dropped may live on while a request still uses it).
+   */
+  cacheUsage(prefix: string): CacheUsage[] {
+    let readerBytes = 0;
+    for (const reader of this.readers.values()) readerBytes += reader.cacheBytes();
+    return [
+      {cache: `${prefix}.trieNodes`, bytes: this.cache.stats().bytes, budgetBytes: this.opts.nodeCacheBytes},
+      {cache: `${prefix}.code`, bytes: this.code.bytes(), budgetBytes: this.opts.codeCacheBytes},
+      {cache: `${prefix}.readers`, bytes: readerBytes, budgetBytes: this.opts.readerCacheBytes},
+    ];
+  }
+
   private async requireRoot(root: Uint8Array): Promise<void> {
     if (!(await this.hasRoot(root))) {
       const hex = bytesToPrefixedHex(root);
@@ -125,9 +149,6 @@ export class StateDatabase implements StateSource {
     }
   }
 }
-
-/** Budget of the contract-code cache the readers share. */
-const CODE_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Unstored states kept readable: the pending block's current state and the ones just before it. */
 const MAX_STAGED_STATES = 3;

@@ -112,7 +112,7 @@ describe("StateSession", () => {
 
   it("does not rewrite nodes it only read from the store", async () => {
     const store = await openStore();
-    const state = new StateDatabase({nodeCacheBytes: 0}, {store});
+    const state = new StateDatabase({...defaultStateOptions, nodeCacheBytes: 0}, {store});
     const genesis = await runBlock(state, EMPTY_TRIE_ROOT, 100n, 200);
     await persist(store, genesis.commit);
     const stored = new Set((await dumpStateBucket(store)).map((entry) => entry.split("=")[0]));

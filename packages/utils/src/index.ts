@@ -19,6 +19,7 @@ export {
   writeUint32BE,
   writeUint32LE,
 } from "./bytes.ts";
+export type {CacheUsage} from "./cacheUsage.ts";
 export {keccak256, keccakBackend, sha256, sha256d} from "./crypto/hash.ts";
 export {publicKeyOf, recoverPublicKey, secp256k1Backend, signHash} from "./crypto/secp256k1.ts";
 export {NodeError} from "./errors.ts";

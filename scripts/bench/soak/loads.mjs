@@ -90,10 +90,7 @@ export async function prepare(url, funderKey, senderCount) {
   };
   const token = await deploy(Token.bytecode);
   const emitter = await deploy(Emitter.bytecode);
-  const senders = Array.from(
-    {length: senderCount},
-    (_, i) => new Signer(keccak256(utf8ToBytes(`soak sender ${i}`))),
-  );
+  const senders = Array.from({length: senderCount}, (_, i) => new Signer(keccak256(utf8ToBytes(`soak sender ${i}`))));
   let last;
   for (const s of senders) {
     last = await call(agent, url, "eth_sendRawTransaction", [
@@ -139,7 +136,11 @@ function transactionLoops(url, chain, bounds, txPaceMs) {
       funder.sign(gasPrice, {
         to: hexToBytes(token),
         gasLimit: 100_000n,
-        data: new Uint8Array([...selectors["transfer(address,uint256)"], ...word(recipient(randomInt(ACCOUNTS))), ...word([1])]),
+        data: new Uint8Array([
+          ...selectors["transfer(address,uint256)"],
+          ...word(recipient(randomInt(ACCOUNTS))),
+          ...word([1]),
+        ]),
       }),
     // Contract calls that write logs.
     (signer) =>

@@ -1,8 +1,9 @@
 // What the soak samples of the node every few seconds, and the summary of the samples: RSS from
 // /proc/<pid>/status, the V8 heap and the cache budgets' gauges from its metrics endpoint, the
 // database's size on disk and the head number.
-import {readdir, stat} from "node:fs/promises";
+
 import {readFileSync} from "node:fs";
+import {readdir, stat} from "node:fs/promises";
 import {join} from "node:path";
 
 const MIB = 2 ** 20;
@@ -13,7 +14,11 @@ async function directorySize(dir) {
   for (const entry of await readdir(dir, {withFileTypes: true})) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) total += await directorySize(path);
-    else if (entry.isFile()) total += await stat(path).then((s) => s.size, () => 0);
+    else if (entry.isFile())
+      total += await stat(path).then(
+        (s) => s.size,
+        () => 0,
+      );
   }
   return total;
 }
@@ -111,7 +116,9 @@ export function summarize(samples) {
     for (const name of names) {
       held += last.caches[name] ?? 0;
       budget += last.budgets[name];
-      lines.push(`  ${name.padEnd(28)} ${mib(last.caches[name] ?? 0).padStart(8)} / ${mib(last.budgets[name]).padStart(8)}`);
+      lines.push(
+        `  ${name.padEnd(28)} ${mib(last.caches[name] ?? 0).padStart(8)} / ${mib(last.budgets[name]).padStart(8)}`,
+      );
     }
     lines.push(`  ${"sum".padEnd(28)} ${mib(held).padStart(8)} / ${mib(budget).padStart(8)}`);
   }

@@ -18,6 +18,12 @@ import {
 import {bytesToHex, concatBytes} from "@xchain/utils";
 import {LruCache} from "./lruCache.ts";
 
+/**
+ * Estimated heap bytes of a cached header: its decoded fields (bigints, hashes, the bloom) and the
+ * merged-mining fields (Bitcoin header, coinbase, merkle proof), with the encoding it keeps.
+ */
+export const HEADER_CACHE_ENTRY_BYTES = 1536;
+
 /** The repository of block headers and bodies. */
 export class BlockStore {
   private readonly headers: LruCache<string, BlockHeader>;
@@ -29,6 +35,14 @@ export class BlockStore {
     headerCacheSize: number,
   ) {
     this.headers = new LruCache(headerCacheSize);
+  }
+
+  /** The header cache's estimated bytes held and budget (its entries at `HEADER_CACHE_ENTRY_BYTES`). */
+  headerCacheBytes(): {bytes: number; budgetBytes: number} {
+    return {
+      bytes: this.headers.size * HEADER_CACHE_ENTRY_BYTES,
+      budgetBytes: this.headers.maxEntries * HEADER_CACHE_ENTRY_BYTES,
+    };
   }
 
   /** Adds the writes that store `block` to `batch`. */

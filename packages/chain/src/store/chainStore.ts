@@ -25,7 +25,7 @@ export class ChainStore {
     options: ChainOptions,
   ) {
     this.blocks = new BlockStore(kv, decodeOptions, options.headerCacheSize);
-    this.logs = new BlockLogsCache(options.logCacheSize);
+    this.logs = new BlockLogsCache(options.logCacheMb * 1024 * 1024);
     this.receipts = new ReceiptStore(kv);
     this.totalDifficulty = new TotalDifficultyStore(kv);
     this.canonical = new CanonicalIndex(kv);

@@ -3,7 +3,12 @@ export class LruCache<K, V> {
   // A Map iterates in insertion order: re-inserting on a hit keeps the oldest entry first.
   private readonly entries = new Map<K, V>();
 
-  constructor(private readonly maxEntries: number) {}
+  constructor(readonly maxEntries: number) {}
+
+  /** Entries held. */
+  get size(): number {
+    return this.entries.size;
+  }
 
   /** The cached value, refreshed as most recently used. */
   get(key: K): V | undefined {

@@ -4,6 +4,7 @@
  * multithreading. It runs the calls the main thread posts, concurrently as the main thread's
  * executor does, each stopped by an abort message; BLOCKHASH answers come from the main thread.
  */
+import {getHeapStatistics} from "node:v8";
 import {parentPort, workerData} from "node:worker_threads";
 import {LevelStore} from "@xchain/db";
 import {BlockExecutor, type ExecutionChainView} from "@xchain/execution";
@@ -13,6 +14,7 @@ import {
   type CallWorkerData,
   type FromWorker,
   fromPortableInput,
+  MEMORY_REPORT_MS,
   type ToWorker,
   toPortableError,
   toPortableResult,
@@ -30,8 +32,8 @@ const post = (message: FromWorker) => port.postMessage(message);
 const opened = (async () => {
   const {chainspec} = await loadNetwork(data.network, data.genesisFile);
   const store = await LevelStore.open(data.dbPath, "join");
-  const state = new StateDatabase({nodeCacheBytes: data.nodeCacheBytes}, {store});
-  return {store, executor: new BlockExecutor({}, {chainspec, state})};
+  const state = new StateDatabase(data.state, {store});
+  return {store, state, executor: new BlockExecutor({}, {chainspec, state})};
 })();
 
 /** BLOCKHASH of call `id`, asked of the main thread (which holds the call's chain view). */
@@ -83,9 +85,20 @@ port.on("message", (message: ToWorker) => {
   }
 });
 
-// The main thread learns that the worker can serve (its database is open) or why not (it exits with the error).
+// The main thread learns that the worker can serve (its database is open) or why not (it exits
+// with the error); then, now and then, what its caches and heap hold (the node's memory metrics).
 opened.then(
-  () => post({type: "ready"}),
+  ({state}) => {
+    post({type: "ready"});
+    const report = () =>
+      post({
+        type: "memory",
+        caches: state.cacheUsage("callWorkers"),
+        heapUsedBytes: getHeapStatistics().used_heap_size,
+      });
+    report();
+    setInterval(report, MEMORY_REPORT_MS).unref();
+  },
   (e: unknown) => {
     throw e;
   },

@@ -8,8 +8,8 @@
 
 import type {CallInput, CallResult} from "@xchain/execution";
 import {ExecutionInterruptedError, TransactionInvalidError} from "@xchain/execution";
-import {StateError} from "@xchain/state";
-import {NodeError} from "@xchain/utils";
+import {StateError, type StateOptions} from "@xchain/state";
+import {type CacheUsage, NodeError} from "@xchain/utils";
 import type {NetworkChoice} from "../network.ts";
 
 /** What a worker opens: the node's database (the same location string as the main thread's handle) and network. */
@@ -17,8 +17,8 @@ export interface CallWorkerData {
   dbPath: string;
   network: NetworkChoice;
   genesisFile: string | undefined;
-  /** The worker's own trie-node cache. */
-  nodeCacheBytes: number;
+  /** The budgets of the worker's own state caches. */
+  state: StateOptions;
 }
 
 /**
@@ -115,7 +115,12 @@ export type FromWorker =
   | {type: "ready"}
   | {type: "result"; id: number; result: PortableCallResult}
   | {type: "error"; id: number; error: PortableError}
-  | {type: "blockHash"; id: number; request: number; number: number};
+  | {type: "blockHash"; id: number; request: number; number: number}
+  /** Its caches against their budgets and its V8 heap, sent every `MEMORY_REPORT_MS`. */
+  | {type: "memory"; caches: CacheUsage[]; heapUsedBytes: number};
+
+/** How often a worker reports its memory (the metrics read the last report). */
+export const MEMORY_REPORT_MS = 5_000;
 
 /** The typed errors a call may end with, rebuilt by name. */
 const TYPED_ERRORS: Record<string, new (type: never, message?: string) => NodeError<{code: string}>> = {

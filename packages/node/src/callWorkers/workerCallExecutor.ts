@@ -22,7 +22,7 @@ import {
   ExecutionInterruptedError,
 } from "@xchain/execution";
 import {StateError, StateErrorCode} from "@xchain/state";
-import {bytesToHex, type Logger} from "@xchain/utils";
+import {bytesToHex, type CacheUsage, type Logger} from "@xchain/utils";
 import {CallWorkerError, CallWorkerErrorCode} from "./errors.ts";
 import {
   type CallWorkerData,
@@ -69,6 +69,8 @@ interface WorkerSlot {
   worker: Worker;
   ready: boolean;
   calls: Map<number, PendingCall>;
+  /** Its last memory report. */
+  memory?: {caches: CacheUsage[]; heapUsedBytes: number};
 }
 
 /** Runs calls on a pool of worker threads; implements the RPC's `CallExecutor`. */
@@ -120,6 +122,16 @@ export class WorkerCallExecutor {
       slot.worker.postMessage({type: "call", id, input: toPortableInput(input)} satisfies ToWorker);
       this.abortPoll ??= setInterval(() => this.pollAborts(), ABORT_POLL_MS).unref();
     });
+  }
+
+  /** The workers' caches against their budgets, each cache summed over the workers (their last reports). */
+  cacheUsage(): CacheUsage[] {
+    return this.slots.flatMap((slot) => slot.memory?.caches ?? []);
+  }
+
+  /** The V8 heap the workers use, summed (their last reports). */
+  heapUsedBytes(): number {
+    return this.slots.reduce((sum, slot) => sum + (slot.memory?.heapUsedBytes ?? 0), 0);
   }
 
   /** Tracing runs in-process. */
@@ -188,6 +200,10 @@ export class WorkerCallExecutor {
   private onMessage(slot: WorkerSlot, message: FromWorker): void {
     if (message.type === "ready") {
       slot.ready = true;
+      return;
+    }
+    if (message.type === "memory") {
+      slot.memory = {caches: message.caches, heapUsedBytes: message.heapUsedBytes};
       return;
     }
     const call = slot.calls.get(message.id);

@@ -6,6 +6,7 @@
 import {type ChainHead, type ImportResult, ImportResultKind, type NewHeadEvent} from "@xchain/chain";
 import type {MinerApi} from "@xchain/miner";
 import type {CallCacheStats, PeersInfo, RpcObserver} from "@xchain/rpc";
+import type {CacheUsage} from "@xchain/utils";
 import {Counter, collectDefaultMetrics, Gauge, Histogram, Registry} from "prom-client";
 import {cached, directorySize} from "./dirSize.ts";
 import {createMiningMetrics} from "./miningMetrics.ts";
@@ -24,6 +25,10 @@ export interface MetricsSources {
   rpc: {readonly wsConnections: number; readonly subscriptionCount: number; callCacheStats(): CallCacheStats};
   /** LevelDB's directory. */
   dbDir: string;
+  /** Every cache's memory against its budget (docs/operations.md §9), one entry per cache name. */
+  caches(): CacheUsage[];
+  /** The V8 heap the call workers use (the default `nodejs_heap_*` metrics are the main thread's). */
+  workersHeapUsedBytes(): number;
 }
 
 /** Import time buckets, in seconds. */
@@ -93,6 +98,30 @@ export class NodeMetrics {
     this.sources = sources;
   }
 
+  /** `xchain_cache_bytes` and `xchain_cache_budget_bytes`, by cache, read from one `caches()` per scrape. */
+  private cacheGauges(): void {
+    let read: {at: number; caches: CacheUsage[]} | undefined;
+    // Both gauges are collected in one scrape: the second reuses the first's reading.
+    const caches = () => {
+      const at = this.now();
+      if (!read || read.at !== at) read = {at, caches: this.sources?.caches() ?? []};
+      return read.caches;
+    };
+    const gauge = (name: string, help: string, value: (c: CacheUsage) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ["cache"],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const c of caches()) this.set({cache: c.cache}, value(c));
+        },
+      });
+    gauge("xchain_cache_bytes", "Estimated bytes a cache holds (docs/operations.md §9)", (c) => c.bytes);
+    gauge("xchain_cache_budget_bytes", "The byte budget of a cache (docs/operations.md §9)", (c) => c.budgetBytes);
+  }
+
   private scrapeGauges(): void {
     const node = this;
     const dbSize = cached(() => directorySize(this.sources?.dbDir ?? "."), DB_SIZE_MAX_AGE_MS, this.now);
@@ -136,6 +165,15 @@ export class NodeMetrics {
         },
       });
     }
+    new Gauge({
+      name: "xchain_call_workers_heap_used_bytes",
+      help: "V8 heap the call worker threads use, summed (nodejs_heap_size_used_bytes is the main thread's)",
+      registers: [this.registry],
+      collect() {
+        if (node.sources) this.set(node.sources.workersHeapUsedBytes());
+      },
+    });
+    this.cacheGauges();
     // The eth_call answer cache counts its hits and misses itself: the counters take its totals.
     const callCache: [string, string, (s: CallCacheStats) => number][] = [
       ["xchain_call_cache_hits_total", "eth_call answers served from the answer cache", (s) => s.hits],

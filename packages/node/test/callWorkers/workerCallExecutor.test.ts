@@ -13,7 +13,7 @@ import {
   ExecutionInterruptedError,
   TransactionInvalidError,
 } from "@xchain/execution";
-import {buildGenesisState, StateDatabase, StateError} from "@xchain/state";
+import {buildGenesisState, defaultStateOptions, StateDatabase, StateError} from "@xchain/state";
 import {hexToBytes, noopLogger} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
 import {CallWorkerError} from "../../src/callWorkers/errors.ts";
@@ -58,7 +58,7 @@ let root: Uint8Array;
 beforeAll(async () => {
   const dbPath = join(mkdtempSync(join(tmpdir(), "xchain-callworkers-")), "db");
   store = await LevelStore.open(dbPath, "share");
-  const state = new StateDatabase({nodeCacheBytes: 1 << 20}, {store});
+  const state = new StateDatabase({...defaultStateOptions, nodeCacheBytes: 1 << 20}, {store});
   const genesis = await buildGenesisState(
     state,
     [
@@ -74,7 +74,15 @@ beforeAll(async () => {
   root = genesis.root;
   local = new BlockExecutor({}, {chainspec, state});
   pool = new WorkerCallExecutor(
-    {workers: 2, workerData: {dbPath, network: "regtest", genesisFile: undefined, nodeCacheBytes: 1 << 20}},
+    {
+      workers: 2,
+      workerData: {
+        dbPath,
+        network: "regtest",
+        genesisFile: undefined,
+        state: {...defaultStateOptions, nodeCacheBytes: 1 << 20},
+      },
+    },
     {local, logger: noopLogger},
   );
   await pool.ready();
@@ -122,6 +130,17 @@ describe("WorkerCallExecutor", () => {
     expect(reverted.revertData?.[31]).toBe(42);
     expect((await pool.call(input({to: LOOP, gasLimit: 100_000n}))).error).toBe("out of gas");
     expect((await pool.call(input({to: HASHER}))).returnValue).toEqual(PARENT_HASH);
+  });
+
+  it("reports each worker's caches against their budgets and its heap, summed over the workers", async () => {
+    await pool.call(input({to: RETURNER}));
+    // The workers report right after they are ready, then every few seconds.
+    await vi.waitFor(() => expect(pool.cacheUsage()).toHaveLength(6));
+    const trieNodes = pool.cacheUsage().filter((c) => c.cache === "callWorkers.trieNodes");
+    expect(trieNodes).toHaveLength(2);
+    for (const c of trieNodes) expect(c.budgetBytes).toBe(1 << 20);
+    expect(pool.cacheUsage().map((c) => c.cache)).toContain("callWorkers.readers");
+    expect(pool.heapUsedBytes()).toBeGreaterThan(1 << 20);
   });
 
   it("keeps the typed errors: intrinsic gas too low, a state that is not stored", async () => {

@@ -10,9 +10,10 @@ export const chainKeys: readonly ConfigKey[] = [
     description: "decoded block headers kept in memory (imports read the last 449 of the branch)",
   },
   {
-    key: "chain.logCacheSize",
-    kind: {type: "integer", min: 1, max: 100_000_000},
-    placeholder: "logs",
-    description: "decoded logs of recently queried blocks kept for eth_getLogs and filters, counted in logs",
+    key: "chain.logCacheMb",
+    kind: {type: "integer", min: 0, max: 65536},
+    placeholder: "MiB",
+    description:
+      "decoded logs of recently queried blocks kept for eth_getLogs and filters, in MiB (estimated); 0 keeps none",
   },
 ];

@@ -1,9 +1,9 @@
-/** The keys the node itself reads: network, data directory, logging, wallet, state cache. */
+/** The keys the node itself reads: network, data directory, logging, wallet, state caches, LevelDB's memory. */
 import {LOG_LEVELS} from "../../logger.ts";
 import {NETWORK_CHOICES} from "../../network.ts";
 import type {ConfigKey} from "../configKey.ts";
 
-/** Top-level keys and the `[log]`, `[wallet]` and `[state]` tables. */
+/** Top-level keys and the `[log]`, `[wallet]`, `[state]` and `[db]` tables. */
 export const nodeKeys: readonly ConfigKey[] = [
   {
     key: "network",
@@ -58,6 +58,28 @@ export const nodeKeys: readonly ConfigKey[] = [
   {
     key: "state.cacheMb",
     kind: {type: "integer", min: 0, max: 65536},
-    description: "trie-node cache of the world state, in MiB (0 disables it)",
+    description:
+      "trie-node cache of the world state, in MiB (0 disables it); block assembly and each call worker get a quarter more",
+  },
+  {
+    key: "state.codeCacheMb",
+    kind: {type: "integer", min: 0, max: 65536},
+    description: "contract code kept by code hash, in MiB; block assembly and each call worker get a quarter more",
+  },
+  {
+    key: "state.readerCacheMb",
+    kind: {type: "integer", min: 0, max: 65536},
+    description:
+      "accounts and storage words of the recent states read (the head and a few before), in MiB; each call worker gets a quarter more",
+  },
+  {
+    key: "db.cacheMb",
+    kind: {type: "integer", min: 1, max: 4095},
+    description: "LevelDB's block cache (uncompressed table blocks), in MiB",
+  },
+  {
+    key: "db.writeBufferMb",
+    kind: {type: "integer", min: 1, max: 4095},
+    description: "LevelDB's write buffer (memtable; up to two are held at once), in MiB",
   },
 ];
