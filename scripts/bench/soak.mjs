@@ -2,7 +2,7 @@
 // load for N minutes (soak/loads.mjs: transactions sent continuously, eth_call with distinct
 // inputs, eth_getLogs over recent ranges, eth_getBalance of 20,000 accounts, full blocks,
 // WebSocket newHeads/logs subscriptions, filters polled), sampling every few seconds the node's
-// RSS (/proc), V8 heap and external memory, its cache gauges (xchain_cache_bytes, metrics
+// RSS (/proc), V8 heap (main thread and call workers) and external memory, its cache gauges (xchain_cache_bytes, metrics
 // endpoint), the database's size and the head. Prints a table of the samples, then RSS, heap and
 // external memory at the start and over the last third (mean and slope per hour: the plateau),
 // the disk per block, each cache against its budget, and the requests of each load. Linux only;

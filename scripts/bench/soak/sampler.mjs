@@ -38,7 +38,7 @@ function cacheGauges(text, name) {
   return caches;
 }
 
-/** One sample of the node: seconds since `startedAt`, head, RSS, heap, external memory, db size, caches. */
+/** One sample of the node: seconds since `startedAt`, head, RSS, heap (main thread, call workers), external memory, db size, caches. */
 export async function sample(node, {metricsUrl, dbDir, startedAt}) {
   const status = readFileSync(`/proc/${node.child.pid}/status`, "utf8");
   const rss = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)[1]) * 1024;
@@ -49,6 +49,7 @@ export async function sample(node, {metricsUrl, dbDir, startedAt}) {
     rss,
     heap: metric(text, "nodejs_heap_size_used_bytes"),
     external: metric(text, "nodejs_external_memory_bytes"),
+    workersHeap: metric(text, "xchain_call_workers_heap_used_bytes") ?? 0,
     db: await directorySize(dbDir),
     caches: cacheGauges(text, "xchain_cache_bytes"),
     budgets: cacheGauges(text, "xchain_cache_budget_bytes"),
@@ -66,10 +67,11 @@ export function formatSample(s, first) {
     mib(s.rss).padStart(8),
     mib(s.heap).padStart(8),
     mib(s.external).padStart(9),
-    mib(cacheSum).padStart(8),
+    mib(s.workersHeap).padStart(9),
+    mib(cacheSum).padStart(9),
     mib(s.db).padStart(8),
   ].join(" ");
-  const header = `${"min".padStart(6)} ${"head".padStart(7)} ${"RSS MiB".padStart(8)} ${"heap MiB".padStart(8)} ${"extrn MiB".padStart(9)} ${"cache MiB".padStart(8)} ${"db MiB".padStart(8)}`;
+  const header = `${"min".padStart(6)} ${"head".padStart(7)} ${"RSS MiB".padStart(8)} ${"heap MiB".padStart(8)} ${"extrn MiB".padStart(9)} ${"wheap MiB".padStart(9)} ${"cache MiB".padStart(9)} ${"db MiB".padStart(8)}`;
   return first ? `${header}\n${row}` : row;
 }
 
@@ -106,6 +108,7 @@ export function summarize(samples) {
     line("RSS", (s) => s.rss),
     line("heap", (s) => s.heap),
     line("extrn", (s) => s.external),
+    line("wheap", (s) => s.workersHeap),
     `disk   ${mib(first.db)} → ${mib(last.db)} MiB: ${blocks > 0 ? ((last.db - first.db) / blocks / 1024).toFixed(2) : "-"} KiB per block`,
   ];
   const names = Object.keys(last.budgets).sort();
