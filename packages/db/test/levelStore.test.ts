@@ -57,6 +57,38 @@ describe("LevelStore", () => {
     expect(some).toEqual([42, 5]);
   });
 
+  it("opens with the block cache and write buffer it is given, and reports LevelDB's memory", async () => {
+    const path = mkdtempSync(join(tmpdir(), "xchain-db-"));
+    // 4 MiB of incompressible values, written then reopened so that they are read from tables.
+    const values = Array.from({length: 1024}, (_, i) => {
+      const value = new Uint8Array(4096);
+      for (let j = 0; j < value.length; j++) value[j] = (i * 7919 + j * 104_729) % 251;
+      return value;
+    });
+    const writer = await LevelStore.open(path);
+    const batch = new WriteBatch();
+    values.forEach((v, i) => batch.put(Bucket.stateTrie, numberKey(i), v));
+    await writer.write(batch);
+    await writer.close();
+    const readAll = async (store: LevelStore) => {
+      for (let i = 0; i < values.length; i++)
+        expect(await store.get(Bucket.stateTrie, numberKey(i))).toEqual(values[i]);
+    };
+
+    const small = await LevelStore.open(path, undefined, {cacheBytes: 256 * 1024, writeBufferBytes: 1024 * 1024});
+    await readAll(small);
+    // The block cache holds at most its size; the memtable is empty after the reopen.
+    const smallMemory = small.memoryBytes();
+    expect(smallMemory).toBeGreaterThan(0);
+    expect(smallMemory).toBeLessThanOrEqual(256 * 1024 + 64 * 1024);
+    await small.close();
+
+    const large = await LevelStore.open(path, undefined, {cacheBytes: 16 * 1024 * 1024});
+    open.push(large);
+    await readAll(large);
+    expect(large.memoryBytes()).toBeGreaterThan(2 * 1024 * 1024);
+  });
+
   it("refuses a second open of the same directory with DATABASE_LOCKED", async () => {
     const path = mkdtempSync(join(tmpdir(), "xchain-db-"));
     await freshStore(path);

@@ -224,6 +224,7 @@ export class Node {
               ...assemblerState.cacheUsage("assembler"),
               ...(callExecutor instanceof WorkerCallExecutor ? callExecutor.cacheUsage() : []),
               ...chain.cacheUsage(),
+              txpool.cacheUsage(),
               {cache: "rpc.callAnswers", bytes: rpc.callCacheStats().bytes, budgetBytes: opts.rpc.callCacheBytes},
               levelDbUsage(opts.db, db.memoryBytes()),
             ]),

@@ -6,8 +6,8 @@
 import type {Transaction} from "@xchain/primitives";
 import {bytesToHex} from "@xchain/utils";
 import type {PoolContext} from "./context.ts";
-import {TxPoolError} from "./errors.ts";
-import {poolTransaction} from "./pool/poolTransaction.ts";
+import {TxPoolError, type TxPoolErrorType} from "./errors.ts";
+import {POOL_ENTRY_BYTES, poolTransaction} from "./pool/poolTransaction.ts";
 import type {SenderTransactions} from "./pool/senderTransactions.ts";
 import {type TxPoolAddResult, TxPoolErrorCode} from "./types.ts";
 import {replacementGasPrice, validateAdmission} from "./validate/rules.ts";
@@ -50,18 +50,29 @@ export async function admit(ctx: PoolContext, tx: Transaction): Promise<TxPoolAd
   return {hash: tx.hash(), slot: pending ? "pending" : "queued", ...(replaced && {replaced: replaced.tx})};
 }
 
-/** Enforces the per-sender and total limits, evicting the cheapest evictable transaction if it pays less. */
+/**
+ * Enforces the per-sender and total limits (transactions and bytes), evicting the cheapest
+ * evictable transactions while each pays less. A large newcomer may evict several and still be
+ * refused when the next one pays as much: those evicted paid less than it all the same.
+ */
 function makeRoom(ctx: PoolContext, tx: Transaction, senderKey: string, pooled: SenderTransactions | undefined): void {
   const {store, options} = ctx;
   if (pooled && pooled.size >= options.maxTransactionsPerSender) {
     throw new TxPoolError({code: TxPoolErrorCode.SENDER_LIMIT, limit: options.maxTransactionsPerSender});
   }
-  if (store.size < options.maxTransactions) return;
-  const victim = store.cheapestEvictable({senderKey, nonce: tx.nonce});
-  // Never evict a transaction to admit one that pays no more.
-  if (!victim || victim.gasPrice >= tx.gasPrice) {
-    throw new TxPoolError({code: TxPoolErrorCode.POOL_FULL, limit: options.maxTransactions});
+  const bytes = tx.encode().length + POOL_ENTRY_BYTES;
+  for (;;) {
+    const full: TxPoolErrorType | undefined =
+      store.size >= options.maxTransactions
+        ? {code: TxPoolErrorCode.POOL_FULL, limit: options.maxTransactions, unit: "transactions"}
+        : store.bytes + bytes > options.maxPoolBytes
+          ? {code: TxPoolErrorCode.POOL_FULL, limit: options.maxPoolBytes, unit: "bytes"}
+          : undefined;
+    if (!full) return;
+    const victim = store.cheapestEvictable({senderKey, nonce: tx.nonce});
+    // Never evict a transaction to admit one that pays no more.
+    if (!victim || victim.gasPrice >= tx.gasPrice) throw new TxPoolError(full);
+    store.delete(victim);
+    ctx.stats.evicted++;
   }
-  store.delete(victim);
-  ctx.stats.evicted++;
 }

@@ -24,7 +24,7 @@ export type TxPoolErrorType =
   | {code: TxPoolErrorCode.GAS_PRICE_ABOVE_CAP; gasPrice: bigint; cap: bigint}
   | {code: TxPoolErrorCode.REPLACEMENT_UNDERPRICED; gasPrice: bigint; required: bigint}
   | {code: TxPoolErrorCode.SENDER_LIMIT; limit: number}
-  | {code: TxPoolErrorCode.POOL_FULL; limit: number};
+  | {code: TxPoolErrorCode.POOL_FULL; limit: number; unit: "transactions" | "bytes"};
 
 /** A refused transaction; `message` is what RPC shows (-32010). */
 export class TxPoolError extends NodeError<TxPoolErrorType> {
@@ -68,6 +68,6 @@ function describe(t: TxPoolErrorType): string {
     case TxPoolErrorCode.SENDER_LIMIT:
       return `account limit exceeded: at most ${t.limit} transactions per sender`;
     case TxPoolErrorCode.POOL_FULL:
-      return `txpool is full: ${t.limit} transactions, none cheaper than this one`;
+      return `txpool is full: ${t.limit} ${t.unit}, none cheaper than this one`;
   }
 }

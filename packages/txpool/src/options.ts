@@ -8,6 +8,12 @@ export interface TxPoolOptions {
    * otherwise it is refused (POOL_FULL).
    */
   maxTransactions: number;
+  /**
+   * Most estimated bytes the pooled transactions take (each its encoding plus `POOL_ENTRY_BYTES`
+   * for the decoded transaction and the pool's records). Beyond it, as beyond `maxTransactions`,
+   * a new transaction evicts the cheapest ones if it pays more than each, else POOL_FULL.
+   */
+  maxPoolBytes: number;
   /** Most transactions of one sender, pending and queued together (SENDER_LIMIT beyond it). */
   maxTransactionsPerSender: number;
   /**
@@ -29,6 +35,7 @@ export interface TxPoolOptions {
 /** The defaults: geth's 10 % price bump and 3 h lifetime; per-sender limits generous enough for dev bursts. */
 export const defaultTxPoolOptions: TxPoolOptions = {
   maxTransactions: 8_192,
+  maxPoolBytes: 64 * 1024 * 1024,
   maxTransactionsPerSender: 1_024,
   maxNonceGap: 1_024,
   maxTransactionBytes: 128 * 1024,

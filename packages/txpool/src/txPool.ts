@@ -8,7 +8,7 @@ import type {EventEmitter} from "node:events";
 import type {ChainEvents, ChainReader, NewHeadEvent} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import type {Transaction} from "@xchain/primitives";
-import {bytesToHex, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
+import {bytesToHex, type CacheUsage, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {admit} from "./admission.ts";
 import type {PoolContext} from "./context.ts";
 import {HeadView} from "./headView.ts";
@@ -108,6 +108,11 @@ export class TxPool implements TxPoolApi {
     let pending = 0;
     for (const sender of this.store.senders()) pending += sender.pendingCount;
     return {pending, queued: this.store.size - pending};
+  }
+
+  /** The pooled transactions' estimated bytes against `maxPoolBytes` (docs/operations.md §6). */
+  cacheUsage(): CacheUsage {
+    return {cache: "txpool", bytes: this.store.bytes, budgetBytes: this.ctx.options.maxPoolBytes};
   }
 
   content(): TxPoolContent {

@@ -1,6 +1,8 @@
 /** Limits: per sender and in total, with eviction of the cheapest transaction that leaves no nonce gap. */
+import type {Transaction} from "@xchain/primitives";
 import {describe, expect, it} from "vitest";
 import {TxPoolError, TxPoolErrorCode} from "../src/index.ts";
+import {POOL_ENTRY_BYTES} from "../src/pool/poolTransaction.ts";
 import {cows, hashes, openPool, signTx} from "./helpers.ts";
 
 const [alice, bob, carol, dave] = [cows[0]!, cows[1]!, cows[2]!, cows[3]!];
@@ -43,6 +45,34 @@ describe("limits", () => {
     expect(pool.get(a.hash())).toBeUndefined();
     expect(pool.stats.evicted).toBe(1);
     expect(hashes(pool.pendingForBlock())).toEqual(hashes([d, c, b]));
+  });
+
+  it("holds at most maxPoolBytes: a large newcomer evicts the cheaper ones it needs room for, or is POOL_FULL", async () => {
+    const data = new Uint8Array(2_000).fill(1);
+    const gasLimit = 21_000n + 16n * 2_000n;
+    const big = (from: typeof alice, gasPrice: bigint) => signTx(from, {nonce: 0n, gasPrice, gasLimit, data});
+    const size = (...txs: Transaction[]) => txs.reduce((sum, tx) => sum + tx.encode().length + POOL_ENTRY_BYTES, 0);
+    const [a, b, c] = [big(alice, 5n), big(bob, 6n), big(carol, 7n)];
+    const budget = size(a, b, c);
+    const {pool} = await openPool({options: {maxPoolBytes: budget}});
+    for (const tx of [a, b, c]) await pool.add(tx);
+    expect(pool.cacheUsage()).toEqual({cache: "txpool", bytes: budget, budgetBytes: budget});
+    const refused = await pool.add(big(dave, 5n)).catch((e: TxPoolError) => e);
+    expect((refused as TxPoolError).type).toEqual({code: TxPoolErrorCode.POOL_FULL, limit: budget, unit: "bytes"});
+    expect((refused as TxPoolError).message).toBe(`txpool is full: ${budget} bytes, none cheaper than this one`);
+
+    // A small transfer fits beside them while the budget has room for it.
+    const transfer = signTx(dave, {nonce: 0n, gasPrice: 1n});
+    const {pool: roomy} = await openPool({options: {maxPoolBytes: budget + size(transfer)}});
+    for (const tx of [a, b, c, transfer]) await roomy.add(tx);
+    expect(roomy.stats.evicted).toBe(0);
+    // A dearer large one evicts the cheapest ones until it fits: the transfer, then a.
+    const d = big(cows[4]!, 8n);
+    await roomy.add(d);
+    expect(roomy.stats.evicted).toBe(2);
+    expect(roomy.get(a.hash())).toBeUndefined();
+    expect(hashes(roomy.pendingForBlock())).toEqual(hashes([d, c, b]));
+    expect(roomy.cacheUsage().bytes).toBe(size(b, c, d));
   });
 
   it("evicts a sender's last nonce only, never one that opens a gap", async () => {

@@ -19,7 +19,15 @@ export interface PoolTransaction {
   readonly sequence: number;
   /** When it was admitted (the queued lifetime counts from here). */
   readonly addedAtMs: number;
+  /** Estimated heap bytes: the encoding plus `POOL_ENTRY_BYTES`. */
+  readonly bytes: number;
 }
+
+/**
+ * Estimated heap bytes of a pooled transaction beyond its encoding: the decoded fields (bigints,
+ * arrays), its hash and the pool's records and keys.
+ */
+export const POOL_ENTRY_BYTES = 1024;
 
 /** Wraps an admitted transaction. */
 export function poolTransaction(
@@ -38,5 +46,6 @@ export function poolTransaction(
     cost: maxCost(tx),
     sequence,
     addedAtMs,
+    bytes: tx.encode().length + POOL_ENTRY_BYTES,
   };
 }

@@ -7,6 +7,7 @@ export class TransactionStore {
   private readonly byHash = new Map<string, PoolTransaction>();
   private readonly bySender = new Map<string, SenderTransactions>();
   private changes = 0;
+  private heldBytes = 0;
 
   /** Bumped by every change to the pool's transactions (the pending block is rebuilt when it moves). */
   get revision(): number {
@@ -16,6 +17,11 @@ export class TransactionStore {
   /** Transactions held, pending and queued. */
   get size(): number {
     return this.byHash.size;
+  }
+
+  /** Estimated bytes held (`PoolTransaction.bytes` summed). */
+  get bytes(): number {
+    return this.heldBytes;
   }
 
   get(hash: string): PoolTransaction | undefined {
@@ -45,8 +51,9 @@ export class TransactionStore {
     }
     const outcome = sender.put(ptx);
     this.changes++;
-    if (outcome.replaced) this.byHash.delete(outcome.replaced.hash);
+    if (outcome.replaced) this.forget(outcome.replaced);
     this.byHash.set(ptx.hash, ptx);
+    this.heldBytes += ptx.bytes;
     return outcome;
   }
 
@@ -56,7 +63,7 @@ export class TransactionStore {
     if (!sender || this.byHash.get(ptx.hash) !== ptx) return;
     sender.delete(ptx);
     this.changes++;
-    this.byHash.delete(ptx.hash);
+    this.forget(ptx);
     if (sender.size === 0) this.bySender.delete(ptx.senderKey);
   }
 
@@ -66,7 +73,7 @@ export class TransactionStore {
     if (!sender) return undefined;
     const outcome = sender.rebase(accountNonce, balance);
     this.changes++;
-    for (const ptx of [...outcome.stale, ...outcome.unaffordable]) this.byHash.delete(ptx.hash);
+    for (const ptx of [...outcome.stale, ...outcome.unaffordable]) this.forget(ptx);
     if (sender.size === 0) this.bySender.delete(senderKey);
     return outcome;
   }
@@ -100,5 +107,10 @@ export class TransactionStore {
       }
     }
     return victim;
+  }
+
+  private forget(ptx: PoolTransaction): void {
+    this.byHash.delete(ptx.hash);
+    this.heldBytes -= ptx.bytes;
   }
 }

@@ -10,6 +10,12 @@ export const txpoolKeys: readonly ConfigKey[] = [
       "most transactions in the pool, pending and queued; when full the cheapest is evicted for a dearer one",
   },
   {
+    key: "txpool.maxPoolBytes",
+    kind: {type: "integer", min: 1, max: 64 * 1024 * 1024 * 1024},
+    description:
+      "most estimated bytes of the pooled transactions (each its encoding plus 1 KiB); when full the cheapest are evicted for a dearer one",
+  },
+  {
     key: "txpool.maxTransactionsPerSender",
     kind: {type: "integer", min: 1, max: 1_000_000},
     description: "most transactions of one sender in the pool",
