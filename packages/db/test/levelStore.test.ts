@@ -67,7 +67,7 @@ describe("LevelStore", () => {
     });
     const writer = await LevelStore.open(path);
     const batch = new WriteBatch();
-    values.forEach((v, i) => batch.put(Bucket.stateTrie, numberKey(i), v));
+    for (const [i, v] of values.entries()) batch.put(Bucket.stateTrie, numberKey(i), v);
     await writer.write(batch);
     await writer.close();
     const readAll = async (store: LevelStore) => {
