@@ -78,6 +78,51 @@ describe("metrics", () => {
     );
   });
 
+  it("reports every cache's bytes against the byte budget its settings give", async () => {
+    const {node, metricsUrl} = await start([
+      ...["--state.cacheMb", "40", "--state.codeCacheMb", "8", "--state.readerCacheMb", "12"],
+      ...["--chain.logCacheMb", "5", "--db.cacheMb", "6", "--db.writeBufferMb", "3", "--rpc.callWorkers", "1"],
+      ...["--txpool.maxPoolBytes", "1000000", "--rpc.callCacheBytes", "2000000"],
+    ]);
+    await rpc(node.httpUrl, "evm_mine");
+    await rpc(node.httpUrl, "eth_getBalance", ["0x0000000000000000000000000000000000000001", "latest"]);
+    await rpc(node.httpUrl, "eth_getLogs", [{fromBlock: "0x0", toBlock: "latest"}]);
+    const MIB = 2 ** 20;
+    const budgets: Record<string, number> = {
+      "state.trieNodes": 40 * MIB,
+      "state.code": 8 * MIB,
+      "state.readers": 12 * MIB,
+      "assembler.trieNodes": 10 * MIB,
+      "assembler.code": 2 * MIB,
+      "assembler.readers": 3 * MIB,
+      "callWorkers.trieNodes": 10 * MIB,
+      "callWorkers.code": 2 * MIB,
+      "callWorkers.readers": 3 * MIB,
+      "chain.headers": 2048 * 1536,
+      "chain.logs": 5 * MIB,
+      txpool: 1_000_000,
+      "rpc.callAnswers": 2_000_000,
+      leveldb: 12 * MIB,
+    };
+    // The call worker reports its caches once it is ready.
+    await expect
+      .poll(async () => (await scrape(metricsUrl)).get("xchain_cache_budget_bytes")?.metrics.length, {timeout: 20_000})
+      .toBe(Object.keys(budgets).length);
+    const families = await scrape(metricsUrl);
+    for (const [cache, budget] of Object.entries(budgets)) {
+      expect(value(families, "xchain_cache_budget_bytes", {cache}), cache).toBe(budget);
+      const bytes = value(families, "xchain_cache_bytes", {cache});
+      expect(bytes, cache).toBeGreaterThanOrEqual(0);
+      expect(bytes, cache).toBeLessThanOrEqual(budget);
+    }
+    // The head's state was read and blocks were imported: those caches hold something.
+    expect(value(families, "xchain_cache_bytes", {cache: "state.trieNodes"})).toBeGreaterThan(0);
+    expect(value(families, "xchain_cache_bytes", {cache: "state.readers"})).toBeGreaterThan(0);
+    expect(value(families, "xchain_cache_bytes", {cache: "chain.headers"})).toBeGreaterThan(0);
+    expect(value(families, "xchain_cache_bytes", {cache: "leveldb"})).toBeGreaterThan(0);
+    expect(value(families, "xchain_call_workers_heap_used_bytes")).toBeGreaterThan(MIB);
+  });
+
   it("counts WebSocket connections and subscriptions", async () => {
     const {node, metricsUrl} = await start([]);
     const ws = new WebSocket(node.wsUrl);
