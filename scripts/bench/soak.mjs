@@ -101,7 +101,7 @@ try {
     wsConnections: Number(opts.ws),
   });
   const running = Promise.all(loads.map((l) => l.run()));
-  const where = {metricsUrl, dbDir: join(dataDir, "db"), startedAt};
+  const where = {metricsUrl, startedAt};
   const samples = [];
   let snapshotTaken = false;
   while (Date.now() < endAt) {

@@ -1,27 +1,11 @@
 // What the soak samples of the node every few seconds, and the summary of the samples: RSS from
-// /proc/<pid>/status, the V8 heap and the cache budgets' gauges from its metrics endpoint, the
-// database's size on disk and the head number.
+// /proc/<pid>/status; from its metrics endpoint the V8 heap, the cache budgets' gauges, the
+// database's size on disk (xchain_db_size_bytes, measured by the node at most every 30 s) and the
+// head number.
 
 import {readFileSync} from "node:fs";
-import {readdir, stat} from "node:fs/promises";
-import {join} from "node:path";
 
 const MIB = 2 ** 20;
-
-/** Sum of the file sizes under `dir` (LevelDB may delete a file while it is counted: 0). */
-async function directorySize(dir) {
-  let total = 0;
-  for (const entry of await readdir(dir, {withFileTypes: true})) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) total += await directorySize(path);
-    else if (entry.isFile())
-      total += await stat(path).then(
-        (s) => s.size,
-        () => 0,
-      );
-  }
-  return total;
-}
 
 /** The value of an unlabelled metric line `name value`, or undefined. */
 function metric(text, name) {
@@ -39,7 +23,7 @@ function cacheGauges(text, name) {
 }
 
 /** One sample of the node: seconds since `startedAt`, head, RSS, heap (main thread, call workers), external memory, db size, caches. */
-export async function sample(node, {metricsUrl, dbDir, startedAt}) {
+export async function sample(node, {metricsUrl, startedAt}) {
   const status = readFileSync(`/proc/${node.child.pid}/status`, "utf8");
   const rss = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)[1]) * 1024;
   const text = await (await fetch(metricsUrl)).text();
@@ -50,7 +34,7 @@ export async function sample(node, {metricsUrl, dbDir, startedAt}) {
     heap: metric(text, "nodejs_heap_size_used_bytes"),
     external: metric(text, "nodejs_external_memory_bytes"),
     workersHeap: metric(text, "xchain_call_workers_heap_used_bytes") ?? 0,
-    db: await directorySize(dbDir),
+    db: metric(text, "xchain_db_size_bytes"),
     caches: cacheGauges(text, "xchain_cache_bytes"),
     budgets: cacheGauges(text, "xchain_cache_budget_bytes"),
   };

@@ -1,5 +1,6 @@
 /** The `[chain]` table: `ChainOptions` of @xchain/chain (defaults: `defaultChainOptions`). */
 import type {ConfigKey} from "../configKey.ts";
+import {CACHE_MIB} from "./node.ts";
 
 /** The chain's caches. */
 export const chainKeys: readonly ConfigKey[] = [
@@ -11,7 +12,7 @@ export const chainKeys: readonly ConfigKey[] = [
   },
   {
     key: "chain.logCacheMb",
-    kind: {type: "integer", min: 0, max: 65536},
+    kind: CACHE_MIB,
     placeholder: "MiB",
     description:
       "decoded logs of recently queried blocks kept for eth_getLogs and filters, in MiB (estimated); 0 keeps none",

@@ -2,6 +2,12 @@
 import {LOG_LEVELS} from "../../logger.ts";
 import {NETWORK_CHOICES} from "../../network.ts";
 import type {ConfigKey} from "../configKey.ts";
+import type {ValueKind} from "../values.ts";
+
+/** A cache budget in MiB (docs/operations.md §6); 0 disables the cache. */
+export const CACHE_MIB: ValueKind = {type: "integer", min: 0, max: 65536};
+/** LevelDB's sizes in MiB: its options are 32-bit byte counts. */
+const LEVELDB_MIB: ValueKind = {type: "integer", min: 1, max: 4095};
 
 /** Top-level keys and the `[log]`, `[wallet]`, `[state]` and `[db]` tables. */
 export const nodeKeys: readonly ConfigKey[] = [
@@ -57,29 +63,29 @@ export const nodeKeys: readonly ConfigKey[] = [
   },
   {
     key: "state.cacheMb",
-    kind: {type: "integer", min: 0, max: 65536},
+    kind: CACHE_MIB,
     description:
       "trie-node cache of the world state, in MiB (0 disables it); block assembly and each call worker get a quarter more",
   },
   {
     key: "state.codeCacheMb",
-    kind: {type: "integer", min: 0, max: 65536},
+    kind: CACHE_MIB,
     description: "contract code kept by code hash, in MiB; block assembly and each call worker get a quarter more",
   },
   {
     key: "state.readerCacheMb",
-    kind: {type: "integer", min: 0, max: 65536},
+    kind: CACHE_MIB,
     description:
       "accounts and storage words of the recent states read (the head and a few before), in MiB; each call worker gets a quarter more",
   },
   {
     key: "db.cacheMb",
-    kind: {type: "integer", min: 1, max: 4095},
+    kind: LEVELDB_MIB,
     description: "LevelDB's block cache (uncompressed table blocks), in MiB",
   },
   {
     key: "db.writeBufferMb",
-    kind: {type: "integer", min: 1, max: 4095},
+    kind: LEVELDB_MIB,
     description: "LevelDB's write buffer (memtable; up to two are held at once), in MiB",
   },
 ];
