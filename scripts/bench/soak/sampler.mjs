@@ -44,7 +44,6 @@ const mib = (bytes) => (bytes / MIB).toFixed(1);
 
 /** The table header and one row per sample. */
 export function formatSample(s, first) {
-  const cacheSum = Object.values(s.caches).reduce((a, b) => a + b, 0);
   const row = [
     (s.seconds / 60).toFixed(1).padStart(6),
     String(s.head).padStart(7),
@@ -52,7 +51,7 @@ export function formatSample(s, first) {
     mib(s.heap).padStart(8),
     mib(s.external).padStart(9),
     mib(s.workersHeap).padStart(9),
-    mib(cacheSum).padStart(9),
+    mib(cacheSum(s)).padStart(9),
     mib(s.db).padStart(8),
   ].join(" ");
   const header = `${"min".padStart(6)} ${"head".padStart(7)} ${"RSS MiB".padStart(8)} ${"heap MiB".padStart(8)} ${"extrn MiB".padStart(9)} ${"wheap MiB".padStart(9)} ${"cache MiB".padStart(9)} ${"db MiB".padStart(8)}`;
@@ -76,6 +75,25 @@ function slopePerHour(samples, value) {
   return num / den;
 }
 
+const cacheSum = (s) => Object.values(s.caches).reduce((a, b) => a + b, 0);
+
+/**
+ * What the heap holds beyond the caches, per third of the run: the lowest heap sample (the
+ * sawtooth's floor, nearest to the live heap after a collection) minus the caches' estimate at
+ * that sample. Flat means the growth is the caches filling; rising means something else grows.
+ */
+function leakLines(samples) {
+  const third = Math.max(1, Math.floor(samples.length / 3));
+  const parts = [samples.slice(0, third), samples.slice(third, 2 * third), samples.slice(2 * third)];
+  const floors = parts
+    .filter((part) => part.length > 0)
+    .map((part) => {
+      const floor = part.reduce((low, s) => (s.heap < low.heap ? s : low));
+      return `${mib(floor.heap - cacheSum(floor))} (${mib(floor.heap)} − ${mib(cacheSum(floor))})`;
+    });
+  return [`heap floor − caches, by third: ${floors.join(", ")} MiB`];
+}
+
 /** The summary lines: start, plateau (mean and slope of the last third), peak, disk per block, caches. */
 export function summarize(samples) {
   const first = samples[0];
@@ -94,6 +112,7 @@ export function summarize(samples) {
     line("extrn", (s) => s.external),
     line("wheap", (s) => s.workersHeap),
     `disk   ${mib(first.db)} → ${mib(last.db)} MiB: ${blocks > 0 ? ((last.db - first.db) / blocks / 1024).toFixed(2) : "-"} KiB per block`,
+    ...leakLines(samples),
   ];
   const names = Object.keys(last.budgets).sort();
   if (names.length > 0) {
