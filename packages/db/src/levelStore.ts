@@ -29,7 +29,7 @@ export class DatabaseError extends NodeError<DatabaseErrorType> {}
 export type LevelStoreThreads = "share" | "join";
 
 /**
- * LevelDB's own memory (docs/operations.md §9): the block cache of uncompressed table blocks and
+ * LevelDB's own memory (docs/operations.md §6): the block cache of uncompressed table blocks and
  * the write buffer (the memtable; up to two are held while one is written out). Unset: LevelDB's
  * defaults, 8 MiB and 4 MiB. Ignored by a `join` open, which shares the owner's instance.
  */

@@ -34,7 +34,7 @@ export interface NodeOptions {
     headStallSeconds: number | undefined;
   };
   wallet: WalletOptions;
-  /** The world state's cache budgets, in MiB (docs/operations.md §9; memoryBudget.ts shares them out). */
+  /** The world state's cache budgets, in MiB (docs/operations.md §6; memoryBudget.ts shares them out). */
   state: {
     /** The trie-node cache; block assembly and each call worker get a quarter more. */
     cacheMb: number;

@@ -25,7 +25,7 @@ export interface MetricsSources {
   rpc: {readonly wsConnections: number; readonly subscriptionCount: number; callCacheStats(): CallCacheStats};
   /** LevelDB's directory. */
   dbDir: string;
-  /** Every cache's memory against its budget (docs/operations.md §9), one entry per cache name. */
+  /** Every cache's memory against its budget (docs/operations.md §6), one entry per cache name. */
   caches(): CacheUsage[];
   /** The V8 heap the call workers use (the default `nodejs_heap_*` metrics are the main thread's). */
   workersHeapUsedBytes(): number;
@@ -118,8 +118,8 @@ export class NodeMetrics {
           for (const c of caches()) this.set({cache: c.cache}, value(c));
         },
       });
-    gauge("xchain_cache_bytes", "Estimated bytes a cache holds (docs/operations.md §9)", (c) => c.bytes);
-    gauge("xchain_cache_budget_bytes", "The byte budget of a cache (docs/operations.md §9)", (c) => c.budgetBytes);
+    gauge("xchain_cache_bytes", "Estimated bytes a cache holds (docs/operations.md §6)", (c) => c.bytes);
+    gauge("xchain_cache_budget_bytes", "The byte budget of a cache (docs/operations.md §6)", (c) => c.budgetBytes);
   }
 
   private scrapeGauges(): void {
