@@ -75,4 +75,38 @@ describe("StateDatabase.reader cache", () => {
       }
     }
   });
+
+  it("holds the readers' account and storage caches to their byte budget, and reports every cache", async () => {
+    const {state: unbounded, roots: list} = await roots(1);
+    const root = list[0]!;
+    // Reading 2,000 distinct accounts and slots with the default budget keeps them all.
+    const reader = await unbounded.reader(root, common);
+    for (let i = 0; i < 2_000; i++) {
+      await reader.getBalance(addressOf(1_000 + i));
+      await reader.getStorage(CONTRACT, slotOf(1_000 + i));
+    }
+    const usage = (db: StateDatabase) => Object.fromEntries(db.cacheUsage("s").map((c) => [c.cache, c]));
+    const held = usage(unbounded)["s.readers"]!.bytes;
+    expect(held).toBeGreaterThan(2_000 * 500);
+    expect(usage(unbounded)["s.readers"]!.budgetBytes).toBe(defaultStateOptions.readerCacheBytes);
+
+    // With a budget of 400 KiB (100 KiB per reader) the same reads keep at most that.
+    const store = await openStore();
+    const small = new StateDatabase({...defaultStateOptions, readerCacheBytes: 400 * 1024}, {store});
+    const session = await small.openSession(EMPTY_TRIE_ROOT, common);
+    await setAccount(session.stateManager, USER, 5n);
+    const commit = await session.commit();
+    await persist(store, commit);
+    const bounded = await small.reader(commit.root, common);
+    for (let i = 0; i < 2_000; i++) {
+      await bounded.getBalance(addressOf(1_000 + i));
+      await bounded.getStorage(CONTRACT, slotOf(1_000 + i));
+    }
+    expect(usage(small)["s.readers"]!.bytes).toBeLessThanOrEqual(100 * 1024);
+    expect(usage(small)["s.readers"]!.bytes).toBeGreaterThan(50 * 1024);
+    // What was dropped is read again, correctly.
+    expect(await bounded.getBalance(USER)).toBe(5n);
+    expect(Object.keys(usage(small)).sort()).toEqual(["s.code", "s.readers", "s.trieNodes"]);
+    expect(usage(small)["s.trieNodes"]!.bytes).toBeGreaterThan(0);
+  });
 });
