@@ -114,7 +114,13 @@ export class Node {
       if (metrics) chain.events.on("newHead", metrics.onNewHead);
       checkAbort();
 
-      const txpool = new TxPool(opts.txpool, {chainspec, chain, logger: logger.child({module: "txpool"})});
+      const storageFault = () => (db.damage ?? db.diskFull)?.message;
+      const txpool = new TxPool(opts.txpool, {
+        chainspec,
+        chain,
+        logger: logger.child({module: "txpool"}),
+        storageFault: () => db.diskFull?.message,
+      });
       closers.push({name: "txpool", close: () => txpool.close()});
 
       // Block assembly gets a state database of its own (same store), so that it does not take the
@@ -204,6 +210,7 @@ export class Node {
         bestPeerNumber: () => p2p?.bestPeerNumber(),
         awaitingFirstPeer: () => p2p?.awaitingFirstPeer() ?? false,
         now: Date.now,
+        storageFault,
       });
       const gateway = {...opts.rpc.gateway, keysFile: opts.rpc.gateway.keysFile ?? gatewayKeysFile(opts.dataDir)};
       const rpc = await RpcServer.start(
