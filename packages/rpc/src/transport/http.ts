@@ -24,7 +24,7 @@ import {capConnections} from "./connectionCap.ts";
 import {requestsOfSocket} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {healthAnswer} from "./health.ts";
-import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
+import {checkSenderRate, errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
 
 /** What the HTTP transport needs. */
@@ -130,7 +130,9 @@ function handle(
   readBody(req, options.maxBodyBytes, (body) => {
     try {
       if (body === undefined) {
-        refuseBody(req, res, cors, dropped);
+        refuseBody(req, res, cors, dropped, () =>
+          checkSenderRate(undefined, apiKey, clientOf(req.socket), options.addressLimits),
+        );
         return;
       }
       const client = clientOf(req.socket);
@@ -148,17 +150,22 @@ function handle(
   });
 }
 
-/** A body that never came whole: the client left (a debug line), or it was too large (413, connection closed). */
+/**
+ * A body that never came whole: the client left (a debug line), or it was too large (413, connection
+ * closed; `charge` takes its token from the sender, docs/gateway.md §3).
+ */
 function refuseBody(
   req: IncomingMessage,
   res: ServerResponse,
   cors: Record<string, string> | undefined,
   dropped: DroppedClients,
+  charge: () => void,
 ): void {
   if (res.destroyed) {
     dropped.record(dropReason(req), {client: req.socket.remoteAddress});
     return;
   }
+  charge();
   const {socket} = res;
   // Transport abuse: refuse and drop the connection rather than read the rest.
   res.writeHead(413, {...cors, Connection: "close", "Content-Type": "text/plain"}).end("request body too large\n");

@@ -29,7 +29,7 @@ import {browserRefusal} from "./browserGuard.ts";
 import {capConnections} from "./connectionCap.ts";
 import {ConnectionRequests} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
-import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
+import {checkSenderRate, errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
 
 /** What the WebSocket transport needs. */
@@ -175,7 +175,13 @@ function serve(
     if (inFlight >= options.maxInFlightPerConnection) socket.pause();
     pump();
   });
-  socket.on("error", (error) => dropped.record("ws connection error", {client: client.address, error}));
+  socket.on("error", (error) => {
+    // A message over `maxBodyBytes` (the connection closes with 1009) costs its sender a token too.
+    if ((error as NodeJS.ErrnoException).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") {
+      checkSenderRate(undefined, apiKey, client, options.addressLimits);
+    }
+    dropped.record("ws connection error", {client: client.address, error});
+  });
   socket.on("close", () => {
     gone.close();
     waiting.length = 0;

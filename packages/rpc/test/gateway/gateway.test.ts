@@ -117,7 +117,7 @@ describe("Gateway.admit", () => {
 
 describe("checkRate", () => {
   it("answers each request of a body over the rate with -32005 under its id, and a Retry-After", () => {
-    const access = new KeyAccess(record("k1", newSecret(), {requestsPerSecond: 1, burst: 1}));
+    const access = new KeyAccess(record("k1", newSecret(), {requestsPerSecond: 1, burst: 2}));
     expect(checkRate(access, {jsonrpc: "2.0", id: 1, method: "eth_blockNumber"})).toBeUndefined();
     const refusal = checkRate(access, [
       {jsonrpc: "2.0", id: 2, method: "eth_blockNumber"},
