@@ -73,7 +73,7 @@ export function rateRefusal(raw: unknown, take: (cost: number) => number, limit:
 }
 
 /** `error` for each request of `raw`, under its id (id null for a body that did not parse). */
-function answerEach(raw: unknown, error: RpcError): Buffer {
+export function answerEach(raw: unknown, error: RpcError): Buffer {
   const answer = (element: unknown) => errorResponse(parseRequest(element).id, error);
   return Buffer.from(JSON.stringify(Array.isArray(raw) ? raw.map(answer) : answer(raw)));
 }
