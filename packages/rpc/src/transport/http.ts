@@ -24,6 +24,7 @@ import {capConnections} from "./connectionCap.ts";
 import {requestsOfSocket} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {healthAnswer} from "./health.ts";
+import {requestTimeouts} from "./requestTimeouts.ts";
 import {checkSenderRate, errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
 
@@ -37,9 +38,6 @@ export type HttpTransportOptions = ReplyLimits &
     tlsCredentials?: TlsCredentials;
   };
 
-/** How often Node checks the connections for `requestTimeout` / `headersTimeout`: a cut is at most this late. */
-const TIMEOUT_CHECK_MS = 1_000;
-
 /** An HTTP(S) server answering JSON-RPC on any path; call `listen` on it. */
 export function createHttpTransport(
   dispatchOptions: DispatchOptions,
@@ -47,14 +45,7 @@ export function createHttpTransport(
   logger: Logger,
 ): Server {
   const dropped = new DroppedClients(logger);
-  // Node 20 cuts a request still arriving by its `headersTimeout` even once the headers are in, and
-  // checks every `connectionsCheckingInterval` (default 30 s): with the defaults (60 s) a slow body
-  // was held up to 90 s. Both timeouts are the body timeout, checked every second (sooner for a short one).
-  const timeouts = {
-    requestTimeout: options.bodyTimeoutMs,
-    headersTimeout: options.bodyTimeoutMs,
-    connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, Math.ceil(options.bodyTimeoutMs / 4)),
-  };
+  const timeouts = requestTimeouts(options.bodyTimeoutMs);
   const server: Server = options.tlsCredentials
     ? createHttpsServer({...timeouts, ...options.tlsCredentials})
     : createServer(timeouts);

@@ -12,7 +12,7 @@
  * connections answer what they have read (running calls finish, the others get -32001) and are then
  * closed with 1008 (docs/gateway.md §1). Without it, a client address over its rate is
  * answered -32005 per message, and its connections beyond its cap are closed (`IpLimits`). With TLS
- * credentials the handshake is over HTTPS (WSS).
+ * credentials the handshake is over HTTPS (WSS). A handshake must arrive within `bodyTimeoutMs`.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import {createServer as createHttpsServer} from "node:https";
@@ -31,12 +31,13 @@ import {browserRefusal} from "./browserGuard.ts";
 import {capConnections} from "./connectionCap.ts";
 import {ConnectionRequests} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
+import {requestTimeouts} from "./requestTimeouts.ts";
 import {checkSenderRate, errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
 
 /** What the WebSocket transport needs. */
 export type WsTransportOptions = ReplyLimits &
-  Pick<RpcOptions, "maxBodyBytes" | "maxInFlightPerConnection" | "maxWsBufferedBytes" | "ws"> & {
+  Pick<RpcOptions, "maxBodyBytes" | "maxInFlightPerConnection" | "maxWsBufferedBytes" | "ws" | "bodyTimeoutMs"> & {
     apiKeys?: Gateway;
     /** WSS with these (`loadTlsCredentials`). */
     tlsCredentials?: TlsCredentials;
@@ -60,9 +61,11 @@ export function createWsTransport(
   const notUpgraded = (_req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(426, {"Content-Type": "text/plain", Upgrade: "websocket"}).end("WebSocket only\n");
   };
+  // A handshake slower than `bodyTimeoutMs` is cut, as an HTTP request is.
+  const timeouts = requestTimeouts(options.bodyTimeoutMs);
   const server: Server = options.tlsCredentials
-    ? createHttpsServer(options.tlsCredentials, notUpgraded)
-    : createServer(notUpgraded);
+    ? createHttpsServer({...timeouts, ...options.tlsCredentials}, notUpgraded)
+    : createServer(timeouts, notUpgraded);
   // Upgrades are taken here rather than by `ws`, so that a refusal can carry a JSON-RPC body.
   const dropped = new DroppedClients(logger);
   if (options.addressLimits) capConnections(server, options.addressLimits, dropped);
