@@ -5,7 +5,7 @@
 // for the same Node ABI. Needs python3, make and a C++ compiler (node-gyp's requirements).
 import {spawnSync} from "node:child_process";
 import {createHash} from "node:crypto";
-import {existsSync, readFileSync, writeFileSync} from "node:fs";
+import {existsSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
 import {createRequire} from "node:module";
 import {availableParallelism} from "node:os";
 import {dirname, join} from "node:path";
@@ -19,7 +19,14 @@ const stamp = createHash("sha256")
   .update(readFileSync(join(packageDir, "binding.cc")))
   .update(`abi ${process.versions.modules} ${process.platform} ${process.arch}`)
   .digest("hex");
-if (existsSync(binary) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) {
+/** Whether the binary on disk loads (a build cut short can leave an empty file behind). */
+function loads() {
+  if (!existsSync(binary) || statSync(binary).size === 0) return false;
+  const check = spawnSync(process.execPath, ["-e", `require(${JSON.stringify(binary)})`], {stdio: "ignore"});
+  return check.status === 0;
+}
+
+if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp && loads()) {
   console.log("classic-level: the patched LevelDB binding is already built");
   process.exit(0);
 }
@@ -35,6 +42,7 @@ const nodedir =
   process.env.npm_config_nodedir ?? (existsSync(join(prefix, "include", "node", "node.h")) ? prefix : undefined);
 const args = [nodeGyp, "rebuild", `--jobs=${availableParallelism()}`, ...(nodedir ? [`--nodedir=${nodedir}`] : [])];
 console.log("classic-level: building the patched LevelDB binding from source (about a minute)");
+rmSync(stampFile, {force: true});
 const started = Date.now();
 const result = spawnSync(process.execPath, args, {
   cwd: packageDir,
@@ -46,6 +54,10 @@ if (result.status !== 0) {
     `classic-level: building the LevelDB binding failed (${result.error?.message ?? `exit ${result.status}`}); ` +
       "it needs python3, make and a C++ compiler (Debian: apt-get install python3 make g++)",
   );
+  process.exit(1);
+}
+if (!loads()) {
+  console.error(`classic-level: the LevelDB binding built at ${binary} does not load`);
   process.exit(1);
 }
 writeFileSync(stampFile, stamp);

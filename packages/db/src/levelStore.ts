@@ -1,5 +1,6 @@
 /** The LevelDB (classic-level) implementation of `KeyValueStore`. */
 
+import {statfsSync} from "node:fs";
 import {type Logger, noopLogger} from "@xchain/utils";
 import {ClassicLevel} from "classic-level";
 import type {Bucket} from "./buckets.ts";
@@ -10,6 +11,8 @@ const ENCODING = {keyEncoding: "view", valueEncoding: "view"} as const;
 
 /** How often a full disk is logged while writes keep failing. */
 const DISK_FULL_LOG_INTERVAL_MS = 60_000;
+/** How long a reading of the device's free space is trusted (less what was written since). */
+const FREE_SPACE_READING_MS = 1_000;
 
 /**
  * How the database is shared with worker threads of this process (classic-level's `multithreading`:
@@ -24,6 +27,12 @@ export interface LevelStoreOptions {
   threads?: LevelStoreThreads;
   /** Create the database when there is none (default); false fails with MISSING instead. */
   create?: boolean;
+  /**
+   * Writes are refused (DISK_FULL) while the device has less free space than this (default 0: only
+   * when the device itself refuses). A write LevelDB starts on a full device can leave a partial
+   * record in its write-ahead log, which the paranoid checks then read as damage at the next open.
+   */
+  minFreeBytes?: number;
 }
 
 export interface LevelStoreModules {
@@ -48,11 +57,15 @@ export class LevelStore implements KeyValueStore {
   private full: DatabaseError | undefined;
   private fullLoggedAt = Number.NEGATIVE_INFINITY;
   private fullSinceLog = 0;
+  /** The last reading of the device's free bytes, less the bytes written since, and when it was read. */
+  private freeBytes = Number.POSITIVE_INFINITY;
+  private freeReadAt = Number.NEGATIVE_INFINITY;
 
   private constructor(
     private readonly db: ClassicLevel<Uint8Array, Uint8Array>,
     readonly path: string,
     private readonly shared: boolean,
+    private readonly minFreeBytes: number,
     private readonly logger: Logger,
   ) {}
 
@@ -75,7 +88,7 @@ export class LevelStore implements KeyValueStore {
       throw databaseErrorOf(e, path);
     }
     if (threads === "share") sharedPaths.add(path);
-    return new LevelStore(db, path, threads === "share", modules.logger ?? noopLogger);
+    return new LevelStore(db, path, threads === "share", opts.minFreeBytes ?? 0, modules.logger ?? noopLogger);
   }
 
   /**
@@ -135,12 +148,34 @@ export class LevelStore implements KeyValueStore {
 
   async write(batch: WriteBatch): Promise<void> {
     if (batch.size === 0) return;
+    const bytes = this.minFreeBytes > 0 ? batchBytes(batch) : 0;
+    if (bytes > 0) this.checkFreeSpace(bytes);
     try {
       await this.db.batch(batch.ops);
     } catch (e) {
       throw this.fault(e);
     }
+    this.freeBytes -= bytes;
     if (this.full) this.spaceBack();
+  }
+
+  /** Refuses a write of `bytes` that would leave less than `minFreeBytes` on the device (DISK_FULL). */
+  private checkFreeSpace(bytes: number): void {
+    const now = Date.now();
+    if (now - this.freeReadAt >= FREE_SPACE_READING_MS || this.freeBytes - bytes < this.minFreeBytes) {
+      const stats = statfsSync(this.path);
+      this.freeBytes = stats.bavail * stats.bsize;
+      this.freeReadAt = now;
+    }
+    if (this.freeBytes - bytes >= this.minFreeBytes) return;
+    const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+    const reason = `${mib(this.freeBytes)} free, below the floor of ${mib(this.minFreeBytes)} (db.minFreeMb)`;
+    throw this.fault(
+      new DatabaseError(
+        {code: DatabaseErrorCode.DISK_FULL, path: this.path, reason},
+        `no space left on the device of the database at ${this.path}: ${reason}`,
+      ),
+    );
   }
 
   /** Reads several keys of one bucket at once. */
@@ -192,6 +227,13 @@ export class LevelStore implements KeyValueStore {
     this.fullSinceLog = 0;
     this.logger.info({path: this.path}, `space is available again on the device of ${this.path}: writes succeed`);
   }
+}
+
+/** The bytes a batch adds to the write-ahead log, about. */
+function batchBytes(batch: WriteBatch): number {
+  let bytes = 0;
+  for (const op of batch.ops) bytes += op.key.length + (op.type === "put" ? op.value.length : 0) + 8;
+  return bytes;
 }
 
 /** classic-level hands out Buffers; expose plain Uint8Array views of the same memory. */

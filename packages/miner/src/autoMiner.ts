@@ -47,6 +47,8 @@ const EXTRANONCE_BYTES = 4;
 // The pool may still list transactions a block just included (it reacts to the chain's event): look again.
 const IDLE_RETRIES = 5;
 const IDLE_RETRY_MS = 50;
+// After a failed block (a full disk), pending transactions are tried again this much later.
+const FAILURE_RETRY_MS = 1_000;
 
 /** Mines blocks on the node's own CPU. */
 export class AutoMiner {
@@ -58,6 +60,7 @@ export class AutoMiner {
   private drainAgain = false;
   private interval: NodeJS.Timeout | undefined;
   private intervalBusy = false;
+  private retry: NodeJS.Timeout | undefined;
 
   // A failure that repeats (a full disk fails every block) is logged once a minute, with its count.
   private readonly failures: RepeatedErrorLog;
@@ -87,6 +90,8 @@ export class AutoMiner {
     this.running = false;
     clearInterval(this.interval);
     this.interval = undefined;
+    clearTimeout(this.retry);
+    this.retry = undefined;
   }
 
   /** Transactions became pending (the caller debounces): with autoMine, mine until none is left. */
@@ -96,13 +101,23 @@ export class AutoMiner {
       this.drainAgain = true;
       return;
     }
+    let failed = false;
     this.draining = this.drain()
-      .catch(this.failed)
+      .catch((err: unknown) => {
+        failed = true;
+        this.failed(err);
+      })
       .finally(() => {
         this.draining = undefined;
         if (this.drainAgain) {
           this.drainAgain = false;
           this.pendingChanged();
+        } else if (failed && this.running && this.deps.txpool.pendingForBlock().length > 0) {
+          // Nothing else may come to wake it: the transactions already pending would wait for ever.
+          this.retry ??= setTimeout(() => {
+            this.retry = undefined;
+            this.pendingChanged();
+          }, FAILURE_RETRY_MS);
         } else {
           this.deps.onIdle();
         }

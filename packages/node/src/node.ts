@@ -78,7 +78,11 @@ export class Node {
     try {
       const {chainspec, genesis} = await loadNetwork(opts.network, opts.genesisFile);
       const callWorkers = callWorkerCount(opts.rpc.callWorkers);
-      const {db, record} = await openDatabase(opts.dataDir, callWorkers > 0, logger);
+      const {db, record} = await openDatabase(
+        opts.dataDir,
+        {shared: callWorkers > 0, minFreeBytes: opts.db.minFreeMb * MIB},
+        logger,
+      );
       closers.push({name: "database", close: () => db.close()});
       checkAbort();
       // Off, nothing is timed or counted: the hooks below are not installed.

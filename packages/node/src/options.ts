@@ -37,6 +37,10 @@ export interface NodeOptions {
     /** Budget of the world state's trie-node cache, in MiB. */
     cacheMb: number;
   };
+  db: {
+    /** Writes are refused while the database's device has less free space, in MiB (docs/operations.md §6). */
+    minFreeMb: number;
+  };
   chain: ChainOptions;
   txpool: TxPoolOptions;
   miner: MinerOptions;
@@ -102,6 +106,7 @@ export const defaultNodeOptions: NodeOptions = {
   log: {level: "info", headStallSeconds: undefined},
   wallet: {enabled: false, keystore: false, allowDumpRawKey: false},
   state: {cacheMb: 256},
+  db: {minFreeMb: 128},
   chain: defaultChainOptions,
   txpool: defaultTxPoolOptions,
   miner: defaultMinerOptions(getChainspec("regtest")),

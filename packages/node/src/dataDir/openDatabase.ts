@@ -29,7 +29,11 @@ export interface OpenedDatabase {
  * refuses (NodeStartError) a database that is missing, without its `CURRENT`, damaged, locked or on
  * a full disk. `shared` lets the call workers open it too.
  */
-export async function openDatabase(dataDir: string, shared: boolean, logger: Logger): Promise<OpenedDatabase> {
+export async function openDatabase(
+  dataDir: string,
+  opts: {shared: boolean; minFreeBytes: number},
+  logger: Logger,
+): Promise<OpenedDatabase> {
   const path = databaseDir(dataDir);
   let record: DataDirRecord | undefined;
   try {
@@ -55,7 +59,7 @@ export async function openDatabase(dataDir: string, shared: boolean, logger: Log
   try {
     const db = await LevelStore.open(
       path,
-      {threads: shared ? "share" : undefined, create: files.length === 0},
+      {threads: opts.shared ? "share" : undefined, create: files.length === 0, minFreeBytes: opts.minFreeBytes},
       {logger: logger.child({module: "db"})},
     );
     return {db, record};

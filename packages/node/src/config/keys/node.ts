@@ -3,7 +3,7 @@ import {LOG_LEVELS} from "../../logger.ts";
 import {NETWORK_CHOICES} from "../../network.ts";
 import type {ConfigKey} from "../configKey.ts";
 
-/** Top-level keys and the `[log]`, `[wallet]` and `[state]` tables. */
+/** Top-level keys and the `[log]`, `[wallet]`, `[state]` and `[db]` tables. */
 export const nodeKeys: readonly ConfigKey[] = [
   {
     key: "network",
@@ -59,5 +59,11 @@ export const nodeKeys: readonly ConfigKey[] = [
     key: "state.cacheMb",
     kind: {type: "integer", min: 0, max: 65536},
     description: "trie-node cache of the world state, in MiB (0 disables it)",
+  },
+  {
+    key: "db.minFreeMb",
+    kind: {type: "integer", min: 0, max: 1_048_576},
+    description:
+      "refuse writes (blocks, and transactions with them) while the database's device has less free space, in MiB; 0 = only when the device is full",
   },
 ];
