@@ -13,7 +13,7 @@ import {BlockExecutor} from "@xchain/execution";
 import {Miner} from "@xchain/miner";
 import {formatClientVersion, type Listener, RpcServer} from "@xchain/rpc";
 import {StateDatabase} from "@xchain/state";
-import {TxPool} from "@xchain/txpool";
+import {JOURNAL_FILE, TxJournal, TxPool} from "@xchain/txpool";
 import {callWorkerCount} from "./callWorkers/count.ts";
 import {WorkerCallExecutor} from "./callWorkers/workerCallExecutor.ts";
 import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
@@ -99,7 +99,18 @@ export class Node {
       checkAbort();
 
       const txpool = new TxPool(opts.txpool, {chainspec, chain, logger: logger.child({module: "txpool"})});
-      closers.push({name: "txpool", close: () => txpool.close()});
+      // The journal is written once the pool takes nothing more (docs/operations.md §6).
+      const journal = opts.txpool.journal
+        ? new TxJournal(
+            {...opts.txpool, path: join(opts.dataDir, JOURNAL_FILE)},
+            {pool: txpool, logger: logger.child({module: "txpool"})},
+          )
+        : undefined;
+      closers.push({name: "txpool", close: () => txpool.close().then(() => journal?.close())});
+      if (journal) {
+        await journal.load();
+        journal.start();
+      }
 
       // Block assembly gets a state database of its own (same store), so that it does not take the
       // chain's warm session away from imports (state README).
