@@ -34,9 +34,10 @@ function transfer(from: number, nonce: number): string {
   return bytesToPrefixedHex(Transaction.sign(values, cows[from]!.privateKey, 33).encode());
 }
 
+/** rskj's shape: by sender and nonce, a one-element array of the transaction object. */
 interface PoolContent {
-  pending: Record<string, Record<string, {hash: string}>>;
-  queued: Record<string, Record<string, {hash: string}>>;
+  pending: Record<string, Record<string, [{hash: string}]>>;
+  queued: Record<string, Record<string, [{hash: string}]>>;
 }
 
 /** The hashes of txpool_content, sorted, per slot. */
@@ -44,7 +45,7 @@ async function poolHashes(url: string): Promise<{pending: string[]; queued: stri
   const content = await rpc<PoolContent>(url, "txpool_content");
   const hashes = (slot: PoolContent["pending"]) =>
     Object.values(slot)
-      .flatMap((byNonce) => Object.values(byNonce).map((tx) => tx.hash))
+      .flatMap((byNonce) => Object.values(byNonce).map(([tx]) => tx.hash))
       .sort();
   return {pending: hashes(content.pending), queued: hashes(content.queued)};
 }
@@ -65,7 +66,9 @@ describe("the transaction journal", () => {
     const second = await start(NO_MINING, dataDir);
     expect(await poolHashes(second.httpUrl)).toEqual(before);
     for (const hash of sent) {
-      const tx = await rpc<{hash: string; blockHash: string | null}>(second.httpUrl, "eth_getTransactionByHash", [hash]);
+      const tx = await rpc<{hash: string; blockHash: string | null}>(second.httpUrl, "eth_getTransactionByHash", [
+        hash,
+      ]);
       expect(tx).toMatchObject({hash, blockHash: null});
     }
     expect(second.logs.some((l) => l.msg === "transaction journal: 4 of 4 transactions admitted again")).toBe(true);
