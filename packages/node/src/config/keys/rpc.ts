@@ -97,7 +97,8 @@ export const rpcKeys: readonly ConfigKey[] = [
   {
     key: "rpc.blockCacheBytes",
     kind: {type: "integer", min: 0, max: 1_000_000_000},
-    description: "formatted blocks (eth_getBlockByHash/ByNumber, both forms) kept by block hash, in bytes; 0 keeps none",
+    description:
+      "formatted blocks (eth_getBlockByHash/ByNumber, both forms) kept by block hash, in bytes; 0 keeps none",
   },
   {
     key: "rpc.callWorkers",
