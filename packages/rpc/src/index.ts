@@ -27,7 +27,6 @@ export {
 export {hashSecret, newKeyId, newSecret} from "./gateway/secret.ts";
 export {RpcError, RpcErrorCode, type RpcErrorObject} from "./jsonrpc/errors.ts";
 export {MethodRegistry} from "./jsonrpc/registry.ts";
-export type {BlockJsonCacheStats} from "./modules/eth/blockJsonCache.ts";
 export type {CallCacheStats} from "./modules/eth/callCache.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {

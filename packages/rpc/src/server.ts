@@ -15,7 +15,8 @@ import {MethodRegistry, RPC_NAMESPACE} from "./jsonrpc/registry.ts";
 import {ExecutionSlots} from "./limits/executionSlots.ts";
 import {IpLimits} from "./limits/ipLimits.ts";
 import type {ModuleDeps} from "./moduleDeps.ts";
-import {BlockJsonCache, type BlockJsonCacheStats} from "./modules/eth/blockJsonCache.ts";
+import type {AnswerCacheStats} from "./modules/eth/answerCache.ts";
+import {BlockJsonCache} from "./modules/eth/blockJsonCache.ts";
 import {type CallCacheStats, CallResultCache} from "./modules/eth/callCache.ts";
 import {buildMethodTables} from "./modules/index.ts";
 import {isModuleEnabledByDefault, methodsDisabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
@@ -162,7 +163,7 @@ export class RpcServer {
   }
 
   /** The formatted-block cache's hits, misses and size (docs/rpc.md §4.3). */
-  blockCacheStats(): BlockJsonCacheStats {
+  blockCacheStats(): AnswerCacheStats {
     return this.services.blockJson.stats();
   }
 

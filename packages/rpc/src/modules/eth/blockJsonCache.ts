@@ -5,19 +5,10 @@
  * A block hash fixes everything the object shows (header, body, and totalDifficulty, the sum over
  * the block's own ancestry), so an entry never goes stale, canonical or not: a reorganization only
  * changes which hash a number names, and numbers are resolved to a hash before the cache is asked.
- * Bounded in bytes, least recently used dropped first.
  */
 import {toData} from "@xchain/utils";
-import {LRUCache} from "lru-cache";
 import type {RawJson} from "../../jsonrpc/rawJson.ts";
-
-/** Hits and misses since start, and what is kept now. */
-export interface BlockJsonCacheStats {
-  hits: number;
-  misses: number;
-  entries: number;
-  bytes: number;
-}
+import {AnswerCache} from "./answerCache.ts";
 
 /** The LRU's bookkeeping and the key, per entry, in bytes. */
 const ENTRY_OVERHEAD_BYTES = 300;
@@ -25,43 +16,17 @@ const ENTRY_OVERHEAD_BYTES = 300;
 const MAX_ENTRY_SHARE = 4;
 
 /** The formatted-block cache; `maxBytes` 0 keeps nothing. */
-export class BlockJsonCache {
-  private readonly entries: LRUCache<string, RawJson> | undefined;
-  private hits = 0;
-  private misses = 0;
-
+export class BlockJsonCache extends AnswerCache<RawJson> {
   constructor(maxBytes: number) {
-    this.entries =
-      maxBytes > 0
-        ? new LRUCache({
-            maxSize: maxBytes,
-            maxEntrySize: Math.max(1, Math.floor(maxBytes / MAX_ENTRY_SHARE)),
-            sizeCalculation: (json) => json.bytes.length + ENTRY_OVERHEAD_BYTES,
-          })
-        : undefined;
+    super({
+      maxBytes,
+      maxEntryBytes: Math.max(1, Math.floor(maxBytes / MAX_ENTRY_SHARE)),
+      sizeOf: (json) => json.bytes.length + ENTRY_OVERHEAD_BYTES,
+    });
   }
 
-  get(blockHash: Uint8Array, fullTransactions: boolean): RawJson | undefined {
-    const json = this.entries?.get(key(blockHash, fullTransactions));
-    if (json === undefined) this.misses++;
-    else this.hits++;
-    return json;
+  /** The key of the block `blockHash` in one form. */
+  static key(blockHash: Uint8Array, fullTransactions: boolean): string {
+    return `${toData(blockHash)}${fullTransactions ? "+" : ""}`;
   }
-
-  set(blockHash: Uint8Array, fullTransactions: boolean, json: RawJson): void {
-    this.entries?.set(key(blockHash, fullTransactions), json);
-  }
-
-  stats(): BlockJsonCacheStats {
-    return {
-      hits: this.hits,
-      misses: this.misses,
-      entries: this.entries?.size ?? 0,
-      bytes: this.entries?.calculatedSize ?? 0,
-    };
-  }
-}
-
-function key(blockHash: Uint8Array, fullTransactions: boolean): string {
-  return `${toData(blockHash)}${fullTransactions ? "+" : ""}`;
 }

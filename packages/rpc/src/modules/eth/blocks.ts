@@ -14,6 +14,7 @@ import {bool} from "../../params/codec.ts";
 import {hash, quantityNumber} from "../../params/hex.ts";
 import {method, optional, param} from "../../params/method.ts";
 import {blockNumberOf, findBlock, isPendingRef} from "../../resolve/blocks.ts";
+import {BlockJsonCache} from "./blockJsonCache.ts";
 
 /** eth_getBlockBy*, eth_getBlockTransactionCountBy*, eth_getUncleCountBy*, eth_getUncleBy*. */
 export function ethBlockMethods({
@@ -27,7 +28,8 @@ export function ethBlockMethods({
   /** A stored block's JSON, from the cache or formatted once and kept (docs/rpc.md §4.3). */
   const blockByHash = async (hash: Uint8Array | undefined, full: boolean): Promise<RawJson | BlockJson | null> => {
     if (hash === undefined) return null;
-    const cached = blockJson.get(hash, full);
+    const key = BlockJsonCache.key(hash, full);
+    const cached = blockJson.get(key);
     if (cached) return cached;
     const [block, totalDifficulty] = await Promise.all([chain.getBlock(hash), chain.getTotalDifficulty(hash)]);
     if (!block) return null;
@@ -35,7 +37,7 @@ export function ethBlockMethods({
     // Without its total difficulty (not stored yet), the object is not the block's final one.
     if (totalDifficulty === undefined) return json;
     const raw = new RawJson(Buffer.from(JSON.stringify(json)));
-    blockJson.set(hash, full, raw);
+    blockJson.set(key, raw);
     return raw;
   };
   const formatByNumber = async (ref: BlockNumberOrTag, full: boolean) => {

@@ -1,25 +1,18 @@
 import {getChainspec} from "@xchain/chainspec";
 import {toData, toQuantity} from "@xchain/utils";
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {describe, expect, it} from "vitest";
 import {formatBlock} from "../../../src/format/block.ts";
 import {RawJson} from "../../../src/jsonrpc/rawJson.ts";
 import {BlockJsonCache} from "../../../src/modules/eth/blockJsonCache.ts";
-import {buildFixture, type Fixture} from "../../support/fixture.ts";
-import {TestNode} from "../../support/node.ts";
+import {useFixtureNode} from "../../support/fixture.ts";
 import {reorganize} from "../../support/reorg.ts";
 
-let node: TestNode;
-let fixture: Fixture;
-beforeAll(async () => {
-  node = await TestNode.start();
-  fixture = await buildFixture(node);
-});
-afterAll(() => node.close());
-
-const stats = () => node.server.blockCacheStats();
+const shared = useFixtureNode();
+const stats = () => shared.node.server.blockCacheStats();
 
 /** The block object formatted afresh, as JSON gives it back. */
 async function fresh(hash: Uint8Array, full: boolean): Promise<unknown> {
+  const {node} = shared;
   const block = await node.chain.getBlock(hash);
   if (!block) throw new Error("no such block");
   const json = formatBlock(block, await node.chain.getTotalDifficulty(hash), full, getChainspec("regtest"));
@@ -28,6 +21,7 @@ async function fresh(hash: Uint8Array, full: boolean): Promise<unknown> {
 
 describe("the formatted-block cache (docs/rpc.md §4.3)", () => {
   it("formats a block once per form and answers it again from the cache, by number, tag or hash", async () => {
+    const {node, fixture} = shared;
     const block = fixture.blocks[2];
     const hash = toData(block.hash());
     const before = stats();
@@ -45,6 +39,7 @@ describe("the formatted-block cache (docs/rpc.md §4.3)", () => {
   });
 
   it("follows a reorganization: a number names the new block, the old hash still answers the old one", async () => {
+    const {node, fixture} = shared;
     const old = fixture.blocks[2];
     const oldFull = await node.result("eth_getBlockByNumber", ["0x3", true]);
     expect(oldFull.hash).toBe(toData(old.hash()));
@@ -58,6 +53,7 @@ describe("the formatted-block cache (docs/rpc.md §4.3)", () => {
   });
 
   it("is null for a number above the head and an unknown hash", async () => {
+    const {node} = shared;
     expect(await node.result("eth_getBlockByNumber", ["0x64", true])).toBeNull();
     expect(await node.result("eth_getBlockByHash", [`0x${"33".repeat(32)}`, true])).toBeNull();
   });
@@ -65,25 +61,25 @@ describe("the formatted-block cache (docs/rpc.md §4.3)", () => {
 
 describe("BlockJsonCache", () => {
   const json = (bytes: number) => new RawJson(Buffer.alloc(bytes, 0x20));
-  const hash = (i: number) => new Uint8Array(32).fill(i);
+  const hash = (i: number) => BlockJsonCache.key(new Uint8Array(32).fill(i), true);
 
   it("keeps within its byte budget, the least recently used dropped first", () => {
     const cache = new BlockJsonCache(10_000);
-    for (let i = 0; i < 10; i++) cache.set(hash(i), true, json(2_000));
+    for (let i = 0; i < 10; i++) cache.set(hash(i), json(2_000));
     expect(cache.stats().bytes).toBeLessThanOrEqual(10_000);
-    expect(cache.get(hash(9), true)).toBeDefined();
-    expect(cache.get(hash(0), true)).toBeUndefined();
+    expect(cache.get(hash(9))).toBeDefined();
+    expect(cache.get(hash(0))).toBeUndefined();
     // The forms are distinct entries.
-    expect(cache.get(hash(9), false)).toBeUndefined();
+    expect(cache.get(BlockJsonCache.key(new Uint8Array(32).fill(9), false))).toBeUndefined();
   });
 
   it("keeps no block larger than a quarter of the budget, and nothing with a budget of 0", () => {
     const cache = new BlockJsonCache(10_000);
-    cache.set(hash(1), true, json(3_000));
-    expect(cache.get(hash(1), true)).toBeUndefined();
+    cache.set(hash(1), json(3_000));
+    expect(cache.get(hash(1))).toBeUndefined();
     const none = new BlockJsonCache(0);
-    none.set(hash(1), true, json(10));
-    expect(none.get(hash(1), true)).toBeUndefined();
+    none.set(hash(1), json(10));
+    expect(none.get(hash(1))).toBeUndefined();
     expect(none.stats()).toEqual({hits: 0, misses: 1, entries: 0, bytes: 0});
   });
 });
