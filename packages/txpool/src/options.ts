@@ -27,7 +27,7 @@ export interface TxPoolOptions {
   /**
    * Keep the pool's transactions (pending and queued, every sender's: the pool does not tell local
    * from remote) in `<dataDir>/txpool.journal` across restarts: written on a clean stop and every
-   * `rejournalSeconds`, admitted again at start-up (docs/operations.md §6).
+   * `rejournalSeconds`, admitted again at start-up (docs/operations.md §7).
    */
   journal: boolean;
   /** How often the journal is rewritten while the pool changes, in seconds: what a kill -9 may lose. */

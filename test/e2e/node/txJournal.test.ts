@@ -1,5 +1,5 @@
 // End-to-end: pending transactions survive a clean restart (the transaction journal,
-// docs/operations.md §6). A node that does not mine takes signed transfers, is stopped with
+// docs/operations.md §7). A node that does not mine takes signed transfers, is stopped with
 // SIGTERM, started again on the same data directory, and serves the same transactions.
 import {Transaction} from "@xchain/primitives";
 import {cowAccounts} from "@xchain/test-utils";

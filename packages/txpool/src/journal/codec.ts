@@ -1,5 +1,5 @@
 /**
- * The transaction journal's file format (docs/operations.md §6): a magic line, then one record per
+ * The transaction journal's file format (docs/operations.md §7): a magic line, then one record per
  * transaction, a 4-byte big-endian length followed by the transaction's raw (RLP) bytes. Records
  * are read one by one, so a truncated or damaged file still yields every record before the damage;
  * each record is a signed transaction that admission checks again, so no checksum is kept.

@@ -1,5 +1,5 @@
 /**
- * The transaction journal (geth's `transactions.rlp`, docs/operations.md §6): the pool's
+ * The transaction journal (geth's `transactions.rlp`, docs/operations.md §7): the pool's
  * transactions written to a file of the data directory on a clean stop and every
  * `rejournalSeconds`, and admitted again through the normal admission path at start-up, so that
  * pending transactions survive a restart (a kill -9 loses at most one interval of them).
