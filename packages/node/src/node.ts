@@ -129,10 +129,6 @@ export class Node {
           )
         : undefined;
       closers.push({name: "txpool", close: () => txpool.close().then(() => journal?.close())});
-      if (journal) {
-        await journal.load();
-        journal.start();
-      }
 
       // Block assembly gets a state database of its own (same store), so that it does not take the
       // chain's warm session away from imports (state README).
@@ -160,6 +156,11 @@ export class Node {
         : undefined;
       if (p2p) closers.push({name: "p2p", close: () => p2p.close()});
       checkAbort();
+      // Once the miner and the relay listen, so that they take the journal's transactions as new ones.
+      if (journal) {
+        await journal.load();
+        journal.start();
+      }
 
       const chainLog = logger.child({module: "chain"});
       const blockLog = new BlockLog({logger: chainLog, syncTarget: () => p2p?.sync.syncStatus()?.highestBlock});
