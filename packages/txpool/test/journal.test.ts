@@ -77,6 +77,13 @@ describe("TxJournal", () => {
     return new TxJournal({...defaultTxPoolOptions, path, ...options}, {pool, logger});
   }
 
+  /** A journal past its start-up load (of no file): one that writes. */
+  async function loadedJournal(pool: TxPool, options: Partial<TxJournalOptions> = {}): Promise<TxJournal> {
+    const journal = journalOf(pool, options);
+    await journal.load();
+    return journal;
+  }
+
   /** Two pending transactions of cow 0, one queued of cow 1 (nonce 1, no nonce 0). */
   async function filledPool() {
     const setup = await openPool();
@@ -91,13 +98,22 @@ describe("TxJournal", () => {
 
   it("brings back the pending and queued transactions written on close", async () => {
     const {pool} = await filledPool();
-    await journalOf(pool).close();
+    await (await loadedJournal(pool)).close();
 
     const {pool: restarted} = await openPool();
     expect(await journalOf(restarted).load()).toEqual({read: 3, admitted: 3});
     expect(hashes(restarted.pending())).toEqual(hashes(pool.pending()));
     expect(restarted.status()).toEqual({pending: 2, queued: 1});
     expect(warnings).toEqual([]);
+  });
+
+  it("leaves the file alone when closed before it was loaded (a start-up cut short)", async () => {
+    const {pool} = await filledPool();
+    await (await loadedJournal(pool)).close();
+    const written = await readFile(path);
+    const {pool: empty} = await openPool();
+    await journalOf(empty).close();
+    expect(await readFile(path)).toEqual(written);
   });
 
   it("starts without a journal when there is no file", async () => {
@@ -108,7 +124,7 @@ describe("TxJournal", () => {
 
   it("drops, with a debug line each, the transactions no longer valid", async () => {
     const {pool, txs} = await filledPool();
-    await journalOf(pool).close();
+    await (await loadedJournal(pool)).close();
     // Meanwhile cow 0's first transaction is mined: its nonce is too low now, its second stays.
     const {pool: restarted, chain: other, builder: otherBuilder} = await openPool();
     await other.importBlock(await otherBuilder.buildBlock({transactions: [txs[0]!]}));
@@ -121,7 +137,7 @@ describe("TxJournal", () => {
 
   it("uses what decodes of a truncated file, with one warn line", async () => {
     const {pool} = await filledPool();
-    await journalOf(pool).close();
+    await (await loadedJournal(pool)).close();
     const bytes = await readFile(path);
     await writeFile(path, bytes.subarray(0, bytes.length - 5));
 
@@ -171,14 +187,14 @@ describe("TxJournal", () => {
     // Block order: cow 0's nonce 0 then nonce 1 (one sender, nonce order), then the queued one.
     expect(all).toEqual([txs[0]!.encode(), txs[1]!.encode(), txs[2]!.encode()]);
     expect(journalRecords(pool, sizes[0]! + sizes[1]! + sizes[2]! - 1)).toHaveLength(2);
-    await journalOf(pool, {journalMaxBytes: JOURNAL_MAGIC.length + sizes[0]!}).close();
+    await (await loadedJournal(pool, {journalMaxBytes: JOURNAL_MAGIC.length + sizes[0]!})).close();
     expect(decodeJournal(await readFile(path), 1 << 20).records).toEqual([txs[0]!.encode()]);
   });
 
   it("rewrites the file every rejournalSeconds, only when the pool changed", async () => {
     vi.useFakeTimers({toFake: ["setInterval", "clearInterval"]});
     const {pool, txs} = await filledPool();
-    const journal = journalOf(pool, {rejournalSeconds: 5});
+    const journal = await loadedJournal(pool, {rejournalSeconds: 5});
     journal.start();
     vi.advanceTimersByTime(4_999);
     await journal.close().then(() => rm(path));

@@ -42,6 +42,8 @@ export class TxJournal {
   private timer: ReturnType<typeof setInterval> | undefined;
   /** The pool revision last written; a tick with the same revision writes nothing. */
   private writtenRevision: number | undefined;
+  /** Nothing is written before `load` has read the file: a start-up cut short must not replace it with an empty pool. */
+  private loaded = false;
 
   constructor(
     private readonly opts: TxJournalOptions,
@@ -57,7 +59,10 @@ export class TxJournal {
   async load(): Promise<JournalLoadResult> {
     const {path} = this.opts;
     const bytes = await this.readFile();
-    if (bytes === undefined) return {read: 0, admitted: 0};
+    if (bytes === undefined) {
+      this.loaded = true;
+      return {read: 0, admitted: 0};
+    }
     const {records, damage} = decodeJournal(bytes.data, this.opts.maxTransactionBytes);
     const problem = damage ?? bytes.cut;
     if (problem !== undefined) {
@@ -78,6 +83,7 @@ export class TxJournal {
         this.logger.debug({hash, code: e.code}, `journaled transaction ${hash} dropped: ${e.message}`);
       }
     }
+    this.loaded = true;
     this.logger.info(
       {path, read: records.length, admitted},
       `transaction journal: ${admitted} of ${records.length} transactions admitted again`,
@@ -94,12 +100,13 @@ export class TxJournal {
 
   /**
    * Writes the pool's transactions to the file, atomically, unless the pool has not changed since
-   * the last write; a failure (a full disk) is a warn line and the old file stays.
+   * the last write or the file has not been loaded yet; a failure (a full disk) is a warn line and
+   * the old file stays.
    */
   write(): Promise<void> {
     return this.writes.run(async () => {
       const revision = this.modules.pool.revision();
-      if (revision === this.writtenRevision) return;
+      if (!this.loaded || revision === this.writtenRevision) return;
       const records = journalRecords(this.modules.pool, this.opts.journalMaxBytes - JOURNAL_MAGIC.length);
       try {
         await writeFileAtomically(this.opts.path, encodeJournal(records));
