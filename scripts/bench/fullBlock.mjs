@@ -4,7 +4,9 @@
 // calldata so that the answer is about 35 KB; then the hashes form is measured the same way.
 // Needs a build (npm ci / npx tsc -b).
 //
-//   node scripts/bench/fullBlock.mjs [requests=20000] [transactions=30]
+//   node scripts/bench/fullBlock.mjs [requests=20000] [transactions=30] [blockCacheBytes]
+//
+// blockCacheBytes sets the node's rpc.blockCacheBytes (0: every request formats the block again).
 import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
@@ -16,6 +18,7 @@ import {startNode, stopNode} from "./nodeProcess.mjs";
 
 const REQUESTS = Number(process.argv[2] ?? 20_000);
 const TRANSACTIONS = Number(process.argv[3] ?? 30);
+const CACHE_FLAGS = process.argv[4] === undefined ? [] : ["--rpc.blockCacheBytes", process.argv[4]];
 const CALLDATA_BYTES = 256;
 
 const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-fullblock-"));
@@ -27,6 +30,7 @@ const node = await startNode("full block", [
   "0",
   "--miner.autoMine",
   "false",
+  ...CACHE_FLAGS,
 ]);
 
 try {
@@ -64,9 +68,18 @@ try {
     const {reply} = await call("eth_sendRawTransaction", [raw]);
     if (reply.error) throw new Error(`send: ${reply.error.message}`);
   }
+  // The miner's template follows the pool a moment later: mine once the pending block holds them all.
+  for (;;) {
+    const {reply} = await call("eth_getBlockByNumber", ["pending", false]);
+    if (reply.result.transactions.length === TRANSACTIONS + 1) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   await call("evm_mine", []);
   const {reply: head} = await call("eth_getBlockByNumber", ["latest", false]);
   const number = head.result.number;
+  if (head.result.transactions.length !== TRANSACTIONS + 1) {
+    throw new Error(`block ${number} holds ${head.result.transactions.length} transactions, not ${TRANSACTIONS + 1}`);
+  }
 
   for (const full of [true, false]) {
     const first = await call("eth_getBlockByNumber", [number, full]);
