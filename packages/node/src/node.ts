@@ -11,7 +11,7 @@ import {BlockExecutor} from "@xchain/execution";
 import {Miner} from "@xchain/miner";
 import {formatClientVersion, type Listener, RpcServer} from "@xchain/rpc";
 import {StateDatabase} from "@xchain/state";
-import {TxPool} from "@xchain/txpool";
+import {JOURNAL_FILE, TxJournal, TxPool} from "@xchain/txpool";
 import {callWorkerCount} from "./callWorkers/count.ts";
 import {WorkerCallExecutor} from "./callWorkers/workerCallExecutor.ts";
 import {damaged, openDatabase, startErrorOf} from "./dataDir/openDatabase.ts";
@@ -125,7 +125,14 @@ export class Node {
         logger: logger.child({module: "txpool"}),
         storageFault: () => db.diskFull?.message,
       });
-      closers.push({name: "txpool", close: () => txpool.close()});
+      // The journal is written once the pool takes nothing more (docs/operations.md §7).
+      const journal = opts.txpool.journal
+        ? new TxJournal(
+            {...opts.txpool, path: join(opts.dataDir, JOURNAL_FILE)},
+            {pool: txpool, logger: logger.child({module: "txpool"})},
+          )
+        : undefined;
+      closers.push({name: "txpool", close: () => txpool.close().then(() => journal?.close())});
 
       // Block assembly gets a state database of its own (same store), so that it does not take the
       // chain's warm session away from imports (state README).
@@ -153,6 +160,11 @@ export class Node {
         : undefined;
       if (p2p) closers.push({name: "p2p", close: () => p2p.close()});
       checkAbort();
+      // Once the miner and the relay listen, so that they take the journal's transactions as new ones.
+      if (journal) {
+        await journal.load();
+        journal.start();
+      }
 
       const chainLog = logger.child({module: "chain"});
       const blockLog = new BlockLog({logger: chainLog, syncTarget: () => p2p?.sync.syncStatus()?.highestBlock});

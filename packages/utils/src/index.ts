@@ -1,5 +1,6 @@
 import "./polyfills.ts";
 
+export {writeFileAtomically} from "./atomicFile.ts";
 export {
   bigIntToBytes,
   bigIntToFixedBytes,

@@ -21,7 +21,12 @@ export interface MetricsSources {
   /** Undefined when not syncing. */
   syncProgress(): {blocksPerSecond: number} | undefined;
   txpool: {status(): {pending: number; queued: number}};
-  rpc: {readonly wsConnections: number; readonly subscriptionCount: number; callCacheStats(): CallCacheStats};
+  rpc: {
+    readonly wsConnections: number;
+    readonly subscriptionCount: number;
+    callCacheStats(): CallCacheStats;
+    blockCacheStats(): {bytes: number};
+  };
   /** LevelDB's directory. */
   dbDir: string;
 }
@@ -120,6 +125,7 @@ export class NodeMetrics {
       ["xchain_ws_connections", "Open JSON-RPC WebSocket connections", (s) => s.rpc.wsConnections],
       ["xchain_ws_subscriptions", "eth_subscribe subscriptions held", (s) => s.rpc.subscriptionCount],
       ["xchain_call_cache_bytes", "Bytes the eth_call answer cache holds", (s) => s.rpc.callCacheStats().bytes],
+      ["xchain_block_cache_bytes", "Bytes the formatted-block cache holds", (s) => s.rpc.blockCacheStats().bytes],
       [
         "xchain_db_size_bytes",
         `LevelDB's size on disk (measured at most every ${DB_SIZE_MAX_AGE_MS / 1000} s)`,
