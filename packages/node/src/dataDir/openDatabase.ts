@@ -3,7 +3,7 @@
  * database is created only in a data directory that never held one; a missing, damaged or rewound
  * database stops start-up with an error naming the damage and the way back.
  */
-import {readdir} from "node:fs/promises";
+import {mkdir, readdir, statfs} from "node:fs/promises";
 import {join} from "node:path";
 import {DatabaseError, DatabaseErrorCode, LevelStore} from "@xchain/db";
 import type {Logger} from "@xchain/utils";
@@ -35,6 +35,16 @@ export async function openDatabase(
   logger: Logger,
 ): Promise<OpenedDatabase> {
   const path = databaseDir(dataDir);
+  await mkdir(dataDir, {recursive: true});
+  const {bavail, bsize} = await statfs(dataDir);
+  if (bavail * bsize < opts.minFreeBytes) {
+    const free = `${((bavail * bsize) / 2 ** 20).toFixed(1)} MiB`;
+    const reason = `${free} free, below the floor of ${(opts.minFreeBytes / 2 ** 20).toFixed(1)} MiB (db.minFreeMb)`;
+    throw new NodeStartError(
+      {code: NodeStartErrorCode.DISK_FULL, dataDir, reason},
+      `no space left on the device of ${dataDir}: ${reason}; free some space and start again (nothing stored is lost)`,
+    );
+  }
   let record: DataDirRecord | undefined;
   try {
     record = await readRecord(dataDir);
