@@ -20,7 +20,12 @@ const open = (devKeys: Uint8Array[] = [], o: Partial<KeystoreOptions> = {}) =>
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), "xchain-keystore-"));
   now = 1_700_000_000_000;
-  opts = {dir: join(root, "keystore"), scrypt: {n: 1024, r: 8, p: 1}, allowDumpRawKey: false};
+  opts = {
+    dir: join(root, "keystore"),
+    scrypt: {n: 1024, r: 8, p: 1},
+    allowDumpRawKey: false,
+    derivations: {running: 1, waiting: 4},
+  };
 });
 afterEach(() => rm(root, {recursive: true, force: true}));
 
