@@ -14,6 +14,7 @@ import {startNode, stopNode} from "./nodeProcess.mjs";
 const CALLS = Number(process.argv[2] ?? 8);
 const PROBE_MS = 20;
 const AFTER_MS = 5_000;
+const BASELINE_MS = 3_000;
 const MIB = 1024 * 1024;
 
 const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-kdf-"));
@@ -48,39 +49,49 @@ try {
   const idle = rss();
   const startHeight = Number((await call("eth_blockNumber")).result);
   let peak = idle;
-  let worstProbe = 0;
-  let probes = 0;
   let running = true;
   const sampler = setInterval(() => {
     peak = Math.max(peak, rss());
   }, PROBE_MS);
-  const prober = (async () => {
+  /** eth_blockNumber every PROBE_MS while `running`: the worst latency and the count. */
+  const probe = async () => {
+    let worst = 0;
+    let count = 0;
     while (running) {
       const sent = performance.now();
       await call("eth_blockNumber");
-      worstProbe = Math.max(worstProbe, performance.now() - sent);
-      probes++;
+      worst = Math.max(worst, performance.now() - sent);
+      count++;
       await sleep(PROBE_MS);
     }
-  })();
+    return {worst, count};
+  };
+  // The same probe with nothing else to do, as a baseline.
+  const baseline = probe();
+  await sleep(BASELINE_MS);
+  running = false;
+  const idleProbe = await baseline;
+  running = true;
+  const prober = probe();
   const started = performance.now();
   const answers = await Promise.all(
     Array.from({length: CALLS}, (_, i) => call("personal_newAccount", [`passphrase ${i}`])),
   );
   const elapsed = performance.now() - started;
   running = false;
-  await prober;
+  const loadProbe = await prober;
   clearInterval(sampler);
   const endHeight = Number((await call("eth_blockNumber")).result);
-  // Work answered -32011 may still be running: wait until the node's CPU has been nearly idle for a second.
+  // Work answered -32011 may still be running: wait until the node's CPU has been nearly idle for
+  // three seconds in a row (one quiet second can be a busy machine's, not the end of the work).
   const cpuTicks = () => {
     const fields = readFileSync(`/proc/${node.child.pid}/stat`, "utf8").split(") ")[1].split(" ");
     return Number(fields[11]) + Number(fields[12]);
   };
-  for (let waited = 0, last = cpuTicks(); waited < 120_000; waited += 1_000) {
+  for (let waited = 0, quiet = 0, last = cpuTicks(); waited < 120_000 && quiet < 3; waited += 1_000) {
     await sleep(1_000);
     const now = cpuTicks();
-    if (now - last < 20) break;
+    quiet = now - last < 20 ? quiet + 1 : 0;
     last = now;
   }
   await sleep(AFTER_MS);
@@ -96,7 +107,8 @@ try {
   console.log(
     `${CALLS} concurrent personal_newAccount: all answered in ${(elapsed / 1000).toFixed(1)} s; answers ${JSON.stringify(codes)}; ` +
       `key files ${files}; RSS idle ${mib(idle)}, peak ${mib(peak)}, ${AFTER_MS / 1000} s after the work ended ${mib(after)}; ` +
-      `eth_blockNumber every ${PROBE_MS} ms: worst ${worstProbe.toFixed(0)} ms over ${probes} probes; ` +
+      `eth_blockNumber every ${PROBE_MS} ms: worst ${loadProbe.worst.toFixed(0)} ms over ${loadProbe.count} probes ` +
+      `(idle: worst ${idleProbe.worst.toFixed(0)} ms over ${idleProbe.count}); ` +
       `blocks mined meanwhile ${endHeight - startHeight}`,
   );
 } finally {
