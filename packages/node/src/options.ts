@@ -94,7 +94,7 @@ export interface WalletOptions {
   allowDumpRawKey: boolean;
   /**
    * Keystore key derivations (scrypt, 256 MiB and a thread of libuv's pool for about a second each)
-   * running at once (docs/protocol/keystore.md §4).
+   * running at once (docs/protocol/keystore.md §5).
    */
   keyDerivations: number;
   /** Key derivations waiting for one of those; past them the keystore answers -32005 busy. */

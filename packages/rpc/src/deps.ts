@@ -51,7 +51,8 @@ export interface DevWallet {
  * Keys kept encrypted on disk (docs/protocol/keystore.md): personal_* key management. Accounts it
  * unlocks sign through the `DevWallet` alongside the dev accounts. The methods that derive a key
  * (scrypt) take the request's `signal`: once it aborts they store and unlock nothing and reject with
- * its reason; they throw `KeystoreBusyError` when too many derivations run and wait (§4).
+ * its reason; they throw `KeystoreBusyError` when too many derivations run and wait
+ * (docs/protocol/keystore.md §5).
  */
 export interface Keystore {
   /** The addresses of the stored keys, in a stable order. */

@@ -6,8 +6,9 @@
  * that the legacy encoding refuses -32602 (docs/rpc.md §7); a simulated message the execution refuses before
  * running it -32000, as any execution that fails other than by revert (docs/rpc.md §7); a ban target the peer
  * scoring refuses -32602 (rskj's `invalid banned address`); a call stopped by its timeout or its client
- * leaving -32011; a keystore whose key derivations are all taken -32005 (docs/protocol/keystore.md §4). Anything else (a damaged or closed database, stored data that does not decode) is a
- * fault of the node: logged, and answered -32603 without details.
+ * leaving -32011; a keystore whose key derivations are all taken -32005 (docs/protocol/keystore.md §5).
+ * Anything else (a damaged or closed database, stored data that does not decode) is a fault of the
+ * node: logged, and answered -32603 without details.
  */
 import {ChainError, ChainErrorCode} from "@xchain/chain";
 import {ExecutionInterruptedError, TransactionInvalidError} from "@xchain/execution";

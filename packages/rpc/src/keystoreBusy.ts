@@ -1,6 +1,6 @@
 /**
- * The keystore's refusal when every key derivation is taken and its queue is full (docs/protocol/keystore.md
- * §4): a typed error of the `Keystore` contract, answered -32005 (errorMapping).
+ * The keystore's refusal when every key derivation is taken and its queue is full
+ * (docs/protocol/keystore.md §5): a typed error of the `Keystore` contract, answered -32005 (errorMapping).
  */
 import {NodeError} from "@xchain/utils";
 

@@ -1,5 +1,5 @@
 /**
- * The bound on the keystore's key derivations (docs/protocol/keystore.md §4): at most `running` run
+ * The bound on the keystore's key derivations (docs/protocol/keystore.md §5): at most `running` run
  * at once (each scrypt takes 256 MiB and a thread of libuv's pool for about a second), at most
  * `waiting` more wait in order; past both, `KeystoreBusyError` at once. A request told to stop
  * (its timeout, its client gone) leaves the queue, or does not start, with its signal's reason.

@@ -156,7 +156,7 @@ function parseKeyfile(json: unknown): ParsedKeyfile {
 
 /**
  * OpenSSL's scrypt on a thread of libuv's pool (node:crypto): the event loop keeps turning and the
- * 256 MiB it takes are native memory, given back when it ends (docs/protocol/keystore.md §4).
+ * 256 MiB it takes are native memory, given back when it ends (docs/protocol/keystore.md §5).
  * `maxmem` is exactly what the parameters need, which `parseKeyfile` bounds.
  */
 function deriveKey(passphrase: string, salt: Uint8Array, params: ScryptParams): Promise<Uint8Array> {

@@ -5,7 +5,7 @@
  * holds unlocked for good, as rskj's wallet holds its seed accounts.
  * Key derivations (scrypt) run off the main thread, bounded by `DerivationSlots`, and each answer
  * matches the disk: a request told to stop (its timeout, its client gone) writes no keyfile and
- * unlocks nothing (docs/protocol/keystore.md §4).
+ * unlocks nothing (docs/protocol/keystore.md §5).
  */
 import {randomBytes} from "node:crypto";
 import {renameSync} from "node:fs";
@@ -186,7 +186,7 @@ export class KeystoreWallet implements DevWallet, Keystore {
    * Encrypts the key in a slot, writes the keyfile (temp file, mode 0600, then rename) and unlocks
    * the key for the default duration. A request told to stop before the rename leaves no file; the
    * rename is synchronous, in the same turn as that check and as the answer's resolution, so that no
-   * timeout can be answered once the file is there (docs/protocol/keystore.md §4).
+   * timeout can be answered once the file is there (docs/protocol/keystore.md §5).
    */
   private async store(
     privateKey: Uint8Array,

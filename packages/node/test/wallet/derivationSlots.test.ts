@@ -1,4 +1,4 @@
-/** The bound on key derivations (docs/protocol/keystore.md §4): slots, an ordered queue, busy past it, abort. */
+/** The bound on key derivations (docs/protocol/keystore.md §5): slots, an ordered queue, busy past it, abort. */
 import {KeystoreBusyError} from "@xchain/rpc";
 import {describe, expect, it} from "vitest";
 import {DerivationSlots} from "../../src/wallet/derivationSlots.ts";

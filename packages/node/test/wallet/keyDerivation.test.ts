@@ -1,5 +1,5 @@
 /**
- * The keystore's key derivations (docs/protocol/keystore.md §4): scrypt runs off the main thread,
+ * The keystore's key derivations (docs/protocol/keystore.md §5): scrypt runs off the main thread,
  * at most `derivations.running` at once, and a request told to stop leaves no keyfile and unlocks
  * nothing. Timing claims are in scripts/bench/keyDerivation.mjs; nothing here depends on a clock.
  */
