@@ -18,6 +18,7 @@ const BASELINE_MS = 3_000;
 const MIB = 1024 * 1024;
 
 const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-kdf-"));
+// The ready line, which gives the endpoints, is logged at info.
 const node = await startNode("key derivation", [
   "--datadir",
   dataDir,
@@ -27,7 +28,6 @@ const node = await startNode("key derivation", [
   "0",
   "--rpc.ws.port",
   "0",
-  // The ready line, which gives the endpoints, is logged at info.
   "--log.level",
   "info",
 ]);

@@ -5,9 +5,15 @@
  * the limit's error and their own id (geth's `batchCallBuffer`); a single request gets the error
  * with its id; a notification gets nothing.
  */
-import type {DispatchResult} from "./dispatch.ts";
 import type {RpcError} from "./errors.ts";
 import {errorResponse, parseRequest} from "./message.ts";
+
+/** What to send back. */
+export interface DispatchResult {
+  /** The UTF-8 JSON of the response body; undefined when only notifications came in. */
+  payload: Buffer | undefined;
+  httpStatus: number;
+}
 
 /** The answer of one body (a request or a batch), built by dispatch and, past a limit, finished by `finish`. */
 export class BodyAnswer {

@@ -8,7 +8,7 @@
  */
 import {setImmediate} from "node:timers/promises";
 import type {RpcObserver} from "../deps.ts";
-import {BodyAnswer} from "./bodyAnswer.ts";
+import {BodyAnswer, type DispatchResult} from "./bodyAnswer.ts";
 import {MethodUnavailableError, RpcError, RpcErrorCode} from "./errors.ts";
 import {errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseRequest, resultResponse} from "./message.ts";
 import {serializeResponse} from "./rawJson.ts";
@@ -30,15 +30,10 @@ export interface DispatchOptions {
   observer?: RpcObserver;
 }
 
+export type {DispatchResult};
+
 /** The name an observer is given for a method that is not registered. */
 export const UNKNOWN_METHOD = "unknown";
-
-/** What to send back. */
-export interface DispatchResult {
-  /** The UTF-8 JSON of the response body; undefined when only notifications came in. */
-  payload: Buffer | undefined;
-  httpStatus: number;
-}
 
 // docs/protocol/errors.md: HTTP 400 only when the top-level error is one of these.
 const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([
