@@ -9,7 +9,7 @@ import {existsSync, mkdtempSync, readdirSync, readFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {setTimeout as sleep} from "node:timers/promises";
-import {startNode, stopNode} from "./nodeProcess.mjs";
+import {localNodeArgs, startNode, stopNode} from "./nodeProcess.mjs";
 
 const CALLS = Number(process.argv[2] ?? 8);
 const PROBE_MS = 20;
@@ -18,19 +18,7 @@ const BASELINE_MS = 3_000;
 const MIB = 1024 * 1024;
 
 const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-kdf-"));
-// The ready line, which gives the endpoints, is logged at info.
-const node = await startNode("key derivation", [
-  "--datadir",
-  dataDir,
-  "--p2p.enabled",
-  "false",
-  "--rpc.http.port",
-  "0",
-  "--rpc.ws.port",
-  "0",
-  "--log.level",
-  "info",
-]);
+const node = await startNode("key derivation", localNodeArgs(dataDir));
 const rss = () =>
   Number(readFileSync(`/proc/${node.child.pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB$/m)[1]) * 1024;
 
