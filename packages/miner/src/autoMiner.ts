@@ -16,7 +16,7 @@ import {
   serializeBitcoinBlock,
 } from "@xchain/merged-mining";
 import type {MergedMiningFields} from "@xchain/primitives";
-import {type Logger, readUint32LE, SerialQueue} from "@xchain/utils";
+import {type Logger, RepeatedErrorLog, readUint32LE, SerialQueue} from "@xchain/utils";
 import type {MinerTxPool} from "./deps.ts";
 import {MinerError} from "./errors.ts";
 import type {HashrateMeter} from "./hashrate.ts";
@@ -59,9 +59,14 @@ export class AutoMiner {
   private interval: NodeJS.Timeout | undefined;
   private intervalBusy = false;
 
-  constructor(private readonly deps: AutoMinerDeps) {}
+  // A failure that repeats (a full disk fails every block) is logged once a minute, with its count.
+  private readonly failures: RepeatedErrorLog;
 
-  private readonly failed = (err: unknown): void => this.deps.logger.error({err}, "mining failed");
+  constructor(private readonly deps: AutoMinerDeps) {
+    this.failures = new RepeatedErrorLog(deps.logger, "mining failed");
+  }
+
+  private readonly failed = (err: unknown): void => this.failures.report(err);
 
   /** Whether it mines on its own (`eth_mining`). */
   get isRunning(): boolean {

@@ -5,10 +5,8 @@
  * accepting requests first, the miner finishes or abandons its block (an import is one atomic
  * batch), and the database closes last.
  */
-import {mkdir} from "node:fs/promises";
 import {join} from "node:path";
-import {Chain} from "@xchain/chain";
-import {DatabaseError, DatabaseErrorCode, LevelStore} from "@xchain/db";
+import {Chain, ChainError, ChainErrorCode} from "@xchain/chain";
 import {BlockExecutor} from "@xchain/execution";
 import {Miner} from "@xchain/miner";
 import {formatClientVersion, type Listener, RpcServer} from "@xchain/rpc";
@@ -16,6 +14,8 @@ import {StateDatabase} from "@xchain/state";
 import {TxPool} from "@xchain/txpool";
 import {callWorkerCount} from "./callWorkers/count.ts";
 import {WorkerCallExecutor} from "./callWorkers/workerCallExecutor.ts";
+import {damaged, openDatabase, startErrorOf} from "./dataDir/openDatabase.ts";
+import {keepHeadRecord} from "./dataDir/recordedHead.ts";
 import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
 import {warnIfAlone} from "./log/aloneWarning.ts";
 import {BlockLog} from "./log/blockLog.ts";
@@ -78,7 +78,7 @@ export class Node {
     try {
       const {chainspec, genesis} = await loadNetwork(opts.network, opts.genesisFile);
       const callWorkers = callWorkerCount(opts.rpc.callWorkers);
-      const db = await openDatabase(opts.dataDir, callWorkers > 0);
+      const {db, record} = await openDatabase(opts.dataDir, callWorkers > 0, logger);
       closers.push({name: "database", close: () => db.close()});
       checkAbort();
       // Off, nothing is timed or counted: the hooks below are not installed.
@@ -94,11 +94,33 @@ export class Node {
         executor,
         logger: logger.child({module: "chain"}),
         onImport: metrics?.onImport,
+      }).catch((e) => {
+        if (e instanceof ChainError && e.code === ChainErrorCode.HEAD_MISSING) {
+          throw damaged(opts.dataDir, "its head block is not stored", true);
+        }
+        throw startErrorOf(e, opts.dataDir);
+      });
+      const identity = {network: chainspec.params.name, chainId: chainspec.params.chainId};
+      const recorder = await keepHeadRecord(opts.dataDir, record, chain, identity, logger.child({module: "db"}));
+      const recordHead = ({head}: {head: {number: number; hash: Uint8Array}}) => recorder.update(head);
+      chain.events.on("newHead", recordHead);
+      closers.push({
+        name: "database record",
+        close: () => {
+          chain.events.off("newHead", recordHead);
+          return recorder.close();
+        },
       });
       if (metrics) chain.events.on("newHead", metrics.onNewHead);
       checkAbort();
 
-      const txpool = new TxPool(opts.txpool, {chainspec, chain, logger: logger.child({module: "txpool"})});
+      const storageFault = () => (db.damage ?? db.diskFull)?.message;
+      const txpool = new TxPool(opts.txpool, {
+        chainspec,
+        chain,
+        logger: logger.child({module: "txpool"}),
+        storageFault: () => db.diskFull?.message,
+      });
       closers.push({name: "txpool", close: () => txpool.close()});
 
       // Block assembly gets a state database of its own (same store), so that it does not take the
@@ -189,6 +211,7 @@ export class Node {
         bestPeerNumber: () => p2p?.bestPeerNumber(),
         awaitingFirstPeer: () => p2p?.awaitingFirstPeer() ?? false,
         now: Date.now,
+        storageFault,
       });
       const gateway = {...opts.rpc.gateway, keysFile: opts.rpc.gateway.keysFile ?? gatewayKeysFile(opts.dataDir)};
       const rpc = await RpcServer.start(
@@ -284,27 +307,6 @@ export class Node {
 /** An IPv6 address goes in brackets in a URL. */
 function hostForUrl(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
-}
-
-/** Opens the node's database; `shared` lets the call workers open it too. */
-async function openDatabase(dataDir: string, shared: boolean): Promise<LevelStore> {
-  try {
-    await mkdir(dataDir, {recursive: true});
-    return await LevelStore.open(join(dataDir, "db"), shared ? "share" : undefined);
-  } catch (e) {
-    if (e instanceof DatabaseError && e.code === DatabaseErrorCode.LOCKED) {
-      throw new NodeStartError(
-        {code: NodeStartErrorCode.DATADIR_IN_USE, dataDir},
-        `the data directory ${dataDir} is in use by another xchain node (its database is locked); ` +
-          "stop that node or start this one with another --datadir",
-      );
-    }
-    const reason = e instanceof Error ? e.message : String(e);
-    throw new NodeStartError(
-      {code: NodeStartErrorCode.DATADIR_UNUSABLE, dataDir, reason},
-      `cannot use the data directory ${dataDir}: ${reason}`,
-    );
-  }
 }
 
 async function closeAll(closers: Closer[], logger: Logger): Promise<void> {

@@ -42,4 +42,5 @@ export {
   parseIpAddressOrRange,
 } from "./ip.ts";
 export {type LogFn, type Logger, noopLogger} from "./logger.ts";
+export {RepeatedErrorLog} from "./repeatedErrorLog.ts";
 export {SerialQueue} from "./serialQueue.ts";

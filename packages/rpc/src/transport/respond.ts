@@ -10,7 +10,7 @@
  */
 
 import type {KeyAccess} from "../gateway/keyAccess.ts";
-import {checkRate} from "../gateway/rateLimit.ts";
+import {checkRate, type RateRefusal} from "../gateway/rateLimit.ts";
 import {BodyAnswer} from "../jsonrpc/bodyAnswer.ts";
 import type {RpcClient} from "../jsonrpc/client.ts";
 import {type DispatchOptions, type DispatchResult, dispatchParsed, methodsOf, parseBody} from "../jsonrpc/dispatch.ts";
@@ -71,11 +71,15 @@ export function reply(
     text,
     maxBatchSize < dispatchOptions.maxBatchSize ? {...dispatchOptions, maxBatchSize} : dispatchOptions,
   );
-  if (parsed.kind === "answered") return parsed.result;
-  const overRate = apiKey
-    ? checkRate(apiKey, parsed.raw)
-    : limits.addressLimits?.checkRate(transport.client.address, parsed.raw);
+  // A body refused before it runs costs its sender a token too: over the rate, the rate's answer.
+  const overRate = checkSenderRate(
+    parsed.kind === "answered" ? undefined : parsed.raw,
+    apiKey,
+    transport.client,
+    limits.addressLimits,
+  );
   if (overRate) return overRate;
+  if (parsed.kind === "answered") return parsed.result;
   const timeoutMs = dispatchOptions.registry.timeBudgetMs(methodsOf(parsed.raw), limits.requestTimeoutMs);
   // Aborted with -32011 as its reason: a read that stops on it (`throwIfAborted`) ends as a timeout.
   const control = new RequestControl(performance.now() + timeoutMs);
@@ -104,6 +108,20 @@ export function reply(
     // Timed out: the answers so far, and -32011 with its id for each request not answered.
     return result ?? body.finish(RpcError.timeout());
   });
+}
+
+/**
+ * Takes a body's tokens from its sender: the API key's bucket, else the client address's (none for
+ * loopback or with per-IP limits off). `raw` is the parsed body, undefined for one refused before it
+ * runs (docs/gateway.md §3). The refusal when the sender is over its rate.
+ */
+export function checkSenderRate(
+  raw: unknown,
+  apiKey: KeyAccess | undefined,
+  client: RpcClient,
+  addressLimits: IpLimits | undefined,
+): RateRefusal | undefined {
+  return apiKey ? checkRate(apiKey, raw) : addressLimits?.checkRate(client.address, raw);
 }
 
 /** The `RequestContext` of one body: a class, so that each request costs one small object and no closure. */

@@ -114,7 +114,8 @@ export const rpcKeys: readonly ConfigKey[] = [
   {
     key: "rpc.bodyTimeoutMs",
     kind: MS,
-    description: "an HTTP request's headers and body must arrive within this time; a slower client gets 408",
+    description:
+      "an HTTP request's headers and body, and a WebSocket handshake, must arrive within this time; a slower client gets 408",
   },
   {
     key: "rpc.trace.maxTracesPerRequest",
