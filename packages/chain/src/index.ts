@@ -20,6 +20,7 @@ export {
   type NewHeadEvent,
 } from "./types.ts";
 export {type RebuildModules, rebuildState, type StateRebuild} from "./verify/rebuildState.ts";
+export {type GenesisRestore, restoreGenesis} from "./verify/restoreGenesis.ts";
 export {type Rewind, rewindChain} from "./verify/rewindChain.ts";
 export {
   type ChainDamage,

@@ -47,6 +47,16 @@ export function databaseErrorOf(error: unknown, path: string): DatabaseError {
       `the database at ${path} is damaged: ${corruptionReason(detail)}`,
     );
   }
+  // LevelDB reads a lost file of its own (a manifest CURRENT names, a table) as an I/O error; it is
+  // damage that its repair recovers from.
+  const lostFile = /\/([^/\s:]+): No such file or directory/.exec(detail);
+  if (lostFile) {
+    const lost = `its file ${lostFile[1]} is missing`;
+    return new DatabaseError(
+      {code: DatabaseErrorCode.CORRUPTED, path, reason: lost},
+      `the database at ${path} is damaged: ${lost}`,
+    );
+  }
   if (/does not exist \(create_if_missing is false\)/.test(detail)) {
     return new DatabaseError({code: DatabaseErrorCode.MISSING, path}, `there is no database at ${path}`);
   }

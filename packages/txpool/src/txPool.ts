@@ -11,13 +11,13 @@ import type {Transaction} from "@xchain/primitives";
 import {bytesToHex, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {admit} from "./admission.ts";
 import type {PoolContext} from "./context.ts";
+import {TxPoolError} from "./errors.ts";
 import {HeadView} from "./headView.ts";
 import {applyNewHead, PoolMaintenance} from "./maintain.ts";
 import type {TxPoolOptions} from "./options.ts";
 import {bestTransactions} from "./pool/best.ts";
 import type {PoolTransaction} from "./pool/poolTransaction.ts";
 import {TransactionStore} from "./pool/transactionStore.ts";
-import {TxPoolError} from "./errors.ts";
 import {
   type TxPoolAddResult,
   type TxPoolApi,
@@ -92,7 +92,8 @@ export class TxPool implements TxPoolApi {
 
   add(tx: Transaction): Promise<TxPoolAddResult> {
     const fault = this.storageFault?.();
-    if (fault !== undefined) return Promise.reject(new TxPoolError({code: TxPoolErrorCode.STORAGE_UNAVAILABLE, reason: fault}));
+    if (fault !== undefined)
+      return Promise.reject(new TxPoolError({code: TxPoolErrorCode.STORAGE_UNAVAILABLE, reason: fault}));
     return this.queue.run(() => admit(this.ctx, tx));
   }
 

@@ -8,7 +8,7 @@ import type {Chainspec} from "@xchain/chainspec";
 import {totalDifficulty} from "@xchain/consensus";
 import {Bucket, DatabaseError, DatabaseErrorCode, type KeyValueStore, numberKey} from "@xchain/db";
 import {receiptsRoot, transactionsRoot} from "@xchain/execution";
-import {type Block, decodeRlp, encodeRlp} from "@xchain/primitives";
+import {type Block, type BlockHeader, decodeRlp, encodeRlp} from "@xchain/primitives";
 import {type StateVerification, verifyState} from "@xchain/state";
 import {bytesToPrefixedHex, equalBytes, keccak256} from "@xchain/utils";
 import {defaultChainOptions} from "../options.ts";
@@ -51,8 +51,16 @@ export async function verifyChain(kv: KeyValueStore, modules: ChainVerifyModules
     {rules: chainspec, chainId: chainspec.params.chainId},
     {...defaultChainOptions, headerCacheSize: 1},
   );
-  const headHash = await store.meta.getHead();
-  const headHeader = headHash && (await store.blocks.getHeader(headHash));
+  let headHash: Uint8Array | undefined;
+  let headHeader: BlockHeader | undefined;
+  try {
+    headHash = await store.meta.getHead();
+    headHeader = headHash && (await store.blocks.getHeader(headHash));
+  } catch (e) {
+    if (!isCorruption(e)) throw e;
+    const problem = `LevelDB reports damage while reading the head: ${e.type.reason}`;
+    return {wholeThrough: -1, damage: {number: 0, problem, unreadable: true}, unreadable: true};
+  }
   if (!headHash || !headHeader) {
     const problem = headHash ? `the head ${bytesToPrefixedHex(headHash)} has no stored header` : "no head is recorded";
     return {wholeThrough: -1, damage: {number: 0, problem}, unreadable: false};

@@ -3,7 +3,7 @@
  * damage, and the way back from it. Both run on a stopped node's data directory.
  */
 import {access} from "node:fs/promises";
-import {rebuildState, rewindChain, verifyChain, verifyStateAt} from "@xchain/chain";
+import {rebuildState, restoreGenesis, rewindChain, verifyChain, verifyStateAt} from "@xchain/chain";
 import type {Chainspec, GenesisParams} from "@xchain/chainspec";
 import {Bucket, DatabaseError, DatabaseErrorCode, LevelStore, numberKey} from "@xchain/db";
 import {bytesToPrefixedHex, hexToBytes} from "@xchain/utils";
@@ -98,6 +98,13 @@ export async function repairDatabase(
       result = await verifyChain(db, {chainspec, onBlock});
     }
     if (result.damage) out.line(`damage: block ${result.damage.number}: ${result.damage.problem}`);
+    if (result.damage) {
+      // The genesis block and the head pointer are known without the database: written again, then checked again.
+      const restored = await restoreGenesis(db, network);
+      if (restored.headRestoredAt !== undefined)
+        out.line(`the head pointer was lost: set to block ${restored.headRestoredAt}`);
+      result = await verifyChain(db, {chainspec, onBlock});
+    }
     let target = result.head ? Math.min(result.head.number, result.wholeThrough) : result.wholeThrough;
     if (target < 0) {
       throw new Error(
