@@ -216,6 +216,7 @@ export class Node {
               dir: join(opts.dataDir, "keystore"),
               scrypt: STANDARD_SCRYPT,
               allowDumpRawKey: opts.wallet.allowDumpRawKey,
+              derivations: {running: opts.wallet.keyDerivations, waiting: opts.wallet.keyDerivationQueue},
             },
             {chainId: chainspec.params.chainId, devKeys: opts.wallet.enabled ? cowPrivateKeys() : []},
           )

@@ -96,7 +96,23 @@ export interface WalletOptions {
   keystore: boolean;
   /** Whether personal_dumpRawKey may reveal the key of an unlocked account. */
   allowDumpRawKey: boolean;
+  /**
+   * Keystore key derivations (scrypt, 256 MiB and a thread of libuv's pool for about a second each)
+   * running at once (docs/protocol/keystore.md §5).
+   */
+  keyDerivations: number;
+  /** Key derivations waiting for one of those; past them the keystore answers -32005 busy. */
+  keyDerivationQueue: number;
 }
+
+/** The wallet off, one key derivation at a time and four waiting (about what one request timeout allows). */
+const defaultWalletOptions: WalletOptions = {
+  enabled: false,
+  keystore: false,
+  allowDumpRawKey: false,
+  keyDerivations: 1,
+  keyDerivationQueue: 4,
+};
 
 /** The options before any network preset (the package defaults; the miner's of regtest). */
 export const defaultNodeOptions: NodeOptions = {
@@ -104,7 +120,7 @@ export const defaultNodeOptions: NodeOptions = {
   dataDir: defaultDataDir("regtest"),
   genesisFile: undefined,
   log: {level: "info", headStallSeconds: undefined},
-  wallet: {enabled: false, keystore: false, allowDumpRawKey: false},
+  wallet: defaultWalletOptions,
   state: {cacheMb: 256},
   db: {minFreeMb: 128},
   chain: defaultChainOptions,
@@ -146,7 +162,7 @@ export function networkPreset(network: NetworkChoice): NetworkPreset {
   return {
     network,
     dataDir: defaultDataDir(network),
-    wallet: {enabled: network === "regtest", keystore: network === "regtest", allowDumpRawKey: false},
+    wallet: {...defaultWalletOptions, enabled: network === "regtest", keystore: network === "regtest"},
     miner: miner.enabled ? {...miner, blockTimeMs: DEV_BLOCK_TIME_MS} : miner,
     // A regtest node is a developer's own: it joins no network unless told (`p2p.host`).
     p2p: {...defaultP2POptions(chainspec.params.p2pPort), ...(network === "regtest" ? {host: "127.0.0.1"} : {})},

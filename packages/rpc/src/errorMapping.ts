@@ -6,11 +6,12 @@
  * that the legacy encoding refuses -32602 (docs/rpc.md §7); a simulated message the execution refuses before
  * running it -32000, as any execution that fails other than by revert (docs/rpc.md §7); a ban target the peer
  * scoring refuses -32602 (rskj's `invalid banned address`); a call stopped by its timeout or its client
- * leaving -32011. A database that cannot serve the request, damaged (a failed checksum, a missing state
- * entry) or on a full disk, is -32000 naming the damage and the operator's recovery (docs/operations.md
- * §6); the store logs the first damage, and a missing state entry is logged here once. Anything else (a
- * closed database, stored data that does not decode) is a fault of the node: logged, and answered -32603
- * without details.
+ * leaving -32011; a keystore whose key derivations are all taken -32005 (docs/protocol/keystore.md §5).
+ * A database that cannot serve the request, damaged (a failed checksum, a missing state entry) or on
+ * a full disk, is -32000 naming the damage and the operator's recovery (docs/operations.md §6); the
+ * store logs the first damage, and a missing state entry is logged here once. Anything else (a
+ * closed database, stored data that does not decode) is a fault of the node: logged, and answered
+ * -32603 without details.
  */
 import {ChainError, ChainErrorCode} from "@xchain/chain";
 import {DatabaseError, DatabaseErrorCode} from "@xchain/db";
@@ -22,6 +23,7 @@ import {StateError, StateErrorCode} from "@xchain/state";
 import {TxPoolErrorCode} from "@xchain/txpool";
 import {type Logger, NodeError} from "@xchain/utils";
 import {RpcError, RpcErrorCode} from "./jsonrpc/errors.ts";
+import {KeystoreBusyError} from "./keystoreBusy.ts";
 
 const REPAIR = "; its operator must repair it (xchain db verify, xchain db repair)";
 
@@ -50,6 +52,7 @@ export function createErrorMapper(logger: Logger): (error: unknown, method: stri
       if (MINER_CODES.has(error.code)) return new RpcError(RpcErrorCode.MINING_ERROR, error.message);
       if (error instanceof TransactionDecodeError) return RpcError.invalidParams(error.message);
       if (error instanceof ExecutionInterruptedError) return RpcError.timeout();
+      if (error instanceof KeystoreBusyError) return new RpcError(RpcErrorCode.LIMIT_EXCEEDED, error.message);
       if (error instanceof TransactionInvalidError) return RpcError.server(error.message);
       if (error instanceof P2PError && error.code === P2PErrorCode.INVALID_BAN_ADDRESS) {
         return RpcError.invalidParams(error.message);

@@ -19,6 +19,7 @@ import {TxPoolError, TxPoolErrorCode} from "@xchain/txpool";
 import {noopLogger} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {createErrorMapper} from "../src/errorMapping.ts";
+import {KeystoreBusyCode, KeystoreBusyError} from "../src/keystoreBusy.ts";
 
 const HASH = `0x${"ab".repeat(32)}`;
 
@@ -44,6 +45,7 @@ const TABLE: [string, Error, number][] = [
   ["ExecutionInterruptedError", new ExecutionInterruptedError({code: ExecutionInterruptedCode.ABORTED}), -32011],
   ["P2PError INVALID_BAN_ADDRESS", new P2PError({code: P2PErrorCode.INVALID_BAN_ADDRESS, address: "x"}), -32602],
   ["ChainError UNKNOWN_BLOCK", new ChainError({code: ChainErrorCode.UNKNOWN_BLOCK, hash: HASH}), -32600],
+  ["KeystoreBusyError", new KeystoreBusyError({code: KeystoreBusyCode.BUSY, running: 1, waiting: 4}, "busy"), -32005],
   // A database that cannot serve: damaged, or on a full disk (docs/operations.md §6).
   ["ChainError MISSING_DATA", new ChainError({code: ChainErrorCode.MISSING_DATA, hash: HASH, missing: "body"}), -32000],
   ["ChainError HEAD_MISSING", new ChainError({code: ChainErrorCode.HEAD_MISSING}), -32000],

@@ -56,6 +56,18 @@ export const nodeKeys: readonly ConfigKey[] = [
     description: "let personal_dumpRawKey reveal the private key of an unlocked account",
   },
   {
+    key: "wallet.keyDerivations",
+    // At most 3 of libuv's 4 pool threads: the database's reads and file I/O keep one.
+    kind: {type: "integer", min: 1, max: 3},
+    description:
+      "keystore key derivations (scrypt, 256 MiB each) running at once on libuv's thread pool; at most 3 of its 4 threads",
+  },
+  {
+    key: "wallet.keyDerivationQueue",
+    kind: {type: "integer", min: 0, max: 10_000},
+    description: "keystore key derivations waiting for a free one; beyond, personal_* answer -32005 (busy)",
+  },
+  {
     key: "state.cacheMb",
     kind: {type: "integer", min: 0, max: 65536},
     description: "trie-node cache of the world state, in MiB (0 disables it)",
