@@ -132,17 +132,15 @@ describe("KeystoreWallet (docs/protocol/keystore.md §2, §3)", () => {
 // Key derivations (docs/protocol/keystore.md §5): off the main thread, bounded, and an answer that
 // matches the disk. Timing claims are in scripts/bench/keyDerivation.mjs; nothing here depends on a clock.
 describe("key derivation off the main thread", () => {
-  it("leaves the event loop idle while scrypt runs: timers keep firing and the loop mostly waits", async () => {
+  it("leaves the event loop idle while scrypt runs: the loop mostly waits", async () => {
     const keystore = await open([], {scrypt: HEAVY});
-    let ticks = 0;
-    const ticker = setInterval(() => ticks++, 1);
     const before = performance.eventLoopUtilization();
     const address = await keystore.newAccount("secret");
-    // The share of the time the loop was busy (a ratio, not a duration): near 1 when scrypt runs on it.
+    // The share of the time the loop was busy (a ratio, not a duration): near 1 when scrypt runs on
+    // it, near 0 when it waits for the thread pool. Nothing else is scheduled meanwhile, so a loaded
+    // machine stretches both the busy and the idle time alike.
     const {utilization} = performance.eventLoopUtilization(before);
-    clearInterval(ticker);
     expect(address).toHaveLength(20);
-    expect(ticks).toBeGreaterThan(0);
     expect(utilization).toBeLessThan(0.5);
   });
 
