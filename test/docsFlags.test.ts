@@ -31,6 +31,7 @@ const FOREIGN_FLAGS: Record<string, string> = {
   "--rpc.batch-response-max-size": "geth",
   "--allow-insecure-unlock": "geth",
   "--error-on-fail": "patch-package",
+  "--exclude": "patch-package",
   "--cacert": "curl",
   "--loads": "scripts/bench/rpc.mjs",
   "--no-anvil": "scripts/bench/rpc.mjs",

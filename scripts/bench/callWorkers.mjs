@@ -27,7 +27,7 @@ const holder = (i) => word(Uint8Array.of(0x33, i >> 8, i & 0xff)).subarray(12);
 
 const dir = mkdtempSync(join(tmpdir(), "xchain-callworkers-"));
 const dbPath = join(dir, "db");
-const store = await LevelStore.open(dbPath, "share");
+const store = await LevelStore.open(dbPath, {threads: "share"});
 const state = new StateDatabase({...defaultStateOptions, nodeCacheBytes: 64 * 1024 * 1024}, {store});
 const local = new BlockExecutor({}, {chainspec, state});
 const {Token, code} = await tokenRuntime(local, from);

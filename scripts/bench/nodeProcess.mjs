@@ -48,6 +48,12 @@ export function startNode(name, args, {nodeFlags = [], onLog = () => {}} = {}) {
   });
 }
 
+/** The flags of a node alone on loopback: `dataDir`, no p2p, free RPC ports, info logs (the ready line is info). */
+export const localNodeArgs = (dataDir) => [
+  ...["--datadir", dataDir, "--p2p.enabled", "false", "--log.level", "info"],
+  ...["--rpc.http.port", "0", "--rpc.ws.port", "0"],
+];
+
 /** SIGTERM, then SIGKILL after 20 s. */
 export async function stopNode(node) {
   if (node.child.exitCode !== null || node.child.signalCode !== null) return;

@@ -13,7 +13,7 @@
 //
 // --heap-snapshots DIR: the node writes a V8 heap snapshot into DIR (its --heapsnapshot-signal,
 // SIGUSR2) after a third of the run and at the end; compare them with soak/heapDiff.mjs.
-// docs/reliability.md §9 has the figures measured and the command the 60-minute proof uses.
+// docs/reliability.md §11 has the figures measured and the command the 60-minute proof uses.
 import {mkdirSync, mkdtempSync, readdirSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join, resolve} from "node:path";

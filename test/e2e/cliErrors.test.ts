@@ -93,6 +93,14 @@ describe("settings refused before the database opens", () => {
     );
   });
 
+  it("a 100 KB bootnode string, refused by its length", async () => {
+    const long = await refusedStart("--p2p.bootnodes", `/ip4/1.2.3.4/tcp/1/p2p/${"Q".repeat(100_000)}`);
+    expect(long.code).toBe(2);
+    expect(long.stderr.trim()).toMatch(
+      /^xchain: bad value for p2p\.bootnodes \(--p2p\.bootnodes\): entry 1 ".{120}"… \(100023 characters\); expected a list of at most 64 strings of at most 512 characters each$/,
+    );
+  });
+
   it("a quoted string where the TOML file needs a port", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "xchain-toml-")), "node.config.toml");
     writeFileSync(file, '[rpc.http]\nport = "4444"\n');

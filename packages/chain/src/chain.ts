@@ -12,7 +12,8 @@ import {defaultStateOptions, StateDatabase, type StateReader} from "@xchain/stat
 import {bytesToPrefixedHex, type CacheUsage, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {ChainError, ChainErrorCode} from "./errors.ts";
 import {buildGenesisBlock} from "./genesis.ts";
-import {type BlockExecutorApi, BlockImporter} from "./import/blockImporter.ts";
+import {BlockImporter} from "./import/blockImporter.ts";
+import type {BlockExecutorApi} from "./import/executeOnParent.ts";
 import {newHeadEvent} from "./import/headChange.ts";
 import {initializeStore} from "./initializeStore.ts";
 import type {ChainOptions} from "./options.ts";

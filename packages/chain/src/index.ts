@@ -7,7 +7,7 @@ export {
   ChainErrorCode,
   type ChainErrorType,
 } from "./errors.ts";
-export type {BlockExecutorApi} from "./import/blockImporter.ts";
+export type {BlockExecutorApi} from "./import/executeOnParent.ts";
 export {type ChainOptions, defaultChainOptions} from "./options.ts";
 export {
   type ChainEvents,
@@ -19,3 +19,13 @@ export {
   type LogWithContext,
   type NewHeadEvent,
 } from "./types.ts";
+export {type RebuildModules, rebuildState, type StateRebuild} from "./verify/rebuildState.ts";
+export {type GenesisRestore, restoreGenesis} from "./verify/restoreGenesis.ts";
+export {type Rewind, rewindChain} from "./verify/rewindChain.ts";
+export {
+  type ChainDamage,
+  type ChainVerification,
+  type ChainVerifyModules,
+  verifyChain,
+  verifyStateAt,
+} from "./verify/verifyChain.ts";

@@ -24,14 +24,8 @@ export async function initializeStore(
     totalDifficulty: genesis.header.difficulty,
   };
   if (storedVersion === undefined) {
-    const batch = new WriteBatch().append(stateWrites);
-    store.blocks.put(batch, genesis);
-    store.receipts.put(batch, genesisHead.hash, []);
-    store.totalDifficulty.put(batch, genesisHead.hash, genesisHead.totalDifficulty);
-    store.canonical.putBlock(batch, genesis);
+    const batch = writeGenesis(new WriteBatch(), store, {block: genesis, stateWrites}, chainId);
     store.meta.putHead(batch, genesisHead.hash);
-    store.meta.putSchemaVersion(batch);
-    store.meta.putChainId(batch, chainId);
     await store.kv.write(batch);
     return genesisHead;
   }
@@ -58,6 +52,28 @@ export async function initializeStore(
     );
   }
   return loadHead(store);
+}
+
+/**
+ * Adds the writes of the genesis block, its state, receipts, total difficulty and canonical entries,
+ * and of the schema version and chain id, to `batch` (the same bytes each time: `xchain db repair`
+ * writes them again over a damaged store).
+ */
+export function writeGenesis(
+  batch: WriteBatch,
+  store: ChainStore,
+  {block, stateWrites}: GenesisBuild,
+  chainId: number,
+): WriteBatch {
+  const hash = block.hash();
+  batch.append(stateWrites);
+  store.blocks.put(batch, block);
+  store.receipts.put(batch, hash, []);
+  store.totalDifficulty.put(batch, hash, block.header.difficulty);
+  store.canonical.putBlock(batch, block);
+  store.meta.putSchemaVersion(batch);
+  store.meta.putChainId(batch, chainId);
+  return batch;
 }
 
 async function loadHead(store: ChainStore): Promise<ChainHead> {

@@ -102,6 +102,14 @@ describe("parseCustomGenesis", () => {
     expect(errorOf({...minimal, config: {chainId: 31}}).message).toMatch(/Rootstock's testnet/);
   });
 
+  it("takes an extraData of 32 bytes and refuses 33, naming the limit and the length", () => {
+    const {genesis} = parseCustomGenesis(JSON.stringify({...minimal, extraData: `0x${"ab".repeat(32)}`}));
+    expect(genesis.header.extraData).toHaveLength(32);
+    expect(errorOf({...minimal, extraData: `0x${"ab".repeat(33)}`}).message).toBe(
+      'genesis: "extraData" must be 0x-prefixed hex of at most 32 bytes (a header\'s extraData limit), not 33 bytes',
+    );
+  });
+
   it("defaults timestamp, extraData, coinbase and minimumGasPrice", () => {
     const {genesis} = parseCustomGenesis(JSON.stringify(minimal));
     expect(genesis.header.timestamp).toBe(0);
@@ -136,6 +144,7 @@ describe("parseCustomGenesis", () => {
     ["a negative timestamp", {...minimal, timestamp: -1}, GenesisErrorCode.BAD_VALUE, "timestamp"],
     ["a short coinbase", {...minimal, coinbase: "0x3333"}, GenesisErrorCode.BAD_VALUE, "coinbase"],
     ["a non-hex extraData", {...minimal, extraData: "0xzz"}, GenesisErrorCode.BAD_VALUE, "extraData"],
+    ["a 33-byte extraData", {...minimal, extraData: `0x${"ab".repeat(33)}`}, GenesisErrorCode.BAD_VALUE, "extraData"],
     ["a mgp with leading garbage", {...minimal, minimumGasPrice: "12a"}, GenesisErrorCode.BAD_VALUE, "minimumGasPrice"],
     ["a bad address key", {...minimal, alloc: {"0x12": {balance: "1"}}}, GenesisErrorCode.BAD_VALUE, "alloc.0x12"],
     [

@@ -1,6 +1,9 @@
-import {mkdtempSync} from "node:fs";
+import {randomBytes} from "node:crypto";
+import {mkdtempSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
+import {noopLogger} from "@xchain/utils";
+import {ClassicLevel} from "classic-level";
 import {afterEach, describe, expect, it} from "vitest";
 import {
   Bucket,
@@ -75,7 +78,7 @@ describe("LevelStore", () => {
         expect(await store.get(Bucket.stateTrie, numberKey(i))).toEqual(values[i]);
     };
 
-    const small = await LevelStore.open(path, undefined, {cacheBytes: 256 * 1024, writeBufferBytes: 1024 * 1024});
+    const small = await LevelStore.open(path, {cacheBytes: 256 * 1024, writeBufferBytes: 1024 * 1024});
     await readAll(small);
     // The block cache holds at most its size; the memtable is empty after the reopen.
     const smallMemory = small.memoryBytes();
@@ -83,7 +86,7 @@ describe("LevelStore", () => {
     expect(smallMemory).toBeLessThanOrEqual(256 * 1024 + 64 * 1024);
     await small.close();
 
-    const large = await LevelStore.open(path, undefined, {cacheBytes: 16 * 1024 * 1024});
+    const large = await LevelStore.open(path, {cacheBytes: 16 * 1024 * 1024});
     open.push(large);
     await readAll(large);
     expect(large.memoryBytes()).toBeGreaterThan(2 * 1024 * 1024);
@@ -95,5 +98,78 @@ describe("LevelStore", () => {
     await expect(LevelStore.open(path)).rejects.toSatisfy(
       (e) => e instanceof DatabaseError && e.code === DatabaseErrorCode.LOCKED,
     );
+  });
+});
+
+describe("LevelStore damage and space", () => {
+  const logger = () => {
+    const lines: string[] = [];
+    return {lines, logger: {...noopLogger, error: (_: unknown, message?: string) => lines.push(message ?? "")}};
+  };
+
+  it("opened without create where there is no database fails with DATABASE_MISSING", async () => {
+    const path = mkdtempSync(join(tmpdir(), "xchain-db-"));
+    await expect(LevelStore.open(path, {create: false})).rejects.toSatisfy(
+      (e) => e instanceof DatabaseError && e.code === DatabaseErrorCode.MISSING,
+    );
+  });
+
+  it("answers a damaged table block with DATABASE_CORRUPTED (never its bytes), logged once; repair recovers the rest", async () => {
+    const path = mkdtempSync(join(tmpdir(), "xchain-db-"));
+    const level = new ClassicLevel<Uint8Array, Uint8Array>(path, {keyEncoding: "view", valueEncoding: "view"});
+    await level.open();
+    const keys = Array.from({length: 2_000}, (_, i) => numberKey(i));
+    await level.batch(
+      keys.map((key) => ({type: "put" as const, key: Uint8Array.of(Bucket.header, ...key), value: randomBytes(100)})),
+    );
+    await level.compactRange(Uint8Array.of(0), Uint8Array.of(0xff));
+    await level.close();
+    const table = readdirSync(path).find((f) => f.endsWith(".ldb")) as string;
+    const bytes = readFileSync(join(path, table));
+    for (let i = 0; i < 64; i++) bytes[10_000 + i] = (bytes[10_000 + i] as number) ^ 0xff;
+    writeFileSync(join(path, table), bytes);
+
+    const {lines, logger: log} = logger();
+    const store = await LevelStore.open(path, {}, {logger: log});
+    let damaged = 0;
+    for (const key of keys) {
+      try {
+        await store.get(Bucket.header, key);
+      } catch (e) {
+        expect(e).toBeInstanceOf(DatabaseError);
+        expect((e as DatabaseError).code).toBe(DatabaseErrorCode.CORRUPTED);
+        damaged++;
+      }
+    }
+    expect(damaged).toBeGreaterThan(0);
+    expect(store.damage?.message).toMatch(/Corruption: block checksum mismatch/);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/xchain db verify.*xchain db repair/);
+    await store.close();
+
+    await LevelStore.repair(path);
+    const repaired = await freshStore(path);
+    let kept = 0;
+    for (const key of keys) if ((await repaired.get(Bucket.header, key)) !== undefined) kept++;
+    expect(kept).toBe(keys.length - damaged);
+  });
+
+  it("refuses a write below the free-space floor with DATABASE_DISK_FULL, writing nothing", async () => {
+    const {lines, logger: log} = logger();
+    const store = await LevelStore.open(
+      mkdtempSync(join(tmpdir(), "xchain-db-")),
+      {minFreeBytes: Number.MAX_SAFE_INTEGER},
+      {logger: log},
+    );
+    open.push(store);
+    const write = () => store.write(new WriteBatch().put(Bucket.header, Uint8Array.of(1), Uint8Array.of(2)));
+    for (let i = 0; i < 3; i++) {
+      await expect(write()).rejects.toSatisfy(
+        (e) => e instanceof DatabaseError && e.code === DatabaseErrorCode.DISK_FULL,
+      );
+    }
+    expect(await store.get(Bucket.header, Uint8Array.of(1))).toBeUndefined();
+    expect(store.diskFull?.message).toMatch(/below the floor of .* \(db\.minFreeMb\)/);
+    expect(lines).toHaveLength(1);
   });
 });

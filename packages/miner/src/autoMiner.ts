@@ -16,7 +16,7 @@ import {
   serializeBitcoinBlock,
 } from "@xchain/merged-mining";
 import type {MergedMiningFields} from "@xchain/primitives";
-import {type Logger, readUint32LE, SerialQueue} from "@xchain/utils";
+import {type Logger, RepeatedErrorLog, readUint32LE, SerialQueue} from "@xchain/utils";
 import type {MinerTxPool} from "./deps.ts";
 import {MinerError} from "./errors.ts";
 import type {HashrateMeter} from "./hashrate.ts";
@@ -47,6 +47,8 @@ const EXTRANONCE_BYTES = 4;
 // The pool may still list transactions a block just included (it reacts to the chain's event): look again.
 const IDLE_RETRIES = 5;
 const IDLE_RETRY_MS = 50;
+// After a failed block (a full disk), pending transactions are tried again this much later.
+const FAILURE_RETRY_MS = 1_000;
 
 /** Mines blocks on the node's own CPU. */
 export class AutoMiner {
@@ -58,10 +60,16 @@ export class AutoMiner {
   private drainAgain = false;
   private interval: NodeJS.Timeout | undefined;
   private intervalBusy = false;
+  private retry: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: AutoMinerDeps) {}
+  // A failure that repeats (a full disk fails every block) is logged once a minute, with its count.
+  private readonly failures: RepeatedErrorLog;
 
-  private readonly failed = (err: unknown): void => this.deps.logger.error({err}, "mining failed");
+  constructor(private readonly deps: AutoMinerDeps) {
+    this.failures = new RepeatedErrorLog(deps.logger, "mining failed");
+  }
+
+  private readonly failed = (err: unknown): void => this.failures.report(err);
 
   /** Whether it mines on its own (`eth_mining`). */
   get isRunning(): boolean {
@@ -82,6 +90,8 @@ export class AutoMiner {
     this.running = false;
     clearInterval(this.interval);
     this.interval = undefined;
+    clearTimeout(this.retry);
+    this.retry = undefined;
   }
 
   /** Transactions became pending (the caller debounces): with autoMine, mine until none is left. */
@@ -91,13 +101,23 @@ export class AutoMiner {
       this.drainAgain = true;
       return;
     }
+    let failed = false;
     this.draining = this.drain()
-      .catch(this.failed)
+      .catch((err: unknown) => {
+        failed = true;
+        this.failed(err);
+      })
       .finally(() => {
         this.draining = undefined;
         if (this.drainAgain) {
           this.drainAgain = false;
           this.pendingChanged();
+        } else if (failed && this.running && this.deps.txpool.pendingForBlock().length > 0) {
+          // Nothing else may come to wake it: the transactions already pending would wait for ever.
+          this.retry ??= setTimeout(() => {
+            this.retry = undefined;
+            this.pendingChanged();
+          }, FAILURE_RETRY_MS);
         } else {
           this.deps.onIdle();
         }

@@ -8,7 +8,7 @@
 import type {NewHeadEvent} from "@xchain/chain";
 import {bitcoinPowValue, mergedMiningFieldsFromBlock, serializeBitcoinBlock} from "@xchain/merged-mining";
 import type {Transaction} from "@xchain/primitives";
-import {bigIntToFixedBytes, bytesToHex, equalBytes, type Logger, noopLogger} from "@xchain/utils";
+import {bigIntToFixedBytes, bytesToHex, equalBytes, type Logger, noopLogger, RepeatedErrorLog} from "@xchain/utils";
 import {AutoMiner} from "./autoMiner.ts";
 import {MinerClock} from "./clock.ts";
 import type {MinerModules} from "./deps.ts";
@@ -58,6 +58,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   private readonly inclusion = new InclusionWaiters(INCLUSION_WAIT_MS, INCLUSION_MAX_HELD);
   private readonly now: () => number;
   private readonly logger: Logger;
+  private readonly rebuildFailures: RepeatedErrorLog;
   private readonly notSyncedReason: (() => string | undefined) | undefined;
   private readonly unsubscribe: () => void;
   private readonly rebuildTimer: NodeJS.Timeout;
@@ -73,6 +74,7 @@ export class Miner implements MinerApi, PendingBlockSource {
     this.coinbase = options.coinbase;
     this.now = modules.now ?? Date.now;
     this.logger = modules.logger ?? noopLogger;
+    this.rebuildFailures = new RepeatedErrorLog(this.logger, "block template rebuild failed");
     this.notSyncedReason = options.allowSolo ? undefined : modules.notSyncedReason;
     if (equalBytes(options.coinbase, new Uint8Array(20))) {
       this.logger.warn("miner.coinbase is the zero address: the fees of mined blocks are lost; set miner.coinbase");
@@ -289,7 +291,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   private refreshInBackground(): void {
     const polled = this.now() - this.lastWorkRequestAt < 2 * this.options.rebuildIntervalMs;
     if (polled || this.autoMiner.isRunning) {
-      this.work.current(true).catch((err: unknown) => this.logger.error({err}, "block template rebuild failed"));
+      this.work.current(true).catch((err: unknown) => this.rebuildFailures.report(err));
     }
   }
 }

@@ -1,7 +1,7 @@
 /** Shared helpers of the miner tests: a regtest chain on a MemoryStore, a small pool, a miner, Bitcoin blocks. */
 import {Chain, defaultChainOptions} from "@xchain/chain";
 import {type Chainspec, getChainspec, regtestGenesis} from "@xchain/chainspec";
-import {MemoryStore} from "@xchain/db";
+import {type KeyValueStore, MemoryStore} from "@xchain/db";
 import {BlockExecutor} from "@xchain/execution";
 import {buildFakeBitcoinBlock, grindNonce, serializeBitcoinBlock} from "@xchain/merged-mining";
 import {publicKeyToAddress, Transaction, type TransactionValues} from "@xchain/primitives";
@@ -82,6 +82,8 @@ export interface TestSetup<P extends MinerTxPool> {
   pool?: (chain: Chain) => P;
   /** The node's sync standing (`MinerModules.notSyncedReason`). */
   notSyncedReason?: () => string | undefined;
+  /** The chain's store (default a fresh `MemoryStore`). */
+  store?: KeyValueStore;
 }
 
 const miners: Miner[] = [];
@@ -95,7 +97,7 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
   overrides: Partial<MinerOptions> = {},
   setup: TestSetup<P> = {},
 ): Promise<TestMiner<P>> {
-  const store = new MemoryStore();
+  const store = setup.store ?? new MemoryStore();
   const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: regtestGenesis});
   const pool = setup.pool ? setup.pool(chain) : (new TestPool(chain) as MinerTxPool as P);
   const errors: unknown[] = [];

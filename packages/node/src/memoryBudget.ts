@@ -1,5 +1,5 @@
 /**
- * The node's memory budget (docs/operations.md §6): how the `[state]` and `[db]` budgets are
+ * The node's memory budget (docs/operations.md §8): how the `[state]` and `[db]` budgets are
  * shared out among the main thread's state, block assembly and the call workers, and every cache's
  * memory against its budget for the `xchain_cache_bytes` metrics.
  */

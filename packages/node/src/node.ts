@@ -5,17 +5,17 @@
  * accepting requests first, the miner finishes or abandons its block (an import is one atomic
  * batch), and the database closes last.
  */
-import {mkdir} from "node:fs/promises";
 import {join} from "node:path";
-import {Chain} from "@xchain/chain";
-import {DatabaseError, DatabaseErrorCode, LevelStore, type LevelStoreMemory} from "@xchain/db";
+import {Chain, ChainError, ChainErrorCode} from "@xchain/chain";
 import {BlockExecutor} from "@xchain/execution";
 import {Miner} from "@xchain/miner";
 import {formatClientVersion, type Listener, RpcServer} from "@xchain/rpc";
 import {StateDatabase} from "@xchain/state";
-import {TxPool} from "@xchain/txpool";
+import {JOURNAL_FILE, TxJournal, TxPool} from "@xchain/txpool";
 import {callWorkerCount} from "./callWorkers/count.ts";
 import {WorkerCallExecutor} from "./callWorkers/workerCallExecutor.ts";
+import {damaged, openDatabase, startErrorOf} from "./dataDir/openDatabase.ts";
+import {keepHeadRecord} from "./dataDir/recordedHead.ts";
 import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
 import {warnIfAlone} from "./log/aloneWarning.ts";
 import {BlockLog} from "./log/blockLog.ts";
@@ -57,6 +57,8 @@ interface Closer {
   close(): Promise<void> | void;
 }
 
+const MIB = 1024 * 1024;
+
 /** A running node. */
 export class Node {
   private closing: Promise<void> | undefined;
@@ -77,7 +79,11 @@ export class Node {
     try {
       const {chainspec, genesis} = await loadNetwork(opts.network, opts.genesisFile);
       const callWorkers = callWorkerCount(opts.rpc.callWorkers);
-      const db = await openDatabase(opts.dataDir, callWorkers > 0, levelDbMemory(opts.db));
+      const {db, record} = await openDatabase(
+        opts.dataDir,
+        {shared: callWorkers > 0, minFreeBytes: opts.db.minFreeMb * MIB, ...levelDbMemory(opts.db)},
+        logger,
+      );
       closers.push({name: "database", close: () => db.close()});
       checkAbort();
       // Off, nothing is timed or counted: the hooks below are not installed.
@@ -93,12 +99,41 @@ export class Node {
         executor,
         logger: logger.child({module: "chain"}),
         onImport: metrics?.onImport,
+      }).catch((e) => {
+        if (e instanceof ChainError && e.code === ChainErrorCode.HEAD_MISSING) {
+          throw damaged(opts.dataDir, "its head block is not stored", true);
+        }
+        throw startErrorOf(e, opts.dataDir);
+      });
+      const identity = {network: chainspec.params.name, chainId: chainspec.params.chainId};
+      const recorder = await keepHeadRecord(opts.dataDir, record, chain, identity, logger.child({module: "db"}));
+      const recordHead = ({head}: {head: {number: number; hash: Uint8Array}}) => recorder.update(head);
+      chain.events.on("newHead", recordHead);
+      closers.push({
+        name: "database record",
+        close: () => {
+          chain.events.off("newHead", recordHead);
+          return recorder.close();
+        },
       });
       if (metrics) chain.events.on("newHead", metrics.onNewHead);
       checkAbort();
 
-      const txpool = new TxPool(opts.txpool, {chainspec, chain, logger: logger.child({module: "txpool"})});
-      closers.push({name: "txpool", close: () => txpool.close()});
+      const storageFault = () => (db.damage ?? db.diskFull)?.message;
+      const txpool = new TxPool(opts.txpool, {
+        chainspec,
+        chain,
+        logger: logger.child({module: "txpool"}),
+        storageFault: () => db.diskFull?.message,
+      });
+      // The journal is written once the pool takes nothing more (docs/operations.md §7).
+      const journal = opts.txpool.journal
+        ? new TxJournal(
+            {...opts.txpool, path: join(opts.dataDir, JOURNAL_FILE)},
+            {pool: txpool, logger: logger.child({module: "txpool"})},
+          )
+        : undefined;
+      closers.push({name: "txpool", close: () => txpool.close().then(() => journal?.close())});
 
       // Block assembly gets a state database of its own (same store), so that it does not take the
       // chain's warm session away from imports (state README).
@@ -124,6 +159,11 @@ export class Node {
         : undefined;
       if (p2p) closers.push({name: "p2p", close: () => p2p.close()});
       checkAbort();
+      // Once the miner and the relay listen, so that they take the journal's transactions as new ones.
+      if (journal) {
+        await journal.load();
+        journal.start();
+      }
 
       const chainLog = logger.child({module: "chain"});
       const blockLog = new BlockLog({logger: chainLog, syncTarget: () => p2p?.sync.syncStatus()?.highestBlock});
@@ -175,6 +215,7 @@ export class Node {
               dir: join(opts.dataDir, "keystore"),
               scrypt: STANDARD_SCRYPT,
               allowDumpRawKey: opts.wallet.allowDumpRawKey,
+              derivations: {running: opts.wallet.keyDerivations, waiting: opts.wallet.keyDerivationQueue},
             },
             {chainId: chainspec.params.chainId, devKeys: opts.wallet.enabled ? cowPrivateKeys() : []},
           )
@@ -185,6 +226,7 @@ export class Node {
         bestPeerNumber: () => p2p?.bestPeerNumber(),
         awaitingFirstPeer: () => p2p?.awaitingFirstPeer() ?? false,
         now: Date.now,
+        storageFault,
       });
       const gateway = {...opts.rpc.gateway, keysFile: opts.rpc.gateway.keysFile ?? gatewayKeysFile(opts.dataDir)};
       const rpc = await RpcServer.start(
@@ -226,6 +268,7 @@ export class Node {
               ...chain.cacheUsage(),
               txpool.cacheUsage(),
               {cache: "rpc.callAnswers", bytes: rpc.callCacheStats().bytes, budgetBytes: opts.rpc.callCacheBytes},
+              {cache: "rpc.blocks", bytes: rpc.blockCacheStats().bytes, budgetBytes: opts.rpc.blockCacheBytes},
               levelDbUsage(opts.db, db.memoryBytes()),
             ]),
           workersHeapUsedBytes: () => (callExecutor instanceof WorkerCallExecutor ? callExecutor.heapUsedBytes() : 0),
@@ -291,27 +334,6 @@ export class Node {
 /** An IPv6 address goes in brackets in a URL. */
 function hostForUrl(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
-}
-
-/** Opens the node's database; `shared` lets the call workers open it too. */
-async function openDatabase(dataDir: string, shared: boolean, memory: LevelStoreMemory): Promise<LevelStore> {
-  try {
-    await mkdir(dataDir, {recursive: true});
-    return await LevelStore.open(join(dataDir, "db"), shared ? "share" : undefined, memory);
-  } catch (e) {
-    if (e instanceof DatabaseError && e.code === DatabaseErrorCode.LOCKED) {
-      throw new NodeStartError(
-        {code: NodeStartErrorCode.DATADIR_IN_USE, dataDir},
-        `the data directory ${dataDir} is in use by another xchain node (its database is locked); ` +
-          "stop that node or start this one with another --datadir",
-      );
-    }
-    const reason = e instanceof Error ? e.message : String(e);
-    throw new NodeStartError(
-      {code: NodeStartErrorCode.DATADIR_UNUSABLE, dataDir, reason},
-      `cannot use the data directory ${dataDir}: ${reason}`,
-    );
-  }
 }
 
 async function closeAll(closers: Closer[], logger: Logger): Promise<void> {

@@ -34,7 +34,7 @@ export interface NodeOptions {
     headStallSeconds: number | undefined;
   };
   wallet: WalletOptions;
-  /** The world state's cache budgets, in MiB (docs/operations.md §6; memoryBudget.ts shares them out). */
+  /** The world state's cache budgets, in MiB (docs/operations.md §8; memoryBudget.ts shares them out). */
   state: {
     /** The trie-node cache; block assembly and each call worker get a quarter more. */
     cacheMb: number;
@@ -43,11 +43,12 @@ export interface NodeOptions {
     /** The account and storage caches of the recent readers; each call worker gets a quarter more. */
     readerCacheMb: number;
   };
-  /** LevelDB's own memory, in MiB. */
   db: {
-    /** The block cache of uncompressed table blocks. */
+    /** Writes are refused while the database's device has less free space, in MiB (docs/operations.md §6). */
+    minFreeMb: number;
+    /** LevelDB's block cache of uncompressed table blocks, in MiB (docs/operations.md §8). */
     cacheMb: number;
-    /** The write buffer (memtable); up to two are held at once. */
+    /** LevelDB's write buffer (memtable), in MiB; up to two are held at once. */
     writeBufferMb: number;
   };
   chain: ChainOptions;
@@ -105,9 +106,25 @@ export interface WalletOptions {
   keystore: boolean;
   /** Whether personal_dumpRawKey may reveal the key of an unlocked account. */
   allowDumpRawKey: boolean;
+  /**
+   * Keystore key derivations (scrypt, 256 MiB and a thread of libuv's pool for about a second each)
+   * running at once (docs/protocol/keystore.md §5).
+   */
+  keyDerivations: number;
+  /** Key derivations waiting for one of those; past them the keystore answers -32005 busy. */
+  keyDerivationQueue: number;
 }
 
 const MIB = 1024 * 1024;
+
+/** The wallet off, one key derivation at a time and four waiting (about what one request timeout allows). */
+const defaultWalletOptions: WalletOptions = {
+  enabled: false,
+  keystore: false,
+  allowDumpRawKey: false,
+  keyDerivations: 1,
+  keyDerivationQueue: 4,
+};
 
 /** The options before any network preset (the package defaults; the miner's of regtest). */
 export const defaultNodeOptions: NodeOptions = {
@@ -115,14 +132,14 @@ export const defaultNodeOptions: NodeOptions = {
   dataDir: defaultDataDir("regtest"),
   genesisFile: undefined,
   log: {level: "info", headStallSeconds: undefined},
-  wallet: {enabled: false, keystore: false, allowDumpRawKey: false},
+  wallet: defaultWalletOptions,
   state: {
     cacheMb: defaultStateOptions.nodeCacheBytes / MIB,
     codeCacheMb: defaultStateOptions.codeCacheBytes / MIB,
     readerCacheMb: defaultStateOptions.readerCacheBytes / MIB,
   },
-  // LevelDB's own defaults.
-  db: {cacheMb: 8, writeBufferMb: 4},
+  // LevelDB's block cache and write buffer: LevelDB's own defaults.
+  db: {minFreeMb: 128, cacheMb: 8, writeBufferMb: 4},
   chain: defaultChainOptions,
   txpool: defaultTxPoolOptions,
   miner: defaultMinerOptions(getChainspec("regtest")),
@@ -162,7 +179,7 @@ export function networkPreset(network: NetworkChoice): NetworkPreset {
   return {
     network,
     dataDir: defaultDataDir(network),
-    wallet: {enabled: network === "regtest", keystore: network === "regtest", allowDumpRawKey: false},
+    wallet: {...defaultWalletOptions, enabled: network === "regtest", keystore: network === "regtest"},
     miner: miner.enabled ? {...miner, blockTimeMs: DEV_BLOCK_TIME_MS} : miner,
     // A regtest node is a developer's own: it joins no network unless told (`p2p.host`).
     p2p: {...defaultP2POptions(chainspec.params.p2pPort), ...(network === "regtest" ? {host: "127.0.0.1"} : {})},

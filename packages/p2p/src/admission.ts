@@ -5,9 +5,14 @@
  * full, a newcomer whose address has nothing pending takes the slot of the oldest handshake of the
  * busiest address (in its network) or network (in all): stalled handshakes are the oldest, so a
  * flood of them cannot keep out a peer that completes its handshake in a few milliseconds, while a
- * flooder gains nothing by opening more. Loopback is not exempt; trusted addresses (bootnodes) are.
+ * flooder gains nothing by opening more. Within a network, "busiest" is the most handshakes pending,
+ * then the most admitted lately (`AdmissionHistory`); a newcomer evicts only an address busier than
+ * itself, so that a flood from many addresses of a peer's own /24, each holding one handshake and
+ * retrying as soon as it is dropped, cannot evict the peer's handshake before it completes (it did,
+ * oldest first, within a few retries). Loopback is not exempt; trusted addresses (bootnodes) are.
  */
 import {parseIp} from "@xchain/utils";
+import {AdmissionHistory} from "./admissionHistory.ts";
 
 /** The limits of pending inbound handshakes. */
 export interface AdmissionLimits {
@@ -47,12 +52,17 @@ export function networkOf(address: string): string {
 export class InboundAdmission {
   // Insertion order is age order: the first entry of a group is its oldest handshake.
   private readonly pending = new Map<number, Pending>();
+  private readonly history: AdmissionHistory;
   private nextId = 0;
 
+  /** `now`: the monotonic clock the history decays on (milliseconds). */
   constructor(
     private readonly limits: AdmissionLimits,
     private readonly trusted: (address: string) => boolean = () => false,
-  ) {}
+    now: () => number = () => performance.now(),
+  ) {
+    this.history = new AdmissionHistory(now);
+  }
 
   /**
    * Admits a handshake from `address` (its text as the IP literal), or refuses it (undefined).
@@ -65,13 +75,15 @@ export class InboundAdmission {
     const own = entries.filter((p) => p.address === address).length;
     if (own >= this.limits.perAddress) return undefined;
     const inNetwork = entries.filter((p) => p.network === network);
-    if (inNetwork.length >= this.limits.perNetwork && !this.makeRoom(own, inNetwork, (p) => p.address))
+    if (inNetwork.length >= this.limits.perNetwork && !this.makeRoomInNetwork(address, own, inNetwork)) {
       return undefined;
+    }
     if (this.pending.size >= this.limits.total && !this.makeRoom(own, [...this.pending.values()], (p) => p.network)) {
       return undefined;
     }
     const id = this.nextId++;
     this.pending.set(id, {address, network, evict});
+    this.history.record(address);
     return {release: () => this.pending.delete(id)};
   }
 
@@ -88,6 +100,42 @@ export class InboundAdmission {
   }
 
   /**
+   * Evicts, for a newcomer from `address` with nothing pending (`own` 0), the oldest handshake of
+   * the busiest address of its full network: the most pending, then the most admitted lately. Only
+   * an address busier than the newcomer will be gives up its slot: one with two pending, or one with
+   * one pending admitted more often lately than the newcomer.
+   */
+  private makeRoomInNetwork(address: string, own: number, inNetwork: Pending[]): boolean {
+    if (own > 0) return false;
+    const counts = new Map<string, number>();
+    for (const p of inNetwork) counts.set(p.address, (counts.get(p.address) ?? 0) + 1);
+    // The first handshake (the oldest) of the busiest address: later ones replace it only when busier.
+    let victim: {p: Pending; count: number; recent: number} | undefined;
+    for (const p of inNetwork) {
+      const count = counts.get(p.address) ?? 0;
+      const recent = this.history.recent(p.address);
+      if (victim === undefined || count > victim.count || (count === victim.count && recent > victim.recent)) {
+        victim = {p, count, recent};
+      }
+    }
+    if (victim === undefined) return false;
+    if (victim.count < 2 && victim.recent <= this.history.recent(address)) return false;
+    const chosen = victim.p;
+    return this.evictOldest((p) => p === chosen);
+  }
+
+  /** Evicts the oldest pending handshake that `matches`; false when none does. */
+  private evictOldest(matches: (p: Pending) => boolean): boolean {
+    for (const [id, p] of this.pending) {
+      if (!matches(p)) continue;
+      this.pending.delete(id);
+      p.evict();
+      return true;
+    }
+    return false;
+  }
+
+  /**
    * Evicts the oldest handshake of the group (by `groupOf`) with the most of `scope`, for a newcomer
    * with nothing pending (`own` 0); an address already waiting on a handshake waits for it instead.
    */
@@ -96,12 +144,6 @@ export class InboundAdmission {
     const counts = new Map<string, number>();
     for (const p of scope) counts.set(groupOf(p), (counts.get(groupOf(p)) ?? 0) + 1);
     const most = Math.max(...counts.values());
-    for (const [id, p] of this.pending) {
-      if (counts.get(groupOf(p)) !== most || !scope.includes(p)) continue;
-      this.pending.delete(id);
-      p.evict();
-      return true;
-    }
-    return false;
+    return this.evictOldest((p) => counts.get(groupOf(p)) === most && scope.includes(p));
   }
 }

@@ -1,11 +1,10 @@
 /**
- * The libp2p node: TCP, Noise, Yamux, identify, ping, gossipsub, the bootstrap list and optional
- * mDNS, with xchain's gater. It is created stopped, so that the protocol handlers are registered
+ * The libp2p node: TCP, Noise, Yamux, identify, ping, gossipsub and optional mDNS, with xchain's
+ * gater (the bootnodes are dialled by bootnodes.ts). It is created stopped, so that the protocol handlers are registered
  * before the first connection.
  */
 import {noise} from "@chainsafe/libp2p-noise";
 import {yamux} from "@chainsafe/libp2p-yamux";
-import {bootstrap} from "@libp2p/bootstrap";
 import {gossipsub} from "@libp2p/gossipsub";
 import {identify} from "@libp2p/identify";
 import type {ConnectionGater} from "@libp2p/interface";
@@ -30,10 +29,7 @@ export async function createHost(
   connectionGater: ConnectionGater,
   trustedAddresses: ReadonlySet<string>,
 ): Promise<Host> {
-  const peerDiscovery = [
-    ...(options.bootnodes.length > 0 ? [bootstrap({list: options.bootnodes, timeout: 0})] : []),
-    ...(options.mdns ? [mdns()] : []),
-  ];
+  const peerDiscovery = options.mdns ? [mdns()] : [];
   return createLibp2p<HostServices>({
     start: false,
     privateKey: deps.privateKey,

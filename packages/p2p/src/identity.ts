@@ -4,12 +4,12 @@
  * in the same directory, then a rename), and never replaced: a file that does not hold a key is an
  * error for the operator to look at, because a new key would be a new peer id.
  */
-import {randomBytes} from "node:crypto";
-import {chmod, mkdir, open, readFile, rename, rm} from "node:fs/promises";
+import {mkdir, readFile} from "node:fs/promises";
 import {join} from "node:path";
 import {generateKeyPair, privateKeyFromProtobuf, privateKeyToProtobuf} from "@libp2p/crypto/keys";
 import type {PrivateKey} from "@libp2p/interface";
 import {peerIdFromPrivateKey} from "@libp2p/peer-id";
+import {writeFileAtomically} from "@xchain/utils";
 import {P2PError, P2PErrorCode} from "./errors.ts";
 
 /** Name of the key file inside the data directory. */
@@ -29,7 +29,7 @@ export async function loadOrCreateIdentity(dataDir: string): Promise<PrivateKey>
   if (existing !== undefined) return parseKey(existing, path);
   await mkdir(dataDir, {recursive: true});
   const key = await generateKeyPair("secp256k1");
-  await writeAtomically(path, privateKeyToProtobuf(key));
+  await writeFileAtomically(path, privateKeyToProtobuf(key));
   return key;
 }
 
@@ -59,25 +59,6 @@ function parseKey(bytes: Uint8Array, path: string): PrivateKey {
   }
   if (key.type !== "secp256k1" && key.type !== "Ed25519") throw invalid(path, `unsupported key type ${key.type}`);
   return key;
-}
-
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    const file = await open(temp, "wx", 0o600);
-    try {
-      await file.writeFile(bytes);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    // The mode given to open() is masked by the umask; the key must not be readable by others.
-    await chmod(temp, 0o600);
-    await rename(temp, path);
-  } catch (e) {
-    await rm(temp, {force: true});
-    throw e;
-  }
 }
 
 function invalid(path: string, reason: string): P2PError {

@@ -49,26 +49,34 @@ export interface DevWallet {
 
 /**
  * Keys kept encrypted on disk (docs/protocol/keystore.md): personal_* key management. Accounts it
- * unlocks sign through the `DevWallet` alongside the dev accounts.
+ * unlocks sign through the `DevWallet` alongside the dev accounts. The methods that derive a key
+ * (scrypt) take the request's `signal`: once it aborts they store and unlock nothing and reject with
+ * its reason; they throw `KeystoreBusyError` when too many derivations run and wait
+ * (docs/protocol/keystore.md §5).
  */
 export interface Keystore {
   /** The addresses of the stored keys, in a stable order. */
   storedAccounts(): Uint8Array[];
   /** A new random key, stored under `passphrase` and unlocked for the default duration. */
-  newAccount(passphrase: string): Promise<Uint8Array>;
+  newAccount(passphrase: string, signal?: AbortSignal): Promise<Uint8Array>;
   /** `privateKey` stored under `passphrase` and unlocked for the default duration. */
-  importRawKey(privateKey: Uint8Array, passphrase: string): Promise<Uint8Array>;
+  importRawKey(privateKey: Uint8Array, passphrase: string, signal?: AbortSignal): Promise<Uint8Array>;
   /** The key keccak256(UTF-8 seed), unlocked until locked and never stored (docs/protocol/keystore.md §3). */
   addSeedAccount(seed: string): Uint8Array;
   /**
    * Decrypts the stored key for `durationMs` (undefined: the default, 0: until locked); false when
    * nothing is stored for `address`. A wrong passphrase or a corrupt file throws a `KeystoreError`.
    */
-  unlock(address: Uint8Array, passphrase: string, durationMs: number | undefined): Promise<boolean>;
+  unlock(
+    address: Uint8Array,
+    passphrase: string,
+    durationMs: number | undefined,
+    signal?: AbortSignal,
+  ): Promise<boolean>;
   /** Forgets the decrypted key; whether it was unlocked. */
   lock(address: Uint8Array): boolean;
   /** A wallet of the stored key of `from` decrypted for one use (`personal_sendTransaction`); undefined when none is stored. */
-  decryptedWallet(from: Uint8Array, passphrase: string): Promise<DevWallet | undefined>;
+  decryptedWallet(from: Uint8Array, passphrase: string, signal?: AbortSignal): Promise<DevWallet | undefined>;
   /** The private key of an unlocked account; a `KeystoreError` when refused by config or locked. */
   dumpRawKey(address: Uint8Array): Uint8Array;
 }

@@ -7,6 +7,7 @@ import type {EventHub} from "./filters/eventHub.ts";
 import type {FilterManager} from "./filters/filterManager.ts";
 import type {SubscriptionManager} from "./filters/subscriptions.ts";
 import type {ExecutionSlots} from "./limits/executionSlots.ts";
+import type {BlockJsonCache} from "./modules/eth/blockJsonCache.ts";
 import type {CallResultCache} from "./modules/eth/callCache.ts";
 import type {RpcOptions} from "./options.ts";
 
@@ -26,4 +27,6 @@ export type ModuleDeps = Required<
     executions: ExecutionSlots;
     /** eth_call answers by block hash and call (docs/rpc.md §4.4). */
     callCache: CallResultCache;
+    /** The JSON of blocks already formatted, by hash and form (docs/rpc.md §4.3). */
+    blockJson: BlockJsonCache;
   };

@@ -135,6 +135,11 @@ export interface RpcOptions {
   /** Bytes of eth_call answers kept by block hash and call (docs/rpc.md §4.4); 0 keeps none. */
   callCacheBytes: number;
   /**
+   * Bytes of formatted blocks kept for eth_getBlockByHash and eth_getBlockByNumber, by block hash and
+   * form (hashes or full transactions; docs/rpc.md §4.3); 0 keeps none. Default 8 MiB.
+   */
+  blockCacheBytes: number;
+  /**
    * Worker threads that run eth_call and eth_estimateGas (the node's `WorkerCallExecutor`; the RPC
    * server only sees its executor). Unset, by core count: none on 2 cores or fewer, where they
    * were measured not to pay (docs/performance.md), else one fewer than the cores, at most 4.
@@ -211,6 +216,7 @@ export const defaultRpcOptions: RpcOptions = {
   logsMaxResults: 10_000,
   gasEstimationCap: 6_800_000,
   callCacheBytes: 16 * 1024 * 1024,
+  blockCacheBytes: 8 * 1024 * 1024,
   callGasCap: 50_000_000,
   maxCallsPerClient: 4,
   maxConcurrentCalls: 32,

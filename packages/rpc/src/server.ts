@@ -15,6 +15,8 @@ import {MethodRegistry, RPC_NAMESPACE} from "./jsonrpc/registry.ts";
 import {ExecutionSlots} from "./limits/executionSlots.ts";
 import {IpLimits} from "./limits/ipLimits.ts";
 import type {ModuleDeps} from "./moduleDeps.ts";
+import type {AnswerCacheStats} from "./modules/eth/answerCache.ts";
+import {BlockJsonCache} from "./modules/eth/blockJsonCache.ts";
 import {type CallCacheStats, CallResultCache} from "./modules/eth/callCache.ts";
 import {buildMethodTables} from "./modules/index.ts";
 import {isModuleEnabledByDefault, methodsDisabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
@@ -60,7 +62,13 @@ export class RpcServer {
     const events = new EventHub(deps.chain, deps.txpool, logger);
     const filters = new FilterManager(events, options, logger);
     const subscriptions = new SubscriptionManager(events, deps.sync ?? NOT_SYNCING, options);
-    const services: Services = {events, filters, subscriptions, callCache: new CallResultCache(options.callCacheBytes)};
+    const services: Services = {
+      events,
+      filters,
+      subscriptions,
+      callCache: new CallResultCache(options.callCacheBytes),
+      blockJson: new BlockJsonCache(options.blockCacheBytes),
+    };
     const moduleDeps: ModuleDeps = {
       ...deps,
       peers: deps.peers ?? NO_PEERS,
@@ -154,6 +162,11 @@ export class RpcServer {
     return this.services.callCache.stats();
   }
 
+  /** The formatted-block cache's hits, misses and size (docs/rpc.md §4.3). */
+  blockCacheStats(): AnswerCacheStats {
+    return this.services.blockJson.stats();
+  }
+
   /** Requests whose work has not ended (a timed-out one's included). */
   get runningRequests(): number {
     return this.requests.size;
@@ -184,6 +197,7 @@ interface Services {
   filters: FilterManager;
   subscriptions: SubscriptionManager;
   callCache: CallResultCache;
+  blockJson: BlockJsonCache;
 }
 
 function closeServices(services: Services): void {

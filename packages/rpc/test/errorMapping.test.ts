@@ -19,6 +19,7 @@ import {TxPoolError, TxPoolErrorCode} from "@xchain/txpool";
 import {noopLogger} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {createErrorMapper} from "../src/errorMapping.ts";
+import {KeystoreBusyCode, KeystoreBusyError} from "../src/keystoreBusy.ts";
 
 const HASH = `0x${"ab".repeat(32)}`;
 
@@ -44,11 +45,23 @@ const TABLE: [string, Error, number][] = [
   ["ExecutionInterruptedError", new ExecutionInterruptedError({code: ExecutionInterruptedCode.ABORTED}), -32011],
   ["P2PError INVALID_BAN_ADDRESS", new P2PError({code: P2PErrorCode.INVALID_BAN_ADDRESS, address: "x"}), -32602],
   ["ChainError UNKNOWN_BLOCK", new ChainError({code: ChainErrorCode.UNKNOWN_BLOCK, hash: HASH}), -32600],
-  // Faults of the node: a damaged or closed database, stored data that does not decode.
-  ["ChainError MISSING_DATA", new ChainError({code: ChainErrorCode.MISSING_DATA, hash: HASH, missing: "body"}), -32603],
-  ["ChainError HEAD_MISSING", new ChainError({code: ChainErrorCode.HEAD_MISSING}), -32603],
-  ["StateError NODE_MISSING", new StateError({code: StateErrorCode.NODE_MISSING, key: HASH}), -32603],
-  ["DatabaseError", new DatabaseError({code: DatabaseErrorCode.OPEN_FAILED, path: "/db", reason: "closed"}), -32603],
+  ["KeystoreBusyError", new KeystoreBusyError({code: KeystoreBusyCode.BUSY, running: 1, waiting: 4}, "busy"), -32005],
+  // A database that cannot serve: damaged, or on a full disk (docs/operations.md §6).
+  ["ChainError MISSING_DATA", new ChainError({code: ChainErrorCode.MISSING_DATA, hash: HASH, missing: "body"}), -32000],
+  ["ChainError HEAD_MISSING", new ChainError({code: ChainErrorCode.HEAD_MISSING}), -32000],
+  ["StateError NODE_MISSING", new StateError({code: StateErrorCode.NODE_MISSING, key: HASH}), -32000],
+  [
+    "DatabaseError CORRUPTED",
+    new DatabaseError({code: DatabaseErrorCode.CORRUPTED, path: "/db", reason: "Corruption: block checksum mismatch"}),
+    -32000,
+  ],
+  [
+    "DatabaseError DISK_FULL",
+    new DatabaseError({code: DatabaseErrorCode.DISK_FULL, path: "/db", reason: "IO error"}),
+    -32000,
+  ],
+  // Faults of the node: a closed database, stored data that does not decode.
+  ["DatabaseError FAILED", new DatabaseError({code: DatabaseErrorCode.FAILED, path: "/db", reason: "closed"}), -32603],
   ["RlpError", new RlpError({code: RlpErrorCode.TRUNCATED, offset: 3}), -32603],
   ["P2PError NOT_RUNNING", new P2PError({code: P2PErrorCode.NOT_RUNNING}), -32603],
   ["a plain Error", new Error("bug"), -32603],
@@ -58,11 +71,29 @@ describe("createErrorMapper", () => {
   // A fault says nothing of its cause; a timeout says what rskj says (docs/protocol/errors.md).
   const wireMessage = (code: number, error: Error) =>
     code === -32603 ? "Internal server error" : code === -32011 ? "Execution has got timeout out." : error.message;
+  const damage = (error: Error) =>
+    (error instanceof DatabaseError && error.code === DatabaseErrorCode.CORRUPTED) ||
+    error instanceof StateError ||
+    error instanceof ChainError;
 
   it.each(TABLE)("maps %s to %d", (_name, error, code) => {
     const mapped = createErrorMapper(noopLogger)(error, "eth_test");
     expect(mapped.code).toBe(code);
-    expect(mapped.message).toBe(wireMessage(code, error));
+    if (damage(error) && code === -32000) {
+      expect(mapped.message).toContain(error.message);
+      expect(mapped.message).toContain("xchain db repair");
+    } else {
+      expect(mapped.message).toBe(wireMessage(code, error));
+    }
+  });
+
+  it("logs the first missing database entry once, with what to do", () => {
+    const logged: string[] = [];
+    const logger = {...noopLogger, error: (_fields: unknown, message?: string) => logged.push(message ?? "")};
+    const map = createErrorMapper(logger);
+    for (let i = 0; i < 3; i++) map(new StateError({code: StateErrorCode.NODE_MISSING, key: HASH}), "eth_getBalance");
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain("xchain db verify");
   });
 
   it("logs the cause of a -32603 and sends none of it", () => {

@@ -1,7 +1,7 @@
 /** The state package's options (the node's `[state]` table sets them, in MiB) and their defaults. */
 
 /**
- * Byte budgets of a `StateDatabase`'s caches (docs/operations.md §6); every field is required,
+ * Byte budgets of a `StateDatabase`'s caches (docs/operations.md §8); every field is required,
  * start from `defaultStateOptions`. Each is an estimate of what the cache holds in the heap (values,
  * keys and per-entry overhead); 0 disables the cache.
  */

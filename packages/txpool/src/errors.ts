@@ -24,7 +24,8 @@ export type TxPoolErrorType =
   | {code: TxPoolErrorCode.GAS_PRICE_ABOVE_CAP; gasPrice: bigint; cap: bigint}
   | {code: TxPoolErrorCode.REPLACEMENT_UNDERPRICED; gasPrice: bigint; required: bigint}
   | {code: TxPoolErrorCode.SENDER_LIMIT; limit: number}
-  | {code: TxPoolErrorCode.POOL_FULL; limit: number; unit: "transactions" | "bytes"};
+  | {code: TxPoolErrorCode.POOL_FULL; limit: number; unit: "transactions" | "bytes"}
+  | {code: TxPoolErrorCode.STORAGE_UNAVAILABLE; reason: string};
 
 /** A refused transaction; `message` is what RPC shows (-32010). */
 export class TxPoolError extends NodeError<TxPoolErrorType> {
@@ -69,5 +70,7 @@ function describe(t: TxPoolErrorType): string {
       return `account limit exceeded: at most ${t.limit} transactions per sender`;
     case TxPoolErrorCode.POOL_FULL:
       return `txpool is full: ${t.limit} ${t.unit}, none cheaper than this one`;
+    case TxPoolErrorCode.STORAGE_UNAVAILABLE:
+      return `the node cannot store blocks now: ${t.reason}`;
   }
 }

@@ -11,13 +11,21 @@ import type {Transaction} from "@xchain/primitives";
 import {bytesToHex, type CacheUsage, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {admit} from "./admission.ts";
 import type {PoolContext} from "./context.ts";
+import {TxPoolError} from "./errors.ts";
 import {HeadView} from "./headView.ts";
 import {applyNewHead, PoolMaintenance} from "./maintain.ts";
 import type {TxPoolOptions} from "./options.ts";
 import {bestTransactions} from "./pool/best.ts";
 import type {PoolTransaction} from "./pool/poolTransaction.ts";
 import {TransactionStore} from "./pool/transactionStore.ts";
-import type {TxPoolAddResult, TxPoolApi, TxPoolContent, TxPoolStats, TxPoolStatus} from "./types.ts";
+import {
+  type TxPoolAddResult,
+  type TxPoolApi,
+  type TxPoolContent,
+  TxPoolErrorCode,
+  type TxPoolStats,
+  type TxPoolStatus,
+} from "./types.ts";
 import {checkSize, decodeTransaction} from "./validate/transaction.ts";
 
 /** What the pool reads of the chain: the best block, state at a block, and `newHead`. */
@@ -31,6 +39,8 @@ export interface TxPoolModules {
   nowMs?: () => number;
   /** A failed maintenance run (a state read failed) is logged here and counted in `stats`; default: writes nothing. */
   logger?: Logger;
+  /** Why the node cannot store blocks now (a full disk), when it cannot: transactions are refused meanwhile. */
+  storageFault?: () => string | undefined;
 }
 
 /** The pool; `close()` stops following the chain. */
@@ -53,8 +63,11 @@ export class TxPool implements TxPoolApi {
   private readonly queue = new SerialQueue();
   private sequence = 0;
 
+  private readonly storageFault: (() => string | undefined) | undefined;
+
   constructor(options: TxPoolOptions, modules: TxPoolModules) {
     const {chain, chainspec} = modules;
+    this.storageFault = modules.storageFault;
     const nowMs = modules.nowMs ?? Date.now;
     this.ctx = {
       options,
@@ -78,6 +91,9 @@ export class TxPool implements TxPoolApi {
   }
 
   add(tx: Transaction): Promise<TxPoolAddResult> {
+    const fault = this.storageFault?.();
+    if (fault !== undefined)
+      return Promise.reject(new TxPoolError({code: TxPoolErrorCode.STORAGE_UNAVAILABLE, reason: fault}));
     return this.queue.run(() => admit(this.ctx, tx));
   }
 
@@ -110,7 +126,7 @@ export class TxPool implements TxPoolApi {
     return {pending, queued: this.store.size - pending};
   }
 
-  /** The pooled transactions' estimated bytes against `maxPoolBytes` (docs/operations.md §6). */
+  /** The pooled transactions' estimated bytes against `maxPoolBytes` (docs/operations.md §8). */
   cacheUsage(): CacheUsage {
     return {cache: "txpool", bytes: this.store.bytes, budgetBytes: this.ctx.options.maxPoolBytes};
   }

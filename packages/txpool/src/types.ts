@@ -22,6 +22,8 @@ export enum TxPoolErrorCode {
   REPLACEMENT_UNDERPRICED = "TXPOOL_REPLACEMENT_UNDERPRICED",
   POOL_FULL = "TXPOOL_POOL_FULL",
   SENDER_LIMIT = "TXPOOL_SENDER_LIMIT",
+  /** The node cannot store blocks (a full disk): nothing it accepts could be mined. */
+  STORAGE_UNAVAILABLE = "TXPOOL_STORAGE_UNAVAILABLE",
 }
 
 /** Where an admitted transaction sits. */

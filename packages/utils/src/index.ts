@@ -1,5 +1,6 @@
 import "./polyfills.ts";
 
+export {writeFileAtomically} from "./atomicFile.ts";
 export {
   bigIntToBytes,
   bigIntToFixedBytes,
@@ -43,4 +44,5 @@ export {
   parseIpAddressOrRange,
 } from "./ip.ts";
 export {type LogFn, type Logger, noopLogger} from "./logger.ts";
+export {RepeatedErrorLog} from "./repeatedErrorLog.ts";
 export {SerialQueue} from "./serialQueue.ts";

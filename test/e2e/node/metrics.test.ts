@@ -82,7 +82,7 @@ describe("metrics", () => {
     const {node, metricsUrl} = await start([
       ...["--state.cacheMb", "40", "--state.codeCacheMb", "8", "--state.readerCacheMb", "12"],
       ...["--chain.logCacheMb", "5", "--db.cacheMb", "6", "--db.writeBufferMb", "3", "--rpc.callWorkers", "1"],
-      ...["--txpool.maxPoolBytes", "1000000", "--rpc.callCacheBytes", "2000000"],
+      ...["--txpool.maxPoolBytes", "1000000", "--rpc.callCacheBytes", "2000000", "--rpc.blockCacheBytes", "1000000"],
     ]);
     await rpc(node.httpUrl, "evm_mine");
     await rpc(node.httpUrl, "eth_getBalance", ["0x0000000000000000000000000000000000000001", "latest"]);
@@ -102,6 +102,7 @@ describe("metrics", () => {
       "chain.logs": 5 * MIB,
       txpool: 1_000_000,
       "rpc.callAnswers": 2_000_000,
+      "rpc.blocks": 1_000_000,
       leveldb: 12 * MIB,
     };
     // The call worker reports its caches once it is ready.

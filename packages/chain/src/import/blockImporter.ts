@@ -7,12 +7,7 @@
 import type {Chainspec} from "@xchain/chainspec";
 import {HeaderError, isBetterHead, totalDifficulty} from "@xchain/consensus";
 import {WriteBatch} from "@xchain/db";
-import {
-  BlockExecutionError,
-  type BlockExecutionResult,
-  blockContextOf,
-  type ExecuteBlockInput,
-} from "@xchain/execution";
+import {BlockExecutionError, type BlockExecutionResult} from "@xchain/execution";
 import {MergedMiningError} from "@xchain/merged-mining";
 import {Block, BlockDecodeError, type BlockHeader} from "@xchain/primitives";
 import {bytesToPrefixedHex, equalBytes, type NodeError} from "@xchain/utils";
@@ -20,14 +15,10 @@ import {BlockError, ChainError, ChainErrorCode} from "../errors.ts";
 import type {ChainStore} from "../store/chainStore.ts";
 import {type ChainHead, type ImportResult, ImportResultKind} from "../types.ts";
 import {AncestorView} from "./ancestors.ts";
+import {type BlockExecutorApi, executeOnParent} from "./executeOnParent.ts";
 import {findHeadChange, type HeadChange, writeHeadChange} from "./headChange.ts";
 import {executionResultRule} from "./rules/executionResultRule.ts";
 import {validateBlock} from "./validateBlock.ts";
-
-/** What import needs of the execution package. */
-export interface BlockExecutorApi {
-  execute(input: ExecuteBlockInput): Promise<BlockExecutionResult>;
-}
 
 /** The dependencies of `BlockImporter`. */
 export interface BlockImporterDeps {
@@ -75,7 +66,7 @@ export class BlockImporter {
     try {
       const ancestors = new AncestorView(store, parent, head.hash);
       await validateBlock(block, ancestors, chainspec, this.deps.nowSeconds());
-      result = await this.execute(block, ancestors);
+      result = await executeOnParent(this.deps, block, ancestors);
       executionResultRule(header, result);
     } catch (e) {
       return {result: invalid(e, hash, number)};
@@ -119,24 +110,6 @@ export class BlockImporter {
     store.blocks.remember(header);
     if (!change) return {result: {kind: ImportResultKind.IMPORTED_NOT_BEST, hash, number}};
     return {result: {kind: ImportResultKind.IMPORTED_BEST, hash, number}, newHead: {head: candidate, change}};
-  }
-
-  private async execute(block: Block, ancestors: AncestorView): Promise<BlockExecutionResult> {
-    const {header} = block;
-    const maturity = this.deps.chainspec.params.remascMaturity;
-    // docs/protocol/README.md §2: block N pays out the fees of block N − maturity of its own chain.
-    const matured = header.number > maturity ? await ancestors.headerAt(header.number - maturity) : undefined;
-    return this.deps.executor.execute({
-      block: blockContextOf(header),
-      transactions: block.transactions,
-      parentStateRoot: ancestors.parent.stateRoot,
-      // validateBlock checked it against the body (transactionsRootRule).
-      transactionsRoot: header.txTrieRoot,
-      chain: {
-        blockHash: (n) => ancestors.blockHash(n),
-        maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
-      },
-    });
   }
 }
 

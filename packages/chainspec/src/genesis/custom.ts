@@ -119,7 +119,7 @@ export function parseCustomGenesis(text: string): CustomNetwork {
         difficultyBytes,
         gasLimitBytes,
         timestamp: Number(optional(root, "timestamp", (v) => readQuantity(v, "timestamp", 53), 0n)),
-        extraData: optional(root, "extraData", (v) => readHexBytes(v, "extraData"), new Uint8Array(0)),
+        extraData: optional(root, "extraData", readExtraData, new Uint8Array(0)),
         coinbase: optional(root, "coinbase", (v) => readFixedHex(v, "coinbase", 20), GENESIS_COINBASE),
         minimumGasPrice: optional(root, "minimumGasPrice", (v) => readQuantity(v, "minimumGasPrice", 255), 0n),
       },
@@ -149,6 +149,22 @@ function readChainId(value: unknown): number {
     });
   }
   return chainId;
+}
+
+/**
+ * The genesis extraData: a header's extraData is at most `maxExtraDataSize` (32) bytes
+ * (docs/protocol/header.md), and a block 0 that breaks it would be a header no peer accepts.
+ */
+function readExtraData(value: unknown): Uint8Array {
+  const bytes = readHexBytes(value, "extraData");
+  if (bytes.length > regtest.maxExtraDataSize) {
+    throw new GenesisError({
+      code: GenesisErrorCode.BAD_VALUE,
+      key: "extraData",
+      expected: `0x-prefixed hex of at most ${regtest.maxExtraDataSize} bytes (a header's extraData limit), not ${bytes.length} bytes`,
+    });
+  }
+  return bytes;
 }
 
 function optional<T>(object: JsonObject, name: string, read: (value: unknown) => T, fallback: T): T {

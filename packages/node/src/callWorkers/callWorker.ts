@@ -31,7 +31,7 @@ const post = (message: FromWorker) => port.postMessage(message);
 
 const opened = (async () => {
   const {chainspec} = await loadNetwork(data.network, data.genesisFile);
-  const store = await LevelStore.open(data.dbPath, "join");
+  const store = await LevelStore.open(data.dbPath, {threads: "join", create: false});
   const state = new StateDatabase(data.state, {store});
   return {store, state, executor: new BlockExecutor({}, {chainspec, state})};
 })();

@@ -2,6 +2,7 @@
 import "@xchain/utils";
 import {Command, CommanderError} from "commander";
 import {XCHAIN_VERSION} from "../version.ts";
+import {registerDb} from "./cmds/db.ts";
 import {registerGenesis} from "./cmds/genesis.ts";
 import {registerKeys} from "./cmds/keys.ts";
 import {registerP2PId} from "./cmds/p2pId.ts";
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerGenesis(program);
   registerP2PId(program);
   registerKeys(program);
+  registerDb(program);
   // A usage error prints the error and where to read more, not the whole help (the start help is long).
   program.showHelpAfterError("Run 'xchain --help' for usage.");
   for (const command of program.commands) {

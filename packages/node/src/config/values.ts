@@ -19,8 +19,11 @@ export type ValueKind =
   | {type: "bigint"}
   /** A 20-byte address, 0x-prefixed hex. */
   | {type: "address"}
-  /** A list of strings: a TOML array, or comma-separated in a flag. */
-  | {type: "strings"; choices?: readonly string[]};
+  /**
+   * A list of strings: a TOML array, or comma-separated in a flag; at most `maxItems` of them, each
+   * at most `maxLength` characters, when given (checked before anything parses the strings).
+   */
+  | {type: "strings"; choices?: readonly string[]; maxItems?: number; maxLength?: number};
 
 /** A value already parsed into its domain type. */
 export type ConfigValue = string | boolean | number | bigint | Uint8Array | string[];
@@ -43,8 +46,11 @@ export function expectedText(kind: ValueKind): string {
       return "a non-negative integer (decimal or 0x hex)";
     case "address":
       return "a 0x-prefixed 20-byte hex address";
-    case "strings":
-      return kind.choices ? `a list of: ${kind.choices.join(", ")}` : "a list of strings";
+    case "strings": {
+      if (kind.choices) return `a list of: ${kind.choices.join(", ")}`;
+      const count = kind.maxItems === undefined ? "a list of strings" : `a list of at most ${kind.maxItems} strings`;
+      return kind.maxLength === undefined ? count : `${count} of at most ${kind.maxLength} characters each`;
+    }
   }
 }
 
@@ -67,11 +73,35 @@ export function parseValue(
       code: ConfigErrorCode.BAD_VALUE,
       key,
       source,
-      value: typeof raw === "string" ? JSON.stringify(raw) : String(raw),
+      value: describeBadValue(kind, raw),
       expected: textForNumber ? `${expectedText(kind)}, unquoted` : expectedText(kind),
     });
   }
   return value;
+}
+
+/** Longest value quoted whole in an error; a longer one is quoted in part, with its length. */
+const QUOTED_MAX = 120;
+
+/** The refused value as the error shows it: a list over its bounds says which bound, a long string is cut. */
+function describeBadValue(kind: ValueKind, raw: unknown): string {
+  if (kind.type === "strings") {
+    const list: unknown[] = typeof raw === "string" ? splitList(raw) : Array.isArray(raw) ? raw : [];
+    if (kind.maxItems !== undefined && list.length > kind.maxItems) return `a list of ${list.length} entries`;
+    const index = list.findIndex((s) => typeof s === "string" && tooLong(kind, s));
+    if (index >= 0) return `entry ${index + 1} ${quote(list[index] as string)}`;
+  }
+  return typeof raw === "string" ? quote(raw) : quote(String(raw), (t) => t);
+}
+
+/** `text` as `show` writes it (JSON-quoted by default), its start only when longer than QUOTED_MAX. */
+function quote(text: string, show: (text: string) => string = JSON.stringify): string {
+  if (text.length <= QUOTED_MAX) return show(text);
+  return `${show(text.slice(0, QUOTED_MAX))}… (${text.length} characters)`;
+}
+
+function tooLong(kind: {maxLength?: number}, text: string): boolean {
+  return kind.maxLength !== undefined && text.length > kind.maxLength;
 }
 
 function tryParse(kind: ValueKind, raw: unknown): ConfigValue | undefined {
@@ -95,6 +125,8 @@ function tryParse(kind: ValueKind, raw: unknown): ConfigValue | undefined {
     case "strings": {
       const list = typeof raw === "string" ? splitList(raw) : raw;
       if (!Array.isArray(list) || !list.every((s): s is string => typeof s === "string")) return undefined;
+      if (kind.maxItems !== undefined && list.length > kind.maxItems) return undefined;
+      if (list.some((s) => tooLong(kind, s))) return undefined;
       return !kind.choices || list.every((s) => kind.choices?.includes(s)) ? list : undefined;
     }
   }

@@ -22,10 +22,15 @@ export interface MetricsSources {
   /** Undefined when not syncing. */
   syncProgress(): {blocksPerSecond: number} | undefined;
   txpool: {status(): {pending: number; queued: number}};
-  rpc: {readonly wsConnections: number; readonly subscriptionCount: number; callCacheStats(): CallCacheStats};
+  rpc: {
+    readonly wsConnections: number;
+    readonly subscriptionCount: number;
+    callCacheStats(): CallCacheStats;
+    blockCacheStats(): {bytes: number};
+  };
   /** LevelDB's directory. */
   dbDir: string;
-  /** Every cache's memory against its budget (docs/operations.md §6), one entry per cache name. */
+  /** Every cache's memory against its budget (docs/operations.md §8), one entry per cache name. */
   caches(): CacheUsage[];
   /** The V8 heap the call workers use (the default `nodejs_heap_*` metrics are the main thread's). */
   workersHeapUsedBytes(): number;
@@ -118,8 +123,8 @@ export class NodeMetrics {
           for (const c of caches()) this.set({cache: c.cache}, value(c));
         },
       });
-    gauge("xchain_cache_bytes", "Estimated bytes a cache holds (docs/operations.md §6)", (c) => c.bytes);
-    gauge("xchain_cache_budget_bytes", "The byte budget of a cache (docs/operations.md §6)", (c) => c.budgetBytes);
+    gauge("xchain_cache_bytes", "Estimated bytes a cache holds (docs/operations.md §8)", (c) => c.bytes);
+    gauge("xchain_cache_budget_bytes", "The byte budget of a cache (docs/operations.md §8)", (c) => c.budgetBytes);
   }
 
   private scrapeGauges(): void {
@@ -149,6 +154,7 @@ export class NodeMetrics {
       ["xchain_ws_connections", "Open JSON-RPC WebSocket connections", (s) => s.rpc.wsConnections],
       ["xchain_ws_subscriptions", "eth_subscribe subscriptions held", (s) => s.rpc.subscriptionCount],
       ["xchain_call_cache_bytes", "Bytes the eth_call answer cache holds", (s) => s.rpc.callCacheStats().bytes],
+      ["xchain_block_cache_bytes", "Bytes the formatted-block cache holds", (s) => s.rpc.blockCacheStats().bytes],
       [
         "xchain_db_size_bytes",
         `LevelDB's size on disk (measured at most every ${DB_SIZE_MAX_AGE_MS / 1000} s)`,

@@ -1,5 +1,6 @@
 /**
- * The readiness rule of `GET /ready` (docs/operations.md): a peer has been seen when bootnodes are
+ * The readiness rule of `GET /ready` (docs/operations.md): the database can be read and written (no
+ * damage met, the disk not full), a peer has been seen when bootnodes are
  * configured, the head is recent, and with peers the node is not far behind the best head they report. A node whose built-in miner runs makes its
  * own head, so its age is not checked there.
  */
@@ -18,6 +19,8 @@ export interface ReadinessSources {
   awaitingFirstPeer(): boolean;
   /** Milliseconds since the epoch. */
   now(): number;
+  /** Why the database cannot serve or store now (damage met, a full disk), if it cannot. */
+  storageFault(): string | undefined;
 }
 
 /** The probe of `GET /ready`. */
@@ -27,6 +30,8 @@ export function createReadinessProbe(
 ): HealthProbe {
   return {
     readiness(): Readiness {
+      const storageFault = sources.storageFault();
+      if (storageFault !== undefined) return {ready: false, reason: storageFault};
       if (sources.awaitingFirstPeer()) {
         return {
           ready: false,

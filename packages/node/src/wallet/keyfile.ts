@@ -3,8 +3,7 @@
  * aes-128-ctr under the first half of an scrypt-derived key, authenticated by keccak-256 of the
  * second half followed by the ciphertext. The format geth, ethers and web3.js read and write.
  */
-import {createCipheriv, createDecipheriv, randomBytes, randomUUID} from "node:crypto";
-import {scryptAsync} from "@noble/hashes/scrypt.js";
+import {createCipheriv, createDecipheriv, randomBytes, randomUUID, scrypt} from "node:crypto";
 import {publicKeyToAddress} from "@xchain/primitives";
 import {
   bytesToHex,
@@ -27,8 +26,16 @@ export interface ScryptParams {
 /** geth's "standard" parameters (docs/protocol/keystore.md §2): about a second per unlock. */
 export const STANDARD_SCRYPT: ScryptParams = {n: 262_144, r: 8, p: 1};
 
-/** The largest scrypt memory a keyfile may demand (128·n·r bytes): 1 GiB, 4× geth's standard. */
+/** The largest scrypt memory a keyfile may demand (`scryptMemory`): 1 GiB, 4× geth's standard. */
 const MAX_SCRYPT_MEMORY = 1 << 30;
+
+/**
+ * The bytes scrypt allocates for `params`, as OpenSSL counts them against `maxmem`: the V array
+ * (128·r·(n + 2)) and the p blocks (128·r·p). 256 MiB for geth's standard parameters.
+ */
+export function scryptMemory({n, r, p}: ScryptParams): number {
+  return 128 * r * (n + p + 2);
+}
 
 /** Each reason a keyfile does not give its key. */
 export enum KeyfileErrorCode {
@@ -129,7 +136,7 @@ function parseKeyfile(json: unknown): ParsedKeyfile {
   if (!isPositiveInteger(n) || (n & (n - 1)) !== 0 || n < 2) throw corrupt("kdfparams.n is not a power of two");
   if (!isPositiveInteger(r) || !isPositiveInteger(p)) throw corrupt("kdfparams.r and p must be positive integers");
   if (dklen !== 32) throw corrupt("kdfparams.dklen is not 32");
-  if (128 * n * r > MAX_SCRYPT_MEMORY) throw corrupt(`scrypt n=${n} r=${r} needs more than 1 GiB`);
+  if (scryptMemory({n, r, p}) > MAX_SCRYPT_MEMORY) throw corrupt(`scrypt n=${n} r=${r} p=${p} needs more than 1 GiB`);
   const hex = (value: unknown, name: string, length?: number) => {
     const bytes = typeof value === "string" ? hexToBytesOrNull(value.startsWith("0x") ? value.slice(2) : value) : null;
     if (!bytes || (length !== undefined && bytes.length !== length))
@@ -147,9 +154,18 @@ function parseKeyfile(json: unknown): ParsedKeyfile {
   };
 }
 
-/** scrypt in slices that yield to the event loop, so RPC keeps answering during an unlock. */
-function deriveKey(passphrase: string, salt: Uint8Array, {n, r, p}: ScryptParams): Promise<Uint8Array> {
-  return scryptAsync(utf8ToBytes(passphrase), salt, {N: n, r, p, dkLen: 32, maxmem: MAX_SCRYPT_MEMORY + 1024});
+/**
+ * OpenSSL's scrypt on a thread of libuv's pool (node:crypto): the event loop keeps turning and the
+ * 256 MiB it takes are native memory, given back when it ends (docs/protocol/keystore.md §5).
+ * `maxmem` is exactly what the parameters need, which `parseKeyfile` bounds.
+ */
+function deriveKey(passphrase: string, salt: Uint8Array, params: ScryptParams): Promise<Uint8Array> {
+  const {n, r, p} = params;
+  return new Promise((resolve, reject) =>
+    scrypt(utf8ToBytes(passphrase), salt, 32, {N: n, r, p, maxmem: scryptMemory(params)}, (error, key) =>
+      error ? reject(error) : resolve(new Uint8Array(key.buffer, key.byteOffset, key.length)),
+    ),
+  );
 }
 
 function isPositiveInteger(value: unknown): value is number {

@@ -3,13 +3,18 @@
  * `<datadir>/keystore`, and the accounts unlocked from them in memory with an optional expiry.
  * It is the node's `DevWallet` too: the unlocked accounts sign beside the dev accounts, which it
  * holds unlocked for good, as rskj's wallet holds its seed accounts.
+ * Key derivations (scrypt) run off the main thread, bounded by `DerivationSlots`, and each answer
+ * matches the disk: a request told to stop (its timeout, its client gone) writes no keyfile and
+ * unlocks nothing (docs/protocol/keystore.md §5).
  */
 import {randomBytes} from "node:crypto";
-import {chmod, mkdir, readdir, readFile, rename, writeFile} from "node:fs/promises";
+import {renameSync} from "node:fs";
+import {chmod, mkdir, readdir, readFile, rm, writeFile} from "node:fs/promises";
 import {join} from "node:path";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
 import {type DevWallet, type Keystore, PrivateKeyWallet} from "@xchain/rpc";
 import {bytesToHex, hexToBytesOrNull, keccak256, NodeError, utf8ToBytes} from "@xchain/utils";
+import {type DerivationBounds, DerivationSlots} from "./derivationSlots.ts";
 import {decryptKey, encryptKey, type Keyfile, type ScryptParams} from "./keyfile.ts";
 
 /** docs/protocol/keystore.md §3: new and imported keys stay unlocked 30 minutes, as in rskj. */
@@ -37,6 +42,8 @@ export interface KeystoreOptions {
   scrypt: ScryptParams;
   /** Whether personal_dumpRawKey may reveal an unlocked key (`wallet.allowDumpRawKey`). */
   allowDumpRawKey: boolean;
+  /** Key derivations at once and waiting (`wallet.keyDerivations`, `wallet.keyDerivationQueue`). */
+  derivations: DerivationBounds;
 }
 
 /** What the keystore is given. */
@@ -57,6 +64,8 @@ export class KeystoreWallet implements DevWallet, Keystore {
   private readonly files: Map<string, string>;
   private readonly now: () => number;
   private readonly chainId: number;
+  /** Every scrypt of this keystore runs in one of these. */
+  readonly derivations: DerivationSlots;
 
   private constructor(
     private readonly opts: KeystoreOptions,
@@ -67,6 +76,7 @@ export class KeystoreWallet implements DevWallet, Keystore {
     this.files = files;
     this.now = modules.now ?? Date.now;
     this.chainId = modules.chainId;
+    this.derivations = new DerivationSlots(opts.derivations);
   }
 
   /** Reads the keyfile names of `opts.dir` (a missing directory is an empty keystore). */
@@ -107,12 +117,12 @@ export class KeystoreWallet implements DevWallet, Keystore {
     return [...this.files.keys()].map((hex) => hexToBytesOrNull(hex) as Uint8Array);
   }
 
-  async newAccount(passphrase: string): Promise<Uint8Array> {
-    return this.store(new Uint8Array(randomBytes(32)), passphrase);
+  async newAccount(passphrase: string, signal?: AbortSignal): Promise<Uint8Array> {
+    return this.store(new Uint8Array(randomBytes(32)), passphrase, signal);
   }
 
-  async importRawKey(privateKey: Uint8Array, passphrase: string): Promise<Uint8Array> {
-    return this.store(privateKey, passphrase);
+  async importRawKey(privateKey: Uint8Array, passphrase: string, signal?: AbortSignal): Promise<Uint8Array> {
+    return this.store(privateKey, passphrase, signal);
   }
 
   addSeedAccount(seed: string): Uint8Array {
@@ -121,10 +131,17 @@ export class KeystoreWallet implements DevWallet, Keystore {
     return address;
   }
 
-  async unlock(address: Uint8Array, passphrase: string, durationMs: number | undefined): Promise<boolean> {
+  async unlock(
+    address: Uint8Array,
+    passphrase: string,
+    durationMs: number | undefined,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     const name = this.files.get(bytesToHex(address));
     if (name === undefined) return false;
-    const key = await this.decrypt(name, passphrase);
+    const key = await this.decrypt(name, passphrase, signal);
+    // In the turn the key came: a request told to stop unlocks nothing.
+    signal?.throwIfAborted();
     this.hold(key, durationMs ?? DEFAULT_UNLOCK_MS);
     return true;
   }
@@ -135,10 +152,10 @@ export class KeystoreWallet implements DevWallet, Keystore {
     return this.unlocked.remove(address);
   }
 
-  async decryptedWallet(from: Uint8Array, passphrase: string): Promise<DevWallet | undefined> {
+  async decryptedWallet(from: Uint8Array, passphrase: string, signal?: AbortSignal): Promise<DevWallet | undefined> {
     const name = this.files.get(bytesToHex(from));
     if (name === undefined) return undefined;
-    return new PrivateKeyWallet([await this.decrypt(name, passphrase)], this.chainId);
+    return new PrivateKeyWallet([await this.decrypt(name, passphrase, signal)], this.chainId);
   }
 
   dumpRawKey(address: Uint8Array): Uint8Array {
@@ -153,8 +170,8 @@ export class KeystoreWallet implements DevWallet, Keystore {
     return this.unlocked.privateKeyOf(address);
   }
 
-  /** The key of a keyfile; nothing is written, whatever the outcome. */
-  private async decrypt(name: string, passphrase: string): Promise<Uint8Array> {
+  /** The key of a keyfile, derived in a slot; nothing is written, whatever the outcome. */
+  private async decrypt(name: string, passphrase: string, signal: AbortSignal | undefined): Promise<Uint8Array> {
     const text = await readFile(join(this.opts.dir, name), "utf8");
     let json: unknown;
     try {
@@ -162,18 +179,38 @@ export class KeystoreWallet implements DevWallet, Keystore {
     } catch {
       json = undefined;
     }
-    return decryptKey(json, passphrase);
+    return this.derivations.run(() => decryptKey(json, passphrase), signal);
   }
 
-  /** Writes the keyfile (temp file, mode 0600, then rename) and unlocks the key for the default duration. */
-  private async store(privateKey: Uint8Array, passphrase: string): Promise<Uint8Array> {
-    const keyfile: Keyfile = await encryptKey(privateKey, passphrase, this.opts.scrypt);
+  /**
+   * Encrypts the key in a slot, writes the keyfile (temp file, mode 0600, then rename) and unlocks
+   * the key for the default duration. A request told to stop before the rename leaves no file; the
+   * rename is synchronous, in the same turn as that check and as the answer's resolution, so that no
+   * timeout can be answered once the file is there (docs/protocol/keystore.md §5).
+   */
+  private async store(
+    privateKey: Uint8Array,
+    passphrase: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Uint8Array> {
+    const keyfile: Keyfile = await this.derivations.run(
+      () => encryptKey(privateKey, passphrase, this.opts.scrypt),
+      signal,
+    );
+    signal?.throwIfAborted();
     const name = `UTC--${new Date(this.now()).toISOString().replaceAll(":", "-")}--${keyfile.address}`;
     await mkdir(this.opts.dir, {recursive: true, mode: 0o700});
     const temp = join(this.opts.dir, `.${name}.tmp`);
-    await writeFile(temp, JSON.stringify(keyfile), {mode: 0o600, flag: "wx"});
-    await chmod(temp, 0o600);
-    await rename(temp, join(this.opts.dir, name));
+    try {
+      await writeFile(temp, JSON.stringify(keyfile), {mode: 0o600, flag: "wx"});
+      await chmod(temp, 0o600);
+      signal?.throwIfAborted();
+      renameSync(temp, join(this.opts.dir, name));
+    } catch (e) {
+      // Not when the name was taken: that temp file is another write's.
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") await rm(temp, {force: true});
+      throw e;
+    }
     this.files.set(keyfile.address, name);
     return this.hold(privateKey, DEFAULT_UNLOCK_MS);
   }

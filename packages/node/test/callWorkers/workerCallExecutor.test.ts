@@ -57,7 +57,7 @@ let root: Uint8Array;
 
 beforeAll(async () => {
   const dbPath = join(mkdtempSync(join(tmpdir(), "xchain-callworkers-")), "db");
-  store = await LevelStore.open(dbPath, "share");
+  store = await LevelStore.open(dbPath, {threads: "share"});
   const state = new StateDatabase({...defaultStateOptions, nodeCacheBytes: 1 << 20}, {store});
   const genesis = await buildGenesisState(
     state,

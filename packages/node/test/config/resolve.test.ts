@@ -134,6 +134,33 @@ describe("resolveNodeOptions", () => {
     expect(network.message).toMatch(/mainnet, testnet, regtest, custom/);
   });
 
+  it("refuses too many bootnodes or a too long one before parsing any, naming the key and the bound", async () => {
+    const peer = "/ip4/10.0.0.5/tcp/50501/p2p/16Uiu2HAmBgNgd3mDAeYbXRsvnN4BHptazSX2Zx4Q28DNe4WDFMk3";
+    const many = Array.from({length: 65}, () => peer);
+    expect(
+      (await resolveNodeOptions({flags: new Map([["p2p.bootnodes", many.slice(1).join(",")]])})).p2p.bootnodes,
+    ).toHaveLength(64);
+    const fromFlag = await refusal(resolveNodeOptions({flags: new Map([["p2p.bootnodes", many.join(",")]])}));
+    expect(fromFlag.message).toBe(
+      "bad value for p2p.bootnodes (--p2p.bootnodes): a list of 65 entries; expected a list of at most 64 strings of at most 512 characters each",
+    );
+    const fromFile = await refusal(
+      resolveNodeOptions({configFile: configFile(`[p2p]\nbootnodes = ${JSON.stringify(many)}\n`)}),
+    );
+    expect(fromFile.type).toMatchObject({
+      code: ConfigErrorCode.BAD_VALUE,
+      key: "p2p.bootnodes",
+      value: "a list of 65 entries",
+    });
+    // 100 KB: refused at once, and the message quotes only its start.
+    const long = `/ip4/1.2.3.4/tcp/1/p2p/${"Q".repeat(100_000)}`;
+    const tooLong = await refusal(resolveNodeOptions({flags: new Map([["p2p.bootnodes", `${peer},${long}`]])}));
+    expect(tooLong.message).toMatch(
+      /^bad value for p2p\.bootnodes \(--p2p\.bootnodes\): entry 2 "\/ip4\/1\.2\.3\.4\/tcp\/1\/p2p\/Q+"… \(100023 characters\); expected a list of at most 64 strings of at most 512 characters each$/,
+    );
+    expect(tooLong.message.length).toBeLessThan(400);
+  });
+
   it("reports a TOML syntax error and an unreadable file", async () => {
     const syntax = await refusal(resolveNodeOptions({configFile: configFile("[log\n")}));
     expect(syntax.code).toBe(ConfigErrorCode.TOML_SYNTAX);

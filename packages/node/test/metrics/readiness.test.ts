@@ -13,6 +13,7 @@ function probe(overrides: Partial<ReadinessSources>) {
     bestPeerNumber: () => undefined,
     awaitingFirstPeer: () => false,
     now: () => NOW_MS,
+    storageFault: () => undefined,
     ...overrides,
   });
 }
@@ -20,6 +21,11 @@ function probe(overrides: Partial<ReadinessSources>) {
 describe("the readiness probe", () => {
   it("is ready with a recent head and no peers", () => {
     expect(probe({}).readiness()).toEqual({ready: true});
+  });
+
+  it("is not ready while the database cannot serve or store, mining or not", () => {
+    const reason = "no space left on the device of /data/db: IO error";
+    expect(probe({storageFault: () => reason, isMining: () => true}).readiness()).toEqual({ready: false, reason});
   });
 
   it("is not ready while bootnodes are configured and no peer has been seen, even when mining", () => {

@@ -1,7 +1,8 @@
 /**
  * One API key while the node runs: its record from the keys file, its token bucket and its open
  * WebSocket connections. The keys file can change under it: `update` swaps the permissions and
- * limits (open connections see them at once), `revoke` closes its connections.
+ * limits (open connections see them at once), `revoke` tells its connections, which answer what
+ * they have read and close.
  */
 import type {ApiKeyRecord, KeyLimits, KeyPermissions} from "./keysFile.ts";
 import {permissionRefusal} from "./permissions.ts";
@@ -75,7 +76,7 @@ export class KeyAccess {
     return this.connections.size;
   }
 
-  /** Counts an open WebSocket connection; `close` ends it when the key is revoked. */
+  /** Counts an open WebSocket connection; `close` is called when the key is revoked (the connection answers, then closes). */
   attach(connection: KeyConnection, close: () => void): void {
     this.connections.set(connection, close);
     connection.onClose(() => this.connections.delete(connection));
@@ -88,7 +89,7 @@ export class KeyAccess {
     this.bucket.reconfigure({ratePerSecond: record.limits.requestsPerSecond, burst: record.limits.burst});
   }
 
-  /** The key is gone from the file: its WebSocket connections are closed. */
+  /** The key is gone from the file: its WebSocket connections are told to close. */
   revoke(): void {
     this.isRevoked = true;
     for (const close of [...this.connections.values()]) close();

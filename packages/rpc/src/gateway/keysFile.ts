@@ -127,10 +127,15 @@ export function parseKeysFile(text: string, path: string): KeysFile {
   if (top.version !== 1) fail("version", `expected 1, got ${JSON.stringify(top.version)}`);
   if (!Array.isArray(top.keys)) fail("keys", "expected an array");
   const keys = (top.keys as unknown[]).map((entry, i) => parseRecord(entry, `keys[${i}]`, fail));
-  const seen = new Set<string>();
+  const ids = new Set<string>();
+  // One secret under two records would leave one of them unrevokable (docs/gateway.md §1).
+  const idsByHash = new Map<string, string>();
   keys.forEach((key, i) => {
-    if (seen.has(key.id)) fail(`keys[${i}].id`, `duplicate id ${key.id}`);
-    seen.add(key.id);
+    if (ids.has(key.id)) fail(`keys[${i}].id`, `duplicate id ${key.id}`);
+    ids.add(key.id);
+    const first = idsByHash.get(key.sha256);
+    if (first !== undefined) fail(`keys[${i}].sha256`, `key ${key.id} has the same sha256 as key ${first}`);
+    idsByHash.set(key.sha256, key.id);
   });
   return {version: 1, keys};
 }

@@ -30,18 +30,18 @@ export class TokenBucket {
   }
 
   /**
-   * Takes `cost` tokens (at most the burst, so that a batch larger than the burst can pass on a full
-   * bucket): 0 when taken, otherwise the milliseconds until they would be there (nothing taken).
+   * Takes `cost` tokens: 0 when taken, otherwise the milliseconds until they would be there (nothing
+   * taken), `Infinity` when `cost` is more than the burst (a bucket never holds that many).
    */
   take(cost: number, now: number = performance.now()): number {
     const {ratePerSecond, burst} = this.limit;
     this.tokens = Math.min(burst, this.tokens + (Math.max(0, now - this.last) * ratePerSecond) / 1000);
     this.last = now;
-    const needed = Math.min(cost, burst);
-    if (this.tokens >= needed) {
-      this.tokens -= needed;
+    if (cost > burst) return Number.POSITIVE_INFINITY;
+    if (this.tokens >= cost) {
+      this.tokens -= cost;
       return 0;
     }
-    return ((needed - this.tokens) * 1000) / ratePerSecond;
+    return ((cost - this.tokens) * 1000) / ratePerSecond;
   }
 }

@@ -3,13 +3,15 @@
  * exception becomes a wire error (design "RPC"). Batches run sequentially, in order, and their
  * size counts nested arrays recursively (docs/protocol/errors.md). Each response is serialized as
  * soon as it is answered and its bytes counted in the body's budget: once the budget refuses, the
- * rest of the batch is not run and the whole body is answered with the refusal (docs/rpc.md §8).
+ * rest of the batch is not run; the items answered stay and the others are answered with the
+ * refusal, each with its own id (docs/rpc.md §8).
  */
 import {setImmediate} from "node:timers/promises";
 import type {RpcObserver} from "../deps.ts";
+import {BodyAnswer, type DispatchResult} from "./bodyAnswer.ts";
 import {MethodUnavailableError, RpcError, RpcErrorCode} from "./errors.ts";
 import {errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseRequest, resultResponse} from "./message.ts";
-import {serializeBody, serializeResponse} from "./rawJson.ts";
+import {serializeResponse} from "./rawJson.ts";
 import type {MethodLookup, MethodRegistry, RequestContext} from "./registry.ts";
 
 /** What dispatch needs besides the body. */
@@ -28,15 +30,10 @@ export interface DispatchOptions {
   observer?: RpcObserver;
 }
 
+export type {DispatchResult};
+
 /** The name an observer is given for a method that is not registered. */
 export const UNKNOWN_METHOD = "unknown";
-
-/** What to send back. */
-export interface DispatchResult {
-  /** The UTF-8 JSON of the response body; undefined when only notifications came in. */
-  payload: Buffer | undefined;
-  httpStatus: number;
-}
 
 // docs/protocol/errors.md: HTTP 400 only when the top-level error is one of these.
 const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([
@@ -100,77 +97,90 @@ export function methodsOf(raw: unknown): string[] {
 /**
  * Answers a body `parseBody` accepted; never throws. The answer comes synchronously when every
  * handler it ran answered synchronously (a memoized read), so that a cheap request costs no promise.
+ * `body` is where the answer is built: the transport finishes it with -32011 when the time budget
+ * passes first.
  */
 export function dispatchParsed(
   raw: unknown,
   options: DispatchOptions,
   context: RequestContext,
+  body: BodyAnswer = new BodyAnswer(raw),
 ): DispatchResult | Promise<DispatchResult> {
-  if (Array.isArray(raw)) return dispatchBatch(raw, options, context);
+  if (Array.isArray(raw)) return dispatchBatch(raw, options, context, body);
   const response = answer(raw, options, context);
-  return response instanceof Promise ? response.then((r) => singleAnswer(r, context)) : singleAnswer(response, context);
+  return response instanceof Promise
+    ? response.then((r) => singleAnswer(r, context, body))
+    : singleAnswer(response, context, body);
 }
 
-function singleAnswer(response: JsonRpcResponse | undefined, context: RequestContext): DispatchResult {
-  if (context.budget.exceeded) return refused(context);
+function singleAnswer(
+  response: JsonRpcResponse | undefined,
+  context: RequestContext,
+  body: BodyAnswer,
+): DispatchResult {
+  if (context.budget.exceeded) return refused(context, body);
   const result = single(response);
-  return result.payload && !reserveRest(context, 0, result.payload.length) ? refused(context) : result;
+  return result.payload && !reserveRest(context, 0, result.payload.length) ? refused(context, body) : result;
 }
 
 /**
- * Answers a batch from item `start` on, appending to `parts`, synchronously as long as its answers
- * are known at once and its time slice lasts; a pending answer or a yield continues it in a promise.
- * `resumed`: `start` comes right after a yield, whose slice has just begun.
+ * Answers a batch from item `body.next` on, synchronously as long as its answers are known at once
+ * and its time slice lasts; a pending answer or a yield continues it in a promise. `resumed`: the
+ * next item comes right after a yield, whose slice has just begun.
  */
 function dispatchBatch(
   raw: unknown[],
   options: DispatchOptions,
   context: RequestContext,
-  parts: (string | Buffer)[] = [],
-  start = 0,
+  body: BodyAnswer,
   sliceStart = performance.now(),
   resumed = false,
 ): DispatchResult | Promise<DispatchResult> {
+  const start = body.next;
   for (let i = start; i < raw.length; i++) {
     // A long batch yields now and then: other connections get their turn and the timeout can fire.
     if (i > 0 && i % BATCH_CHECK_EVERY === 0) {
       if (!(resumed && i === start) && performance.now() - sliceStart >= BATCH_SLICE_MS) {
-        return setImmediate().then(() => dispatchBatch(raw, options, context, parts, i, performance.now(), true));
+        return setImmediate().then(() => dispatchBatch(raw, options, context, body, performance.now(), true));
       }
-      if (context.aborted ?? context.signal.aborted) break;
+      // Told to stop (a timeout, the server closing): the items not run are answered with the reason.
+      if (context.aborted ?? context.signal.aborted) return body.finish(abortReason(context));
     }
     const mark = context.budget.used;
     const answered = answer(raw[i], options, context);
     // Only a pending answer is waited for: an answer known already takes no turn of the microtask queue.
     if (answered instanceof Promise) {
       return answered.then(
-        (response) =>
-          keepPart(response, mark, parts, context) ?? dispatchBatch(raw, options, context, parts, i + 1, sliceStart),
+        (response) => keepPart(response, mark, body, context) ?? dispatchBatch(raw, options, context, body, sliceStart),
       );
     }
-    const refusal = keepPart(answered, mark, parts, context);
+    const refusal = keepPart(answered, mark, body, context);
     if (refusal) return refusal;
   }
-  return {payload: parts.length > 0 ? joinArray(parts) : undefined, httpStatus: 200};
+  return body.complete();
 }
 
 /**
- * Serializes a batch item's response into `parts`, its bytes counted from `mark` (what the budget
- * stood at when it started); the whole body's refusal when the budget refused.
+ * Serializes a batch item's response into `body`, its bytes counted from `mark` (what the budget
+ * stood at when it started); the finished answer when the budget refused, or when it was sent already.
  */
 function keepPart(
   response: JsonRpcResponse | undefined,
   mark: number,
-  parts: (string | Buffer)[],
+  body: BodyAnswer,
   context: RequestContext,
 ): DispatchResult | undefined {
-  if (context.budget.exceeded) return refused(context);
-  if (!response) return undefined;
+  if (context.budget.exceeded) return refused(context, body);
+  if (body.finished) return body.finish(abortReason(context));
+  if (!response) {
+    body.keep(undefined);
+    return undefined;
+  }
   const part = serializeResponse(response);
   const size = typeof part === "string" ? Buffer.byteLength(part) : part.length;
   // One byte more for the separator.
-  if (!reserveRest(context, mark, size + 1)) return refused(context);
-  parts.push(part);
+  if (!reserveRest(context, mark, size + 1)) return refused(context, body);
+  body.keep(part);
   return undefined;
 }
 
@@ -185,10 +195,19 @@ function single(response: JsonRpcResponse | undefined): DispatchResult {
   return {payload: typeof text === "string" ? Buffer.from(text) : text, httpStatus: status};
 }
 
-/** The whole body answered with the budget's refusal, id null (as a response over `maxResponseBytes` always was). */
-function refused(context: RequestContext): DispatchResult {
-  const error = context.budget.exceeded ?? RpcError.internal();
-  return {payload: serializeBody(errorResponse(null, error)), httpStatus: 200};
+/**
+ * The body answered once the budget refused (over `maxResponseBytes`, or past the memory all
+ * responses share): the items answered so far stay, the one refused and the rest get the refusal
+ * with their own ids (docs/rpc.md §8).
+ */
+function refused(context: RequestContext, body: BodyAnswer): DispatchResult {
+  return body.finish(context.budget.exceeded ?? RpcError.internal());
+}
+
+/** Why the body's work was told to stop: -32011 unless the signal says otherwise. */
+function abortReason(context: RequestContext): RpcError {
+  const reason: unknown = context.signal.reason;
+  return reason instanceof RpcError ? reason : RpcError.timeout();
 }
 
 /**
@@ -199,22 +218,6 @@ function reserveRest(context: RequestContext, mark: number, size: number): boole
   const missing = size - (context.budget.used - mark);
   return missing <= 0 || context.budget.tryReserve(missing);
 }
-
-/** The batch's answer: its responses' text joined and encoded once, unless some are bytes already. */
-function joinArray(parts: readonly (string | Buffer)[]): Buffer {
-  if (parts.every((part) => typeof part === "string")) return Buffer.from(`[${parts.join(",")}]`);
-  const chunks: Buffer[] = [OPEN];
-  parts.forEach((part, i) => {
-    if (i > 0) chunks.push(COMMA);
-    chunks.push(typeof part === "string" ? Buffer.from(part) : part);
-  });
-  chunks.push(CLOSE);
-  return Buffer.concat(chunks);
-}
-
-const OPEN = Buffer.from("[");
-const COMMA = Buffer.from(",");
-const CLOSE = Buffer.from("]");
 
 /**
  * The response to one request object, undefined for a notification; a promise only when the

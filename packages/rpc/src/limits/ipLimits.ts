@@ -8,7 +8,7 @@
  * next request starts on a full bucket), so that a flood of addresses cannot grow memory.
  */
 import {isLoopback, parseIp, parseIpAddressOrRange} from "@xchain/utils";
-import {type RateRefusal, rateRefusal, requestCount} from "../gateway/rateLimit.ts";
+import {type RateRefusal, rateRefusal} from "../gateway/rateLimit.ts";
 import {TokenBucket} from "../gateway/tokenBucket.ts";
 import type {IpLimitOptions} from "../options.ts";
 
@@ -32,17 +32,18 @@ export class IpLimits {
     return this.table.size;
   }
 
-  /** Takes a body's requests from `address`'s bucket; the 429 refusal when it is over its rate. */
+  /**
+   * Takes a body's tokens from `address`'s bucket (`raw` undefined: a body refused before it runs);
+   * the refusal when it is over its rate.
+   */
   checkRate(address: string, raw: unknown): RateRefusal | undefined {
     const key = this.keyOf(address);
     if (key === undefined) return undefined;
     const state = this.touch(key);
-    state.bucket ??= new TokenBucket({ratePerSecond: this.options.requestsPerSecond, burst: this.options.burst});
-    return rateRefusal(
-      raw,
-      state.bucket.take(requestCount(raw)),
-      () => `${this.options.requestsPerSecond} requests/s for address ${key}`,
-    );
+    const {requestsPerSecond, burst} = this.options;
+    state.bucket ??= new TokenBucket({ratePerSecond: requestsPerSecond, burst});
+    const {bucket} = state;
+    return rateRefusal(raw, (cost) => bucket.take(cost), {requestsPerSecond, burst, sender: () => `address ${key}`});
   }
 
   /**

@@ -8,6 +8,7 @@ import {NodeError, publicKeyOf, toData} from "@xchain/utils";
 
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
+import {KeystoreBusyError} from "../keystoreBusy.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import {callRequest} from "../params/callObject.ts";
 import {type Codec, jsonType, ParamError, string, withSchema} from "../params/codec.ts";
@@ -60,11 +61,16 @@ export function personalMethods({
 }: Pick<ModuleDeps, "chain" | "wallet" | "keystore" | "txpool" | "miner">): Record<string, RpcMethod> {
   const common = {
     /** Handler for `personal_sendTransaction`: a stored key decrypted with the passphrase, else a dev account */
-    sendTransaction: method([param("transaction", callRequest), param("passphrase", string)], async (request, pass) => {
-      const stored =
-        request.from && keystore ? await refusing(keystore.decryptedWallet(request.from, pass)) : undefined;
-      return sendFromWallet(stored ?? wallet, txpool, request, chain.head().header.minimumGasPrice, miner);
-    }),
+    sendTransaction: method(
+      [param("transaction", callRequest), param("passphrase", string)],
+      async (request, pass, context) => {
+        const stored =
+          request.from && keystore
+            ? await refusing(keystore.decryptedWallet(request.from, pass, context.signal))
+            : undefined;
+        return sendFromWallet(stored ?? wallet, txpool, request, chain.head().header.minimumGasPrice, miner);
+      },
+    ),
   };
   if (!keystore) {
     return {
@@ -95,12 +101,14 @@ export function personalMethods({
         .filter((a) => !seen.has(a) && seen.add(a));
     }),
     /** Handler for `personal_newAccount` */
-    newAccount: method([param("passphrase", string)], async (pass) => toData(await keystore.newAccount(pass))),
+    newAccount: method([param("passphrase", string)], async (pass, context) =>
+      toData(await refusing(keystore.newAccount(pass, context.signal))),
+    ),
     /** Handler for `personal_newAccountWithSeed`: keccak256(seed), in memory only */
     newAccountWithSeed: method([param("seed", string)], (seed) => toData(keystore.addSeedAccount(seed))),
     /** Handler for `personal_importRawKey` */
-    importRawKey: method([param("key", privateKey), param("passphrase", string)], async (key, pass) =>
-      toData(await keystore.importRawKey(key, pass)),
+    importRawKey: method([param("key", privateKey), param("passphrase", string)], async (key, pass, context) =>
+      toData(await refusing(keystore.importRawKey(key, pass, context.signal))),
     ),
     /** Handler for `personal_dumpRawKey`: refused unless wallet.allowDumpRawKey */
     dumpRawKey: method([param("address", address)], (account) =>
@@ -109,8 +117,8 @@ export function personalMethods({
     /** Handler for `personal_unlockAccount`: a stored account is decrypted; a dev account is always unlocked */
     unlockAccount: method(
       [param("address", address), param("passphrase", string), optional("duration", unlockDuration)],
-      async (account, pass, durationMs) => {
-        if (await refusing(keystore.unlock(account, pass, durationMs))) return true;
+      async (account, pass, durationMs, context) => {
+        if (await refusing(keystore.unlock(account, pass, durationMs, context.signal))) return true;
         return wallet?.hasAccount(account) ?? false;
       },
     ),
@@ -119,7 +127,10 @@ export function personalMethods({
   };
 }
 
-/** A keystore refusal (a wrong passphrase, a corrupt keyfile, a locked account) as -32000 with its reason. */
+/**
+ * A keystore refusal (a wrong passphrase, a corrupt keyfile, a locked account) as -32000 with its
+ * reason; a busy keystore is left to the error mapping (-32005).
+ */
 async function refusing<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
@@ -137,5 +148,5 @@ function refusingSync<T>(work: () => T): T {
 }
 
 function asRpcError(e: unknown): unknown {
-  return e instanceof NodeError ? RpcError.server(e.message) : e;
+  return e instanceof NodeError && !(e instanceof KeystoreBusyError) ? RpcError.server(e.message) : e;
 }

@@ -24,7 +24,8 @@ import {capConnections} from "./connectionCap.ts";
 import {requestsOfSocket} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {healthAnswer} from "./health.ts";
-import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
+import {requestTimeouts} from "./requestTimeouts.ts";
+import {checkSenderRate, errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
 
 /** What the HTTP transport needs. */
@@ -37,9 +38,6 @@ export type HttpTransportOptions = ReplyLimits &
     tlsCredentials?: TlsCredentials;
   };
 
-/** How often Node checks the connections for `requestTimeout` / `headersTimeout`: a cut is at most this late. */
-const TIMEOUT_CHECK_MS = 1_000;
-
 /** An HTTP(S) server answering JSON-RPC on any path; call `listen` on it. */
 export function createHttpTransport(
   dispatchOptions: DispatchOptions,
@@ -47,14 +45,7 @@ export function createHttpTransport(
   logger: Logger,
 ): Server {
   const dropped = new DroppedClients(logger);
-  // Node 20 cuts a request still arriving by its `headersTimeout` even once the headers are in, and
-  // checks every `connectionsCheckingInterval` (default 30 s): with the defaults (60 s) a slow body
-  // was held up to 90 s. Both timeouts are the body timeout, checked every second (sooner for a short one).
-  const timeouts = {
-    requestTimeout: options.bodyTimeoutMs,
-    headersTimeout: options.bodyTimeoutMs,
-    connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, Math.ceil(options.bodyTimeoutMs / 4)),
-  };
+  const timeouts = requestTimeouts(options.bodyTimeoutMs);
   const server: Server = options.tlsCredentials
     ? createHttpsServer({...timeouts, ...options.tlsCredentials})
     : createServer(timeouts);
@@ -130,7 +121,9 @@ function handle(
   readBody(req, options.maxBodyBytes, (body) => {
     try {
       if (body === undefined) {
-        refuseBody(req, res, cors, dropped);
+        refuseBody(req, res, cors, dropped, () =>
+          checkSenderRate(undefined, apiKey, clientOf(req.socket), options.addressLimits),
+        );
         return;
       }
       const client = clientOf(req.socket);
@@ -148,17 +141,22 @@ function handle(
   });
 }
 
-/** A body that never came whole: the client left (a debug line), or it was too large (413, connection closed). */
+/**
+ * A body that never came whole: the client left (a debug line), or it was too large (413, connection
+ * closed; `charge` takes its token from the sender, docs/gateway.md §3).
+ */
 function refuseBody(
   req: IncomingMessage,
   res: ServerResponse,
   cors: Record<string, string> | undefined,
   dropped: DroppedClients,
+  charge: () => void,
 ): void {
   if (res.destroyed) {
     dropped.record(dropReason(req), {client: req.socket.remoteAddress});
     return;
   }
+  charge();
   const {socket} = res;
   // Transport abuse: refuse and drop the connection rather than read the rest.
   res.writeHead(413, {...cors, Connection: "close", "Content-Type": "text/plain"}).end("request body too large\n");

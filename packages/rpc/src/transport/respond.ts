@@ -1,7 +1,8 @@
 /**
  * One body through dispatch for either transport, within the time budget and the response size
  * caps: past its time budget (a batch as a whole) or over `maxResponseBytes` the answer is
- * -32011 (docs/protocol/errors.md), past the memory shared by all responses -32005 (docs/rpc.md §8).
+ * -32011 (docs/protocol/errors.md), past the memory shared by all responses -32005 (docs/rpc.md §8),
+ * each request answered with its own id and a batch's answered items kept (`BodyAnswer`).
  * The budget is `requestTimeoutMs`, or the longest budget of a method the body calls when longer
  * (tracing methods, `MethodRegistry.timeBudgetMs`).
  * The request's signal is aborted on timeout, so long handlers stop working; the work is tracked
@@ -9,7 +10,8 @@
  */
 
 import type {KeyAccess} from "../gateway/keyAccess.ts";
-import {checkRate} from "../gateway/rateLimit.ts";
+import {checkRate, type RateRefusal} from "../gateway/rateLimit.ts";
+import {BodyAnswer} from "../jsonrpc/bodyAnswer.ts";
 import type {RpcClient} from "../jsonrpc/client.ts";
 import {type DispatchOptions, type DispatchResult, dispatchParsed, methodsOf, parseBody} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
@@ -39,7 +41,7 @@ export type ReplyLimits = Pick<RpcOptions, "requestTimeoutMs" | "maxResponseByte
   addressLimits?: IpLimits;
 };
 
-/** A whole response carrying only `error`, id null. */
+/** A whole response carrying only `error`, id null: a refusal before any request was read. */
 export const errorPayload = (error: RpcError): Buffer =>
   Buffer.from(JSON.stringify({jsonrpc: "2.0", id: null, error: error.toObject()}));
 
@@ -69,11 +71,15 @@ export function reply(
     text,
     maxBatchSize < dispatchOptions.maxBatchSize ? {...dispatchOptions, maxBatchSize} : dispatchOptions,
   );
-  if (parsed.kind === "answered") return parsed.result;
-  const overRate = apiKey
-    ? checkRate(apiKey, parsed.raw)
-    : limits.addressLimits?.checkRate(transport.client.address, parsed.raw);
+  // A body refused before it runs costs its sender a token too: over the rate, the rate's answer.
+  const overRate = checkSenderRate(
+    parsed.kind === "answered" ? undefined : parsed.raw,
+    apiKey,
+    transport.client,
+    limits.addressLimits,
+  );
   if (overRate) return overRate;
+  if (parsed.kind === "answered") return parsed.result;
   const timeoutMs = dispatchOptions.registry.timeBudgetMs(methodsOf(parsed.raw), limits.requestTimeoutMs);
   // Aborted with -32011 as its reason: a read that stops on it (`throwIfAborted`) ends as a timeout.
   const control = new RequestControl(performance.now() + timeoutMs);
@@ -81,9 +87,10 @@ export function reply(
   // A body answered synchronously never joins the connection's requests: no close can come while it runs.
   if (requests.closed) control.abort(RpcError.timeout());
   const budget = new ResponseBudget(limits.maxResponseBytes, limits.requests.memory);
+  const body = new BodyAnswer(parsed.raw);
   let work: DispatchResult | Promise<DispatchResult> | undefined;
   try {
-    work = dispatchParsed(parsed.raw, dispatchOptions, new BodyContext(transport, control, budget));
+    work = dispatchParsed(parsed.raw, dispatchOptions, new BodyContext(transport, control, budget), body);
   } finally {
     // Answered already (or a response that cannot be serialized threw): the work has ended.
     if (!(work instanceof Promise)) budget.release();
@@ -98,8 +105,23 @@ export function reply(
     running.then(resolve);
   }).then((result) => {
     requests.delete(control);
-    return result ?? {httpStatus: 200, payload: errorPayload(RpcError.timeout())};
+    // Timed out: the answers so far, and -32011 with its id for each request not answered.
+    return result ?? body.finish(RpcError.timeout());
   });
+}
+
+/**
+ * Takes a body's tokens from its sender: the API key's bucket, else the client address's (none for
+ * loopback or with per-IP limits off). `raw` is the parsed body, undefined for one refused before it
+ * runs (docs/gateway.md §3). The refusal when the sender is over its rate.
+ */
+export function checkSenderRate(
+  raw: unknown,
+  apiKey: KeyAccess | undefined,
+  client: RpcClient,
+  addressLimits: IpLimits | undefined,
+): RateRefusal | undefined {
+  return apiKey ? checkRate(apiKey, raw) : addressLimits?.checkRate(client.address, raw);
 }
 
 /** The `RequestContext` of one body: a class, so that each request costs one small object and no closure. */

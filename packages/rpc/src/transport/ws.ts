@@ -9,9 +9,10 @@
  * refused with 403 before the upgrade (docs/rpc.md §5.4). Dropped clients are debug lines and a
  * warn summary (`DroppedClients`). With the API-key gateway on, a handshake is upgraded only at
  * `/<API key>` (401 otherwise) and within the key's `maxWsConnections` (429 beyond); a revoked key's
- * connections are closed with 1008 (docs/gateway.md). Without it, a client address over its rate is
+ * connections answer what they have read (running calls finish, the others get -32001) and are then
+ * closed with 1008 (docs/gateway.md §1). Without it, a client address over its rate is
  * answered -32005 per message, and its connections beyond its cap are closed (`IpLimits`). With TLS
- * credentials the handshake is over HTTPS (WSS).
+ * credentials the handshake is over HTTPS (WSS). A handshake must arrive within `bodyTimeoutMs`.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import {createServer as createHttpsServer} from "node:https";
@@ -20,6 +21,7 @@ import type {Logger} from "@xchain/utils";
 import {type RawData, WebSocket, WebSocketServer} from "ws";
 import type {Gateway} from "../gateway/gateway.ts";
 import {type KeyAccess, REVOKED_CLOSE_CODE} from "../gateway/keyAccess.ts";
+import {answerEach} from "../gateway/rateLimit.ts";
 import {clientOf, clientOfKey, type RpcClient} from "../jsonrpc/client.ts";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
@@ -29,12 +31,13 @@ import {browserRefusal} from "./browserGuard.ts";
 import {capConnections} from "./connectionCap.ts";
 import {ConnectionRequests} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
-import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
+import {requestTimeouts} from "./requestTimeouts.ts";
+import {checkSenderRate, errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
 
 /** What the WebSocket transport needs. */
 export type WsTransportOptions = ReplyLimits &
-  Pick<RpcOptions, "maxBodyBytes" | "maxInFlightPerConnection" | "maxWsBufferedBytes" | "ws"> & {
+  Pick<RpcOptions, "maxBodyBytes" | "maxInFlightPerConnection" | "maxWsBufferedBytes" | "ws" | "bodyTimeoutMs"> & {
     apiKeys?: Gateway;
     /** WSS with these (`loadTlsCredentials`). */
     tlsCredentials?: TlsCredentials;
@@ -58,9 +61,11 @@ export function createWsTransport(
   const notUpgraded = (_req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(426, {"Content-Type": "text/plain", Upgrade: "websocket"}).end("WebSocket only\n");
   };
+  // A handshake slower than `bodyTimeoutMs` is cut, as an HTTP request is.
+  const timeouts = requestTimeouts(options.bodyTimeoutMs);
   const server: Server = options.tlsCredentials
-    ? createHttpsServer(options.tlsCredentials, notUpgraded)
-    : createServer(notUpgraded);
+    ? createHttpsServer({...timeouts, ...options.tlsCredentials}, notUpgraded)
+    : createServer(timeouts, notUpgraded);
   // Upgrades are taken here rather than by `ws`, so that a refusal can carry a JSON-RPC body.
   const dropped = new DroppedClients(logger);
   if (options.addressLimits) capConnections(server, options.addressLimits, dropped);
@@ -141,13 +146,26 @@ function serve(
     // JSON-RPC answers are text frames, whether the payload comes as a string or as UTF-8 bytes.
     socket.send(payload, {binary: false});
   };
+  // Set when the key is revoked: nothing new runs, and the socket closes once the running calls are answered.
+  let revoked: RpcError | undefined;
+  const closeWhenAnswered = () => {
+    if (inFlight === 0) socket.close(REVOKED_CLOSE_CODE, "API key revoked");
+  };
   const connection: Connection = {
-    notify: (method, params) => send(JSON.stringify({jsonrpc: "2.0", method, params})),
+    notify: (method, params) => {
+      if (revoked === undefined) send(JSON.stringify({jsonrpc: "2.0", method, params}));
+    },
     onClose: (listener) => {
       closeListeners.push(listener);
     },
   };
-  apiKey?.attach(connection, () => socket.close(REVOKED_CLOSE_CODE, "API key revoked"));
+  apiKey?.attach(connection, () => {
+    revoked = RpcError.unauthorized(`API key ${apiKey.id} revoked`);
+    for (const text of waiting.splice(0)) send(refusalOf(text, revoked));
+    // Read what the client sent meanwhile, so that it is answered too.
+    socket.resume();
+    closeWhenAnswered();
+  });
   const pump = () => {
     while (inFlight < options.maxInFlightPerConnection && waiting.length > 0 && !gone.closed) {
       const text = waiting.shift() as string;
@@ -162,8 +180,9 @@ function serve(
         .catch((error) => logger.error({error}, "rpc ws request failed"))
         .finally(() => {
           inFlight--;
+          if (revoked) closeWhenAnswered();
           // The next one starts in a later turn of the event loop, so that other sockets are read in between.
-          setImmediate(pump);
+          else setImmediate(pump);
         });
     }
     if (waiting.length === 0 && socket.isPaused) socket.resume();
@@ -171,14 +190,36 @@ function serve(
 
   socket.on("message", (data: RawData, isBinary: boolean) => {
     // With the default binaryType ("nodebuffer") a message is one Buffer; binary frames are not JSON text.
-    waiting.push(isBinary ? "" : (data as Buffer).toString("utf8"));
+    const text = isBinary ? "" : (data as Buffer).toString("utf8");
+    if (revoked) {
+      send(refusalOf(text, revoked));
+      return;
+    }
+    waiting.push(text);
     if (inFlight >= options.maxInFlightPerConnection) socket.pause();
     pump();
   });
-  socket.on("error", (error) => dropped.record("ws connection error", {client: client.address, error}));
+  socket.on("error", (error) => {
+    // A message over `maxBodyBytes` (the connection closes with 1009) costs its sender a token too.
+    if ((error as NodeJS.ErrnoException).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") {
+      checkSenderRate(undefined, apiKey, client, options.addressLimits);
+    }
+    dropped.record("ws connection error", {client: client.address, error});
+  });
   socket.on("close", () => {
     gone.close();
     waiting.length = 0;
     for (const listener of closeListeners.splice(0)) listener();
   });
+}
+
+/** `error` for each request of a message (id null when it is not JSON). */
+function refusalOf(text: string, error: RpcError): Buffer {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    raw = undefined;
+  }
+  return answerEach(raw, error);
 }

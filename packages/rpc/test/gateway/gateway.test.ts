@@ -1,7 +1,7 @@
 import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {noopLogger} from "@xchain/utils";
+import {type Logger, noopLogger} from "@xchain/utils";
 import {afterEach, describe, expect, it} from "vitest";
 import {Gateway} from "../../src/gateway/gateway.ts";
 import {KeyAccess} from "../../src/gateway/keyAccess.ts";
@@ -38,10 +38,23 @@ afterEach(() => {
   for (const g of open.splice(0)) g.close();
 });
 
-async function gatewayWith(records: ApiKeyRecord[]): Promise<{gateway: Gateway; path: string}> {
+/** A logger keeping its warn lines. */
+function warnings(): Logger & {lines: string[]} {
+  const lines: string[] = [];
+  return {
+    ...noopLogger,
+    lines,
+    warn: (context: object | string, message?: string) => void lines.push(message ?? JSON.stringify(context)),
+  };
+}
+
+async function gatewayWith(
+  records: ApiKeyRecord[] | undefined,
+  logger: Logger = noopLogger,
+): Promise<{gateway: Gateway; path: string}> {
   const path = join(mkdtempSync(join(tmpdir(), "xchain-gw-")), "keys.json");
-  await writeKeysFile(path, {version: 1, keys: records});
-  const gateway = await Gateway.open(path, noopLogger, {pollMs: 50, debounceMs: 10});
+  if (records !== undefined) await writeKeysFile(path, {version: 1, keys: records});
+  const gateway = await Gateway.open(path, logger, {pollMs: 50, debounceMs: 10});
   open.push(gateway);
   return {gateway, path};
 }
@@ -107,6 +120,40 @@ describe("Gateway.admit", () => {
     expect(gateway.admit(`/${secret}`)).toBeInstanceOf(KeyAccess);
   });
 
+  it("refuses a reload holding one key hash twice, keeping the previous keys, logged", async () => {
+    const secret = newSecret();
+    const logger = warnings();
+    const {gateway, path} = await gatewayWith([record("k1", secret)], logger);
+    const access = gateway.admit(`/${secret}`) as KeyAccess;
+    await writeKeysFile(path, {version: 1, keys: [record("k1", secret), record("k2", secret)]});
+    await gateway.reload();
+    // Both records would share one map entry: the first one's connections would outlive its revocation.
+    expect(gateway.admit(`/${secret}`)).toBe(access);
+    expect(logger.lines).toEqual(["gateway keys file not reloaded; the previous keys stay"]);
+    // Revoking the key in a valid file then does revoke it.
+    await writeKeysFile(path, {version: 1, keys: [record("k2", newSecret())]});
+    await gateway.reload();
+    expect(access.revoked).toBe(true);
+  });
+
+  it("warns at start-up and at a reload that leaves no key, and refuses saying no keys are loaded", async () => {
+    const logger = warnings();
+    const {gateway, path} = await gatewayWith(undefined, logger);
+    expect(logger.lines).toHaveLength(1);
+    expect(logger.lines[0]).toContain(`API-key gateway on with no keys in ${path} (missing or empty)`);
+    for (const url of [`/${newSecret()}`, "/"]) {
+      expect((gateway.admit(url) as RpcError).message).toBe("unauthorized: no API keys are loaded on this node");
+    }
+    const secret = newSecret();
+    await writeKeysFile(path, {version: 1, keys: [record("k1", secret)]});
+    await gateway.reload();
+    expect(gateway.admit(`/${secret}`)).toBeInstanceOf(KeyAccess);
+    expect((gateway.admit(`/${newSecret()}`) as RpcError).message).toBe("unauthorized: unknown API key");
+    await writeKeysFile(path, {version: 1, keys: []});
+    await gateway.reload();
+    expect(logger.lines).toHaveLength(2);
+  });
+
   it("notices a change by itself", async () => {
     const secret = newSecret();
     const {gateway, path} = await gatewayWith([]);
@@ -117,7 +164,7 @@ describe("Gateway.admit", () => {
 
 describe("checkRate", () => {
   it("answers each request of a body over the rate with -32005 under its id, and a Retry-After", () => {
-    const access = new KeyAccess(record("k1", newSecret(), {requestsPerSecond: 1, burst: 1}));
+    const access = new KeyAccess(record("k1", newSecret(), {requestsPerSecond: 1, burst: 2}));
     expect(checkRate(access, {jsonrpc: "2.0", id: 1, method: "eth_blockNumber"})).toBeUndefined();
     const refusal = checkRate(access, [
       {jsonrpc: "2.0", id: 2, method: "eth_blockNumber"},

@@ -62,6 +62,14 @@ describe("parseKeysFile", () => {
       "keys[1].id: duplicate id k",
     ],
     [
+      "one key hash under two ids",
+      file([
+        {id: "first", sha256: HASH},
+        {id: "second", sha256: HASH},
+      ]),
+      "gateway keys file f: keys[1].sha256: key second has the same sha256 as key first",
+    ],
+    [
       "an unknown namespace",
       file([{id: "k", sha256: HASH, permissions: {namespaces: ["foo"]}}]),
       "keys[0].permissions.namespaces: unknown namespace foo",

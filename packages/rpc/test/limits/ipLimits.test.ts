@@ -21,6 +21,25 @@ describe("IpLimits", () => {
     expect(limits.checkRate("::ffff:10.0.0.1", call)?.httpStatus).toBe(429);
   });
 
+  it("charges a body refused before it runs one token, and refuses a batch over the burst at once", () => {
+    const limits = new IpLimits({...OPTIONS, burst: 5});
+    const overBurst = limits.checkRate(
+      "10.0.0.1",
+      Array.from({length: 6}, (_, i) => ({...call, id: i})),
+    );
+    expect(overBurst?.httpStatus).toBe(400);
+    expect(overBurst?.retryAfterSeconds).toBeUndefined();
+    expect(JSON.parse(overBurst?.payload.toString() ?? "")[5]).toMatchObject({
+      id: 5,
+      error: {
+        code: -32005,
+        message: "limit exceeded: a batch of 6 requests is more than the burst of 5 for address 10.0.0.1",
+      },
+    });
+    for (let i = 0; i < 4; i++) expect(limits.checkRate("10.0.0.1", undefined)).toBeUndefined();
+    expect(limits.checkRate("10.0.0.1", call)?.httpStatus).toBe(429);
+  });
+
   it("does not limit loopback clients", () => {
     const limits = new IpLimits(OPTIONS);
     for (let i = 0; i < 10; i++) {

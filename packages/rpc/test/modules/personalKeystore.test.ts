@@ -1,6 +1,7 @@
 import {publicKeyToAddress} from "@xchain/primitives";
 import {bytesToHex, hexToBytes, publicKeyOf, toData} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {KeystoreBusyCode, KeystoreBusyError} from "../../src/keystoreBusy.ts";
 import {alice, dave} from "../support/fixture.ts";
 import {FakeKeystore, KEY, STORED} from "../support/keystore.ts";
 import {cows, TestNode} from "../support/node.ts";
@@ -65,5 +66,37 @@ describe("personal_* with a keystore (docs/protocol/keystore.md §3)", () => {
     });
     const fromDev = await node.result("personal_sendTransaction", [{from: toData(alice.address), to: STORED}, ""]);
     expect(node.txpool.get(hexToBytes(fromDev))?.sender()).toEqual(alice.address);
+  });
+});
+
+describe("personal_* while keys are derived (docs/protocol/keystore.md §5)", () => {
+  /** A keystore whose derivations end only when their request is told to stop, or are refused as busy. */
+  class SlowKeystore extends FakeKeystore {
+    readonly signals: (AbortSignal | undefined)[] = [];
+    busy = false;
+    override newAccount(_passphrase: string, signal?: AbortSignal): Promise<Uint8Array> {
+      if (this.busy) {
+        return Promise.reject(new KeystoreBusyError({code: KeystoreBusyCode.BUSY, running: 1, waiting: 4}, "busy"));
+      }
+      this.signals.push(signal);
+      return new Promise((_resolve, reject) => signal?.addEventListener("abort", () => reject(signal.reason)));
+    }
+  }
+
+  it("hands the request's signal to the keystore, aborted at the timeout; a busy keystore is -32005", async () => {
+    const slow = new SlowKeystore();
+    const limited = await TestNode.start({rpc: {requestTimeoutMs: 50}, deps: {keystore: slow, wallet: slow.unlocked}});
+    try {
+      expect(await limited.call("personal_newAccount", ["pw"])).toEqual({
+        jsonrpc: "2.0",
+        id: 1,
+        error: {code: -32011, message: "Execution has got timeout out."},
+      });
+      expect(slow.signals.map((signal) => signal?.aborted)).toEqual([true]);
+      slow.busy = true;
+      expect(await limited.error("personal_newAccount", ["pw"])).toEqual({code: -32005, message: "busy"});
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -3,8 +3,9 @@
  * and pings 7 (a `Pinged` log) and transfers 5 wei, block 3 pings 8.
  */
 import type {Block, Transaction} from "@xchain/primitives";
+import {afterAll, beforeAll} from "vitest";
 import {createdContractAddress} from "../../src/format/receipt.ts";
-import {cows, signTx, type TestNode} from "./node.ts";
+import {cows, signTx, TestNode} from "./node.ts";
 import {probe, probeCall} from "./probe.ts";
 
 /** What the fixture built. */
@@ -38,4 +39,15 @@ export async function buildFixture(node: TestNode): Promise<Fixture> {
   const ping8 = signTx(bob, {nonce: 1n, to: contract, gasLimit: 100_000n, data: probeCall.ping(8n)});
   const b3 = await node.mine({transactions: [ping8]});
   return {contract, blocks: [b1, b2, b3], deploy, store, ping, transfer, ping8};
+}
+
+/** A node with the fixture's chain for one test file: started before its tests, closed after them. */
+export function useFixtureNode(): {readonly node: TestNode; readonly fixture: Fixture} {
+  const shared = {} as {node: TestNode; fixture: Fixture};
+  beforeAll(async () => {
+    shared.node = await TestNode.start();
+    shared.fixture = await buildFixture(shared.node);
+  });
+  afterAll(() => shared.node?.close());
+  return shared;
 }

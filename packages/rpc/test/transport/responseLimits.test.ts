@@ -11,16 +11,17 @@ const ALL_LOGS = {fromBlock: "0x0", toBlock: "latest"};
 const request = (id: number, method: string, params: unknown[]) => ({jsonrpc: "2.0", id, method, params});
 
 describe("response bytes", () => {
-  it("an eth_getLogs over maxResponseBytes answers -32011, id null, and a batch stops there", async () => {
+  it("an eth_getLogs over maxResponseBytes answers -32011 with its id, and a batch stops there, keeping its answers", async () => {
     const node = await TestNode.start({rpc: {maxResponseBytes: 1_000}});
     try {
       await buildFixture(node);
       expect(await node.call("eth_getLogs", [ALL_LOGS])).toEqual({
         jsonrpc: "2.0",
-        id: null,
+        id: 1,
         error: {code: -32011, message: "Response too large: more than 1000 bytes"},
       });
-      // One log fits; the batch passes the cap at its second element and the third never runs.
+      // One log fits; the batch passes the cap at its second element and the third never runs: the
+      // first keeps its answer, the second and third get -32011 with their ids (geth's batch answer).
       const tx = signTx(cows[5]!, {nonce: 0n, to: cows[6]!.address});
       const batch = [
         request(1, "eth_getLogs", [{...ALL_LOGS, toBlock: "0x2", topics: [null, null, null]}]),
@@ -28,7 +29,14 @@ describe("response bytes", () => {
         request(3, "eth_sendRawTransaction", [toData(tx.encode())]),
       ];
       const {text} = await node.post(JSON.stringify(batch));
-      expect(JSON.parse(text)).toMatchObject({id: null, error: {code: -32011}});
+      const tooLarge = {code: -32011, message: "Response too large: more than 1000 bytes"};
+      const answers = JSON.parse(text);
+      expect(answers).toHaveLength(3);
+      expect(answers[0]).toMatchObject({id: 1, result: [{blockNumber: expect.any(String)}]});
+      expect(answers.slice(1)).toEqual([
+        {jsonrpc: "2.0", id: 2, error: tooLarge},
+        {jsonrpc: "2.0", id: 3, error: tooLarge},
+      ]);
       expect(await node.result("eth_getTransactionByHash", [toData(tx.hash())])).toBeNull();
       // Small answers are unaffected.
       expect(await node.result("eth_chainId")).toBe("0x21");

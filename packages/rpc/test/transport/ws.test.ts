@@ -1,5 +1,6 @@
 /** The WebSocket transport: the same dispatch, the message limit, floods, disconnects, shutdown. */
 
+import {connect} from "node:net";
 import {WsClient} from "@xchain/test-utils";
 import {toData} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
@@ -117,6 +118,34 @@ describe("WebSocket transport", () => {
   it("answers plain HTTP on the WebSocket port with 426", async () => {
     const res = await fetch(`http://127.0.0.1:${node.server.wsPort}`);
     expect(res.status).toBe(426);
+  });
+});
+
+describe("the WebSocket handshake timeout", () => {
+  it("cuts an idle connection and a handshake still arriving at bodyTimeoutMs, as HTTP does", async () => {
+    const limited = await TestNode.start({rpc: {bodyTimeoutMs: 500}});
+    try {
+      const port = limited.server.wsPort as number;
+      /** Opens a TCP connection, writes `text`, and resolves with what the server answered once it closed it. */
+      const held = (text: string) =>
+        new Promise<string>((resolve) => {
+          let answer = "";
+          const socket = connect(port, "127.0.0.1", () => socket.write(text));
+          socket.on("data", (data) => {
+            answer += String(data);
+          });
+          socket.on("error", () => undefined);
+          socket.on("close", () => resolve(answer));
+        });
+      // Before, Node's defaults held both for 60 s and more (the test's own timeout fails it).
+      const answers = await Promise.all([
+        held(""),
+        held(`GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n`),
+      ]);
+      for (const answer of answers) expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      await limited.close();
+    }
   });
 });
 

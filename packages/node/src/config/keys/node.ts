@@ -4,7 +4,7 @@ import {NETWORK_CHOICES} from "../../network.ts";
 import type {ConfigKey} from "../configKey.ts";
 import type {ValueKind} from "../values.ts";
 
-/** A cache budget in MiB (docs/operations.md §6); 0 disables the cache. */
+/** A cache budget in MiB (docs/operations.md §8); 0 disables the cache. */
 export const CACHE_MIB: ValueKind = {type: "integer", min: 0, max: 65536};
 /** LevelDB's sizes in MiB: its options are 32-bit byte counts. */
 const LEVELDB_MIB: ValueKind = {type: "integer", min: 1, max: 4095};
@@ -62,6 +62,18 @@ export const nodeKeys: readonly ConfigKey[] = [
     description: "let personal_dumpRawKey reveal the private key of an unlocked account",
   },
   {
+    key: "wallet.keyDerivations",
+    // At most 3 of libuv's 4 pool threads: the database's reads and file I/O keep one.
+    kind: {type: "integer", min: 1, max: 3},
+    description:
+      "keystore key derivations (scrypt, 256 MiB each) running at once on libuv's thread pool; at most 3 of its 4 threads",
+  },
+  {
+    key: "wallet.keyDerivationQueue",
+    kind: {type: "integer", min: 0, max: 10_000},
+    description: "keystore key derivations waiting for a free one; beyond, personal_* answer -32005 (busy)",
+  },
+  {
     key: "state.cacheMb",
     kind: CACHE_MIB,
     description:
@@ -87,5 +99,11 @@ export const nodeKeys: readonly ConfigKey[] = [
     key: "db.writeBufferMb",
     kind: LEVELDB_MIB,
     description: "LevelDB's write buffer (memtable; up to two are held at once), in MiB",
+  },
+  {
+    key: "db.minFreeMb",
+    kind: {type: "integer", min: 0, max: 1_048_576},
+    description:
+      "refuse writes (blocks, and transactions with them) while the database's device has less free space, in MiB; 0 = only when the device is full",
   },
 ];

@@ -1,4 +1,5 @@
 /** The `[p2p]` and `[sync]` tables: `P2POptions` of @xchain/p2p and `SyncOptions` of @xchain/sync. */
+import {MAX_BOOTNODE_LENGTH, MAX_BOOTNODES} from "@xchain/p2p";
 import type {ConfigKey} from "../configKey.ts";
 import type {ValueKind} from "../values.ts";
 
@@ -25,10 +26,9 @@ export const p2pKeys: readonly ConfigKey[] = [
   },
   {
     key: "p2p.bootnodes",
-    kind: {type: "strings"},
+    kind: {type: "strings", maxItems: MAX_BOOTNODES, maxLength: MAX_BOOTNODE_LENGTH},
     placeholder: "multiaddrs",
-    description:
-      "peers dialled at start and redialled when lost: multiaddrs ending in /p2p/<peer id> (comma-separated as a flag)",
+    description: `peers dialled at start and redialled when lost: at most ${MAX_BOOTNODES} multiaddrs ending in /p2p/<peer id> (comma-separated as a flag)`,
   },
   {key: "p2p.maxPeers", kind: COUNT(10_000), description: "most connected peers; further connections are refused"},
   {key: "p2p.mdns", kind: {type: "boolean"}, description: "find peers on the local network with mDNS"},

@@ -95,6 +95,12 @@ export const rpcKeys: readonly ConfigKey[] = [
     description: "eth_call answers kept by block hash and call, in bytes; 0 keeps none",
   },
   {
+    key: "rpc.blockCacheBytes",
+    kind: {type: "integer", min: 0, max: 1_000_000_000},
+    description:
+      "formatted blocks (eth_getBlockByHash/ByNumber, both forms) kept by block hash, in bytes; 0 keeps none",
+  },
+  {
     key: "rpc.callWorkers",
     kind: {type: "integer", min: 0, max: 64},
     optional: true,
@@ -114,7 +120,8 @@ export const rpcKeys: readonly ConfigKey[] = [
   {
     key: "rpc.bodyTimeoutMs",
     kind: MS,
-    description: "an HTTP request's headers and body must arrive within this time; a slower client gets 408",
+    description:
+      "an HTTP request's headers and body, and a WebSocket handshake, must arrive within this time; a slower client gets 408",
   },
   {
     key: "rpc.trace.maxTracesPerRequest",

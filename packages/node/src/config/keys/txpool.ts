@@ -40,4 +40,20 @@ export const txpoolKeys: readonly ConfigKey[] = [
     kind: {type: "integer", min: 1, max: Number.MAX_SAFE_INTEGER},
     description: "how long a transaction behind a nonce gap may wait, in milliseconds",
   },
+  {
+    key: "txpool.journal",
+    kind: {type: "boolean"},
+    description:
+      "keep the pool's transactions in <dataDir>/txpool.journal across restarts (written on stop and every rejournalSeconds)",
+  },
+  {
+    key: "txpool.rejournalSeconds",
+    kind: {type: "integer", min: 1, max: 86_400},
+    description: "how often the transaction journal is rewritten while the pool changes, in seconds",
+  },
+  {
+    key: "txpool.journalMaxBytes",
+    kind: {type: "integer", min: 1024, max: 1024 * 1024 * 1024},
+    description: "largest transaction journal file, in bytes; the cheapest transactions beyond it are not kept",
+  },
 ];

@@ -5,25 +5,43 @@
  */
 import {Block, type BlockHeader} from "@xchain/primitives";
 import {toQuantity} from "@xchain/utils";
-import {formatBlock, formatPendingBlock} from "../../format/block.ts";
+import {type BlockJson, formatBlock, formatPendingBlock} from "../../format/block.ts";
+import {RawJson} from "../../jsonrpc/rawJson.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 import {type BlockNumberOrTag, blockNumberOrTag} from "../../params/blockRef.ts";
 import {bool} from "../../params/codec.ts";
 import {hash, quantityNumber} from "../../params/hex.ts";
 import {method, optional, param} from "../../params/method.ts";
-import {findBlock, isPendingRef} from "../../resolve/blocks.ts";
+import {blockNumberOf, findBlock, isPendingRef} from "../../resolve/blocks.ts";
+import {BlockJsonCache} from "./blockJsonCache.ts";
 
 /** eth_getBlockBy*, eth_getBlockTransactionCountBy*, eth_getUncleCountBy*, eth_getUncleBy*. */
 export function ethBlockMethods({
   chain,
   chainspec,
   pendingBlock,
-}: Pick<ModuleDeps, "chain" | "chainspec" | "pendingBlock">): Record<string, RpcMethod> {
+  blockJson,
+}: Pick<ModuleDeps, "chain" | "chainspec" | "pendingBlock" | "blockJson">): Record<string, RpcMethod> {
   const format = async (block: Block | undefined, full: boolean) =>
     block ? formatBlock(block, await chain.getTotalDifficulty(block.hash()), full, chainspec) : null;
+  /** A stored block's JSON, from the cache or formatted once and kept (docs/rpc.md §4.3). */
+  const blockByHash = async (hash: Uint8Array | undefined, full: boolean): Promise<RawJson | BlockJson | null> => {
+    if (hash === undefined) return null;
+    const key = BlockJsonCache.key(hash, full);
+    const cached = blockJson.get(key);
+    if (cached) return cached;
+    const [block, totalDifficulty] = await Promise.all([chain.getBlock(hash), chain.getTotalDifficulty(hash)]);
+    if (!block) return null;
+    const json = formatBlock(block, totalDifficulty, full, chainspec);
+    // Without its total difficulty (not stored yet), the object is not the block's final one.
+    if (totalDifficulty === undefined) return json;
+    const raw = new RawJson(Buffer.from(JSON.stringify(json)));
+    blockJson.set(key, raw);
+    return raw;
+  };
   const formatByNumber = async (ref: BlockNumberOrTag, full: boolean) => {
-    if (!pendingBlock || !isPendingRef(ref)) return format(await findBlock(chain, ref), full);
+    if (!pendingBlock || !isPendingRef(ref)) return blockByHash(await canonicalHash(chain, ref), full);
     const {block} = await pendingBlock.pendingBlock();
     return formatPendingBlock(block, await chain.getTotalDifficulty(block.header.parentHash), full, chainspec);
   };
@@ -34,7 +52,7 @@ export function ethBlockMethods({
   return {
     /** Handler for `eth_getBlockByHash` */
     getBlockByHash: method([param("blockHash", hash), optional("fullTransactions", bool, false)], async (h, full) =>
-      format(await chain.getBlock(h), full),
+      blockByHash(h, full),
     ),
     /** Handler for `eth_getBlockByNumber` */
     getBlockByNumber: method(
@@ -65,6 +83,16 @@ export function ethBlockMethods({
       async (ref, index) => formatUncle(await findBlock(chain, ref, pendingBlock), index),
     ),
   };
+}
+
+/** The hash of the canonical block a number or tag names (`pending` reads as `latest`), or undefined. */
+async function canonicalHash(
+  chain: Pick<ModuleDeps["chain"], "head" | "getHeaderByNumber">,
+  ref: BlockNumberOrTag,
+): Promise<Uint8Array | undefined> {
+  // The head is in memory: the tags that name it need no lookup in the canonical index.
+  if (ref.kind === "tag" && ref.tag !== "earliest") return chain.head().hash;
+  return (await chain.getHeaderByNumber(blockNumberOf(chain, ref)))?.hash();
 }
 
 function count(block: Block | undefined, part: "transactions" | "uncles"): string | null {

@@ -6,38 +6,23 @@
  * a state override are not kept. Bounded by entries and bytes, least recently used dropped first.
  */
 import {toData} from "@xchain/utils";
-import {LRUCache} from "lru-cache";
 import type {RpcError} from "../../jsonrpc/errors.ts";
 import type {CallRequest} from "../../params/callObject.ts";
+import {AnswerCache, type AnswerCacheStats} from "./answerCache.ts";
 
 /** A kept answer: the returned data, or the error a failed run gave (a revert, out of gas). */
 export type CachedCallAnswer = {ok: string} | {error: RpcError};
 
 /** Hits and misses since start, and what is kept now. */
-export interface CallCacheStats {
-  hits: number;
-  misses: number;
-  entries: number;
-  bytes: number;
-}
+export type CallCacheStats = AnswerCacheStats;
 
 /** Entries beyond the key and the answer (the LRU's own bookkeeping), in bytes. */
 const ENTRY_OVERHEAD_BYTES = 200;
 
 /** The eth_call answer cache; `maxBytes` 0 keeps nothing. */
-export class CallResultCache {
-  private readonly entries: LRUCache<string, CachedCallAnswer> | undefined;
-  private hits = 0;
-  private misses = 0;
-
+export class CallResultCache extends AnswerCache<CachedCallAnswer> {
   constructor(maxBytes: number) {
-    this.entries =
-      maxBytes > 0
-        ? new LRUCache({
-            maxSize: maxBytes,
-            sizeCalculation: (answer, key) => key.length + answerBytes(answer) + ENTRY_OVERHEAD_BYTES,
-          })
-        : undefined;
+    super({maxBytes, sizeOf: (answer, key) => key.length + answerBytes(answer) + ENTRY_OVERHEAD_BYTES});
   }
 
   /** The key of `request` run with `gas` at the block `blockHash`. */
@@ -46,26 +31,6 @@ export class CallResultCache {
     const from = request.from === undefined ? "" : toData(request.from);
     const data = request.data === undefined ? "" : toData(request.data);
     return `${toData(blockHash)}|${from}|${to}|${gas}|${request.gasPrice ?? 0n}|${request.value ?? 0n}|${data}`;
-  }
-
-  get(key: string): CachedCallAnswer | undefined {
-    const answer = this.entries?.get(key);
-    if (answer === undefined) this.misses++;
-    else this.hits++;
-    return answer;
-  }
-
-  set(key: string, answer: CachedCallAnswer): void {
-    this.entries?.set(key, answer);
-  }
-
-  stats(): CallCacheStats {
-    return {
-      hits: this.hits,
-      misses: this.misses,
-      entries: this.entries?.size ?? 0,
-      bytes: this.entries?.calculatedSize ?? 0,
-    };
   }
 }
 

@@ -1,0 +1,73 @@
+/**
+ * `xchain db repair`'s state rebuild: when trie nodes the head's state needs are lost but the blocks
+ * are whole, the genesis state is written again and every canonical block re-executed on its parent,
+ * in order. Each execution writes the nodes it produces, so the states of every block come back,
+ * each checked against its header's stateRoot. Costs a full re-execution of the chain.
+ */
+import type {Chainspec, GenesisParams} from "@xchain/chainspec";
+import {type KeyValueStore, WriteBatch} from "@xchain/db";
+import {BlockExecutor, createChainCommon} from "@xchain/execution";
+import {defaultStateOptions, StateDatabase} from "@xchain/state";
+import {bytesToPrefixedHex, equalBytes} from "@xchain/utils";
+import {buildGenesisBlock} from "../genesis.ts";
+import {AncestorView} from "../import/ancestors.ts";
+import {executeOnParent} from "../import/executeOnParent.ts";
+import {defaultChainOptions} from "../options.ts";
+import {ChainStore} from "../store/chainStore.ts";
+import type {ChainDamage} from "./verifyChain.ts";
+
+const NODE_CACHE_BYTES = 64 * 1024 * 1024;
+
+export interface StateRebuild {
+  /** The highest block whose state was rebuilt and matched its header (-1: not even the genesis). */
+  rebuiltThrough: number;
+  /** The block that could not be re-executed to its header's state, if any. */
+  failure?: ChainDamage;
+}
+
+export interface RebuildModules {
+  chainspec: Chainspec;
+  genesis: GenesisParams;
+  onBlock?: (blockNumber: number) => void;
+  signal?: AbortSignal;
+}
+
+/** Rebuilds the states of the canonical blocks 0 to `upTo` (see the file comment). */
+export async function rebuildState(kv: KeyValueStore, upTo: number, modules: RebuildModules): Promise<StateRebuild> {
+  const {chainspec, genesis, onBlock, signal} = modules;
+  const store = new ChainStore(kv, {rules: chainspec, chainId: chainspec.params.chainId}, defaultChainOptions);
+  const state = new StateDatabase({...defaultStateOptions, nodeCacheBytes: NODE_CACHE_BYTES}, {store: kv});
+  const genesisBuild = await buildGenesisBlock(genesis, chainspec, state, createChainCommon(chainspec));
+  const genesisHash = await store.canonical.hashAt(0);
+  if (!genesisHash || !equalBytes(genesisHash, genesisBuild.block.hash())) {
+    return {rebuiltThrough: -1, failure: {number: 0, problem: "the stored genesis is not this network's"}};
+  }
+  await kv.write(new WriteBatch().append(genesisBuild.stateWrites));
+  const deps = {chainspec, executor: new BlockExecutor({}, {chainspec, state})};
+  const headHash = (await store.canonical.hashAt(upTo)) ?? genesisHash;
+  let parent = genesisBuild.block.header;
+  for (let n = 1; n <= upTo; n++) {
+    signal?.throwIfAborted();
+    const hash = await store.canonical.hashAt(n);
+    const block = hash && (await store.blocks.getBlock(hash));
+    if (!hash || !block) return {rebuiltThrough: n - 1, failure: {number: n, problem: "the block is not stored"}};
+    const at = {number: n, hash: bytesToPrefixedHex(hash)};
+    let stateWrites: WriteBatch;
+    try {
+      const result = await executeOnParent(deps, block, new AncestorView(store, parent, headHash));
+      if (!equalBytes(result.stateRoot, block.header.stateRoot)) {
+        return {
+          rebuiltThrough: n - 1,
+          failure: {...at, problem: "its re-execution does not give its header's stateRoot"},
+        };
+      }
+      stateWrites = new WriteBatch().append(result.stateWrites);
+    } catch (e) {
+      return {rebuiltThrough: n - 1, failure: {...at, problem: `its re-execution failed: ${(e as Error).message}`}};
+    }
+    await kv.write(stateWrites);
+    parent = block.header;
+    onBlock?.(n);
+  }
+  return {rebuiltThrough: upTo};
+}
