@@ -6,6 +6,7 @@
 import {execFileSync} from "node:child_process";
 import {cpSync, readdirSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
+import {freePortFlags} from "@xchain/test-utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {JsonRpcFault, rpc, waitForReceipt} from "../support/jsonRpc.ts";
 import {type Exit, type RunningNode, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
@@ -132,7 +133,7 @@ function expectRefusal(exit: Exit, pattern: RegExp): void {
 
 /** `xchain start` on `dir`, expected to be refused. */
 function refusedStartOn(dir: string): Promise<Exit> {
-  return runXchain(["start", "--datadir", dir, "--rpc.http.port", "0", "--rpc.ws.port", "0", ...NODE_FLAGS]);
+  return runXchain(["start", ...freePortFlags(dir), ...NODE_FLAGS]);
 }
 
 /** Runs `xchain db repair` then `xchain db verify` (which must find it whole); resolves to the repaired head. */
@@ -163,15 +164,20 @@ async function expectWholeAfterRepair(dir: string, expectedHead?: number): Promi
   }
 }
 
+/** Starts a node on `dir` and checks that every answer is the original one at the original head. */
+async function expectOriginalAnswers(dir: string): Promise<void> {
+  const node = await startNode(NODE_FLAGS, dir);
+  try {
+    expect(await checkAnswers(node, blockHashes.length - 1)).toBe(0);
+  } finally {
+    await node.stop();
+  }
+}
+
 describe("a damaged database", () => {
   it("answers correctly from a whole copy (the baseline of the cases below)", async () => {
     const dir = copyOfPristine(true);
-    const node = await startNode(NODE_FLAGS, dir);
-    try {
-      expect(await checkAnswers(node, blockHashes.length - 1)).toBe(0);
-    } finally {
-      await node.stop();
-    }
+    await expectOriginalAnswers(dir);
   }, 60_000);
 
   it("with bytes flipped in a table file: the start is refused or damage answers -32000, never a wrong value", async () => {
@@ -261,11 +267,6 @@ describe("a damaged database", () => {
       /the database of .* is gone: .*database\.json records regtest up to block \d+/,
     );
     cpSync(join(pristine, "db"), join(dir, "db"), {recursive: true});
-    const node = await startNode(NODE_FLAGS, dir);
-    try {
-      expect(await checkAnswers(node, blockHashes.length - 1)).toBe(0);
-    } finally {
-      await node.stop();
-    }
+    await expectOriginalAnswers(dir);
   }, 120_000);
 });

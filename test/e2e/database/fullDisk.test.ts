@@ -6,6 +6,7 @@ import {execFileSync} from "node:child_process";
 import {mkdtempSync, rmSync, statfsSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
+import {freePortFlags} from "@xchain/test-utils";
 import {afterAll, describe, expect, it} from "vitest";
 import {JsonRpcFault, rpc, waitForReceipt} from "../support/jsonRpc.ts";
 import {runXchain, startNode} from "../support/xchainProcess.ts";
@@ -95,16 +96,7 @@ describe.skipIf("skip" in disk)("a full disk", () => {
 
     // A start below the floor is refused with the space named; with space back the chain is whole.
     fillLeaving((FLOOR_MB / 2) * MIB);
-    const start = await runXchain([
-      "start",
-      "--datadir",
-      dataDir,
-      "--rpc.http.port",
-      "0",
-      "--rpc.ws.port",
-      "0",
-      ...NODE_FLAGS,
-    ]);
+    const start = await runXchain(["start", ...freePortFlags(dataDir), ...NODE_FLAGS]);
     expect(start.code).toBe(2);
     expect(start.stderr).toMatch(/no space left on the device of .*below the floor of 16\.0 MiB \(db\.minFreeMb\)/);
     rmSync(filler);

@@ -6,6 +6,7 @@
  * the same typed errors, so that the RPC layer maps them as it maps in-process ones.
  */
 
+import {DatabaseError} from "@xchain/db";
 import type {CallInput, CallResult} from "@xchain/execution";
 import {ExecutionInterruptedError, TransactionInvalidError} from "@xchain/execution";
 import {StateError, type StateOptions} from "@xchain/state";
@@ -127,6 +128,8 @@ const TYPED_ERRORS: Record<string, new (type: never, message?: string) => NodeEr
   ExecutionInterruptedError,
   TransactionInvalidError,
   StateError,
+  // Damage a worker's reads meet is answered as the main thread's would be (-32000, docs/operations.md §6).
+  DatabaseError,
 };
 
 /** `error` as it crosses to the main thread. */
