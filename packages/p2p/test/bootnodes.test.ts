@@ -38,7 +38,7 @@ async function bootnodeList(count: number): Promise<string[]> {
   const peers = await Promise.all(
     Array.from({length: count}, async () => peerIdFromPrivateKey(await generateKeyPair("Ed25519")).toString()),
   );
-  return peers.map((peer, i) => `/ip4/10.0.${i >> 8}.${i & 255}/tcp/5050/p2p/${peer}`);
+  return peers.map((peer, i) => `/ip4/10.0.${i >> 8}.${i & 255}/tcp/30002/p2p/${peer}`);
 }
 
 /** Lets the dials' settle callbacks (promise reactions) run. */

@@ -135,7 +135,7 @@ describe("resolveNodeOptions", () => {
   });
 
   it("refuses too many bootnodes or a too long one before parsing any, naming the key and the bound", async () => {
-    const peer = "/ip4/10.0.0.5/tcp/50501/p2p/16Uiu2HAmBgNgd3mDAeYbXRsvnN4BHptazSX2Zx4Q28DNe4WDFMk3";
+    const peer = "/ip4/10.0.0.5/tcp/30001/p2p/16Uiu2HAmBgNgd3mDAeYbXRsvnN4BHptazSX2Zx4Q28DNe4WDFMk3";
     const many = Array.from({length: 65}, () => peer);
     expect(
       (await resolveNodeOptions({flags: new Map([["p2p.bootnodes", many.slice(1).join(",")]])})).p2p.bootnodes,
