@@ -21,7 +21,13 @@ export default defineConfig({
         extends: true,
         // Unit files share their workers' module graph (no per-file re-import of ethereumjs and
         // libp2p): about 55 s instead of 150 s on 2 cores. Files must not depend on module state.
-        test: {name: "unit", include: ["packages/*/test/**/*.test.ts", "test/*.test.ts"], isolate: false},
+        test: {
+          name: "unit",
+          include: ["packages/*/test/**/*.test.ts", "test/*.test.ts"],
+          exclude: ["packages/*/test/e2e/**"],
+          isolate: false,
+          setupFiles: ["./test/unitGuard.ts"],
+        },
       },
       {extends: true, test: {name: "e2e", include: ["test/e2e/**/*.test.ts"]}},
     ],
