@@ -3,8 +3,11 @@ import {defineConfig} from "vitest/config";
 
 const packagesDir = fileURLToPath(new URL("./packages/", import.meta.url));
 
-// Two tiers: `unit` runs each package's tests in-process (`npm run test:unit`); `e2e` starts real
-// node processes on loopback (`npm run test:e2e`). `npm test` runs both.
+// Two tiers (test/README.md). `unit` (`npm run test:unit`): each package's tests in the test's
+// process alone, with no server, socket, thread or child process (test/unitGuard.ts refuses them),
+// from the TypeScript sources, with no build needed. `e2e` (`npm run test:e2e`, after `tsc -b`): the
+// projects `e2e` and `e2e-packages` below, whatever binds a port (a free one, never a default) or
+// starts a thread or a process. `npm test` runs both tiers.
 export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources of sibling packages, not their build output.
@@ -29,7 +32,12 @@ export default defineConfig({
           setupFiles: ["./test/unitGuard.ts"],
         },
       },
+      // Real node processes (test/e2e), each file in a fresh module graph.
       {extends: true, test: {name: "e2e", include: ["test/e2e/**/*.test.ts"]}},
+      // A package's tests that bind sockets, start threads or processes in the test's own process
+      // (packages/*/test/e2e): servers on free ports, libp2p hosts, call workers. They share their
+      // workers' module graph as the unit files do.
+      {extends: true, test: {name: "e2e-packages", include: ["packages/*/test/e2e/**/*.test.ts"], isolate: false}},
     ],
   },
 });

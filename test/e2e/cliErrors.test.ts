@@ -6,6 +6,7 @@ import {mkdtempSync, readdirSync, writeFileSync} from "node:fs";
 import {createServer, type Server} from "node:net";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
+import {freePortFlags} from "@xchain/test-utils";
 import {afterEach, describe, expect, it} from "vitest";
 import {runXchain, tempDataDir, XCHAIN_BIN} from "./support/xchainProcess.ts";
 
@@ -115,7 +116,7 @@ describe("settings refused before the database opens", () => {
     const parent = mkdtempSync(join(tmpdir(), "xchain-notdir-"));
     writeFileSync(join(parent, "file"), "");
     const dataDir = join(parent, "file", "node");
-    const r = await runXchain(["start", "--datadir", dataDir, "--rpc.http.port", "0", "--rpc.ws.port", "0"]);
+    const r = await runXchain(["start", ...freePortFlags(dataDir)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`^xchain: dataDir: cannot create the data directory ${dataDir}: ENOTDIR`));
     expect(r.stderr.trim().split("\n")).toHaveLength(1);

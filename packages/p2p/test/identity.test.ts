@@ -6,9 +6,6 @@ import {generateKeyPair, privateKeyToProtobuf} from "@libp2p/crypto/keys";
 import {afterEach, describe, expect, it} from "vitest";
 import {P2PError, P2PErrorCode} from "../src/errors.ts";
 import {IDENTITY_FILE, loadOrCreateIdentity, peerIdOf} from "../src/identity.ts";
-import {P2PNetwork} from "../src/network.ts";
-import {decodeOptions, NETWORK_ID, openChain} from "./support/chain.ts";
-import {RecordingScoring, testOptions} from "./support/hosts.ts";
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -61,28 +58,5 @@ describe("node identity", () => {
     const rsaLike = Uint8Array.of(8, 0, 18, 1, 0); // key type 0 (RSA) with a broken key
     writeFileSync(path, rsaLike);
     await expectInvalidIdentity(dataDir);
-  });
-
-  it("gives the host the same peer id across restarts", async () => {
-    const dataDir = tempDir();
-    const start = async () =>
-      P2PNetwork.start(testOptions(), {
-        privateKey: await loadOrCreateIdentity(dataDir),
-        networkId: NETWORK_ID,
-        decodeOptions,
-        chain: await openChain(),
-        scoring: new RecordingScoring(),
-      });
-    const first = await start();
-    const id = first.peerId;
-    expect(first.listenAddresses()[0]).toContain(`/p2p/${id}`);
-    await first.stop();
-    expect(first.listening()).toBe(false);
-    const second = await start();
-    try {
-      expect(second.peerId).toBe(id);
-    } finally {
-      await second.stop();
-    }
   });
 });

@@ -2,6 +2,7 @@
 // directory, the data directory lock, clean exit on SIGTERM/SIGINT, refused configurations.
 import {writeFileSync} from "node:fs";
 import {join} from "node:path";
+import {freePortFlags} from "@xchain/test-utils";
 import {afterAll, describe, expect, it} from "vitest";
 import {rpc} from "../support/jsonRpc.ts";
 import {type RunningNode, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
@@ -53,7 +54,7 @@ describe("xchain start", () => {
 
   it("refuses a second node on the same data directory, and the first keeps serving", async () => {
     const first = await start();
-    const second = await runXchain(["start", "--datadir", first.dataDir, "--rpc.http.port", "0", "--rpc.ws.port", "0"]);
+    const second = await runXchain(["start", ...freePortFlags(first.dataDir)]);
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(/in use by another xchain node/);
     expect(await rpc(first.httpUrl, "eth_chainId")).toBe("0x21");
