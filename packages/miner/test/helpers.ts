@@ -166,3 +166,11 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, timeo
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/**
+ * Whether `work` settles before the event loop's next turn: "at once", with no timer waited for.
+ * A claim without a clock, so a loaded machine cannot break it.
+ */
+export async function settlesAtOnce(work: Promise<unknown>): Promise<boolean> {
+  return Promise.race([work.then(() => true), new Promise<boolean>((resolve) => setImmediate(() => resolve(false)))]);
+}

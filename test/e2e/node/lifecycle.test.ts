@@ -32,7 +32,7 @@ describe("xchain start", () => {
     expect(exit.code).toBe(0);
   });
 
-  it("keeps the chain across a restart on the same data directory, and is ready again quickly", async () => {
+  it("keeps the chain across a restart on the same data directory", async () => {
     const dataDir = tempDataDir();
     const manual = ["--miner.blockTimeMs", "0"];
     const first = await start(manual, dataDir);
@@ -45,10 +45,6 @@ describe("xchain start", () => {
     const second = await start(manual, dataDir);
     const again = await rpc<{number: string; hash: string}>(second.httpUrl, "eth_getBlockByNumber", ["latest", false]);
     expect(again).toMatchObject({number: head.number, hash: head.hash});
-    const ready = second.logs.find((l) => typeof l.startupMs === "number");
-    console.log(`restart: ready ${ready?.startupMs} ms after process start (${second.readyAfterMs} ms from spawn)`);
-    // The target is 1 s on an idle machine (docs/performance.md); here other test files share the cores.
-    expect(ready?.startupMs).toBeLessThan(2000);
     expect((await second.stop()).code).toBe(0);
   });
 

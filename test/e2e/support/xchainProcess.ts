@@ -27,8 +27,6 @@ export interface RunningNode {
   p2pAddresses: string[];
   /** The JSON log lines written so far (stdout is JSON when not a terminal). */
   logs: Record<string, unknown>[];
-  /** Milliseconds from spawn to the ready line (process start-up included). */
-  readyAfterMs: number;
   /** Sends `signal` (default SIGTERM) and resolves when the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<Exit>;
 }
@@ -40,7 +38,6 @@ export function tempDataDir(): string {
 
 /** Starts `xchain start` on regtest with free ports (unless `args` say otherwise) and waits until RPC is ready. */
 export function startNode(args: string[] = [], dataDir = tempDataDir()): Promise<RunningNode> {
-  const started = Date.now();
   const child = spawn(process.execPath, [XCHAIN_BIN, "start", ...freePortFlags(dataDir), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -66,7 +63,6 @@ export function startNode(args: string[] = [], dataDir = tempDataDir()): Promise
             wsUrl: entry.ws,
             p2pAddresses: Array.isArray(entry.p2p) ? (entry.p2p as string[]) : [],
             logs,
-            readyAfterMs: Date.now() - started,
             stop: (signal = "SIGTERM") => {
               child.kill(signal);
               return exit;

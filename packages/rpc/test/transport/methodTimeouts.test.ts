@@ -90,9 +90,8 @@ describe("time budgets per method", () => {
   });
 
   it("still ends a marked method at its own budget", async () => {
-    const started = performance.now();
+    // It would answer "done" at 600 ms: the timeout answer is its budget's (400 ms) doing.
     expect(await send("test_endless")).toEqual(timedOut(0));
-    expect(performance.now() - started).toBeLessThan(590);
   });
 
   it("does not count a disabled method's budget", async () => {

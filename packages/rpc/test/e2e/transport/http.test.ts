@@ -169,9 +169,9 @@ describe("HTTP transport", () => {
         );
       });
       expect(cut.response).toMatch(/^HTTP\/1\.1 408/);
-      // Node checks the timeouts every quarter of a short timeout.
+      // Not before bodyTimeoutMs; the trickle alone would take 100 s to finish the body, so the 408
+      // is the timeout's (how soon after it is the machine's business).
       expect(cut.elapsed).toBeGreaterThanOrEqual(1_000);
-      expect(cut.elapsed).toBeLessThan(2_000);
       await vi.waitFor(() =>
         expect(log.debug).toHaveBeenCalledWith(
           expect.objectContaining({reason: "http body timeout"}),

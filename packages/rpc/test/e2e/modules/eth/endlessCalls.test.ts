@@ -27,10 +27,9 @@ const endless = (method: "eth_call" | "eth_estimateGas") =>
 
 describe("endless calls", () => {
   it("eth_call stops at the timeout with -32011", async () => {
-    const started = performance.now();
+    // Under its 50M gas it would loop for seconds and answer the gas-out result: -32011 is the timeout's.
     const reply = await endless("eth_call");
     expect(reply.error?.code).toBe(-32011);
-    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 1_000);
   });
 
   it("eth_estimateGas stops at the timeout with -32011", async () => {
@@ -47,33 +46,34 @@ describe("endless calls", () => {
   });
 
   it("eight running leave other requests answered quickly", async () => {
-    const calls = Array.from({length: 8}, () => endless("eth_call"));
-    const latencies: number[] = [];
-    const deadline = performance.now() + TIMEOUT_MS - 50;
-    while (performance.now() < deadline) {
-      const started = performance.now();
+    let ended = false;
+    const calls = Promise.all(Array.from({length: 8}, () => endless("eth_call"))).finally(() => {
+      ended = true;
+    });
+    // Counted, not timed: the answers that came while the eight still ran. Before calls were
+    // preempted, the first of these waited for all eight to run out of gas (none came meanwhile).
+    let answeredMeanwhile = 0;
+    while (!ended) {
       const reply: Reply = await node.call("eth_blockNumber");
-      latencies.push(performance.now() - started);
       expect(reply.result).toBe("0x1");
+      if (!ended) answeredMeanwhile++;
     }
-    const replies = await Promise.all(calls);
-    for (const reply of replies) expect(reply.error?.code).toBe(-32011);
-    // Before calls were preempted, the first of these waited for all eight calls to run out of gas (seconds).
-    latencies.sort((a, b) => a - b);
-    expect(latencies.length).toBeGreaterThan(3);
-    expect(latencies[latencies.length >> 1]).toBeLessThan(100);
+    for (const reply of await calls) expect(reply.error?.code).toBe(-32011);
+    expect(answeredMeanwhile).toBeGreaterThan(3);
   });
 
   it("a normal eth_call completes while another client's endless calls run", async () => {
-    const calls = Array.from({length: 4}, () => endless("eth_call"));
-    const started = performance.now();
+    let ended = false;
+    const calls = Promise.all(Array.from({length: 4}, () => endless("eth_call"))).finally(() => {
+      ended = true;
+    });
     const reply = await node.call("eth_call", [
       {from: toData(alice.address), to: toData(alice.address), data: "0x"},
       "latest",
     ]);
     expect(reply.result).toBe("0x");
-    // Well before the endless ones end at the timeout.
-    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS / 2);
-    await Promise.all(calls);
+    // Before the endless ones end at the timeout: an order of events, not a time.
+    expect(ended).toBe(false);
+    await calls;
   });
 });
