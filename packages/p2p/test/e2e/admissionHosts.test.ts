@@ -31,7 +31,7 @@ describe("inbound admission", () => {
     socket.once("close", () => {
       closedAt = Date.now();
     });
-    await waitFor(() => closedAt > 0, "the handshake timeout", 3_000);
+    await waitFor(() => closedAt > 0, "the handshake timeout");
     await connect(c, a);
   });
 

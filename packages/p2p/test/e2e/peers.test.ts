@@ -92,7 +92,7 @@ describe("peer limits and discovery", () => {
     const reconnected: string[] = [];
     b.network.on("peerConnected", (info) => reconnected.push(info.id));
     await a.network.disconnect(b.network.peerId);
-    await waitFor(() => reconnected.includes(a.network.peerId), "b to redial its bootnode", 5000);
+    await waitFor(() => reconnected.includes(a.network.peerId), "b to redial its bootnode");
     expect(a.network.peers().map((p) => p.id)).toEqual([b.network.peerId]);
   });
 });
@@ -123,7 +123,7 @@ describe("handshake with a hand-written peer", () => {
     await silent.node.unhandle(silent.ids.status);
     await silent.handle(silent.ids.status, async () => new Promise<void>(() => undefined));
     await a.network.connect(silent.address);
-    await waitFor(() => a.scoring.of(silent.peerId).includes(PeerEvent.FAILED_HANDSHAKE), "FAILED_HANDSHAKE", 5000);
+    await waitFor(() => a.scoring.of(silent.peerId).includes(PeerEvent.FAILED_HANDSHAKE), "FAILED_HANDSHAKE");
     expect(a.network.peers()).toEqual([]);
     await waitFor(() => silent.node.getConnections().length === 0, "the hang-up");
   });

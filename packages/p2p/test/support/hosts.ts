@@ -133,8 +133,8 @@ export function withGenesis(chain: P2PChainView, genesisHash: Uint8Array): P2PCh
   };
 }
 
-/** Waits until `condition` holds (polling), or fails after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+/** Waits until `condition` holds (polling), or fails after `timeoutMs`: a bound on a hang, generous for a loaded machine. */
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
