@@ -2,6 +2,11 @@ import {fileURLToPath} from "node:url";
 import {defineConfig} from "vitest/config";
 
 const packagesDir = fileURLToPath(new URL("./packages/", import.meta.url));
+/**
+ * e2e tests not under a test/e2e folder yet: the call worker pool's thread tests, which move with
+ * the pool itself (packages/node/src/callWorkers → packages/execution); they run the compiled worker.
+ */
+const THREAD_TESTS_IN_PLACE = ["packages/node/test/callWorkers/workerCallExecutor.test.ts"];
 
 // Two tiers (test/README.md). `unit` (`npm run test:unit`): each package's tests in the test's
 // process alone, with no server, socket, thread or child process (test/unitGuard.ts refuses them),
@@ -27,7 +32,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["packages/*/test/**/*.test.ts", "test/*.test.ts"],
-          exclude: ["packages/*/test/e2e/**"],
+          exclude: ["packages/*/test/e2e/**", ...THREAD_TESTS_IN_PLACE],
           isolate: false,
           setupFiles: ["./test/unitGuard.ts"],
         },
@@ -37,7 +42,14 @@ export default defineConfig({
       // A package's tests that bind sockets, start threads or processes in the test's own process
       // (packages/*/test/e2e): servers on free ports, libp2p hosts, call workers. They share their
       // workers' module graph as the unit files do.
-      {extends: true, test: {name: "e2e-packages", include: ["packages/*/test/e2e/**/*.test.ts"], isolate: false}},
+      {
+        extends: true,
+        test: {
+          name: "e2e-packages",
+          include: ["packages/*/test/e2e/**/*.test.ts", ...THREAD_TESTS_IN_PLACE],
+          isolate: false,
+        },
+      },
     ],
   },
 });

@@ -1,6 +1,7 @@
 /**
  * A node for RPC tests: a regtest `Chain` on a MemoryStore, the real txpool, optionally the real
- * miner and the cow accounts as dev wallet, and an `RpcServer` on ephemeral loopback ports.
+ * miner and the cow accounts as dev wallet, and an `RpcServer` on ephemeral loopback ports (or none:
+ * `listen: false`, for the unit tests).
  * Blocks come from the test-utils `ChainBuilder` and go through full import.
  */
 import {Chain, defaultChainOptions} from "@xchain/chain";
@@ -41,6 +42,8 @@ export interface TestNodeOptions {
   deps?: Partial<RpcDeps>;
   /** Default: regtest's (the cow accounts funded). */
   genesis?: GenesisParams;
+  /** false: no HTTP or WebSocket listener, for unit tests that read the registry or dispatch in-process. */
+  listen?: boolean;
 }
 
 /** A running node and helpers to talk to it. */
@@ -74,8 +77,8 @@ export class TestNode {
     const rpcOptions: RpcOptions = {
       ...defaultRpcOptions,
       ...options.rpc,
-      http: {...defaultRpcOptions.http, port: 0, ...options.rpc?.http},
-      ws: {...defaultRpcOptions.ws, port: 0, ...options.rpc?.ws},
+      http: {...defaultRpcOptions.http, port: 0, ...options.rpc?.http, ...(options.listen === false && {enabled: false})},
+      ws: {...defaultRpcOptions.ws, port: 0, ...options.rpc?.ws, ...(options.listen === false && {enabled: false})},
     };
     const server = await RpcServer.start(rpcOptions, {
       chainspec: options.rpcChainspec ?? regtest,

@@ -105,11 +105,8 @@ describe("time budgets per method", () => {
 describe("the tracing methods", () => {
   it("get rpc.trace.timeoutMs as their budget, other methods none; a shorter one changes nothing", async () => {
     const budget = (node: TestNode, name: string) => node.server.registry.timeBudgetMs([name], REQUEST_TIMEOUT_MS);
-    // The registry alone is read: no listener.
-    const http = {...defaultRpcOptions.http, enabled: false};
-    const ws = {...defaultRpcOptions.ws, enabled: false};
-    const node = await TestNode.start({rpc: {http, ws, trace: {...defaultRpcOptions.trace, timeoutMs: 7_000}}});
-    const short = await TestNode.start({rpc: {http, ws, trace: {...defaultRpcOptions.trace, timeoutMs: 10}}});
+    const node = await TestNode.start({listen: false, rpc: {trace: {...defaultRpcOptions.trace, timeoutMs: 7_000}}});
+    const short = await TestNode.start({listen: false, rpc: {trace: {...defaultRpcOptions.trace, timeoutMs: 10}}});
     try {
       for (const name of ["trace_block", "trace_transaction", "trace_filter", "debug_traceTransaction"]) {
         expect([name, budget(node, name)]).toEqual([name, 7_000]);

@@ -8,18 +8,19 @@
 import {PeerScoringManager} from "@xchain/p2p";
 import {toData} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import {createErrorMapper} from "../../src/errorMapping.ts";
-import type {RpcClient} from "../../src/jsonrpc/client.ts";
-import {type DispatchOptions, dispatch} from "../../src/jsonrpc/dispatch.ts";
-import type {JsonRpcResponse} from "../../src/jsonrpc/message.ts";
-import {ResponseBudget, ResponseMemory} from "../../src/jsonrpc/responseBudget.ts";
-import {defaultRpcOptions, RPC_MODULE_NAMES} from "../../src/options.ts";
-import {alice, bob, buildFixture, type Fixture} from "../support/fixture.ts";
-import {describeParams, EDGE_VALUES, objectVariants, toRequestText} from "../support/fuzzCorpus.ts";
-import {TestNode} from "../support/node.ts";
-import {probeCall} from "../support/probe.ts";
+import {createErrorMapper} from "../src/errorMapping.ts";
+import type {RpcClient} from "../src/jsonrpc/client.ts";
+import {type DispatchOptions, dispatch} from "../src/jsonrpc/dispatch.ts";
+import type {JsonRpcResponse} from "../src/jsonrpc/message.ts";
+import {ResponseBudget, ResponseMemory} from "../src/jsonrpc/responseBudget.ts";
+import {defaultRpcOptions, RPC_MODULE_NAMES} from "../src/options.ts";
+import {alice, bob, buildFixture, type Fixture} from "./support/fixture.ts";
+import {describeParams, EDGE_VALUES, objectVariants, toRequestText} from "./support/fuzzCorpus.ts";
+import {TestNode} from "./support/node.ts";
+import {probeCall} from "./support/probe.ts";
 
-const CALL_TIMEOUT_MS = 2_000;
+/** What counts as a hang: generous, since a loaded machine stretches a trace_filter of 64 blocks. */
+const CALL_TIMEOUT_MS = 10_000;
 /** The default response cap: the walk sends nothing that should come near it. */
 const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 /** Positions probed for a method's arity. */
@@ -37,7 +38,9 @@ let options: DispatchOptions;
 let lastCause: unknown;
 
 beforeAll(async () => {
+  // Requests go to `dispatch` in-process: no listener.
   node = await TestNode.start({
+    listen: false,
     miner: {autoMine: false, blockTimeMs: 0},
     rpc: {
       modules: Object.fromEntries(RPC_MODULE_NAMES.map((name) => [name, {enabled: true}])),
