@@ -74,11 +74,12 @@ export class TestNode {
       genesis,
       difficulty: (header, parent) => calculateDifficulty(header, parent, regtest),
     });
+    const listening = options.listen === false ? {enabled: false} : {};
     const rpcOptions: RpcOptions = {
       ...defaultRpcOptions,
       ...options.rpc,
-      http: {...defaultRpcOptions.http, port: 0, ...options.rpc?.http, ...(options.listen === false && {enabled: false})},
-      ws: {...defaultRpcOptions.ws, port: 0, ...options.rpc?.ws, ...(options.listen === false && {enabled: false})},
+      http: {...defaultRpcOptions.http, port: 0, ...options.rpc?.http, ...listening},
+      ws: {...defaultRpcOptions.ws, port: 0, ...options.rpc?.ws, ...listening},
     };
     const server = await RpcServer.start(rpcOptions, {
       chainspec: options.rpcChainspec ?? regtest,
