@@ -20,7 +20,11 @@ export default defineConfig({
   },
   test: {
     setupFiles: ["./test/setup.ts"],
-    testTimeout: 30_000,
+    // Limits that only bound a hang, generous enough for a loaded machine (`stress -c 2` beside the
+    // run stretches a 10 s test past 30 s): a passing test takes no longer for them (test/README.md).
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    expect: {poll: {timeout: 20_000}},
     // CI also writes a JSON report, from which .ci/run prints its "N passed, M failed" line.
     reporters: process.env.CI ? ["default", "json"] : ["default"],
     outputFile: {json: ".vitest-results.json"},

@@ -205,7 +205,7 @@ describe("TxJournal", () => {
     expect(existsSync(path)).toBe(false);
     await pool.add(signTx(cows[2]!, {nonce: 0n}));
     vi.advanceTimersByTime(5_000);
-    await vi.waitFor(() => expect(existsSync(path)).toBe(true));
+    await vi.waitFor(() => expect(existsSync(path)).toBe(true), {timeout: 20_000});
     await journal.close();
     expect(decodeJournal(await readFile(path), 1 << 20).records).toHaveLength(txs.length + 1);
     expect((await stat(path)).mode & 0o777).toBe(0o600);

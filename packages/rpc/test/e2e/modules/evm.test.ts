@@ -81,7 +81,9 @@ describe("evm_revert", () => {
       const id = await mining.result("evm_snapshot");
       const at = Number(await mining.result("eth_blockNumber"));
       const hash = await mining.result("eth_sendTransaction", [{from, to, value: "0x1"}]);
-      await vi.waitFor(async () => expect(await mining.result("eth_getTransactionReceipt", [hash])).not.toBeNull());
+      await vi.waitFor(async () => expect(await mining.result("eth_getTransactionReceipt", [hash])).not.toBeNull(), {
+        timeout: 20_000,
+      });
       expect(await mining.result("evm_revert", [id])).toBe(true);
       // Give the miner the time to mine anything it was handed back.
       await new Promise((resolve) => setTimeout(resolve, 300));

@@ -172,11 +172,13 @@ describe("HTTP transport", () => {
       // Not before bodyTimeoutMs; the trickle alone would take 100 s to finish the body, so the 408
       // is the timeout's (how soon after it is the machine's business).
       expect(cut.elapsed).toBeGreaterThanOrEqual(1_000);
-      await vi.waitFor(() =>
-        expect(log.debug).toHaveBeenCalledWith(
-          expect.objectContaining({reason: "http body timeout"}),
-          "rpc client dropped",
-        ),
+      await vi.waitFor(
+        () =>
+          expect(log.debug).toHaveBeenCalledWith(
+            expect.objectContaining({reason: "http body timeout"}),
+            "rpc client dropped",
+          ),
+        {timeout: 20_000},
       );
       expect(log.error).not.toHaveBeenCalled();
       expect(log.warn).not.toHaveBeenCalled();
