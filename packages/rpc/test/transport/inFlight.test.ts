@@ -1,5 +1,5 @@
 /** The running requests of a server: deadlines expire on one timer, closing aborts them and waits for their work. */
-import {describe, expect, it} from "vitest";
+import {describe, expect, it, vi} from "vitest";
 import {ConnectionRequests} from "../../src/transport/connectionRequests.ts";
 import {InFlightRequests} from "../../src/transport/inFlight.ts";
 import {RequestControl} from "../../src/transport/requestControl.ts";
@@ -44,25 +44,37 @@ describe("InFlightRequests", () => {
     expect(requests.size).toBe(1);
   });
 
-  it("expires each request at its own deadline, earliest first, on one timer", async () => {
-    const requests = new InFlightRequests(1_000);
-    const started = performance.now();
-    const expiredAt = new Map<string, number>();
-    const controls = {
-      late: new RequestControl(started + 80),
-      early: new RequestControl(started + 20),
-      never: new RequestControl(FAR()),
-    };
-    for (const [name, control] of Object.entries(controls)) {
-      control.onTimeout = () => expiredAt.set(name, performance.now() - started);
-      requests.track(control, new Promise(() => undefined));
+  it("expires each request at its own deadline, earliest first, on one timer", () => {
+    // On a fake clock (timers and performance.now): the order and the deadlines, whatever the load.
+    vi.useFakeTimers({toFake: ["setTimeout", "clearTimeout", "performance"]});
+    try {
+      const requests = new InFlightRequests(1_000);
+      const started = performance.now();
+      const expired: string[] = [];
+      const controls = {
+        late: new RequestControl(started + 80),
+        early: new RequestControl(started + 20),
+        never: new RequestControl(FAR()),
+      };
+      for (const [name, control] of Object.entries(controls)) {
+        control.onTimeout = () => expired.push(name);
+        requests.track(control, new Promise(() => undefined));
+      }
+      // The timer's resolution is 1 ms: a deadline within it of the tick expires with it.
+      vi.advanceTimersByTime(18);
+      expect(expired).toEqual([]);
+      vi.advanceTimersByTime(2);
+      expect(expired).toEqual(["early"]);
+      vi.advanceTimersByTime(58);
+      expect(expired).toEqual(["early"]);
+      vi.advanceTimersByTime(2);
+      expect(expired).toEqual(["early", "late"]);
+      expect(controls.late.signal.aborted).toBe(true);
+      expect(controls.never.aborted).toBe(false);
+      expect(vi.getTimerCount()).toBe(1);
+    } finally {
+      vi.useRealTimers();
     }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect([...expiredAt.keys()]).toEqual(["early", "late"]);
-    expect(expiredAt.get("early")).toBeGreaterThanOrEqual(19);
-    expect(expiredAt.get("late")).toBeGreaterThanOrEqual(79);
-    expect(controls.late.signal.aborted).toBe(true);
-    expect(controls.never.aborted).toBe(false);
   });
 });
 
