@@ -247,7 +247,7 @@ function answer(
   try {
     if (found.kind === "unknown") throw RpcError.methodNotFound(request.method);
     if (found.kind === "disabled") throw RpcError.methodNotAvailable(request.method, "it is disabled on this node");
-    const refusal = context.apiKey?.refusal(request.method);
+    const refusal = context.principal.refusal(request.method);
     if (refusal !== undefined) throw RpcError.methodNotAvailable(request.method, refusal);
     result = found.method.invoke(request.params, context);
   } catch (e) {
@@ -267,7 +267,7 @@ function settled(
 ): JsonRpcResponse | undefined {
   if (started !== undefined) {
     const method = found.kind === "unknown" ? UNKNOWN_METHOD : request.method;
-    options.observer?.onRequest(method, performance.now() - started, "error" in response, context.apiKey?.id);
+    options.observer?.onRequest(method, performance.now() - started, "error" in response, context.principal.id);
   }
   return request.notification ? undefined : response;
 }

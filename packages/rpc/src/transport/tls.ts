@@ -6,14 +6,7 @@
  */
 import {readFile} from "node:fs/promises";
 import {createSecureContext} from "node:tls";
-
-/** `rpc.tls`: paths of PEM files; both set, or neither. */
-export interface RpcTlsOptions {
-  /** The certificate chain, leaf first. */
-  cert?: string;
-  /** The private key of the certificate (unencrypted). */
-  key?: string;
-}
+import type {RpcTlsOptions} from "../options.ts";
 
 /** What the HTTPS servers are given. */
 export interface TlsCredentials {
