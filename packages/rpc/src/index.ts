@@ -17,6 +17,8 @@ export {
   DEFAULT_NAMESPACES,
   defaultKeyLimits,
   defaultKeyPermissions,
+  GatewayError,
+  GatewayErrorCode,
   type KeyLimits,
   type KeyPermissions,
   type KeysFile,
@@ -29,6 +31,7 @@ export {hashSecret, newKeyId, newSecret} from "./gateway/secret.ts";
 export {RpcError, RpcErrorCode, type RpcErrorObject} from "./jsonrpc/errors.ts";
 export {MethodRegistry} from "./jsonrpc/registry.ts";
 export {KeystoreBusyCode, KeystoreBusyError, type KeystoreBusyType} from "./keystoreBusy.ts";
+export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {
   defaultRpcOptions,
@@ -41,5 +44,5 @@ export {
 export {NO_PEERS, NOT_SYNCING, RpcServer} from "./server.ts";
 export {type HealthAnswer, healthAnswer} from "./transport/health.ts";
 export {type Listener, listen} from "./transport/listener.ts";
-export {TlsConfigError} from "./transport/tls.ts";
+export {TlsConfigError, TlsConfigErrorCode} from "./transport/tls.ts";
 export {PrivateKeyWallet, personalMessageHash} from "./wallet.ts";

@@ -13,6 +13,7 @@ import {EventHub} from "./filters/eventHub.ts";
 import {FilterManager} from "./filters/filterManager.ts";
 import {SubscriptionManager} from "./filters/subscriptions.ts";
 import {Gateway} from "./gateway/gateway.ts";
+import {GatewayError, GatewayErrorCode} from "./gateway/keysFile.ts";
 import type {DispatchOptions} from "./jsonrpc/dispatch.ts";
 import type {RequestLimits} from "./jsonrpc/principal.ts";
 import {MethodRegistry, RPC_NAMESPACE} from "./jsonrpc/registry.ts";
@@ -192,7 +193,9 @@ export class RpcServer {
 }
 
 function openGateway(keysFile: string | undefined, logger: Logger, node: RequestLimits): Promise<Gateway> {
-  if (keysFile === undefined) throw new Error("rpc.gateway.enabled needs rpc.gateway.keysFile");
+  if (keysFile === undefined) {
+    throw new GatewayError({code: GatewayErrorCode.KEYS_FILE_UNSET}, "rpc.gateway.enabled needs rpc.gateway.keysFile");
+  }
   return Gateway.open(keysFile, logger, undefined, node);
 }
 

@@ -71,7 +71,7 @@ export class Gateway implements Admission {
         this.warnWhenEmpty();
       } catch (error) {
         // The file holds hashes only: its error names a path in it, never a usable key.
-        this.logger.warn({error: (error as Error).message}, "gateway keys file not reloaded; the previous keys stay");
+        this.logger.warn({err: error}, "gateway keys file not reloaded; the previous keys stay");
       }
     });
     return this.reloading;
