@@ -11,6 +11,7 @@ import type {RpcObserver} from "../deps.ts";
 import {BodyAnswer, type DispatchResult} from "./bodyAnswer.ts";
 import {MethodUnavailableError, RpcError, RpcErrorCode} from "./errors.ts";
 import {errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseRequest, resultResponse} from "./message.ts";
+import {isPending} from "./pending.ts";
 import {serializeResponse} from "./rawJson.ts";
 import type {MethodLookup, MethodRegistry, RequestContext} from "./registry.ts";
 
@@ -96,7 +97,7 @@ export function methodsOf(raw: unknown): string[] {
 
 /**
  * Answers a body `parseBody` accepted; never throws. The answer comes synchronously when every
- * handler it ran answered synchronously (a memoized read), so that a cheap request costs no promise.
+ * handler it ran answered synchronously (the fast path, `isPending`).
  * `body` is where the answer is built: the transport finishes it with -32011 when the time budget
  * passes first.
  */
@@ -108,7 +109,7 @@ export function dispatchParsed(
 ): DispatchResult | Promise<DispatchResult> {
   if (Array.isArray(raw)) return dispatchBatch(raw, options, context, body);
   const response = answer(raw, options, context);
-  return response instanceof Promise
+  return isPending(response)
     ? response.then((r) => singleAnswer(r, context, body))
     : singleAnswer(response, context, body);
 }
@@ -148,8 +149,7 @@ function dispatchBatch(
     }
     const mark = context.budget.used;
     const answered = answer(raw[i], options, context);
-    // Only a pending answer is waited for: an answer known already takes no turn of the microtask queue.
-    if (answered instanceof Promise) {
+    if (isPending(answered)) {
       return answered.then(
         (response) => keepPart(response, mark, body, context) ?? dispatchBatch(raw, options, context, body, sliceStart),
       );
@@ -253,7 +253,7 @@ function answer(
   } catch (e) {
     return failed(e);
   }
-  return isThenable(result) ? Promise.resolve(result).then(succeeded, failed) : succeeded(result);
+  return isPending(result) ? Promise.resolve(result).then(succeeded, failed) : succeeded(result);
 }
 
 /** Tells the observer of an answered request; the response, undefined for a notification. */
@@ -270,11 +270,6 @@ function settled(
     options.observer?.onRequest(method, performance.now() - started, "error" in response, context.principal.id);
   }
   return request.notification ? undefined : response;
-}
-
-/** Whether a handler's answer must be waited for (a promise or any other thenable, as `await` would). */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as {then?: unknown}).then === "function";
 }
 
 function toRpcError(error: unknown, method: string, options: DispatchOptions): RpcError {

@@ -17,6 +17,7 @@ import type {HealthProbe} from "../deps.ts";
 import {clientOf} from "../jsonrpc/client.ts";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
+import {isPending} from "../jsonrpc/pending.ts";
 import type {Admission} from "../limits/admission.ts";
 import type {IpLimits} from "../limits/ipLimits.ts";
 import type {RpcOptions} from "../options.ts";
@@ -71,7 +72,7 @@ export function createHttpTransport(
 
 /**
  * Answers one HTTP request; `fail` gets what throws once the body is in. No promise is made for a
- * body answered synchronously (`reply`'s cheap reads): the body comes by callback.
+ * body answered synchronously (the fast path, `isPending`): the body comes by callback.
  */
 function handle(
   req: IncomingMessage,
@@ -128,7 +129,7 @@ function handle(
         requests: requestsOfSocket(req.socket),
         sender,
       });
-      if (answer instanceof Promise) answer.then((ready) => send(res, cors, ready)).catch(fail);
+      if (isPending(answer)) answer.then((ready) => send(res, cors, ready)).catch(fail);
       else send(res, cors, answer);
     } catch (error) {
       fail(error);

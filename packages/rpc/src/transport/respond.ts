@@ -13,6 +13,7 @@ import {BodyAnswer} from "../jsonrpc/bodyAnswer.ts";
 import type {RpcClient} from "../jsonrpc/client.ts";
 import {type DispatchOptions, type DispatchResult, dispatchParsed, methodsOf, parseBody} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
+import {isPending} from "../jsonrpc/pending.ts";
 import type {Principal, RequestLimits} from "../jsonrpc/principal.ts";
 import type {Connection, RequestContext} from "../jsonrpc/registry.ts";
 import {ResponseBudget} from "../jsonrpc/responseBudget.ts";
@@ -45,8 +46,8 @@ export const errorPayload = (error: RpcError): Buffer =>
  * batch cap and rate apply before anything runs (an API key's, or the client address's).
  * Past the time budget the answer is -32011 at once while the work is told to stop; no timer,
  * promise race or `AbortController` is made per request (the deadlines share `InFlightRequests`'
- * timer, the signal is made on demand). A body answered synchronously (cheap reads) is answered
- * without a promise: its work has ended before any timer or close event could run.
+ * timer, the signal is made on demand). A body answered synchronously is answered without a promise
+ * (the fast path, `isPending`): its work has ended before any timer or close event could run.
  */
 export function reply(
   text: string,
@@ -83,9 +84,9 @@ export function reply(
     work = dispatchParsed(parsed.raw, dispatchOptions, new BodyContext(transport, control, budget), body);
   } finally {
     // Answered already (or a response that cannot be serialized threw): the work has ended.
-    if (!(work instanceof Promise)) budget.release();
+    if (!isPending(work)) budget.release();
   }
-  if (!(work instanceof Promise)) return work;
+  if (!isPending(work)) return work;
   requests.add(control);
   // The bytes stay reserved until the work has ended, even when the answer was a timeout.
   const running = work.finally(() => budget.release());
