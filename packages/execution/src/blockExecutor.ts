@@ -8,7 +8,7 @@ import type {Chainspec} from "@xchain/chainspec";
 import {closingRemascTransaction, createRemascTransaction, type Transaction} from "@xchain/primitives";
 import type {StateSource} from "@xchain/state";
 import {BlockRun} from "./blockRun.ts";
-import {CallRunner} from "./callRunner.ts";
+import {CallRunner} from "./calls/callRunner.ts";
 import {createProfileCommon} from "./common.ts";
 import {
   BlockExecutionError,
@@ -142,7 +142,7 @@ export class BlockExecutor {
    */
   async call(input: CallInput): Promise<CallResult> {
     const data = input.data ?? new Uint8Array(0);
-    const intrinsic = intrinsicGas({to: input.to, data});
+    const intrinsic = input.intrinsicGas ?? intrinsicGas({to: input.to, data});
     if (input.gasLimit < intrinsic) {
       throw new TransactionInvalidError(
         {code: TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW, gasLimit: input.gasLimit, intrinsicGas: intrinsic},

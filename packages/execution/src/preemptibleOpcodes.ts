@@ -7,7 +7,7 @@
 import type {Common} from "@ethereumjs/common";
 import {customOrBuiltin} from "./gas/builtin.ts";
 import type {CustomOpcode, GasFunction} from "./gas/types.ts";
-import type {Preemption} from "./preemption.ts";
+import type {Preemption} from "./calls/preemption.ts";
 
 /** JUMP, JUMPI, CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
 const PREEMPTION_OPCODES: readonly number[] = [0x56, 0x57, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa];

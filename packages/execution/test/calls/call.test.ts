@@ -6,9 +6,9 @@ import {getChainspec} from "@xchain/chainspec";
 import {compileSolidity} from "@xchain/test-utils";
 import {bytesToBigInt} from "@xchain/utils";
 import {beforeAll, describe, expect, it} from "vitest";
-import {calldata} from "./support/abi.ts";
-import {ETHER, Signer} from "./support/accounts.ts";
-import {TestChain} from "./support/chain.ts";
+import {calldata} from "../support/abi.ts";
+import {ETHER, Signer} from "../support/accounts.ts";
+import {TestChain} from "../support/chain.ts";
 
 const SOURCE = `
 // SPDX-License-Identifier: MIT
