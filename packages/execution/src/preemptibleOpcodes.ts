@@ -5,9 +5,9 @@
  * unchanged, and the opcode runs after the call has had its pause.
  */
 import type {Common} from "@ethereumjs/common";
+import type {Preemption} from "./calls/preemption.ts";
 import {customOrBuiltin} from "./gas/builtin.ts";
 import type {CustomOpcode, GasFunction} from "./gas/types.ts";
-import type {Preemption} from "./calls/preemption.ts";
 
 /** JUMP, JUMPI, CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
 const PREEMPTION_OPCODES: readonly number[] = [0x56, 0x57, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa];

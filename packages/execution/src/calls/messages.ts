@@ -72,7 +72,21 @@ export function fromPortableInput(
   const [, , , , , data, gasLimit, gasPrice, overrides, intrinsicGas, parentHash] = portable;
   const block = {number, timestamp, coinbase, difficulty, gasLimit: blockGasLimit, minimumGasPrice};
   const chain = ancestors.view(number, parentHash);
-  return {block, chain, stateRoot, from, to, value, data, gasLimit, gasPrice, intrinsicGas, parentHash, signal, overrides};
+  return {
+    block,
+    chain,
+    stateRoot,
+    from,
+    to,
+    value,
+    data,
+    gasLimit,
+    gasPrice,
+    intrinsicGas,
+    parentHash,
+    signal,
+    overrides,
+  };
 }
 
 /** A call's result as it crosses: a tuple, as the input. */

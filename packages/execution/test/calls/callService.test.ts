@@ -1,23 +1,22 @@
-// Runs the compiled worker (dist/callWorkers/callWorker.js): build with `npx tsc -b` first.
+// Starts worker threads running the compiled worker (packages/execution/dist/calls/callWorker.js):
+// build with `npx tsc -b` first. The pool's thread-free parts have tests of their own beside this one.
 import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import type {Worker} from "node:worker_threads";
 import {getChainspec} from "@xchain/chainspec";
 import {LevelStore, WriteBatch} from "@xchain/db";
-import {
-  BlockExecutor,
-  type CallInput,
-  type CallResult,
-  createChainCommon,
-  ExecutionInterruptedError,
-  TransactionInvalidError,
-} from "@xchain/execution";
+import type {BlockHeader} from "@xchain/primitives";
 import {buildGenesisState, defaultStateOptions, StateDatabase, StateError} from "@xchain/state";
 import {hexToBytes, noopLogger} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
-import {CallWorkerError} from "../../src/callWorkers/errors.ts";
-import {WorkerCallExecutor} from "../../src/callWorkers/workerCallExecutor.ts";
+import {BlockExecutor} from "../../src/blockExecutor.ts";
+import {CallService} from "../../src/calls/callService.ts";
+import {CallWorkerError} from "../../src/calls/errors.ts";
+import {createChainCommon} from "../../src/common.ts";
+import {ExecutionInterruptedError, TransactionInvalidError} from "../../src/errors.ts";
+import type {CallInput, CallResult, ExecutionChainView} from "../../src/types.ts";
+import {storeBranch} from "../support/headerChain.ts";
 
 const chainspec = getChainspec("regtest");
 const address = (byte: number) => new Uint8Array(20).fill(byte);
@@ -32,14 +31,16 @@ const LOOP = address(0x23);
 const LOGGER = address(0x24);
 /** Returns BLOCKHASH(number - 1). */
 const HASHER = address(0x25);
+/** Returns BLOCKHASH of the number in its calldata. */
+const ANY_HASHER = address(0x26);
 const CODES: [Uint8Array, string][] = [
   [RETURNER, "0x602a60005260206000f3"],
   [REVERTER, "0x602a60005260206000fd"],
   [LOOP, "0x5b600056"],
   [LOGGER, "0x602a60005260076020600060a100"],
   [HASHER, "0x43600190034060005260206000f3"],
+  [ANY_HASHER, "0x6000354060005260206000f3"],
 ];
-const PARENT_HASH = new Uint8Array(32).fill(0xab);
 const block = {
   number: 10,
   timestamp: 1_700_000_000,
@@ -48,17 +49,27 @@ const block = {
   gasLimit: 6_800_000n,
   minimumGasPrice: 0n,
 };
-const chain = {blockHash: async (n: number) => (n === 9 ? PARENT_HASH : undefined), maturedBlock: undefined};
 
 let store: LevelStore;
+let state: StateDatabase;
 let local: BlockExecutor;
-let pool: WorkerCallExecutor;
+let pool: CallService;
 let root: Uint8Array;
+/** Blocks 0 to 9, stored and canonical: the call's block 10 extends block 9. */
+let headers: BlockHeader[];
+/** The main thread's view of the call's ancestors (what rpc's callEnvironment gives), the oracle. */
+let chain: ExecutionChainView;
+
+/** The chain view of a call in the block after the last of `branch`. */
+const ancestorsOf = (branch: BlockHeader[]): ExecutionChainView => ({
+  blockHash: async (n) => branch.find((h) => h.number === n)?.hash(),
+  maturedBlock: undefined,
+});
 
 beforeAll(async () => {
   const dbPath = join(mkdtempSync(join(tmpdir(), "xchain-callworkers-")), "db");
   store = await LevelStore.open(dbPath, {threads: "share"});
-  const state = new StateDatabase({...defaultStateOptions, nodeCacheBytes: 1 << 20}, {store});
+  state = new StateDatabase({...defaultStateOptions, nodeCacheBytes: 1 << 20}, {store});
   const genesis = await buildGenesisState(
     state,
     [
@@ -72,18 +83,15 @@ beforeAll(async () => {
   );
   await store.write(new WriteBatch().append(genesis.writes));
   root = genesis.root;
+  headers = await storeBranch(store, chainspec, undefined, 10, 1, true);
+  chain = ancestorsOf(headers);
   local = new BlockExecutor({}, {chainspec, state});
-  pool = new WorkerCallExecutor(
+  pool = new CallService(
     {
       workers: 2,
-      workerData: {
-        dbPath,
-        network: "regtest",
-        genesisFile: undefined,
-        state: {...defaultStateOptions, nodeCacheBytes: 1 << 20},
-      },
+      workerData: {dbPath, chainParams: chainspec.params, state: {...defaultStateOptions, nodeCacheBytes: 1 << 20}},
     },
-    {local, logger: noopLogger},
+    {local, state, logger: noopLogger},
   );
   await pool.ready();
 });
@@ -96,11 +104,27 @@ afterAll(async () => {
 const input = (fields: Partial<CallInput>): CallInput => ({
   block,
   chain,
+  parentHash: headers[9]?.hash(),
   stateRoot: root,
   from: SENDER,
   gasLimit: 1_000_000n,
   ...fields,
 });
+
+/** Calldata asking ANY_HASHER for the hash of block `n`. */
+const hashOf = (n: number) => hexToBytes(`0x${n.toString(16).padStart(64, "0")}`);
+
+/** Counts what the main thread posts to the workers from now on. */
+function watchPosts(service: CallService): {posted(): number; restore(): void} {
+  const slots = (service as unknown as {slots: {worker: Worker}[]}).slots;
+  const spies = slots.map((slot) => vi.spyOn(slot.worker, "postMessage"));
+  return {
+    posted: () => spies.reduce((n, spy) => n + spy.mock.calls.length, 0),
+    restore: () => {
+      for (const spy of spies) spy.mockRestore();
+    },
+  };
+}
 
 /** A call's outcome, its error reduced to class and code. */
 async function outcome(executor: {call(i: CallInput): Promise<CallResult>}, call: CallInput): Promise<unknown> {
@@ -111,7 +135,7 @@ async function outcome(executor: {call(i: CallInput): Promise<CallResult>}, call
   }
 }
 
-describe("WorkerCallExecutor", () => {
+describe("CallService", () => {
   it("answers as the in-process executor does", async () => {
     const corpus: CallInput[] = [
       input({to: RETURNER}),
@@ -129,7 +153,34 @@ describe("WorkerCallExecutor", () => {
     expect(reverted.status).toBe(false);
     expect(reverted.revertData?.[31]).toBe(42);
     expect((await pool.call(input({to: LOOP, gasLimit: 100_000n}))).error).toBe("out of gas");
-    expect((await pool.call(input({to: HASHER}))).returnValue).toEqual(PARENT_HASH);
+    expect((await pool.call(input({to: HASHER}))).returnValue).toEqual(headers[9]?.hash());
+    for (const n of [0, 3, 9]) {
+      const call = input({to: ANY_HASHER, data: hashOf(n)});
+      expect((await pool.call(call)).returnValue).toEqual(headers[n]?.hash());
+    }
+  });
+
+  it("answers BLOCKHASH in the worker, from the call's own chain across a reorganization", async () => {
+    const watch = watchPosts(pool);
+    const atA = input({to: ANY_HASHER, data: hashOf(7)});
+    expect((await pool.call(atA)).returnValue).toEqual(headers[7]?.hash());
+    // One message there (the call), none back and forth per BLOCKHASH.
+    expect(watch.posted()).toBe(1);
+    watch.restore();
+    // Blocks 6 to 9 of another branch become canonical; a call at its block 10 sees them.
+    const b = await storeBranch(store, chainspec, headers[5], 4, 0xb, true);
+    expect(b[1]?.hash()).not.toEqual(headers[7]?.hash());
+    const atB = input({
+      to: ANY_HASHER,
+      data: hashOf(7),
+      parentHash: b[3]?.hash(),
+      chain: ancestorsOf([...headers.slice(0, 6), ...b]),
+    });
+    expect((await pool.call(atB)).returnValue).toEqual(b[1]?.hash());
+    expect(await outcome(pool, atB)).toEqual(await outcome(local, atB));
+    // The first branch's block, now off the canonical chain, still sees its own ancestors.
+    expect((await pool.call(atA)).returnValue).toEqual(headers[7]?.hash());
+    expect(await outcome(pool, atA)).toEqual(await outcome(local, atA));
   });
 
   it("reports each worker's caches against their budgets and its heap, summed over the workers", async () => {
@@ -150,15 +201,36 @@ describe("WorkerCallExecutor", () => {
     );
   });
 
-  it("runs the calls at a root the workers could not find in-process from then on", async () => {
-    const unstored = new Uint8Array(32).fill(9);
-    const slots = (pool as unknown as {slots: {worker: Worker}[]}).slots;
-    const posted = slots.map((slot) => vi.spyOn(slot.worker, "postMessage"));
-    await expect(pool.call(input({to: RETURNER, stateRoot: unstored}))).rejects.toBeInstanceOf(StateError);
-    const sent = posted.reduce((n, spy) => n + spy.mock.calls.length, 0);
-    await expect(pool.call(input({to: RETURNER, stateRoot: unstored}))).rejects.toBeInstanceOf(StateError);
-    expect(posted.reduce((n, spy) => n + spy.mock.calls.length, 0)).toBe(sent);
-    for (const spy of posted) spy.mockRestore();
+  it("runs a call at a root the state database staged in-process, as it does a call without its parentHash", async () => {
+    // The pending block's state: computed on the main thread, staged there, never stored.
+    const pending = await buildGenesisState(
+      new StateDatabase(defaultStateOptions, {store}),
+      [[RETURNER, {balance: 0n, code: hexToBytes("0x600760005260206000f3")}]],
+      createChainCommon(chainspec),
+    );
+    state.stageUnpersisted(pending);
+    const watch = watchPosts(pool);
+    expect((await pool.call(input({to: RETURNER, stateRoot: pending.root}))).returnValue[31]).toBe(7);
+    expect((await pool.call(input({to: RETURNER, parentHash: undefined}))).returnValue[31]).toBe(42);
+    expect(watch.posted()).toBe(0);
+    // A root neither stored nor staged goes to a worker, whose answer is the main thread's.
+    const unknown = new Uint8Array(32).fill(9);
+    await expect(pool.call(input({to: RETURNER, stateRoot: unknown}))).rejects.toBeInstanceOf(StateError);
+    await expect(local.call(input({to: RETURNER, stateRoot: unknown}))).rejects.toBeInstanceOf(StateError);
+    expect(watch.posted()).toBe(1);
+    watch.restore();
+  });
+
+  it("runs every call in-process without workers", async () => {
+    const inProcess = new CallService(
+      {workers: 0, workerData: {dbPath: "unused", chainParams: chainspec.params, state: defaultStateOptions}},
+      {local, state, logger: noopLogger},
+    );
+    await inProcess.ready();
+    expect(await outcome(inProcess, input({to: HASHER}))).toEqual(await outcome(local, input({to: HASHER})));
+    expect(inProcess.cacheUsage()).toEqual([]);
+    expect(inProcess.heapUsedBytes()).toBe(0);
+    await inProcess.close();
   });
 
   it("stops an aborted call with ExecutionInterruptedError and serves the next", async () => {

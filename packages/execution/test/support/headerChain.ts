@@ -45,7 +45,12 @@ export async function storeBranch(
   const headers: BlockHeader[] = [];
   let parent = from;
   for (let i = 0; i < count; i++) {
-    const header = headerAt(parent ? parent.number + 1 : 0, parent ? parent.hash() : new Uint8Array(32), tag, chainspec);
+    const header = headerAt(
+      parent ? parent.number + 1 : 0,
+      parent ? parent.hash() : new Uint8Array(32),
+      tag,
+      chainspec,
+    );
     batch.put(Bucket.header, header.hash(), header.encode());
     if (canonical) batch.put(Bucket.canonicalHash, numberKey(header.number), header.hash());
     headers.push(header);
