@@ -14,10 +14,10 @@ import {createBlockEvm, evmBlock} from "../evm.ts";
 import type {GasProfile} from "../gas/gasProfile.ts";
 import type {BlockScope} from "../gas/types.ts";
 import type {PreemptionSlot} from "../preemptibleOpcodes.ts";
-import {applyStateOverride} from "../stateOverride.ts";
 import {type MessageInput, runMessage} from "../transactionExecutor.ts";
 import type {CallResult, ExecutionBlockContext, ExecutionChainView, StateOverride} from "../types.ts";
 import {CallScheduler} from "./preemption.ts";
+import {applyStateOverride} from "./stateOverride.ts";
 
 /** One call at a time: an EVM of one gas profile, with the state and the chain view BLOCKHASH reads swapped per call. */
 interface CallContext {

@@ -17,7 +17,10 @@ import type {ExecutionChainView} from "../types.ts";
 
 /** How many ancestors BLOCKHASH reaches. */
 const BLOCKHASH_WINDOW = 256;
-/** Parent links kept: the windows of a few heads (the head moves, and calls arrive at recent blocks). */
+/**
+ * Parent links kept (about 200 bytes each): the windows of a few heads, as the head moves and calls
+ * arrive at recent blocks.
+ */
 const LINKS_KEPT = 4 * BLOCKHASH_WINDOW;
 
 /** The ancestors of stored blocks, by parent links read from the store. */
@@ -53,7 +56,8 @@ export class StoredAncestors {
     if (known) return known;
     const header = await this.store.get(Bucket.header, hash);
     if (header === undefined) return undefined;
-    const parent = asBytes(decodeRlpList(header, "header")[0], "parentHash");
+    // A copy: the decoded item is a view of the whole header's bytes, which the link must not keep.
+    const parent = asBytes(decodeRlpList(header, "header")[0], "parentHash").slice();
     this.links.set(key, parent);
     if (this.links.size > LINKS_KEPT) this.links.delete(this.links.keys().next().value as string);
     return parent;
