@@ -16,9 +16,10 @@
 import {Worker} from "node:worker_threads";
 import type {StateDatabase} from "@xchain/state";
 import type {CacheUsage, Logger} from "@xchain/utils";
-import type {BlockExecutor} from "../blockExecutor.ts";
 import {ExecutionInterruptedCode, ExecutionInterruptedError} from "../errors.ts";
-import type {CallInput, CallResult} from "../types.ts";
+import type {TraceScope} from "../tracing/traceBlock.ts";
+import type {ExecutionTracer} from "../tracing/types.ts";
+import type {CallInput, CallResult, ExecuteBlockInput, TransactionOutcome} from "../types.ts";
 import {CallWorkerError, CallWorkerErrorCode} from "./errors.ts";
 import {
   type CallWorkerData,
@@ -43,10 +44,16 @@ export interface CallServiceOptions {
   workerData: CallWorkerData;
 }
 
+/** What runs on the main thread: `BlockExecutor`'s `call` and `trace`. */
+export interface InProcessExecutor {
+  call(input: CallInput): Promise<CallResult>;
+  trace(input: ExecuteBlockInput, tracer: ExecutionTracer, scope?: TraceScope): Promise<TransactionOutcome[]>;
+}
+
 /** What a `CallService` works with. */
 export interface CallServiceModules {
-  /** The in-process executor: tracing, calls at staged states, every call without workers. */
-  local: Pick<BlockExecutor, "call" | "trace">;
+  /** The in-process executor (a `BlockExecutor`): tracing, calls at staged states, every call without workers. */
+  local: InProcessExecutor;
   /** The main thread's state database, asked which roots only it can read. */
   state: Pick<StateDatabase, "isStaged">;
   logger: Logger;
@@ -131,7 +138,7 @@ export class CallService {
   }
 
   /** Tracing runs in-process. */
-  trace(...args: Parameters<BlockExecutor["trace"]>): ReturnType<BlockExecutor["trace"]> {
+  trace(...args: Parameters<InProcessExecutor["trace"]>): ReturnType<InProcessExecutor["trace"]> {
     return this.modules.local.trace(...args);
   }
 

@@ -1,6 +1,7 @@
 /**
- * A call worker (a worker thread of a `CallService`, callService.ts): its own `BlockExecutor` over
- * its own `StateDatabase` over the node's LevelDB, joined through classic-level's multithreading.
+ * A call worker (a worker thread of a `CallService`, callService.ts): its own `CallRunner` (what
+ * `BlockExecutor.call` runs) over its own `StateDatabase` over the node's LevelDB, joined through
+ * classic-level's multithreading.
  * It runs the calls the main thread posts, concurrently as the main thread's executor does, each
  * stopped by an abort message; BLOCKHASH answers come from the stored headers (storedAncestors.ts).
  * All it knows of the node comes in `workerData` (`CallWorkerData`).
@@ -10,7 +11,8 @@ import {parentPort, workerData} from "node:worker_threads";
 import {Chainspec} from "@xchain/chainspec";
 import {LevelStore} from "@xchain/db";
 import {StateDatabase} from "@xchain/state";
-import {BlockExecutor} from "../blockExecutor.ts";
+import {ProfileCommons} from "../common.ts";
+import {CallRunner} from "./callRunner.ts";
 import {
   type CallWorkerData,
   type FromWorker,
@@ -33,15 +35,16 @@ const opened = (async () => {
   const chainspec = new Chainspec(data.chainParams);
   const store = await LevelStore.open(data.dbPath, {threads: "join", create: false});
   const state = new StateDatabase(data.state, {store});
-  return {store, state, ancestors: new StoredAncestors(store), executor: new BlockExecutor({}, {chainspec, state})};
+  const runner = new CallRunner(chainspec, state, new ProfileCommons(chainspec));
+  return {store, state, ancestors: new StoredAncestors(store), runner};
 })();
 
 async function run(id: number, message: Extract<ToWorker, {type: "call"}>["input"]): Promise<void> {
   const stop = {aborted: false};
   aborts.set(id, stop);
   try {
-    const {executor, ancestors} = await opened;
-    const result = await executor.call(fromPortableInput(message, ancestors, stop));
+    const {runner, ancestors} = await opened;
+    const result = await runner.call(fromPortableInput(message, ancestors, stop));
     post({type: "result", id, result: toPortableResult(result)});
   } catch (e) {
     post({type: "error", id, error: toPortableError(e)});

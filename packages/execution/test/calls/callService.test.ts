@@ -111,6 +111,9 @@ const input = (fields: Partial<CallInput>): CallInput => ({
   ...fields,
 });
 
+/** The pool's period of looking at the signals (callService.ts). */
+const ABORT_POLL_MS = 10;
+
 /** Calldata asking ANY_HASHER for the hash of block `n`. */
 const hashOf = (n: number) => hexToBytes(`0x${n.toString(16).padStart(64, "0")}`);
 
@@ -249,14 +252,20 @@ describe("CallService", () => {
         return false;
       },
     };
-    expect((await pool.call(input({to: RETURNER, signal: never}))).returnValue[31]).toBe(42);
-    expect(reads).toBe(0);
-    const flag = {aborted: false};
-    const stopped = pool.call(input({to: LOOP, gasLimit: 50_000_000n, signal: flag}));
-    setTimeout(() => {
+    // The polls run on the test's clock, so that a loaded machine cannot slow the call past one.
+    vi.useFakeTimers({toFake: ["setInterval", "clearInterval"]});
+    try {
+      expect((await pool.call(input({to: RETURNER, signal: never}))).returnValue[31]).toBe(42);
+      expect(reads).toBe(0);
+      const flag = {aborted: false};
+      const stopped = pool.call(input({to: LOOP, gasLimit: 50_000_000n, signal: flag}));
+      vi.advanceTimersByTime(ABORT_POLL_MS);
       flag.aborted = true;
-    }, 50);
-    await expect(stopped).rejects.toBeInstanceOf(ExecutionInterruptedError);
+      vi.advanceTimersByTime(ABORT_POLL_MS);
+      await expect(stopped).rejects.toBeInstanceOf(ExecutionInterruptedError);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("fails the calls of a worker that dies with CallWorkerError and replaces the worker", async () => {
