@@ -1,6 +1,6 @@
 /**
  * The call service: eth_call and eth_estimateGas on worker threads, so that calls use more than
- * the main thread's core. Each worker runs its own `BlockExecutor` over the node's LevelDB
+ * the main thread's core. Each worker runs its own `CallRunner` over the node's LevelDB
  * (callWorker.ts); as trie nodes are content-addressed and never deleted, a worker reads every
  * persisted state root as the main thread does. A call at a staged state (the pending block's,
  * held by the main thread's `StateDatabase` only: `isStaged`) runs in-process, as does a call
