@@ -83,7 +83,7 @@ beforeAll(async () => {
   );
   await store.write(new WriteBatch().append(genesis.writes));
   root = genesis.root;
-  headers = await storeBranch(store, chainspec, undefined, 10, 1, true);
+  headers = await storeBranch(store, chainspec, undefined, 10, 1);
   chain = ancestorsOf(headers);
   local = new BlockExecutor({}, {chainspec, state});
   pool = new CallService(
@@ -171,7 +171,7 @@ describe("CallService", () => {
     expect(watch.posted()).toBe(1);
     watch.restore();
     // Blocks 6 to 9 of another branch become canonical; a call at its block 10 sees them.
-    const b = await storeBranch(store, chainspec, headers[5], 4, 0xb, true);
+    const b = await storeBranch(store, chainspec, headers[5], 4, 0xb);
     expect(b[1]?.hash()).not.toEqual(headers[7]?.hash());
     const atB = input({
       to: ANY_HASHER,

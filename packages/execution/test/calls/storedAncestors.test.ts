@@ -24,7 +24,7 @@ const after = (ancestors: StoredAncestors, parent: BlockHeader) => ancestors.vie
 describe("StoredAncestors", () => {
   it("answers the 256 ancestors before the block, nothing outside them", async () => {
     const store = new CountingStore();
-    const chain = await storeBranch(store, chainspec, undefined, 300, 1, true);
+    const chain = await storeBranch(store, chainspec, undefined, 300, 1);
     const head = chain[299] as BlockHeader;
     const view = after(new StoredAncestors(store), head);
     // The parent is carried by the call: no read.
@@ -40,7 +40,7 @@ describe("StoredAncestors", () => {
 
   it("answers near the genesis and stops at a block that is not stored", async () => {
     const store = new MemoryStore();
-    const chain = await storeBranch(store, chainspec, undefined, 3, 1, true);
+    const chain = await storeBranch(store, chainspec, undefined, 3, 1);
     const ancestors = new StoredAncestors(store);
     const view = after(ancestors, chain[2] as BlockHeader);
     expect(await view.blockHash(0)).toEqual(chain[0]?.hash());
@@ -53,16 +53,16 @@ describe("StoredAncestors", () => {
 
   it("gives each call its own chain's hashes across a reorganization, with the links read before it kept", async () => {
     const store = new CountingStore();
-    const base = await storeBranch(store, chainspec, undefined, 6, 1, true);
+    const base = await storeBranch(store, chainspec, undefined, 6, 1);
     const fork = base[5] as BlockHeader;
-    const a = await storeBranch(store, chainspec, fork, 4, 0xa, true);
+    const a = await storeBranch(store, chainspec, fork, 4, 0xa);
     const ancestors = new StoredAncestors(store);
     const headA = a[3] as BlockHeader;
     expect(await after(ancestors, headA).blockHash(7)).toEqual(a[1]?.hash());
     expect(await after(ancestors, headA).blockHash(3)).toEqual(base[3]?.hash());
 
     // Branch B becomes canonical from height 6: the canonical index now names B's blocks.
-    const b = await storeBranch(store, chainspec, fork, 4, 0xb, true);
+    const b = await storeBranch(store, chainspec, fork, 4, 0xb);
     expect(b[1]?.hash()).not.toEqual(a[1]?.hash());
     const headB = b[3] as BlockHeader;
     const onB = after(ancestors, headB);

@@ -6,7 +6,8 @@ import {plainHeader} from "@xchain/test-utils";
 
 /**
  * Stores `count` headers extending `from` (the genesis when undefined), each under its hash as the
- * chain stores them, and makes them canonical when `canonical`. The headers, lowest first.
+ * chain stores them, and makes them canonical at their heights, as a reorganization to them would
+ * (the lookups by parent links must not read it). The headers, lowest first.
  */
 export async function storeBranch(
   store: KeyValueStore,
@@ -14,7 +15,6 @@ export async function storeBranch(
   from: BlockHeader | undefined,
   count: number,
   tag: number,
-  canonical: boolean,
 ): Promise<BlockHeader[]> {
   const batch = new WriteBatch();
   const headers: BlockHeader[] = [];
@@ -27,7 +27,7 @@ export async function storeBranch(
       tag,
     );
     batch.put(Bucket.header, header.hash(), header.encode());
-    if (canonical) batch.put(Bucket.canonicalHash, numberKey(header.number), header.hash());
+    batch.put(Bucket.canonicalHash, numberKey(header.number), header.hash());
     headers.push(header);
     parent = header;
   }
