@@ -7,13 +7,11 @@
  */
 import {join} from "node:path";
 import {Chain, ChainError, ChainErrorCode} from "@xchain/chain";
-import {BlockExecutor} from "@xchain/execution";
+import {BlockExecutor, CallService, callWorkerCount} from "@xchain/execution";
 import {Miner} from "@xchain/miner";
 import {formatClientVersion, type Listener, RpcServer} from "@xchain/rpc";
 import {StateDatabase} from "@xchain/state";
 import {JOURNAL_FILE, TxJournal, TxPool} from "@xchain/txpool";
-import {callWorkerCount} from "./callWorkers/count.ts";
-import {WorkerCallExecutor} from "./callWorkers/workerCallExecutor.ts";
 import {damaged, openDatabase, startErrorOf} from "./dataDir/openDatabase.ts";
 import {keepHeadRecord} from "./dataDir/recordedHead.ts";
 import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
@@ -190,24 +188,18 @@ export class Node {
       closers.push({name: "transaction log", close: stopTxLog});
 
       // Calls and estimates on worker threads over the same database, when there are cores for them.
-      const callExecutor =
-        callWorkers > 0
-          ? new WorkerCallExecutor(
-              {
-                workers: callWorkers,
-                workerData: {
-                  dbPath: db.path,
-                  network: opts.network,
-                  genesisFile: opts.genesisFile,
-                  state: stateOptions(opts.state, SECONDARY_STATE_SHARE),
-                },
-              },
-              {local: executor, logger: logger.child({module: "callWorkers"})},
-            )
-          : executor;
-      if (callExecutor instanceof WorkerCallExecutor) {
-        closers.push({name: "call workers", close: () => callExecutor.close()});
-      }
+      const callExecutor = new CallService(
+        {
+          workers: callWorkers,
+          workerData: {
+            dbPath: db.path,
+            chainParams: chainspec.params,
+            state: stateOptions(opts.state, SECONDARY_STATE_SHARE),
+          },
+        },
+        {local: executor, state, logger: logger.child({module: "callWorkers"})},
+      );
+      closers.push({name: "call workers", close: () => callExecutor.close()});
 
       const keystore = opts.wallet.keystore
         ? await KeystoreWallet.open(
@@ -264,14 +256,14 @@ export class Node {
             sumByCache([
               ...state.cacheUsage("state"),
               ...assemblerState.cacheUsage("assembler"),
-              ...(callExecutor instanceof WorkerCallExecutor ? callExecutor.cacheUsage() : []),
+              ...callExecutor.cacheUsage(),
               ...chain.cacheUsage(),
               txpool.cacheUsage(),
               {cache: "rpc.callAnswers", bytes: rpc.callCacheStats().bytes, budgetBytes: opts.rpc.callCacheBytes},
               {cache: "rpc.blocks", bytes: rpc.blockCacheStats().bytes, budgetBytes: opts.rpc.blockCacheBytes},
               levelDbUsage(opts.db, db.memoryBytes()),
             ]),
-          workersHeapUsedBytes: () => (callExecutor instanceof WorkerCallExecutor ? callExecutor.heapUsedBytes() : 0),
+          workersHeapUsedBytes: () => callExecutor.heapUsedBytes(),
         });
         metricsListener = await startMetricsServer(opts.metrics, {
           registry: metrics.registry,

@@ -139,9 +139,9 @@ export interface RpcOptions {
    */
   blockCacheBytes: number;
   /**
-   * Worker threads that run eth_call and eth_estimateGas (the node's `WorkerCallExecutor`; the RPC
-   * server only sees its executor). Unset, by core count: none on 2 cores or fewer, where they
-   * were measured not to pay (docs/performance.md), else one fewer than the cores, at most 4.
+   * Worker threads that run eth_call and eth_estimateGas (execution's `CallService`; the RPC
+   * server only sees its executor). Unset, by core count (`callWorkerCount`): one fewer than the
+   * cores, at most 4, so one on 2 cores and none on one (docs/performance.md).
    */
   callWorkers?: number;
   /**

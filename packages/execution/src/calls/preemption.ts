@@ -8,7 +8,7 @@
  * number of calls (docs/rpc.md §8).
  */
 import {setImmediate} from "node:timers/promises";
-import {ExecutionInterruptedCode, ExecutionInterruptedError} from "./errors.ts";
+import {ExecutionInterruptedCode, ExecutionInterruptedError} from "../errors.ts";
 
 /** The time all running calls share before the event loop gets its turn. */
 const ROUND_MS = 8;

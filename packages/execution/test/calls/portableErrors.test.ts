@@ -3,7 +3,7 @@
 import {DatabaseError, DatabaseErrorCode} from "@xchain/db";
 import {StateError, StateErrorCode} from "@xchain/state";
 import {describe, expect, it} from "vitest";
-import {fromPortableError, toPortableError} from "../../src/callWorkers/messages.ts";
+import {fromPortableError, toPortableError} from "../../src/calls/messages.ts";
 
 describe("errors from a call worker", () => {
   it("come back as the typed errors they were", () => {

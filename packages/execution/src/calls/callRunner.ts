@@ -8,16 +8,21 @@
  */
 import type {Common} from "@ethereumjs/common";
 import type {EVM} from "@ethereumjs/evm";
+import {Address} from "@ethereumjs/util";
 import type {Chainspec} from "@xchain/chainspec";
 import {OverlayStateManager, type StateReader, type StateSource} from "@xchain/state";
-import {createBlockEvm, evmBlock} from "./evm.ts";
-import type {GasProfile} from "./gas/gasProfile.ts";
-import type {BlockScope} from "./gas/types.ts";
-import type {PreemptionSlot} from "./preemptibleOpcodes.ts";
+import type {ProfileCommons} from "../common.ts";
+import {TransactionInvalidCode, TransactionInvalidError} from "../errors.ts";
+import {createBlockEvm, evmBlock} from "../evm.ts";
+import type {GasProfile} from "../gas/gasProfile.ts";
+import {gasProfileAt} from "../gas/profile.ts";
+import type {BlockScope} from "../gas/types.ts";
+import {intrinsicGas} from "../intrinsic.ts";
+import type {PreemptionSlot} from "../preemptibleOpcodes.ts";
+import {type MessageInput, runMessage} from "../transactionExecutor.ts";
+import type {CallInput, CallResult, ExecutionBlockContext, ExecutionChainView, StateOverride} from "../types.ts";
 import {CallScheduler} from "./preemption.ts";
 import {applyStateOverride} from "./stateOverride.ts";
-import {type MessageInput, runMessage} from "./transactionExecutor.ts";
-import type {CallResult, ExecutionBlockContext, ExecutionChainView, StateOverride} from "./types.ts";
 
 /** One call at a time: an EVM of one gas profile, with the state and the chain view BLOCKHASH reads swapped per call. */
 interface CallContext {
@@ -45,13 +50,44 @@ export class CallRunner {
   constructor(
     private readonly chainspec: Chainspec,
     private readonly stateSource: StateSource,
+    private readonly commons: ProfileCommons,
   ) {}
+
+  /** `BlockExecutor.call`: checks only the intrinsic gas (`TransactionInvalidError`), then runs the message. */
+  async call(input: CallInput): Promise<CallResult> {
+    const data = input.data ?? new Uint8Array(0);
+    const intrinsic = input.intrinsicGas ?? intrinsicGas({to: input.to, data});
+    if (input.gasLimit < intrinsic) {
+      throw new TransactionInvalidError(
+        {code: TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW, gasLimit: input.gasLimit, intrinsicGas: intrinsic},
+        `call: gas limit ${input.gasLimit} below intrinsic gas ${intrinsic}`,
+      );
+    }
+    return this.run(
+      gasProfileAt(this.chainspec, input.block.number),
+      this.commons.at(input.block.number),
+      input.stateRoot,
+      input.block,
+      input.chain,
+      {
+        caller: new Address(input.from),
+        to: input.to === undefined ? undefined : new Address(input.to),
+        value: input.value ?? 0n,
+        data,
+        gasLimit: input.gasLimit,
+        gasPrice: input.gasPrice ?? 0n,
+        intrinsicGas: intrinsic,
+      },
+      input.signal,
+      input.overrides,
+    );
+  }
 
   /**
    * Runs `message` on the state at `stateRoot`, changed by `overrides`, as if in `block`; nothing is kept. Rejects with
    * `ExecutionInterruptedError` once `signal` is aborted.
    */
-  async run(
+  private async run(
     profile: GasProfile,
     common: Common,
     stateRoot: Uint8Array,

@@ -1,15 +1,18 @@
 /**
- * A call worker (a worker thread of the node, see workerCallExecutor.ts): its own `BlockExecutor`
- * over its own `StateDatabase` over the node's LevelDB, joined through classic-level's
- * multithreading. It runs the calls the main thread posts, concurrently as the main thread's
- * executor does, each stopped by an abort message; BLOCKHASH answers come from the main thread.
+ * A call worker (a worker thread of a `CallService`, callService.ts): its own `CallRunner` (what
+ * `BlockExecutor.call` runs) over its own `StateDatabase` over the node's LevelDB, joined through
+ * classic-level's multithreading.
+ * It runs the calls the main thread posts, concurrently as the main thread's executor does, each
+ * stopped by an abort message; BLOCKHASH answers come from the stored headers (storedAncestors.ts).
+ * All it knows of the node comes in `workerData` (`CallWorkerData`).
  */
 import {getHeapStatistics} from "node:v8";
 import {parentPort, workerData} from "node:worker_threads";
+import {Chainspec} from "@xchain/chainspec";
 import {LevelStore} from "@xchain/db";
-import {BlockExecutor, type ExecutionChainView} from "@xchain/execution";
 import {StateDatabase} from "@xchain/state";
-import {loadNetwork} from "../network.ts";
+import {ProfileCommons} from "../common.ts";
+import {CallRunner} from "./callRunner.ts";
 import {
   type CallWorkerData,
   type FromWorker,
@@ -19,42 +22,29 @@ import {
   toPortableError,
   toPortableResult,
 } from "./messages.ts";
+import {StoredAncestors} from "./storedAncestors.ts";
 
 const port = parentPort;
 if (!port) throw new Error("callWorker.ts runs as a worker thread");
 const data = workerData as CallWorkerData;
 /** The stop flag of each running call (no `AbortController`: the run only reads `aborted`). */
 const aborts = new Map<number, {aborted: boolean}>();
-const hashAnswers = new Map<number, (hash: Uint8Array | undefined) => void>();
-let nextHashRequest = 0;
 const post = (message: FromWorker) => port.postMessage(message);
 
 const opened = (async () => {
-  const {chainspec} = await loadNetwork(data.network, data.genesisFile);
+  const chainspec = new Chainspec(data.chainParams);
   const store = await LevelStore.open(data.dbPath, {threads: "join", create: false});
   const state = new StateDatabase(data.state, {store});
-  return {store, state, executor: new BlockExecutor({}, {chainspec, state})};
+  const runner = new CallRunner(chainspec, state, new ProfileCommons(chainspec));
+  return {store, state, ancestors: new StoredAncestors(store), runner};
 })();
-
-/** BLOCKHASH of call `id`, asked of the main thread (which holds the call's chain view). */
-function chainView(id: number): ExecutionChainView {
-  return {
-    maturedBlock: undefined,
-    blockHash: (number) =>
-      new Promise((resolve) => {
-        const request = nextHashRequest++;
-        hashAnswers.set(request, resolve);
-        post({type: "blockHash", id, request, number});
-      }),
-  };
-}
 
 async function run(id: number, message: Extract<ToWorker, {type: "call"}>["input"]): Promise<void> {
   const stop = {aborted: false};
   aborts.set(id, stop);
   try {
-    const {executor} = await opened;
-    const result = await executor.call(fromPortableInput(message, chainView(id), stop));
+    const {runner, ancestors} = await opened;
+    const result = await runner.call(fromPortableInput(message, ancestors, stop));
     post({type: "result", id, result: toPortableResult(result)});
   } catch (e) {
     post({type: "error", id, error: toPortableError(e)});
@@ -73,10 +63,6 @@ port.on("message", (message: ToWorker) => {
         const stop = aborts.get(message.id);
         if (stop) stop.aborted = true;
       }
-      break;
-    case "blockHash":
-      hashAnswers.get(message.request)?.(message.hash);
-      hashAnswers.delete(message.request);
       break;
     case "close":
       // The shared LevelDB instance closes with its last handle: this one must be closed, not dropped.

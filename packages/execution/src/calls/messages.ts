@@ -1,23 +1,26 @@
 /**
- * The messages between the node's main thread and its call workers (structured clone: bytes and
- * bigints cross as they are). A call carries its `CallInput` without the chain view and the
- * signal, which cannot cross: the worker asks the main thread for BLOCKHASH answers, and the main
- * thread posts an abort. Errors cross as their class name, type and message, and are rebuilt as
- * the same typed errors, so that the RPC layer maps them as it maps in-process ones.
+ * The messages between the main thread and its call workers (structured clone: bytes and bigints
+ * cross as they are). A call carries its `CallInput` without the chain view and the signal, which
+ * cannot cross: the worker reads BLOCKHASH answers from the store by the call's `parentHash`
+ * (storedAncestors.ts), and the main thread posts an abort. Errors cross as their class name, type
+ * and message, and are rebuilt as the same typed errors, so that the RPC layer maps them as it maps
+ * in-process ones.
  */
 
+import type {NetworkParams} from "@xchain/chainspec";
 import {DatabaseError} from "@xchain/db";
-import type {CallInput, CallResult} from "@xchain/execution";
-import {ExecutionInterruptedError, TransactionInvalidError} from "@xchain/execution";
 import {StateError, type StateOptions} from "@xchain/state";
 import {type CacheUsage, NodeError} from "@xchain/utils";
-import type {NetworkChoice} from "../network.ts";
+import {ExecutionInterruptedError, TransactionInvalidError} from "../errors.ts";
+import type {CallInput, CallResult} from "../types.ts";
+import type {StoredAncestors} from "./storedAncestors.ts";
 
-/** What a worker opens: the node's database (the same location string as the main thread's handle) and network. */
+/** All a worker is given (`workerData`): what it opens and the rules it runs by. */
 export interface CallWorkerData {
+  /** The database directory, as the main thread's handle (opened with `threads: "share"`) was given it. */
   dbPath: string;
-  network: NetworkChoice;
-  genesisFile: string | undefined;
+  /** The network's parameters (`Chainspec.params`), from which the worker builds its `Chainspec`. */
+  chainParams: NetworkParams;
   /** The budgets of the worker's own state caches. */
   state: StateOptions;
 }
@@ -36,10 +39,12 @@ export type PortableCallInput = readonly [
   gasLimit: bigint,
   gasPrice: bigint | undefined,
   overrides: CallInput["overrides"],
+  intrinsicGas: bigint | undefined,
+  parentHash: Uint8Array,
 ];
 
-/** `input` as it crosses. */
-export function toPortableInput(input: CallInput): PortableCallInput {
+/** `input` as it crosses; only a call that carries its `parentHash` goes to a worker. */
+export function toPortableInput(input: CallInput, parentHash: Uint8Array): PortableCallInput {
   const {number, timestamp, coinbase, difficulty, gasLimit, minimumGasPrice} = input.block;
   return [
     [number, timestamp, coinbase, difficulty, gasLimit, minimumGasPrice],
@@ -51,20 +56,37 @@ export function toPortableInput(input: CallInput): PortableCallInput {
     input.gasLimit,
     input.gasPrice,
     input.overrides,
+    input.intrinsicGas,
+    parentHash,
   ];
 }
 
-/** The input a worker runs: the crossed one with the worker's chain view and stop flag. */
+/** The input a worker runs: the crossed one with its chain view over the worker's `ancestors`, and its stop flag. */
 export function fromPortableInput(
   portable: PortableCallInput,
-  chain: CallInput["chain"],
+  ancestors: Pick<StoredAncestors, "view">,
   signal: CallInput["signal"],
 ): CallInput {
   const [[number, timestamp, coinbase, difficulty, blockGasLimit, minimumGasPrice], stateRoot, from, to, value] =
     portable;
-  const [, , , , , data, gasLimit, gasPrice, overrides] = portable;
+  const [, , , , , data, gasLimit, gasPrice, overrides, intrinsicGas, parentHash] = portable;
   const block = {number, timestamp, coinbase, difficulty, gasLimit: blockGasLimit, minimumGasPrice};
-  return {block, chain, stateRoot, from, to, value, data, gasLimit, gasPrice, signal, overrides};
+  const chain = ancestors.view(number, parentHash);
+  return {
+    block,
+    chain,
+    stateRoot,
+    from,
+    to,
+    value,
+    data,
+    gasLimit,
+    gasPrice,
+    intrinsicGas,
+    parentHash,
+    signal,
+    overrides,
+  };
 }
 
 /** A call's result as it crosses: a tuple, as the input. */
@@ -99,7 +121,6 @@ export function fromPortableResult(portable: PortableCallResult): CallResult {
 export type ToWorker =
   | {type: "call"; id: number; input: PortableCallInput}
   | {type: "abort"; id: number}
-  | {type: "blockHash"; request: number; hash: Uint8Array | undefined}
   /** Close the database handle and exit. */
   | {type: "close"};
 
@@ -116,7 +137,6 @@ export type FromWorker =
   | {type: "ready"}
   | {type: "result"; id: number; result: PortableCallResult}
   | {type: "error"; id: number; error: PortableError}
-  | {type: "blockHash"; id: number; request: number; number: number}
   /** Its caches against their budgets and its V8 heap, sent every `MEMORY_REPORT_MS`. */
   | {type: "memory"; caches: CacheUsage[]; heapUsedBytes: number};
 

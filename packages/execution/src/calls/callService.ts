@@ -1,10 +1,10 @@
 /**
- * eth_call and eth_estimateGas on worker threads, so that calls use more than the main thread's
- * core. Each worker runs its own `BlockExecutor` over the node's LevelDB (callWorker.ts); as
- * trie nodes are content-addressed and never deleted, a worker reads every persisted state root
- * as the main thread does. A state that is not stored (the pending block's, staged in the main
- * thread's `StateDatabase` only) runs in-process: the worker answers STATE_ROOT_MISSING and the
- * call goes to the main thread's executor. Tracing always runs in-process.
+ * The call service: eth_call and eth_estimateGas on worker threads, so that calls use more than
+ * the main thread's core. Each worker runs its own `CallRunner` over the node's LevelDB
+ * (callWorker.ts); as trie nodes are content-addressed and never deleted, a worker reads every
+ * persisted state root as the main thread does. A call at a staged state (the pending block's,
+ * held by the main thread's `StateDatabase` only: `isStaged`) runs in-process, as does a call
+ * without its `parentHash` and every call when there are no workers. Tracing always runs in-process.
  *
  * Same contract as `BlockExecutor.call`: the same results and typed errors; an aborted signal
  * rejects with `ExecutionInterruptedError` and the worker's preemption stops the run
@@ -14,15 +14,12 @@
  * `ABORT_POLL_MS`. A worker that exits fails its calls with `CallWorkerError` and is replaced.
  */
 import {Worker} from "node:worker_threads";
-import {
-  type BlockExecutor,
-  type CallInput,
-  type CallResult,
-  ExecutionInterruptedCode,
-  ExecutionInterruptedError,
-} from "@xchain/execution";
-import {StateError, StateErrorCode} from "@xchain/state";
-import {bytesToHex, type CacheUsage, type Logger} from "@xchain/utils";
+import type {StateDatabase} from "@xchain/state";
+import type {CacheUsage, Logger} from "@xchain/utils";
+import {ExecutionInterruptedCode, ExecutionInterruptedError} from "../errors.ts";
+import type {TraceScope} from "../tracing/traceBlock.ts";
+import type {ExecutionTracer} from "../tracing/types.ts";
+import type {CallInput, CallResult, ExecuteBlockInput, TransactionOutcome} from "../types.ts";
 import {CallWorkerError, CallWorkerErrorCode} from "./errors.ts";
 import {
   type CallWorkerData,
@@ -34,26 +31,31 @@ import {
 } from "./messages.ts";
 
 /**
- * The compiled worker script. The same relative path from src/callWorkers (tests run the sources)
- * and from dist/callWorkers: Node 20 runs no TypeScript, so a worker always runs the build.
+ * The compiled worker script, in this package: the same relative path from src/calls (tests run the
+ * sources) and from dist/calls. Node 20 runs no TypeScript, so a worker always runs the build.
  */
-/** Roots the workers could not find, remembered: the pending block's latest few states. */
-const UNSTORED_ROOTS_KEPT = 4;
+const WORKER_SCRIPT = new URL("../../dist/calls/callWorker.js", import.meta.url);
 
-const WORKER_SCRIPT = new URL("../../dist/callWorkers/callWorker.js", import.meta.url);
-
-/** Options of a `WorkerCallExecutor`. */
-export interface WorkerCallExecutorOptions {
-  /** Worker threads (at least 1). */
+/** Options of a `CallService`. */
+export interface CallServiceOptions {
+  /** Worker threads; 0 runs every call in-process (`callWorkerCount`). */
   workers: number;
-  /** What each worker opens; `dbPath` is the path the main thread's handle was opened with `share`. */
+  /** What each worker is given; `dbPath` is the path the main thread's handle was opened with `share`. */
   workerData: CallWorkerData;
 }
 
-/** What a `WorkerCallExecutor` works with. */
-export interface WorkerCallExecutorModules {
-  /** The in-process executor: tracing, and calls at states that are not stored. */
-  local: Pick<BlockExecutor, "call" | "trace">;
+/** What runs on the main thread: `BlockExecutor`'s `call` and `trace`. */
+export interface InProcessExecutor {
+  call(input: CallInput): Promise<CallResult>;
+  trace(input: ExecuteBlockInput, tracer: ExecutionTracer, scope?: TraceScope): Promise<TransactionOutcome[]>;
+}
+
+/** What a `CallService` works with. */
+export interface CallServiceModules {
+  /** The in-process executor (a `BlockExecutor`): tracing, calls at staged states, every call without workers. */
+  local: InProcessExecutor;
+  /** The main thread's state database, asked which roots only it can read. */
+  state: Pick<StateDatabase, "isStaged">;
   logger: Logger;
 }
 
@@ -73,19 +75,17 @@ interface WorkerSlot {
   memory?: {caches: CacheUsage[]; heapUsedBytes: number};
 }
 
-/** Runs calls on a pool of worker threads; implements the RPC's `CallExecutor`. */
-export class WorkerCallExecutor {
+/** Runs calls on a pool of worker threads, or in-process; implements the RPC's `CallExecutor`. */
+export class CallService {
   private readonly slots: WorkerSlot[] = [];
   private nextId = 0;
   private closing = false;
-  /** Hex state roots the workers answered ROOT_MISSING for, oldest first. */
-  private readonly unstoredRoots: string[] = [];
   /** Looks at the signals of the calls in flight; running only while there are some. */
   private abortPoll: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly opts: WorkerCallExecutorOptions,
-    private readonly modules: WorkerCallExecutorModules,
+    private readonly opts: CallServiceOptions,
+    private readonly modules: CallServiceModules,
   ) {
     for (let i = 0; i < opts.workers; i++) this.slots.push(this.spawn());
   }
@@ -112,14 +112,17 @@ export class WorkerCallExecutor {
     );
   }
 
-  /** `BlockExecutor.call`, on the least busy worker (in-process at a root the workers could not find). */
+  /** `BlockExecutor.call`, on the least busy worker (in-process at a staged root, or without workers). */
   call(input: CallInput): Promise<CallResult> {
     const slot = this.pick();
-    if (!slot || this.unstoredRoots.includes(bytesToHex(input.stateRoot))) return this.modules.local.call(input);
+    const {parentHash} = input;
+    if (!slot || parentHash === undefined || this.modules.state.isStaged(input.stateRoot)) {
+      return this.modules.local.call(input);
+    }
     const id = this.nextId++;
     return new Promise<CallResult>((resolve, reject) => {
       slot.calls.set(id, {input, resolve, reject, polled: false});
-      slot.worker.postMessage({type: "call", id, input: toPortableInput(input)} satisfies ToWorker);
+      slot.worker.postMessage({type: "call", id, input: toPortableInput(input, parentHash)} satisfies ToWorker);
       this.abortPoll ??= setInterval(() => this.pollAborts(), ABORT_POLL_MS).unref();
     });
   }
@@ -135,7 +138,7 @@ export class WorkerCallExecutor {
   }
 
   /** Tracing runs in-process. */
-  trace(...args: Parameters<BlockExecutor["trace"]>): ReturnType<BlockExecutor["trace"]> {
+  trace(...args: Parameters<InProcessExecutor["trace"]>): ReturnType<InProcessExecutor["trace"]> {
     return this.modules.local.trace(...args);
   }
 
@@ -208,31 +211,9 @@ export class WorkerCallExecutor {
     }
     const call = slot.calls.get(message.id);
     if (!call) return; // aborted meanwhile: its caller has its answer
-    if (message.type === "blockHash") {
-      call.input.chain.blockHash(message.number).then(
-        (hash) => slot.worker.postMessage({type: "blockHash", request: message.request, hash} satisfies ToWorker),
-        (e: unknown) => {
-          this.modules.logger.error({err: e}, "BLOCKHASH lookup for a call worker failed");
-          slot.worker.postMessage({type: "blockHash", request: message.request, hash: undefined} satisfies ToWorker);
-        },
-      );
-      return;
-    }
     slot.calls.delete(message.id);
-    if (message.type === "result") {
-      call.resolve(fromPortableResult(message.result));
-      return;
-    }
-    const error = fromPortableError(message.error);
-    // Not stored: the pending block's state, which only the main thread holds. Its next calls (an
-    // estimate's trial runs, the other calls at `pending`) go there at once.
-    if (error instanceof StateError && error.code === StateErrorCode.ROOT_MISSING) {
-      this.unstoredRoots.push(bytesToHex(call.input.stateRoot));
-      if (this.unstoredRoots.length > UNSTORED_ROOTS_KEPT) this.unstoredRoots.shift();
-      this.modules.local.call(call.input).then(call.resolve, call.reject);
-      return;
-    }
-    call.reject(error);
+    if (message.type === "result") call.resolve(fromPortableResult(message.result));
+    else call.reject(fromPortableError(message.error));
   }
 
   private onExit(slot: WorkerSlot, code: number, failure: string): void {

@@ -1,5 +1,5 @@
 import {describe, expect, it} from "vitest";
-import {callWorkerCount} from "../../src/callWorkers/count.ts";
+import {callWorkerCount} from "../../src/calls/workerCount.ts";
 
 describe("callWorkerCount", () => {
   it("takes the configured count, else cores - 1 up to 4 (none on one core)", () => {

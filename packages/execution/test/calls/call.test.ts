@@ -6,9 +6,11 @@ import {getChainspec} from "@xchain/chainspec";
 import {compileSolidity} from "@xchain/test-utils";
 import {bytesToBigInt} from "@xchain/utils";
 import {beforeAll, describe, expect, it} from "vitest";
-import {calldata} from "./support/abi.ts";
-import {ETHER, Signer} from "./support/accounts.ts";
-import {TestChain} from "./support/chain.ts";
+import {TransactionInvalidError} from "../../src/errors.ts";
+import {intrinsicGas} from "../../src/intrinsic.ts";
+import {calldata} from "../support/abi.ts";
+import {ETHER, Signer} from "../support/accounts.ts";
+import {TestChain} from "../support/chain.ts";
 
 const SOURCE = `
 // SPDX-License-Identifier: MIT
@@ -85,5 +87,26 @@ describe("BlockExecutor.call", () => {
     const mined = await chain.execute([alice.sign({to: counter, data: calldata(selectors["inc()"] as Uint8Array)})]);
     expect(mined.result?.outcomes[0]?.status).toBe(true);
     expect(await call("n()")).toBe(2n);
+  });
+
+  it("takes the intrinsic gas its caller computed once instead of computing it per run", async () => {
+    const data = calldata(selectors["n()"] as Uint8Array);
+    const input = {
+      block: chain.context(),
+      chain: chain.view(),
+      stateRoot: chain.head.stateRoot,
+      from: alice.address,
+      to: counter,
+      data,
+    };
+    const intrinsic = intrinsicGas({to: counter, data});
+    const computed = await chain.executor.call({...input, gasLimit: 100_000n});
+    const carried = await chain.executor.call({...input, gasLimit: 100_000n, intrinsicGas: intrinsic});
+    expect(carried).toEqual(computed);
+    // The carried value is the one checked: one above the gas limit refuses the run.
+    await expect(chain.executor.call({...input, gasLimit: intrinsic, intrinsicGas: intrinsic + 1n})).rejects.toThrow(
+      TransactionInvalidError,
+    );
+    await expect(chain.executor.call({...input, gasLimit: intrinsic})).resolves.toBeDefined();
   });
 });

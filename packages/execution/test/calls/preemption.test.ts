@@ -5,10 +5,10 @@
 import {getChainspec} from "@xchain/chainspec";
 import {hexToBytes} from "@xchain/utils";
 import {beforeAll, describe, expect, it} from "vitest";
-import {ExecutionInterruptedError} from "../src/errors.ts";
-import type {CallInput} from "../src/types.ts";
-import {ETHER, Signer} from "./support/accounts.ts";
-import {TestChain} from "./support/chain.ts";
+import {ExecutionInterruptedError} from "../../src/errors.ts";
+import type {CallInput} from "../../src/types.ts";
+import {ETHER, Signer} from "../support/accounts.ts";
+import {TestChain} from "../support/chain.ts";
 
 /** JUMPDEST PUSH1 0 JUMP: loops until the gas runs out. */
 const ENDLESS = hexToBytes("0x5b600056");

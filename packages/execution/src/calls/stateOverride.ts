@@ -5,7 +5,7 @@
  */
 import {Address} from "@ethereumjs/util";
 import type {OverlayStateManager} from "@xchain/state";
-import type {StateOverride} from "./types.ts";
+import type {StateOverride} from "../types.ts";
 
 /** Writes `overrides` into `state` and settles them; `state` must have just been reset. */
 export async function applyStateOverride(state: OverlayStateManager, overrides: StateOverride): Promise<void> {
