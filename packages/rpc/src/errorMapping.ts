@@ -24,7 +24,12 @@
 import type {BlockErrorCode, ChainErrorCode} from "@xchain/chain";
 import type {GenesisErrorCode} from "@xchain/chainspec";
 import type {DatabaseErrorCode} from "@xchain/db";
-import type {BlockExecutionErrorCode, ExecutionInterruptedCode, TransactionInvalidCode} from "@xchain/execution";
+import type {
+  BlockExecutionErrorCode,
+  CallWorkerErrorCode,
+  ExecutionInterruptedCode,
+  TransactionInvalidCode,
+} from "@xchain/execution";
 import type {BitcoinDecodeErrorCode, MergedMiningErrorCode} from "@xchain/merged-mining";
 import type {MinerErrorCode} from "@xchain/miner";
 import type {P2PErrorCode} from "@xchain/p2p";
@@ -49,7 +54,7 @@ import type {TlsConfigErrorCode} from "./transport/tls.ts";
 /** Every code that can reach the mapper, as its string value. */
 type MappedCode =
   | `${BlockErrorCode | ChainErrorCode | GenesisErrorCode | DatabaseErrorCode}`
-  | `${BlockExecutionErrorCode | ExecutionInterruptedCode | TransactionInvalidCode}`
+  | `${BlockExecutionErrorCode | CallWorkerErrorCode | ExecutionInterruptedCode | TransactionInvalidCode}`
   | `${BitcoinDecodeErrorCode | MergedMiningErrorCode | MinerErrorCode | P2PErrorCode}`
   | `${BlockDecodeErrorCode | HeaderDecodeErrorCode | NumberErrorCode | ReceiptDecodeErrorCode | RlpErrorCode}`
   | `${TransactionDecodeErrorCode | TransactionSignatureErrorCode | StateErrorCode | TxPoolErrorCode | HexErrorCode}`
@@ -122,6 +127,8 @@ const WIRE: Record<MappedCode, Wire> = {
   BLOCK_EXEC_INVALID_TRANSACTION: "fault",
   BLOCK_EXEC_MISSING_REMASC: "fault",
   BLOCK_EXEC_REMASC_UNDERFUNDED: "fault",
+  // A call lost with its worker (the pool replaces the worker).
+  CALL_WORKER_EXITED: "fault",
   // @xchain/merged-mining
   MM_MERKLE_PROOF_INVALID: "fault",
   MM_COINBASE_MISSING: "fault",
