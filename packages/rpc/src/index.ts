@@ -6,7 +6,6 @@ export type {
   PeersInfo,
   Readiness,
   RpcDeps,
-  RpcObserver,
   SyncStatus,
   SyncStatusSource,
   WireQueue,
@@ -27,6 +26,7 @@ export {
 export {hashSecret, newKeyId, newSecret} from "./gateway/secret.ts";
 export {RpcError, RpcErrorCode, type RpcErrorObject} from "./jsonrpc/errors.ts";
 export {MethodRegistry} from "./jsonrpc/registry.ts";
+export type {RequestEvent, RpcEvents} from "./jsonrpc/requestEvents.ts";
 export {KeystoreBusyCode, KeystoreBusyError, type KeystoreBusyType} from "./keystoreBusy.ts";
 export type {CallCacheStats} from "./modules/eth/callCache.ts";
 export {formatClientVersion} from "./modules/web3.ts";
