@@ -4,11 +4,11 @@
  * what the caller got back.
  */
 import {ImportResultKind} from "@xchain/chain";
-import {DatabaseError, DatabaseErrorCode, MemoryStore, type WriteBatch} from "@xchain/db";
+import {DatabaseError} from "@xchain/db";
 import {bigIntToFixedBytes, bytesToBigInt, subscribe} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {ethWorkPowValue, type Miner, MinerError, MinerErrorCode, type SubmissionEvent} from "../src/index.ts";
-import {cows, openMiner, solvedBlock, transfer, waitFor} from "./helpers.ts";
+import {cows, FillingStore, openMiner, solvedBlock, transfer, waitFor} from "./helpers.ts";
 
 const REGTEST_TARGET = 2n ** 256n / 3n;
 
@@ -85,17 +85,11 @@ describe("the miner's events", () => {
   });
 
   it("tell a solution that failed on a fault of the node (a full disk) as failed, with the error thrown", async () => {
-    let full = false;
-    const store = new (class extends MemoryStore {
-      override async write(batch: WriteBatch): Promise<void> {
-        if (full) throw new DatabaseError({code: DatabaseErrorCode.DISK_FULL, path: "/db", reason: "no space"});
-        return super.write(batch);
-      }
-    })();
+    const store = new FillingStore();
     const {miner} = await openMiner({}, {store});
     const work = await miner.getWork();
     const told = record(miner);
-    full = true;
+    store.full = true;
     const thrown = await miner.submitBitcoinBlock(solvedBlock(work.blockHashForMergedMining, REGTEST_TARGET)).then(
       () => undefined,
       (e: unknown) => e,
