@@ -205,3 +205,76 @@ describe("conventions", () => {
     expect(proxies).toEqual([]);
   });
 });
+
+/** Logger methods: pino serializes an Error (message, stack, cause) only under `err`. */
+const LOG_LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace"]);
+
+/**
+ * Whether `name`, seen at `from`, is bound to a caught error: a `catch` clause's variable, or the
+ * parameter of a callback given to `.catch(…)`, as the second argument of `.then(…)`, or to
+ * `.on("error", …)`/`.once("error", …)`.
+ */
+function isCaughtError(name: string, from: ts.Node): boolean {
+  for (let node: ts.Node | undefined = from; node; node = node.parent) {
+    if (ts.isCatchClause(node)) {
+      const binding = node.variableDeclaration?.name;
+      if (binding && ts.isIdentifier(binding) && binding.text === name) return true;
+    }
+    if (ts.isFunctionLike(node) && node.parameters.some((p) => ts.isIdentifier(p.name) && p.name.text === name)) {
+      const call = node.parent;
+      if (!ts.isCallExpression(call) || !ts.isPropertyAccessExpression(call.expression)) return false;
+      const method = call.expression.name.text;
+      const position = call.arguments.indexOf(node as unknown as ts.Expression);
+      if (method === "catch") return true;
+      if (method === "then") return position === 1;
+      const event = call.arguments[0];
+      return (
+        (method === "on" || method === "once") &&
+        event !== undefined &&
+        ts.isStringLiteral(event) &&
+        event.text === "error"
+      );
+    }
+  }
+  return false;
+}
+
+/** The identifier an expression is, through parentheses and `as` casts. */
+function identifierOf(expression: ts.Expression): ts.Identifier | undefined {
+  let node = expression;
+  while (ts.isParenthesizedExpression(node) || ts.isAsExpression(node)) node = node.expression;
+  return ts.isIdentifier(node) ? node : undefined;
+}
+
+describe("logging errors", () => {
+  it("errors are logged under `err` only (pino writes `{}` for an Error under any other key)", () => {
+    const misplaced: string[] = [];
+    for (const {path, ast} of sources) {
+      const visit = (node: ts.Node): void => {
+        if (
+          ts.isCallExpression(node) &&
+          ts.isPropertyAccessExpression(node.expression) &&
+          LOG_LEVELS.has(node.expression.name.text) &&
+          node.arguments[0] !== undefined &&
+          ts.isObjectLiteralExpression(node.arguments[0])
+        ) {
+          for (const property of node.arguments[0].properties) {
+            if (!ts.isPropertyAssignment(property) && !ts.isShorthandPropertyAssignment(property)) continue;
+            const key = property.name.getText(ast);
+            if (key === "err") continue;
+            const value = ts.isShorthandPropertyAssignment(property)
+              ? property.name
+              : identifierOf(property.initializer);
+            if (key === "error" || (value && isCaughtError(value.text, node))) {
+              const {line} = ast.getLineAndCharacterOfPosition(property.getStart(ast));
+              misplaced.push(`${path}:${line + 1}: ${property.getText(ast)}`);
+            }
+          }
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(ast);
+    }
+    expect(misplaced).toEqual([]);
+  });
+});

@@ -2,13 +2,14 @@
  * What each namespace module is given: the server's dependencies with their defaults, its
  * options and its services. Apart from deps.ts, which the services themselves read.
  */
+
+import type {BlockJsonCache} from "./caches/blockJsonCache.ts";
+import type {CallResultCache} from "./caches/callCache.ts";
 import type {RpcDeps} from "./deps.ts";
 import type {EventHub} from "./filters/eventHub.ts";
 import type {FilterManager} from "./filters/filterManager.ts";
 import type {SubscriptionManager} from "./filters/subscriptions.ts";
 import type {ExecutionSlots} from "./limits/executionSlots.ts";
-import type {BlockJsonCache} from "./modules/eth/blockJsonCache.ts";
-import type {CallResultCache} from "./modules/eth/callCache.ts";
 import type {RpcOptions} from "./options.ts";
 
 /**

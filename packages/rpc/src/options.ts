@@ -4,7 +4,6 @@
  * mainnet and testnet `mnr` is on and `evm`, `personal`, `debug`, `trace` and `sco` are off.
  */
 import type {NetworkParams} from "@xchain/chainspec";
-import type {RpcTlsOptions} from "./transport/tls.ts";
 
 /** `rpc.ipLimits` (docs/config.md). */
 export interface IpLimitOptions {
@@ -185,6 +184,14 @@ export interface RpcOptions {
   ipLimits: IpLimitOptions;
   /** HTTPS and WSS with these PEM files (docs/gateway.md "TLS"); both or neither. */
   tls: RpcTlsOptions;
+}
+
+/** `rpc.tls`: paths of PEM files; both set, or neither. */
+export interface RpcTlsOptions {
+  /** The certificate chain, leaf first. */
+  cert?: string;
+  /** The private key of the certificate (unencrypted). */
+  key?: string;
 }
 
 /** What `vhosts` and `origins` allow by default: loopback only. */

@@ -1,9 +1,9 @@
 import {getChainspec} from "@xchain/chainspec";
 import {toData, toQuantity} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
+import {BlockJsonCache} from "../../../src/caches/blockJsonCache.ts";
 import {formatBlock} from "../../../src/format/block.ts";
 import {RawJson} from "../../../src/jsonrpc/rawJson.ts";
-import {BlockJsonCache} from "../../../src/modules/eth/blockJsonCache.ts";
 import {useFixtureNode} from "../../support/fixture.ts";
 import {reorganize} from "../../support/reorg.ts";
 

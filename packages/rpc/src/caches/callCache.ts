@@ -6,8 +6,8 @@
  * a state override are not kept. Bounded by entries and bytes, least recently used dropped first.
  */
 import {toData} from "@xchain/utils";
-import type {RpcError} from "../../jsonrpc/errors.ts";
-import type {CallRequest} from "../../params/callObject.ts";
+import type {RpcError} from "../jsonrpc/errors.ts";
+import type {CallRequest} from "../params/callObject.ts";
 import {AnswerCache, type AnswerCacheStats} from "./answerCache.ts";
 
 /** A kept answer: the returned data, or the error a failed run gave (a revert, out of gas). */

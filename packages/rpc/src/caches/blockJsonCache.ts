@@ -7,7 +7,7 @@
  * changes which hash a number names, and numbers are resolved to a hash before the cache is asked.
  */
 import {toData} from "@xchain/utils";
-import type {RawJson} from "../../jsonrpc/rawJson.ts";
+import type {RawJson} from "../jsonrpc/rawJson.ts";
 import {AnswerCache} from "./answerCache.ts";
 
 /** The LRU's bookkeeping and the key, per entry, in bytes. */

@@ -5,7 +5,7 @@
  */
 import type {CallResult} from "@xchain/execution";
 import {bytesToBigInt, bytesToHex, toData} from "@xchain/utils";
-import {RpcError} from "../../jsonrpc/errors.ts";
+import {RpcError} from "../jsonrpc/errors.ts";
 
 /** The selector of `Error(string)`. */
 const ERROR_SELECTOR = "08c379a0";

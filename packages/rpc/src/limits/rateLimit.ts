@@ -8,7 +8,6 @@
  */
 import {RpcError} from "../jsonrpc/errors.ts";
 import {errorResponse, parseRequest} from "../jsonrpc/message.ts";
-import type {KeyAccess} from "./keyAccess.ts";
 
 /** The answer to a body refused for its sender's rate. */
 export interface RateRefusal {
@@ -34,19 +33,6 @@ export const REFUSED_BODY_COST = 1;
 export function requestCount(raw: unknown): number {
   if (raw === undefined) return REFUSED_BODY_COST;
   return Array.isArray(raw) ? raw.length : 1;
-}
-
-/**
- * Takes the body's tokens from the key's bucket; the refusal when the key is over its rate. `raw` is
- * the parsed body, undefined for a body refused before it runs.
- */
-export function checkRate(access: KeyAccess, raw: unknown): RateRefusal | undefined {
-  const {requestsPerSecond, burst} = access.limits;
-  return rateRefusal(raw, (cost) => access.take(cost), {
-    requestsPerSecond,
-    burst,
-    sender: () => `API key ${access.id}`,
-  });
 }
 
 /**
