@@ -14,10 +14,10 @@ import type {RpcOptions} from "./options.ts";
 
 /**
  * What namespace modules pick from: the dependencies with defaults applied, the options and the
- * server's services. The transports' own dependencies (`health`, `observer`) are not theirs.
+ * server's services. The transports' own dependency (`health`) is not theirs.
  */
 export type ModuleDeps = Required<
-  Omit<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "health" | "observer">
+  Omit<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "health">
 > &
   Pick<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring"> & {
     options: RpcOptions;

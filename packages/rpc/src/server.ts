@@ -3,6 +3,7 @@
  * filters and subscriptions, and listens over HTTP and WebSocket as configured. Closing it waits
  * for the work of running requests, so that the node can close the database after it.
  */
+import {EventEmitter} from "node:events";
 import {type Logger, noopLogger} from "@xchain/utils";
 import type {AnswerCacheStats} from "./caches/answerCache.ts";
 import {BlockJsonCache} from "./caches/blockJsonCache.ts";
@@ -17,6 +18,7 @@ import {GatewayError, GatewayErrorCode} from "./gateway/keysFile.ts";
 import type {DispatchOptions} from "./jsonrpc/dispatch.ts";
 import type {RequestLimits} from "./jsonrpc/principal.ts";
 import {MethodRegistry, RPC_NAMESPACE} from "./jsonrpc/registry.ts";
+import type {RpcEvents} from "./jsonrpc/requestEvents.ts";
 import {OpenAdmission} from "./limits/admission.ts";
 import {ExecutionSlots} from "./limits/executionSlots.ts";
 import {IpLimits} from "./limits/ipLimits.ts";
@@ -54,6 +56,8 @@ export class RpcServer {
     /** Open WebSocket connections (0 without the WebSocket listener). */
     private readonly wsConnectionCount: () => number,
     private readonly gateway: Gateway | undefined,
+    /** `request` after every answered request (the node's metrics); listeners must not throw. */
+    readonly events: EventEmitter<RpcEvents>,
   ) {}
 
   /**
@@ -84,6 +88,7 @@ export class RpcServer {
       executions: new ExecutionSlots({perClient: options.maxCallsPerClient, total: options.maxConcurrentCalls}),
     };
     const requests = new InFlightRequests(options.maxInFlightResponseBytes);
+    const requestEvents = new EventEmitter<RpcEvents>();
     let http: Listener | undefined;
     let gateway: Gateway | undefined;
     try {
@@ -121,7 +126,7 @@ export class RpcServer {
         maxBatchSize: options.maxBatchSize,
         maxJsonDepth: options.maxJsonDepth,
         mapError: createErrorMapper(logger),
-        observer: deps.observer,
+        events: requestEvents,
       };
       if (options.http.enabled) {
         const server = createHttpTransport(dispatchOptions, limits, logger);
@@ -134,7 +139,7 @@ export class RpcServer {
         ws = await listen(transport.server, options.ws.host, options.ws.port, transport.closeClients);
         wsConnectionCount = transport.connectionCount;
       }
-      return new RpcServer(registry, http, ws, services, requests, logger, wsConnectionCount, gateway);
+      return new RpcServer(registry, http, ws, services, requests, logger, wsConnectionCount, gateway, requestEvents);
     } catch (e) {
       await http?.close();
       gateway?.close();

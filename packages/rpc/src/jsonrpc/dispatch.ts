@@ -6,14 +6,15 @@
  * rest of the batch is not run; the items answered stay and the others are answered with the
  * refusal, each with its own id (docs/rpc.md §8).
  */
+import type {EventEmitter} from "node:events";
 import {setImmediate} from "node:timers/promises";
-import type {RpcObserver} from "../deps.ts";
 import {BodyAnswer, type DispatchResult} from "./bodyAnswer.ts";
 import {MethodUnavailableError, RpcError, RpcErrorCode} from "./errors.ts";
 import {errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseRequest, resultResponse} from "./message.ts";
 import {isPending} from "./pending.ts";
 import {serializeResponse} from "./rawJson.ts";
 import type {MethodLookup, MethodRegistry, RequestContext} from "./registry.ts";
+import type {RpcEvents} from "./requestEvents.ts";
 
 /** What dispatch needs besides the body. */
 export interface DispatchOptions {
@@ -27,13 +28,13 @@ export interface DispatchOptions {
    * packages; -32603 otherwise).
    */
   mapError(error: unknown, method: string): RpcError;
-  /** Told of each request's method, time and outcome; absent, nothing is timed. */
-  observer?: RpcObserver;
+  /** Where each answered request's method, time and outcome is told; without listeners nothing is timed. */
+  events?: Pick<EventEmitter<RpcEvents>, "emit" | "listenerCount">;
 }
 
 export type {DispatchResult};
 
-/** The name an observer is given for a method that is not registered. */
+/** The name a request event gives a method that is not registered. */
 export const UNKNOWN_METHOD = "unknown";
 
 // docs/protocol/errors.md: HTTP 400 only when the top-level error is one of these.
@@ -230,7 +231,7 @@ function answer(
 ): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
   const request = parseRequest(raw);
   if (!request.ok) return errorResponse(request.id, request.error);
-  const started = options.observer && performance.now();
+  const started = options.events?.listenerCount("request") ? performance.now() : undefined;
   const found = options.registry.lookup(request.method);
   const succeeded = (value: unknown) =>
     settled(request, found, resultResponse(request.id, value), started, options, context);
@@ -256,7 +257,7 @@ function answer(
   return isPending(result) ? Promise.resolve(result).then(succeeded, failed) : succeeded(result);
 }
 
-/** Tells the observer of an answered request; the response, undefined for a notification. */
+/** Tells the `request` listeners of an answered request; the response, undefined for a notification. */
 function settled(
   request: JsonRpcRequest,
   found: MethodLookup,
@@ -267,7 +268,8 @@ function settled(
 ): JsonRpcResponse | undefined {
   if (started !== undefined) {
     const method = found.kind === "unknown" ? UNKNOWN_METHOD : request.method;
-    options.observer?.onRequest(method, performance.now() - started, "error" in response, context.principal.id);
+    const durationMs = performance.now() - started;
+    options.events?.emit("request", {method, durationMs, failed: "error" in response, keyId: context.principal.id});
   }
   return request.notification ? undefined : response;
 }
