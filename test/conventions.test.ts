@@ -68,7 +68,7 @@ const components: Record<string, string> = {
   Relay: "constructor",
   BlockLog: "constructor",
   HeadStallWatch: "constructor",
-  WorkerCallExecutor: "constructor",
+  CallService: "constructor",
   KeystoreWallet: "open",
   RpcServer: "start",
 };
