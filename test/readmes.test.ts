@@ -49,7 +49,10 @@ describe("package READMEs", () => {
         expect(malformed, "lines not of the form - `path` — what it is").toEqual([]);
         const mapped = listed.map((line) => line.match(mapLine)?.[1] ?? "");
         const actual = srcEntries(join(packagesDir, name, "src"));
-        expect(mapped.filter((path, i) => mapped.indexOf(path) !== i), "listed twice").toEqual([]);
+        expect(
+          mapped.filter((path, i) => mapped.indexOf(path) !== i),
+          "listed twice",
+        ).toEqual([]);
         expect(
           actual.filter((path) => !mapped.includes(path)),
           "in src/ but not in the README's map",
