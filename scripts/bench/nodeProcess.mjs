@@ -7,10 +7,11 @@ const XCHAIN_BIN = join(import.meta.dirname, "..", "..", "packages", "node", "bi
 
 /**
  * Starts `xchain start` with `args` and resolves once its "JSON-RPC ready" line (logged at info; the
- * node writes JSON lines to a pipe) gives its endpoints. `onLog` sees every JSON log line.
+ * node writes JSON lines to a pipe) gives its endpoints. `onLog` sees every JSON log line; `bin` is another
+ * checkout's CLI (compare.mjs).
  */
-export function startNode(name, args, {nodeFlags = [], onLog = () => {}} = {}) {
-  const child = spawn(process.execPath, [...nodeFlags, XCHAIN_BIN, "start", ...args], {
+export function startNode(name, args, {nodeFlags = [], onLog = () => {}, bin = XCHAIN_BIN} = {}) {
+  const child = spawn(process.execPath, [...nodeFlags, bin, "start", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
