@@ -2,11 +2,6 @@ import {fileURLToPath} from "node:url";
 import {defineConfig} from "vitest/config";
 
 const packagesDir = fileURLToPath(new URL("./packages/", import.meta.url));
-/**
- * e2e tests not under a test/e2e folder yet: the call worker pool's thread tests, which move with
- * the pool itself (packages/node/src/callWorkers → packages/execution); they run the compiled worker.
- */
-const THREAD_TESTS_IN_PLACE = ["packages/node/test/callWorkers/workerCallExecutor.test.ts"];
 
 // Two tiers (test/README.md). `unit` (`npm run test:unit`): each package's tests in the test's
 // process alone, with no server, socket, thread or child process (test/unitGuard.ts refuses them),
@@ -36,7 +31,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["packages/*/test/**/*.test.ts", "test/*.test.ts"],
-          exclude: ["packages/*/test/e2e/**", ...THREAD_TESTS_IN_PLACE],
+          exclude: ["packages/*/test/e2e/**"],
           isolate: false,
           setupFiles: ["./test/unitGuard.ts"],
         },
@@ -50,7 +45,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "e2e-packages",
-          include: ["packages/*/test/e2e/**/*.test.ts", ...THREAD_TESTS_IN_PLACE],
+          include: ["packages/*/test/e2e/**/*.test.ts"],
           isolate: false,
         },
       },

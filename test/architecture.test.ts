@@ -178,3 +178,49 @@ describe("no file import cycles", () => {
     });
   }
 });
+
+// rpc's src stands in layers (docs/architecture.md, "The request edge"): each folder or top-level
+// file imports only those of lower layers (type-only imports included), so no arrow runs back up
+// and the protocol core (`jsonrpc/`) cannot reach admission (`gateway/`, `limits/`). A new folder
+// or file of src/ must be given its layer here.
+describe("rpc's layers", () => {
+  const layers: readonly (readonly string[])[] = [
+    ["options.ts", "deps.ts", "keystoreBusy.ts", "keystoreRefusals.ts"],
+    ["jsonrpc", "wallet.ts"],
+    ["params", "format", "openrpc", "limits"],
+    ["caches", "resolve", "filters", "gateway", "transport"],
+    ["moduleDeps.ts", "errorMapping.ts"],
+    ["trace"],
+    ["modules"],
+    ["server.ts"],
+    ["index.ts"],
+  ];
+  const src = join(root, "packages", "rpc", "src");
+  const layerOf = new Map(layers.flatMap((names, i) => names.map((name) => [name, i] as const)));
+  /** The folder or top-level file of src/ that `file` is or lies in. */
+  const entryOf = (file: string) => relative(src, file).split("/")[0] ?? "";
+
+  it("every folder and top-level file of src/ has a layer", () => {
+    expect(readdirSync(src).filter((entry) => !layerOf.has(entry))).toEqual([]);
+  });
+
+  it("each imports only lower layers", () => {
+    const upward: string[] = [];
+    for (const file of sourceFiles(src)) {
+      const from = entryOf(file);
+      for (const specifier of importsOf(file).filter((s) => s.startsWith("."))) {
+        const to = entryOf(resolve(dirname(file), specifier));
+        if (to === from) continue;
+        if (!((layerOf.get(to) ?? Number.POSITIVE_INFINITY) < (layerOf.get(from) ?? 0))) {
+          upward.push(`${relative(root, file)} → ${specifier}`);
+        }
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it("jsonrpc/ imports nothing from gateway/ or limits/ (its own layer is below both)", () => {
+    const jsonrpc = layerOf.get("jsonrpc") ?? 0;
+    expect([layerOf.get("gateway"), layerOf.get("limits")].every((layer) => (layer ?? 0) > jsonrpc)).toBe(true);
+  });
+});

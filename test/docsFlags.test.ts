@@ -36,6 +36,7 @@ const FOREIGN_FLAGS: Record<string, string> = {
   "--loads": "scripts/bench/rpc.mjs",
   "--no-anvil": "scripts/bench/rpc.mjs",
   "--driver": "scripts/bench/rpc.mjs",
+  "--before": "scripts/bench/compare.mjs",
   // docs/config.md shows the error a mistyped flag gets.
   "--rpc.http.prot": "a typo, on purpose",
 };

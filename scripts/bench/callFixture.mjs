@@ -15,6 +15,9 @@ export const CALL_BLOCK = {
   minimumGasPrice: 0n,
 };
 
+/** The parentHash a call carries, as rpc gives it (a call worker's BLOCKHASH(0); no benchmark reads it). */
+export const CALL_PARENT_HASH = new Uint8Array(32).fill(0xab);
+
 /** No BLOCKHASH ancestors, no REMASC matured block. */
 export const NO_ANCESTORS = {blockHash: async () => undefined, maturedBlock: undefined};
 

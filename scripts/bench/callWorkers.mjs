@@ -1,6 +1,6 @@
 // eth_call on worker threads (rpc.callWorkers): distinct ERC-20 balanceOf calls (a different
 // holder each, as a cache would not help), `inFlight` at once, through BlockExecutor.call in-process
-// (0 workers) and through WorkerCallExecutor with 1 and 2 workers, on a LevelStore in a temporary
+// (0 workers) and through execution's CallService with 1 and 2 workers, on a LevelStore in a temporary
 // directory. Prints calls/s per worker count.
 // Build first: npm run build    Run: node scripts/bench/callWorkers.mjs [calls=20000] [inFlight=32]
 import {mkdtempSync, rmSync} from "node:fs";
@@ -9,11 +9,10 @@ import {join} from "node:path";
 import {performance} from "node:perf_hooks";
 import {getChainspec} from "@xchain/chainspec";
 import {LevelStore, WriteBatch} from "@xchain/db";
-import {BlockExecutor, createChainCommon} from "@xchain/execution";
+import {BlockExecutor, CallService, createChainCommon} from "@xchain/execution";
 import {buildGenesisState, defaultStateOptions, StateDatabase} from "@xchain/state";
 import {concatBytes, keccak256, noopLogger} from "@xchain/utils";
-import {WorkerCallExecutor} from "../../packages/node/dist/callWorkers/workerCallExecutor.js";
-import {CALL_BLOCK, NO_ANCESTORS, tokenRuntime, word} from "./callFixture.mjs";
+import {CALL_BLOCK, CALL_PARENT_HASH, NO_ANCESTORS, tokenRuntime, word} from "./callFixture.mjs";
 
 const CALLS = Number(process.argv[2] ?? 20_000);
 const IN_FLIGHT = Number(process.argv[3] ?? 32);
@@ -48,6 +47,8 @@ async function measure(name, executor) {
       const r = await executor.call({
         block,
         chain,
+        // What rpc gives every call; without it the service runs the call in-process.
+        parentHash: CALL_PARENT_HASH,
         stateRoot: genesis.root,
         from,
         to: token,
@@ -67,9 +68,16 @@ console.log(`${availableParallelism()} cores, ${CALLS} distinct balanceOf calls,
 await measure("warm-up", local);
 await measure("0 workers", local);
 for (const workers of [1, 2]) {
-  const pool = new WorkerCallExecutor(
-    {workers, workerData: {dbPath, network: "regtest", genesisFile: undefined, nodeCacheBytes: 64 * 1024 * 1024}},
-    {local, logger: noopLogger},
+  const pool = new CallService(
+    {
+      workers,
+      workerData: {
+        dbPath,
+        chainParams: chainspec.params,
+        state: {...defaultStateOptions, nodeCacheBytes: 64 * 1024 * 1024},
+      },
+    },
+    {local, state, logger: noopLogger},
   );
   await pool.ready();
   await measure(`warm-up`, pool);

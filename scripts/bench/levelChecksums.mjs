@@ -1,4 +1,4 @@
-// What LevelDB's paranoid checks cost (docs/performance.md): random point reads of a database of N
+// What LevelDB's paranoid checks cost (docs/performance.md §18): random point reads of a database of N
 // keys larger than LevelDB's block cache, and batch writes, with `paranoidChecks` off and on (the
 // patched classic-level binding: verify_checksums on every read, paranoid_checks on open and
 // compaction). Alternates the two settings over several rounds on the same files.

@@ -1,7 +1,7 @@
 /**
  * The chain: opens or initializes the database, imports blocks one at a time, follows
- * the best chain (docs/protocol/consensus.md §2) and answers `ChainReader` queries. `events` emits `newHead` after each
- * batch that moved the head has been written.
+ * the best chain (docs/protocol/consensus.md §2) and answers `ChainReader` queries. `events` emits `import` after
+ * each import and `newHead` after each batch that moved the head has been written.
  */
 import {EventEmitter} from "node:events";
 import type {Chainspec, GenesisParams} from "@xchain/chainspec";
@@ -46,13 +46,11 @@ export interface ChainModules {
   nowSeconds?: () => number;
   /** Default: writes nothing. */
   logger?: Logger;
-  /** Told of every import's result and how long the import itself took, queue wait excluded (the node's metrics). */
-  onImport?: (result: ImportResult, durationMs: number) => void;
 }
 
 /** The block store, importer and reader of one network. */
 export class Chain implements ChainReader {
-  /** `newHead` after every import that moved the head (listeners must not throw). */
+  /** `import` after every import, `newHead` after every import that moved the head (listeners must not throw). */
   readonly events = new EventEmitter<ChainEvents>();
   private readonly queue = new SerialQueue();
 
@@ -65,7 +63,6 @@ export class Chain implements ChainReader {
     readonly genesisHash: Uint8Array,
     private currentHead: ChainHead,
     private readonly logger: Logger,
-    private readonly onImport: ChainModules["onImport"],
   ) {}
 
   /**
@@ -92,7 +89,7 @@ export class Chain implements ChainReader {
       {genesisHash: bytesToPrefixedHex(genesisHash), head: head.number, headHash: bytesToPrefixedHex(head.hash)},
       `${chainspec.params.name} (chain id ${chainId}): genesis ${bytesToPrefixedHex(genesisHash)}, head block ${head.number}`,
     );
-    return new Chain(store, state, common, importer, genesisHash, head, logger, modules.onImport);
+    return new Chain(store, state, common, importer, genesisHash, head, logger);
   }
 
   /**
@@ -104,7 +101,7 @@ export class Chain implements ChainReader {
     return this.queue.run(async () => {
       const started = performance.now();
       const outcome = await this.importer.import(block, this.currentHead);
-      this.onImport?.(outcome.result, performance.now() - started);
+      this.events.emit("import", {result: outcome.result, durationMs: performance.now() - started});
       if (outcome.newHead) {
         const importMs = performance.now() - started;
         const event = {...newHeadEvent(outcome.newHead.head, outcome.newHead.change), importMs};

@@ -13,6 +13,7 @@ export {
   type ChainEvents,
   type ChainHead,
   type ChainReader,
+  type ImportEvent,
   type ImportResult,
   ImportResultKind,
   type LogQueryControl,

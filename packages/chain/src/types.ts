@@ -108,7 +108,15 @@ export interface NewHeadEvent {
   importMs?: number;
 }
 
-/** The events the txpool, filters and subscriptions listen to. */
+/** An import's result and how long the import itself took, queue wait excluded. */
+export interface ImportEvent {
+  result: ImportResult;
+  durationMs: number;
+}
+
+/** The events the txpool, filters, subscriptions and the node's metrics and logs listen to. */
 export interface ChainEvents {
+  /** After every import, whatever its result (the node's metrics). */
+  import: [ImportEvent];
   newHead: [NewHeadEvent];
 }

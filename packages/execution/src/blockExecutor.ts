@@ -3,22 +3,14 @@
  * schedule, over a `StateSource`.
  */
 import type {Common} from "@ethereumjs/common";
-import {Address} from "@ethereumjs/util";
 import type {Chainspec} from "@xchain/chainspec";
 import {closingRemascTransaction, createRemascTransaction, type Transaction} from "@xchain/primitives";
 import type {StateSource} from "@xchain/state";
 import {BlockRun} from "./blockRun.ts";
-import {CallRunner} from "./callRunner.ts";
-import {createProfileCommon} from "./common.ts";
-import {
-  BlockExecutionError,
-  BlockExecutionErrorCode,
-  TransactionInvalidCode,
-  TransactionInvalidError,
-} from "./errors.ts";
-import type {GasProfile} from "./gas/gasProfile.ts";
+import {CallRunner} from "./calls/callRunner.ts";
+import {ProfileCommons} from "./common.ts";
+import {BlockExecutionError, BlockExecutionErrorCode, TransactionInvalidError} from "./errors.ts";
 import {gasProfileAt} from "./gas/profile.ts";
-import {intrinsicGas} from "./intrinsic.ts";
 import type {BlockExecutorOptions} from "./options.ts";
 import {createOpcodeTraceSink, type TraceScope, traceBlock} from "./tracing/traceBlock.ts";
 import type {OpcodeTraceSink} from "./tracing/tracedOpcodes.ts";
@@ -56,24 +48,19 @@ export interface BlockExecutorModules {
 export class BlockExecutor {
   readonly chainspec: Chainspec;
   private readonly stateSource: StateSource;
-  private readonly commons = new Map<GasProfile, Common>();
+  private readonly commons: ProfileCommons;
   private readonly calls: CallRunner;
 
   constructor(_opts: BlockExecutorOptions, modules: BlockExecutorModules) {
     this.chainspec = modules.chainspec;
     this.stateSource = modules.state;
-    this.calls = new CallRunner(modules.chainspec, modules.state);
+    this.commons = new ProfileCommons(modules.chainspec);
+    this.calls = new CallRunner(modules.chainspec, modules.state, this.commons);
   }
 
   /** The Common in force at `height` (one per gas profile, reused: docs/dependencies.md §5.1). */
   commonAt(height: number): Common {
-    const profile = gasProfileAt(this.chainspec, height);
-    let common = this.commons.get(profile);
-    if (!common) {
-      common = createProfileCommon(this.chainspec, profile);
-      this.commons.set(profile, common);
-    }
-    return common;
+    return this.commons.at(height);
   }
 
   /**
@@ -138,35 +125,11 @@ export class BlockExecutor {
    * Runs one message on the state at `stateRoot` without keeping anything (eth_call; a gas
    * estimator's trial runs). Only the intrinsic gas is checked (`TransactionInvalidError`). Calls
    * run concurrently and share the event loop with everything else; an aborted `signal` stops one
-   * (`ExecutionInterruptedError`).
+   * (`ExecutionInterruptedError`). The calls' own runner (calls/callRunner.ts), which a call worker
+   * also runs.
    */
-  async call(input: CallInput): Promise<CallResult> {
-    const data = input.data ?? new Uint8Array(0);
-    const intrinsic = intrinsicGas({to: input.to, data});
-    if (input.gasLimit < intrinsic) {
-      throw new TransactionInvalidError(
-        {code: TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW, gasLimit: input.gasLimit, intrinsicGas: intrinsic},
-        `call: gas limit ${input.gasLimit} below intrinsic gas ${intrinsic}`,
-      );
-    }
-    return this.calls.run(
-      gasProfileAt(this.chainspec, input.block.number),
-      this.commonAt(input.block.number),
-      input.stateRoot,
-      input.block,
-      input.chain,
-      {
-        caller: new Address(input.from),
-        to: input.to === undefined ? undefined : new Address(input.to),
-        value: input.value ?? 0n,
-        data,
-        gasLimit: input.gasLimit,
-        gasPrice: input.gasPrice ?? 0n,
-        intrinsicGas: intrinsic,
-      },
-      input.signal,
-      input.overrides,
-    );
+  call(input: CallInput): Promise<CallResult> {
+    return this.calls.call(input);
   }
 
   /**

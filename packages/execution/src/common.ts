@@ -51,3 +51,21 @@ export function createProfileCommon(chainspec: Chainspec, profile: GasProfile): 
     customCrypto: {keccak256, ecrecover},
   });
 }
+
+/** The Common in force at each height, one per gas profile, made once and reused (docs/dependencies.md §5.1). */
+export class ProfileCommons {
+  private readonly commons = new Map<GasProfile, Common>();
+
+  constructor(private readonly chainspec: Chainspec) {}
+
+  /** The Common in force at `height`. */
+  at(height: number): Common {
+    const profile = gasProfileAt(this.chainspec, height);
+    let common = this.commons.get(profile);
+    if (!common) {
+      common = createProfileCommon(this.chainspec, profile);
+      this.commons.set(profile, common);
+    }
+    return common;
+  }
+}

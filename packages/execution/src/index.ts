@@ -1,6 +1,10 @@
 export {type AssembledHeaderParts, assembledHeaderValues} from "./assembledHeader.ts";
 export {blockContextOf} from "./blockContext.ts";
 export {BlockExecutor} from "./blockExecutor.ts";
+export {CallService, type CallServiceModules, type CallServiceOptions} from "./calls/callService.ts";
+export {CallWorkerError, CallWorkerErrorCode, type CallWorkerErrorType} from "./calls/errors.ts";
+export type {CallWorkerData} from "./calls/messages.ts";
+export {callWorkerCount} from "./calls/workerCount.ts";
 export {createChainCommon, createProfileCommon, RSK_EIPS, RSK_HARDFORK} from "./common.ts";
 export {
   BlockExecutionError,

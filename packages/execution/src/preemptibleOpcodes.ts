@@ -1,5 +1,5 @@
 /**
- * The opcodes where a call may be preempted (preemption.ts). A long execution must either loop,
+ * The opcodes where a call may be preempted (calls/preemption.ts). A long execution must either loop,
  * which takes a JUMP or JUMPI, or recurse, which takes a CALL-family or CREATE opcode; straight
  * code is bounded by the code size. Their gas functions become preemption points: the gas is
  * unchanged, and the opcode runs after the call has had its pause.
@@ -7,14 +7,19 @@
 import type {Common} from "@ethereumjs/common";
 import {customOrBuiltin} from "./gas/builtin.ts";
 import type {CustomOpcode, GasFunction} from "./gas/types.ts";
-import type {Preemption} from "./preemption.ts";
 
 /** JUMP, JUMPI, CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
 const PREEMPTION_OPCODES: readonly number[] = [0x56, 0x57, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa];
 
+/** A call's preemption points (calls/preemption.ts's `Preemption`). */
+export interface PreemptionPoints {
+  /** Undefined while the call's slice lasts, else the pause it takes (rejecting when it is aborted). */
+  point(): Promise<void> | undefined;
+}
+
 /** Where the preemption of the call running now is found (a call context runs one call at a time). */
 export interface PreemptionSlot {
-  current: Preemption | undefined;
+  current: PreemptionPoints | undefined;
 }
 
 /** `opcodes` (a gas profile's) with a preemption point in front of each opcode of `PREEMPTION_OPCODES`. */

@@ -109,6 +109,17 @@ export interface CallInput {
   gasLimit: bigint;
   gasPrice?: bigint;
   /**
+   * `intrinsicGas({to, data})` when the caller has computed it (eth_estimateGas runs one call at
+   * many gas limits): the run takes it instead of computing it again.
+   */
+  intrinsicGas?: bigint;
+  /**
+   * The hash of the block `block` extends (its header's parentHash). A call worker, which cannot
+   * ask `chain`, reads BLOCKHASH from the stored headers by parent links from it (calls/storedAncestors.ts);
+   * a call without it runs in-process.
+   */
+  parentHash?: Uint8Array;
+  /**
    * Stops the call (`ExecutionInterruptedError`) when aborted: its request timed out or its client
    * left. Only `aborted` is read (at the call's preemption points), so a plain flag will do.
    */

@@ -16,11 +16,11 @@ import {getChainspec} from "@xchain/chainspec";
 import {compileSolidity, vectorsDir} from "@xchain/test-utils";
 import {createEVM as createStockEVM} from "evm-stock";
 import {describe, expect, it} from "vitest";
+import type {Preemption} from "../src/calls/preemption.ts";
 import {createChainCommon, profileParams} from "../src/common.ts";
 import {evmBlock} from "../src/evm.ts";
 import {gasProfileAt} from "../src/gas/profile.ts";
 import {type PreemptionSlot, preemptibleOpcodes} from "../src/preemptibleOpcodes.ts";
-import type {Preemption} from "../src/preemption.ts";
 import {randomBytes, randomProgram, seededRandom} from "./support/randomBytecode.ts";
 
 const SEED = 0x5eed_0015;

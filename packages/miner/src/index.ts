@@ -1,6 +1,7 @@
 export type {MinerTxPool, PendingStateSink} from "./deps.ts";
 export {MinerError, type MinerErrorType} from "./errors.ts";
 export {bitcoinNonceFromEthNonce, ethWorkPowValue} from "./ethWork.ts";
+export type {MinerEvents, SubmissionEvent, SubmissionOutcome, SubmitMethod, WorkMethod} from "./events.ts";
 export {Miner} from "./miner.ts";
 export {defaultMinerOptions, type MinerOptions} from "./options.ts";
 export type {BlockTemplate} from "./template/blockTemplate.ts";

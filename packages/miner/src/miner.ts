@@ -4,7 +4,9 @@
  * new best block, on new pending transactions (debounced; under instant mining the built-in miner
  * takes them at once instead, `MinerOptions.instant`) and every `rebuildIntervalMs`; eagerly
  * while the built-in miner runs or a miner asked for work recently, otherwise on the next request.
+ * `events` tells of work served, external solutions and blocks mined (`MinerEvents`).
  */
+import {EventEmitter} from "node:events";
 import type {NewHeadEvent} from "@xchain/chain";
 import {bitcoinPowValue, mergedMiningFieldsFromBlock, serializeBitcoinBlock} from "@xchain/merged-mining";
 import type {Transaction} from "@xchain/primitives";
@@ -15,6 +17,7 @@ import type {MinerModules} from "./deps.ts";
 import {EvmControls} from "./devControls.ts";
 import {MinerError} from "./errors.ts";
 import {bitcoinNonceFromEthNonce, buildEthHeaderWork, ethWorkPackage, headerWithNonce} from "./ethWork.ts";
+import type {MinerEvents, SubmitMethod} from "./events.ts";
 import {HashrateMeter} from "./hashrate.ts";
 import {InclusionWaiters} from "./instant/inclusionWaiters.ts";
 import type {MinerOptions} from "./options.ts";
@@ -49,6 +52,8 @@ const INCLUSION_MAX_HELD = 4;
 /** The miner of one node; `close` stops it. */
 export class Miner implements MinerApi, PendingBlockSource {
   readonly coinbase: Uint8Array;
+  /** Work served, external solutions and their outcome, blocks mined (listeners must not throw). */
+  readonly events = new EventEmitter<MinerEvents>();
   private readonly work: WorkManager;
   private readonly pending: PendingBlockBuilder;
   private readonly submitter: Submitter;
@@ -98,7 +103,11 @@ export class Miner implements MinerApi, PendingBlockSource {
     this.autoMiner = new AutoMiner({
       work: this.work,
       txpool: modules.txpool,
-      seal: (template, fields) => sealAndImport(chain, chainspec, template, fields),
+      seal: async (template, fields) => {
+        const result = await sealAndImport(chain, chainspec, template, fields);
+        this.events.emit("blockMined", {result});
+        return result;
+      },
       meter: this.meter,
       options,
       logger: this.logger,
@@ -133,6 +142,7 @@ export class Miner implements MinerApi, PendingBlockSource {
     const {header, hashForMergedMining, target} = work.template;
     const notify = work.notify;
     work.notify = false;
+    this.events.emit("workServed", {method: "mnr_getWork"});
     return {
       blockHashForMergedMining: hashForMergedMining,
       target: bigIntToFixedBytes(target, TARGET_BYTES),
@@ -142,25 +152,48 @@ export class Miner implements MinerApi, PendingBlockSource {
     };
   }
 
-  async submitBitcoinBlock(bitcoinBlock: Uint8Array): Promise<SubmitBlockResult> {
-    return this.submitter.submit(parseBitcoinBlockSubmission(bitcoinBlock));
+  submitBitcoinBlock(bitcoinBlock: Uint8Array): Promise<SubmitBlockResult> {
+    return this.submitted("mnr_submitBitcoinBlock", () =>
+      this.submitter.submit(parseBitcoinBlockSubmission(bitcoinBlock)),
+    );
   }
 
-  async submitBitcoinBlockTransactions(
+  submitBitcoinBlockTransactions(
     header: Uint8Array,
     coinbase: Uint8Array,
     txids: Uint8Array[],
   ): Promise<SubmitBlockResult> {
-    return this.submitter.submit(parseTransactionsSubmission(header, coinbase, txids));
+    return this.submitted("mnr_submitBitcoinBlockTransactions", () =>
+      this.submitter.submit(parseTransactionsSubmission(header, coinbase, txids)),
+    );
   }
 
-  async submitBitcoinBlockPartialMerkle(
+  submitBitcoinBlockPartialMerkle(
     header: Uint8Array,
     coinbase: Uint8Array,
     branch: Uint8Array[],
     txCount: number,
   ): Promise<SubmitBlockResult> {
-    return this.submitter.submit(parsePartialMerkleSubmission(header, coinbase, branch, txCount));
+    return this.submitted("mnr_submitBitcoinBlockPartialMerkle", () =>
+      this.submitter.submit(parsePartialMerkleSubmission(header, coinbase, branch, txCount)),
+    );
+  }
+
+  /** Runs a solution's import and tells the `submission` listeners what became of it; rethrows its error. */
+  private async submitted(method: SubmitMethod, submit: () => Promise<SubmitBlockResult>): Promise<SubmitBlockResult> {
+    let result: SubmitBlockResult;
+    try {
+      result = await submit();
+    } catch (e) {
+      const outcome =
+        e instanceof MinerError
+          ? {kind: "refused" as const, reason: e.message, error: e}
+          : {kind: "failed" as const, error: e};
+      this.events.emit("submission", {method, outcome});
+      throw e;
+    }
+    this.events.emit("submission", {method, outcome: {kind: "imported", result}});
+    return result;
   }
 
   async getEthWork(): Promise<[Uint8Array, Uint8Array, Uint8Array]> {
@@ -168,7 +201,9 @@ export class Miner implements MinerApi, PendingBlockSource {
     this.lastWorkRequestAt = this.now();
     const work = await this.work.current();
     work.ethWork ??= buildEthHeaderWork(work.template);
-    return ethWorkPackage(work.ethWork, work.template.target);
+    const served = ethWorkPackage(work.ethWork, work.template.target);
+    this.events.emit("workServed", {method: "eth_getWork"});
+    return served;
   }
 
   /**
@@ -177,12 +212,17 @@ export class Miner implements MinerApi, PendingBlockSource {
    * rejects; the answer is only a boolean, so each refusal is logged with its reason.
    */
   async submitEthWork(nonce: Uint8Array, powHash: Uint8Array, _mixDigest: Uint8Array): Promise<boolean> {
-    const refuse = (reason: string) => {
+    const logRefusal = (reason: string) => {
       this.logger.info(
         {method: "eth_submitWork", powHash: bytesToHex(powHash), reason},
         `eth_submitWork refused: ${reason}`,
       );
       return false;
+    };
+    // Refused by the checks below, before any import: `submitted` tells of the others.
+    const refuse = (reason: string) => {
+      this.events.emit("submission", {method: "eth_submitWork", outcome: {kind: "refused", reason}});
+      return logRefusal(reason);
     };
     const work = this.work.cache.find((w) => w.ethWork !== undefined && equalBytes(w.ethWork.midstate, powHash));
     if (!work?.ethWork)
@@ -193,10 +233,10 @@ export class Miner implements MinerApi, PendingBlockSource {
     if (bitcoinPowValue(header) > work.template.target) return refuse("the solution is above the target");
     const fields = mergedMiningFieldsFromBlock(serializeBitcoinBlock(header, [work.ethWork.coinbase]));
     try {
-      await this.submitter.submitWork(work, fields);
+      await this.submitted("eth_submitWork", () => this.submitter.submitWork(work, fields));
       return true;
     } catch (e) {
-      if (e instanceof MinerError) return refuse(e.message);
+      if (e instanceof MinerError) return logRefusal(e.message);
       throw e;
     }
   }

@@ -2,11 +2,10 @@
  * The built-in CPU merge-miner (docs/protocol/mining-rpc.md §6): auto-mining a burst, the fixed interval,
  * start and stop.
  */
-import {DatabaseError, DatabaseErrorCode, MemoryStore, type WriteBatch} from "@xchain/db";
 import type {Transaction} from "@xchain/primitives";
 import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
 import {describe, expect, it} from "vitest";
-import {account, cows, openMiner, regtest, transfer, waitFor} from "./helpers.ts";
+import {account, cows, FillingStore, openMiner, regtest, transfer, waitFor} from "./helpers.ts";
 
 const SENDERS = 100;
 const PER_SENDER = 20;
@@ -74,16 +73,9 @@ describe("auto-mining", () => {
   });
 
   it("tries pending transactions again after a failed block (a full disk), logging the failure once", async () => {
-    // A store whose writes fail while `full` is set, as LevelStore's on a full disk.
-    let full = false;
-    const store = new (class extends MemoryStore {
-      override async write(batch: WriteBatch): Promise<void> {
-        if (full) throw new DatabaseError({code: DatabaseErrorCode.DISK_FULL, path: "/db", reason: "no space"});
-        return super.write(batch);
-      }
-    })();
+    const store = new FillingStore();
     const {chain, pool, miner, errors} = await openMiner({enabled: true}, {store});
-    full = true;
+    store.full = true;
     await pool.add(transfer(cows[0]!, {nonce: 0n}));
     await waitFor(() => errors.length > 0);
     // Retried every second while full, logged once.
@@ -91,7 +83,7 @@ describe("auto-mining", () => {
     expect(errors).toHaveLength(1);
     expect(chain.head().number).toBe(0);
     // Space is back: the retry mines the transaction without anything else waking the miner.
-    full = false;
+    store.full = false;
     await waitFor(() => chain.head().number === 1);
     expect(pool.size).toBe(0);
     expect(miner.isMining()).toBe(true);

@@ -1,7 +1,7 @@
 /** Shared helpers of the miner tests: a regtest chain on a MemoryStore, a small pool, a miner, Bitcoin blocks. */
 import {Chain, defaultChainOptions} from "@xchain/chain";
 import {type Chainspec, getChainspec, regtestGenesis} from "@xchain/chainspec";
-import {type KeyValueStore, MemoryStore} from "@xchain/db";
+import {DatabaseError, DatabaseErrorCode, type KeyValueStore, MemoryStore, type WriteBatch} from "@xchain/db";
 import {BlockExecutor} from "@xchain/execution";
 import {buildFakeBitcoinBlock, grindNonce, serializeBitcoinBlock} from "@xchain/merged-mining";
 import {publicKeyToAddress, Transaction, type TransactionValues} from "@xchain/primitives";
@@ -84,6 +84,16 @@ export interface TestSetup<P extends MinerTxPool> {
   notSyncedReason?: () => string | undefined;
   /** The chain's store (default a fresh `MemoryStore`). */
   store?: KeyValueStore;
+}
+
+/** A store whose writes fail while `full` is set, as LevelStore's on a full disk. */
+export class FillingStore extends MemoryStore {
+  full = false;
+
+  override async write(batch: WriteBatch): Promise<void> {
+    if (this.full) throw new DatabaseError({code: DatabaseErrorCode.DISK_FULL, path: "/db", reason: "no space"});
+    return super.write(batch);
+  }
 }
 
 const miners: Miner[] = [];

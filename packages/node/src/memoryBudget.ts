@@ -42,3 +42,30 @@ export function sumByCache(usages: readonly CacheUsage[]): CacheUsage[] {
   }
   return [...sums].map(([cache, sum]) => ({cache, ...sum}));
 }
+
+/** The components whose caches the node reports (`nodeCacheUsage`). */
+export interface CacheHolders {
+  state: {cacheUsage(prefix: string): CacheUsage[]};
+  assemblerState: {cacheUsage(prefix: string): CacheUsage[]};
+  /** The call worker pool; undefined when calls run on the main thread. */
+  calls: {cacheUsage(): CacheUsage[]};
+  chain: {cacheUsage(): CacheUsage[]};
+  txpool: {cacheUsage(): CacheUsage};
+  rpc: {callCacheStats(): {bytes: number}; blockCacheStats(): {bytes: number}};
+  db: {memoryBytes(): number};
+}
+
+/** Every cache of the node against its budget, one entry per cache name (`xchain_cache_bytes`). */
+export function nodeCacheUsage(opts: Pick<NodeOptions, "rpc" | "db">, holders: CacheHolders): CacheUsage[] {
+  const {state, assemblerState, calls, chain, txpool, rpc, db} = holders;
+  return sumByCache([
+    ...state.cacheUsage("state"),
+    ...assemblerState.cacheUsage("assembler"),
+    ...calls.cacheUsage(),
+    ...chain.cacheUsage(),
+    txpool.cacheUsage(),
+    {cache: "rpc.callAnswers", bytes: rpc.callCacheStats().bytes, budgetBytes: opts.rpc.callCacheBytes},
+    {cache: "rpc.blocks", bytes: rpc.blockCacheStats().bytes, budgetBytes: opts.rpc.blockCacheBytes},
+    levelDbUsage(opts.db, db.memoryBytes()),
+  ]);
+}

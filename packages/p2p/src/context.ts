@@ -8,7 +8,7 @@ import type {InboundQueue} from "./inboundQueue.ts";
 import type {P2POptions} from "./options.ts";
 import type {PeerBook} from "./peerBook.ts";
 import type {ProtocolIds} from "./protocols.ts";
-import type {P2PDeps, PeerEvent, PeerId} from "./types.ts";
+import type {P2PModules, PeerEvent, PeerId} from "./types.ts";
 
 export type HostServices = {identify: Identify; ping: Ping; pubsub: GossipSub};
 export type Host = Libp2p<HostServices>;
@@ -17,7 +17,7 @@ export interface NetworkContext {
   readonly host: Host;
   readonly ids: ProtocolIds;
   readonly options: P2POptions;
-  readonly deps: P2PDeps;
+  readonly deps: P2PModules;
   readonly peers: PeerBook;
   readonly log: Logger;
   /** Counts the received messages not yet handled (`P2PNetwork.queuedMessages`). */

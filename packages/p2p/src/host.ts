@@ -17,14 +17,14 @@ import type {Host, HostServices} from "./context.ts";
 import {gossipMessageId} from "./gossip.ts";
 import type {P2POptions} from "./options.ts";
 import type {ProtocolIds} from "./protocols.ts";
-import {MAX_MESSAGE_BYTES, type P2PDeps} from "./types.ts";
+import {MAX_MESSAGE_BYTES, type P2PModules} from "./types.ts";
 
 // Room for gossipsub's envelope (topic, ids, control messages) around one block.
 const GOSSIP_RPC_OVERHEAD = 64 * 1024;
 
 export async function createHost(
   options: P2POptions,
-  deps: P2PDeps,
+  deps: P2PModules,
   ids: ProtocolIds,
   connectionGater: ConnectionGater,
   trustedAddresses: ReadonlySet<string>,

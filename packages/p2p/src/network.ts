@@ -25,7 +25,7 @@ import {RequestServer} from "./server.ts";
 import {StatusProtocol} from "./statusProtocol.ts";
 import type {
   BlockBody,
-  P2PDeps,
+  P2PModules,
   PeerEvent,
   PeerId,
   PeerInfo,
@@ -52,7 +52,7 @@ export class P2PNetwork implements PeerNetwork {
   private constructor(
     private readonly host: Host,
     options: P2POptions,
-    private readonly deps: P2PDeps,
+    private readonly deps: P2PModules,
     private readonly trusted: TrustedPeers,
   ) {
     this.log = deps.logger ?? noopLogger;
@@ -77,7 +77,7 @@ export class P2PNetwork implements PeerNetwork {
   }
 
   /** Creates the libp2p node, registers xchain's protocols, listens and dials the bootnodes. */
-  static async start(options: P2POptions, deps: P2PDeps): Promise<P2PNetwork> {
+  static async start(options: P2POptions, deps: P2PModules): Promise<P2PNetwork> {
     let host: Host | undefined;
     const trusted = trustedPeersOf(options.bootnodes);
     const gater = createGater({

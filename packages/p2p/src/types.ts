@@ -201,7 +201,7 @@ export interface P2PChainView {
 }
 
 /** What `P2PNetwork.start` needs. */
-export interface P2PDeps {
+export interface P2PModules {
   /** The node's identity (`loadOrCreateIdentity` in the data directory). */
   privateKey: PrivateKey;
   networkId: number;

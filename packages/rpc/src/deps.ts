@@ -137,15 +137,6 @@ export interface HealthProbe {
   readiness(): Readiness;
 }
 
-/**
- * Told of every answered request (the node's metrics). `method` is a registered method's name or
- * `"unknown"`, so that what a caller sends cannot grow the set of names; `failed` when the answer
- * is an error; `keyId` the caller's short API key id when one is known.
- */
-export interface RpcObserver {
-  onRequest(method: string, durationMs: number, failed: boolean, keyId?: string): void;
-}
-
 /** What `RpcServer.start` is given. */
 export interface RpcDeps {
   chainspec: Chainspec;
@@ -172,8 +163,6 @@ export interface RpcDeps {
   scoring?: PeerScoringAdmin;
   /** `GET /ready` on the HTTP port; default: always ready. */
   health?: HealthProbe;
-  /** Default: none (no request is timed). */
-  observer?: RpcObserver;
   /** Default: discards everything. */
   logger?: Logger;
 }

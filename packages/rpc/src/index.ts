@@ -1,3 +1,4 @@
+export type {CallCacheStats} from "./caches/callCache.ts";
 export type {
   DevWallet,
   HealthProbe,
@@ -6,7 +7,6 @@ export type {
   PeersInfo,
   Readiness,
   RpcDeps,
-  RpcObserver,
   SyncStatus,
   SyncStatusSource,
   WireQueue,
@@ -16,6 +16,8 @@ export {
   DEFAULT_NAMESPACES,
   defaultKeyLimits,
   defaultKeyPermissions,
+  GatewayError,
+  GatewayErrorCode,
   type KeyLimits,
   type KeyPermissions,
   type KeysFile,
@@ -27,8 +29,9 @@ export {
 export {hashSecret, newKeyId, newSecret} from "./gateway/secret.ts";
 export {RpcError, RpcErrorCode, type RpcErrorObject} from "./jsonrpc/errors.ts";
 export {MethodRegistry} from "./jsonrpc/registry.ts";
+export type {RequestEvent, RpcEvents} from "./jsonrpc/requestEvents.ts";
 export {KeystoreBusyCode, KeystoreBusyError, type KeystoreBusyType} from "./keystoreBusy.ts";
-export type {CallCacheStats} from "./modules/eth/callCache.ts";
+export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {
   defaultRpcOptions,
@@ -36,9 +39,10 @@ export {
   isModuleEnabledByDefault,
   RPC_MODULE_NAMES,
   type RpcOptions,
+  type RpcTlsOptions,
 } from "./options.ts";
 export {NO_PEERS, NOT_SYNCING, RpcServer} from "./server.ts";
 export {type HealthAnswer, healthAnswer} from "./transport/health.ts";
 export {type Listener, listen} from "./transport/listener.ts";
-export {type RpcTlsOptions, TlsConfigError} from "./transport/tls.ts";
+export {TlsConfigError, TlsConfigErrorCode} from "./transport/tls.ts";
 export {PrivateKeyWallet, personalMessageHash} from "./wallet.ts";

@@ -2,21 +2,22 @@
  * What each namespace module is given: the server's dependencies with their defaults, its
  * options and its services. Apart from deps.ts, which the services themselves read.
  */
+
+import type {BlockJsonCache} from "./caches/blockJsonCache.ts";
+import type {CallResultCache} from "./caches/callCache.ts";
 import type {RpcDeps} from "./deps.ts";
 import type {EventHub} from "./filters/eventHub.ts";
 import type {FilterManager} from "./filters/filterManager.ts";
 import type {SubscriptionManager} from "./filters/subscriptions.ts";
 import type {ExecutionSlots} from "./limits/executionSlots.ts";
-import type {BlockJsonCache} from "./modules/eth/blockJsonCache.ts";
-import type {CallResultCache} from "./modules/eth/callCache.ts";
 import type {RpcOptions} from "./options.ts";
 
 /**
  * What namespace modules pick from: the dependencies with defaults applied, the options and the
- * server's services. The transports' own dependencies (`health`, `observer`) are not theirs.
+ * server's services. The transports' own dependency (`health`) is not theirs.
  */
 export type ModuleDeps = Required<
-  Omit<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "health" | "observer">
+  Omit<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "health">
 > &
   Pick<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring"> & {
     options: RpcOptions;

@@ -4,7 +4,6 @@
  * mainnet and testnet `mnr` is on and `evm`, `personal`, `debug`, `trace` and `sco` are off.
  */
 import type {NetworkParams} from "@xchain/chainspec";
-import type {RpcTlsOptions} from "./transport/tls.ts";
 
 /** `rpc.ipLimits` (docs/config.md). */
 export interface IpLimitOptions {
@@ -140,9 +139,9 @@ export interface RpcOptions {
    */
   blockCacheBytes: number;
   /**
-   * Worker threads that run eth_call and eth_estimateGas (the node's `WorkerCallExecutor`; the RPC
-   * server only sees its executor). Unset, by core count: none on 2 cores or fewer, where they
-   * were measured not to pay (docs/performance.md), else one fewer than the cores, at most 4.
+   * Worker threads that run eth_call and eth_estimateGas (execution's `CallService`; the RPC
+   * server only sees its executor). Unset, by core count (`callWorkerCount`): one fewer than the
+   * cores, at most 4, so one on 2 cores and none on one (docs/performance.md).
    */
   callWorkers?: number;
   /**
@@ -185,6 +184,14 @@ export interface RpcOptions {
   ipLimits: IpLimitOptions;
   /** HTTPS and WSS with these PEM files (docs/gateway.md "TLS"); both or neither. */
   tls: RpcTlsOptions;
+}
+
+/** `rpc.tls`: paths of PEM files; both set, or neither. */
+export interface RpcTlsOptions {
+  /** The certificate chain, leaf first. */
+  cert?: string;
+  /** The private key of the certificate (unencrypted). */
+  key?: string;
 }
 
 /** What `vhosts` and `origins` allow by default: loopback only. */

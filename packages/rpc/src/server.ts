@@ -3,21 +3,27 @@
  * filters and subscriptions, and listens over HTTP and WebSocket as configured. Closing it waits
  * for the work of running requests, so that the node can close the database after it.
  */
+import {EventEmitter} from "node:events";
 import {type Logger, noopLogger} from "@xchain/utils";
+import type {AnswerCacheStats} from "./caches/answerCache.ts";
+import {BlockJsonCache} from "./caches/blockJsonCache.ts";
+import {type CallCacheStats, CallResultCache} from "./caches/callCache.ts";
 import type {PeersInfo, RpcDeps, SyncStatusSource, WireQueue} from "./deps.ts";
 import {createErrorMapper} from "./errorMapping.ts";
 import {EventHub} from "./filters/eventHub.ts";
 import {FilterManager} from "./filters/filterManager.ts";
 import {SubscriptionManager} from "./filters/subscriptions.ts";
 import {Gateway} from "./gateway/gateway.ts";
+import {GatewayError, GatewayErrorCode} from "./gateway/keysFile.ts";
 import type {DispatchOptions} from "./jsonrpc/dispatch.ts";
+import type {RequestLimits} from "./jsonrpc/principal.ts";
 import {MethodRegistry, RPC_NAMESPACE} from "./jsonrpc/registry.ts";
+import type {RpcEvents} from "./jsonrpc/requestEvents.ts";
+import {OpenAdmission} from "./limits/admission.ts";
 import {ExecutionSlots} from "./limits/executionSlots.ts";
 import {IpLimits} from "./limits/ipLimits.ts";
+import {nodeRequestLimits} from "./limits/requestLimits.ts";
 import type {ModuleDeps} from "./moduleDeps.ts";
-import type {AnswerCacheStats} from "./modules/eth/answerCache.ts";
-import {BlockJsonCache} from "./modules/eth/blockJsonCache.ts";
-import {type CallCacheStats, CallResultCache} from "./modules/eth/callCache.ts";
 import {buildMethodTables} from "./modules/index.ts";
 import {isModuleEnabledByDefault, methodsDisabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
 import {ALWAYS_READY} from "./transport/health.ts";
@@ -50,6 +56,8 @@ export class RpcServer {
     /** Open WebSocket connections (0 without the WebSocket listener). */
     private readonly wsConnectionCount: () => number,
     private readonly gateway: Gateway | undefined,
+    /** `request` after every answered request (the node's metrics); listeners must not throw. */
+    readonly events: EventEmitter<RpcEvents>,
   ) {}
 
   /**
@@ -80,18 +88,21 @@ export class RpcServer {
       executions: new ExecutionSlots({perClient: options.maxCallsPerClient, total: options.maxConcurrentCalls}),
     };
     const requests = new InFlightRequests(options.maxInFlightResponseBytes);
+    const requestEvents = new EventEmitter<RpcEvents>();
     let http: Listener | undefined;
     let gateway: Gateway | undefined;
     try {
       const tlsCredentials = await loadTlsCredentials(options.tls);
-      gateway = options.gateway.enabled ? await openGateway(options.gateway.keysFile, logger) : undefined;
+      const nodeLimits = nodeRequestLimits(options, deps.chainspec.params.name);
+      gateway = options.gateway.enabled ? await openGateway(options.gateway.keysFile, logger, nodeLimits) : undefined;
+      // One table for both listeners: an address's HTTP and WebSocket connections count together.
+      const addressLimits = options.ipLimits.enabled && !gateway ? new IpLimits(options.ipLimits) : undefined;
       const limits = {
         ...options,
         requests,
         health: deps.health ?? ALWAYS_READY,
-        apiKeys: gateway,
-        // One table for both listeners: an address's HTTP and WebSocket connections count together.
-        addressLimits: options.ipLimits.enabled && !gateway ? new IpLimits(options.ipLimits) : undefined,
+        admission: gateway ?? new OpenAdmission(nodeLimits, addressLimits),
+        addressLimits,
         tlsCredentials,
       };
       // rpc.discover describes the registry the tables end up in; it reads it only when called.
@@ -115,7 +126,7 @@ export class RpcServer {
         maxBatchSize: options.maxBatchSize,
         maxJsonDepth: options.maxJsonDepth,
         mapError: createErrorMapper(logger),
-        observer: deps.observer,
+        events: requestEvents,
       };
       if (options.http.enabled) {
         const server = createHttpTransport(dispatchOptions, limits, logger);
@@ -128,7 +139,7 @@ export class RpcServer {
         ws = await listen(transport.server, options.ws.host, options.ws.port, transport.closeClients);
         wsConnectionCount = transport.connectionCount;
       }
-      return new RpcServer(registry, http, ws, services, requests, logger, wsConnectionCount, gateway);
+      return new RpcServer(registry, http, ws, services, requests, logger, wsConnectionCount, gateway, requestEvents);
     } catch (e) {
       await http?.close();
       gateway?.close();
@@ -186,9 +197,11 @@ export class RpcServer {
   }
 }
 
-function openGateway(keysFile: string | undefined, logger: Logger): Promise<Gateway> {
-  if (keysFile === undefined) throw new Error("rpc.gateway.enabled needs rpc.gateway.keysFile");
-  return Gateway.open(keysFile, logger);
+function openGateway(keysFile: string | undefined, logger: Logger, node: RequestLimits): Promise<Gateway> {
+  if (keysFile === undefined) {
+    throw new GatewayError({code: GatewayErrorCode.KEYS_FILE_UNSET}, "rpc.gateway.enabled needs rpc.gateway.keysFile");
+  }
+  return Gateway.open(keysFile, logger, undefined, node);
 }
 
 /** What the server runs besides its listeners, shared by the namespace modules. */

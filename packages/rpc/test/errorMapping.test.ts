@@ -16,10 +16,11 @@ import {P2PError, P2PErrorCode} from "@xchain/p2p";
 import {RlpError, RlpErrorCode, TransactionDecodeError, TransactionDecodeErrorCode} from "@xchain/primitives";
 import {StateError, StateErrorCode} from "@xchain/state";
 import {TxPoolError, TxPoolErrorCode} from "@xchain/txpool";
-import {noopLogger} from "@xchain/utils";
+import {NodeError, noopLogger} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {createErrorMapper} from "../src/errorMapping.ts";
 import {KeystoreBusyCode, KeystoreBusyError} from "../src/keystoreBusy.ts";
+import {KeyfileErrorCode, KeystoreErrorCode} from "../src/keystoreRefusals.ts";
 
 const HASH = `0x${"ab".repeat(32)}`;
 
@@ -46,6 +47,9 @@ const TABLE: [string, Error, number][] = [
   ["P2PError INVALID_BAN_ADDRESS", new P2PError({code: P2PErrorCode.INVALID_BAN_ADDRESS, address: "x"}), -32602],
   ["ChainError UNKNOWN_BLOCK", new ChainError({code: ChainErrorCode.UNKNOWN_BLOCK, hash: HASH}), -32600],
   ["KeystoreBusyError", new KeystoreBusyError({code: KeystoreBusyCode.BUSY, running: 1, waiting: 4}, "busy"), -32005],
+  // The keystore's refusals, mapped here rather than by personal_* (docs/protocol/keystore.md).
+  ["a keystore refusal", new NodeError({code: KeystoreErrorCode.LOCKED}, "not unlocked: 0x01"), -32000],
+  ["a keyfile refusal", new NodeError({code: KeyfileErrorCode.WRONG_PASSPHRASE}, "wrong passphrase"), -32000],
   // A database that cannot serve: damaged, or on a full disk (docs/operations.md §6).
   ["ChainError MISSING_DATA", new ChainError({code: ChainErrorCode.MISSING_DATA, hash: HASH, missing: "body"}), -32000],
   ["ChainError HEAD_MISSING", new ChainError({code: ChainErrorCode.HEAD_MISSING}), -32000],
@@ -104,6 +108,7 @@ describe("createErrorMapper", () => {
       code: -32603,
       message: "Internal server error",
     });
-    expect(logged).toEqual([{method: "eth_test", error}]);
+    // Under `err`, the one key pino serializes an Error under (message and stack).
+    expect(logged).toEqual([{method: "eth_test", err: error}]);
   });
 });

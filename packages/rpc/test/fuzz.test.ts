@@ -18,6 +18,7 @@ import {alice, bob, buildFixture, type Fixture} from "./support/fixture.ts";
 import {describeParams, EDGE_VALUES, objectVariants, toRequestText} from "./support/fuzzCorpus.ts";
 import {TestNode} from "./support/node.ts";
 import {probeCall} from "./support/probe.ts";
+import {OPEN_PRINCIPAL} from "./support/sender.ts";
 
 /** What counts as a hang: generous, since a loaded machine stretches a trace_filter of 64 blocks. */
 const CALL_TIMEOUT_MS = 10_000;
@@ -81,6 +82,7 @@ async function send(method: string, params: readonly unknown[]): Promise<Outcome
     transport: "ws",
     client,
     connection,
+    ...OPEN_PRINCIPAL,
     signal: abort.signal,
     budget: new ResponseBudget(MAX_RESPONSE_BYTES, new ResponseMemory(MAX_RESPONSE_BYTES)),
   }).then(

@@ -117,6 +117,14 @@ export class StateDatabase implements StateSource {
     if (this.staged.size > MAX_STAGED_STATES) this.staged.delete(this.staged.keys().next().value as string);
   }
 
+  /**
+   * Whether `root` is a staged state (`stageUnpersisted`): readable through this database only, not
+   * through another `StateDatabase` over the same store (a call worker's). Synchronous: asked per call.
+   */
+  isStaged(root: Uint8Array): boolean {
+    return this.staged.size > 0 && this.staged.has(bytesToHex(root));
+  }
+
   /** Whether the root node of `root` is in the store (the empty-trie root always is). */
   async hasRoot(root: Uint8Array): Promise<boolean> {
     checkLength(root, 32, "root");

@@ -40,5 +40,23 @@ describe("StateDatabase.stageUnpersisted", () => {
     }
     for (const root of staged.slice(1)) await expect(state.reader(root, common)).resolves.toBeDefined();
     await expect(state.reader(staged[0]!, common)).rejects.toMatchObject({code: StateErrorCode.ROOT_MISSING});
+    expect(staged.map((root) => state.isStaged(root))).toEqual([false, true, true, true]);
+  });
+
+  it("answers which roots are staged: not a stored one, not an unknown one, not one staged elsewhere", async () => {
+    const store = await openStore();
+    const state = new StateDatabase(defaultStateOptions, {store});
+    const base = await computeElsewhere(store, EMPTY_TRIE_ROOT, 100n);
+    await persist(store, base);
+    const pending = await computeElsewhere(store, base.root, 500n);
+    expect(state.isStaged(pending.root)).toBe(false);
+    state.stageUnpersisted(pending);
+    expect(state.isStaged(pending.root)).toBe(true);
+    // A copy of the root, as a request carries it: the question is by value.
+    expect(state.isStaged(Uint8Array.from(pending.root))).toBe(true);
+    expect(state.isStaged(base.root)).toBe(false);
+    expect(state.isStaged(new Uint8Array(32).fill(7))).toBe(false);
+    // Another database over the same store (a call worker's) cannot read it: it is staged here only.
+    expect(new StateDatabase(defaultStateOptions, {store}).isStaged(pending.root)).toBe(false);
   });
 });

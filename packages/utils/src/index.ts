@@ -24,6 +24,7 @@ export type {CacheUsage} from "./cacheUsage.ts";
 export {keccak256, keccakBackend, sha256, sha256d} from "./crypto/hash.ts";
 export {publicKeyOf, recoverPublicKey, secp256k1Backend, signHash} from "./crypto/secp256k1.ts";
 export {NodeError} from "./errors.ts";
+export {type EventListeners, subscribe} from "./events.ts";
 export {
   HexError,
   HexErrorCode,

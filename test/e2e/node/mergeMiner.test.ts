@@ -1,5 +1,6 @@
 // End-to-end: scripts/merge-miner.mjs, a separate process, mines a node whose built-in miner is off
-// through JSON-RPC alone: mnr_getWork + mnr_submitBitcoinBlock, then eth_getWork + eth_submitWork.
+// through JSON-RPC alone: mnr_getWork + mnr_submitBitcoinBlock, then eth_getWork + eth_submitWork; the
+// node counts the work and the submissions in its metrics and logs each mnr submission (the miner's events).
 import {execFile} from "node:child_process";
 import {join} from "node:path";
 import {promisify} from "node:util";
@@ -14,7 +15,10 @@ const COINBASE = `0x${"00".repeat(18)}c0fe`;
 let node: RunningNode;
 
 beforeAll(async () => {
-  node = await startNode(["--miner.enabled", "false", "--miner.coinbase", COINBASE]);
+  node = await startNode([
+    ...["--miner.enabled", "false", "--miner.coinbase", COINBASE],
+    ...["--metrics.enabled", "true", "--metrics.port", "0"],
+  ]);
 });
 
 afterAll(async () => {
@@ -56,5 +60,16 @@ describe("scripts/merge-miner.mjs against a node that does not mine itself", () 
     const block = await rpc<Record<string, string>>(node.httpUrl, "eth_getBlockByNumber", ["0x4", false]);
     expect(block.miner).toBe(COINBASE);
     expect(block.bitcoinMergedMiningHeader).toMatch(/^0x[0-9a-f]{160}$/);
+
+    const metricsUrl = node.logs.find((l) => typeof l.metrics === "string")?.metrics as string;
+    const metrics = await (await fetch(metricsUrl)).text();
+    expect(Number(metrics.match(/^xchain_mm_work_served_total (\d+)$/m)?.[1])).toBeGreaterThanOrEqual(4);
+    expect(metrics).toContain('xchain_mm_submissions_total{result="IMPORTED_BEST"} 2\n');
+    expect(metrics).toContain('xchain_mm_submissions_total{result="ACCEPTED"} 2\n');
+    const submissions = node.logs.filter((l) => l.method === "mnr_submitBitcoinBlock").map((l) => l.msg);
+    expect(submissions).toEqual([
+      expect.stringMatching(/^mnr_submitBitcoinBlock: block 1 0x[0-9a-f]{8}…[0-9a-f]{4} IMPORTED_BEST$/),
+      expect.stringMatching(/^mnr_submitBitcoinBlock: block 2 0x[0-9a-f]{8}…[0-9a-f]{4} IMPORTED_BEST$/),
+    ]);
   });
 });

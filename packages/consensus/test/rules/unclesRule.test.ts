@@ -1,4 +1,5 @@
-import {BlockHeader, EMPTY_UNCLES_HASH, unclesHash} from "@xchain/primitives";
+import {type BlockHeader, EMPTY_UNCLES_HASH} from "@xchain/primitives";
+import {plainHeader} from "@xchain/test-utils";
 import {bytesToHex, equalBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {
@@ -20,28 +21,7 @@ function makeHeader(
   salt = 0,
   uncles: BlockHeader[] = [],
 ): BlockHeader {
-  return BlockHeader.fromValues(
-    {
-      parentHash: parent ? parent.hash() : new Uint8Array(32),
-      unclesHash: unclesHash(uncles),
-      coinbase: new Uint8Array(20).fill(salt),
-      stateRoot: new Uint8Array(32),
-      txTrieRoot: new Uint8Array(32),
-      receiptTrieRoot: new Uint8Array(32),
-      logsBloom: new Uint8Array(256),
-      difficulty: 1n,
-      number,
-      gasLimit: 6_800_000n,
-      gasUsed: 0n,
-      timestamp: 1_700_000_000 + number * 10 + salt,
-      extraData: new Uint8Array([salt]),
-      paidFees: 0n,
-      minimumGasPrice: 0n,
-      uncleCount: uncles.length,
-      ummRoot: number >= 1 ? new Uint8Array(0) : undefined,
-    },
-    regtest,
-  );
+  return plainHeader(number, parent ? parent.hash() : new Uint8Array(32), regtest, salt, uncles);
 }
 
 // Main chain B0..B9; S[k] is a sibling of B[k] (same parent B[k-1]); B9 included S7.

@@ -81,11 +81,24 @@ export function recordedHead(head: {number: number; hash: Uint8Array}): DataDirR
   return {number: head.number, hash: bytesToPrefixedHex(head.hash)};
 }
 
+/** Where the record is kept and what it starts from. */
+export interface HeadRecorderOptions {
+  dataDir: string;
+  record: DataDirRecord;
+}
+
+/** Where a failed write is reported. */
+export interface HeadRecorderModules {
+  onError: (e: unknown) => void;
+}
+
 /**
  * Keeps the record's head up with the chain's: `update` on every new head; writes are coalesced to
  * at most one a second, and `close` writes the last head and syncs it.
  */
 export class HeadRecorder {
+  private readonly dataDir: string;
+  private readonly onError: (e: unknown) => void;
   private latest: DataDirRecord;
   private written: DataDirRecord["head"] | undefined;
   private writing: Promise<void> | undefined;
@@ -95,11 +108,9 @@ export class HeadRecorder {
   /** Failures are reported once until a write succeeds again (a full disk fails every second). */
   private failing = false;
 
-  constructor(
-    private readonly dataDir: string,
-    record: DataDirRecord,
-    private readonly onError: (e: unknown) => void,
-  ) {
+  constructor({dataDir, record}: HeadRecorderOptions, {onError}: HeadRecorderModules) {
+    this.dataDir = dataDir;
+    this.onError = onError;
     this.latest = record;
   }
 

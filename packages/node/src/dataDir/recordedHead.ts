@@ -40,8 +40,9 @@ export async function keepHeadRecord(
     genesis: bytesToPrefixedHex(genesis ? genesis.hash() : new Uint8Array(32)),
     head: recordedHead(head),
   };
-  const recorder = new HeadRecorder(dataDir, current, (e) =>
-    logger.warn({err: e}, `cannot write ${RECORD_FILE}: ${(e as Error).message}`),
+  const recorder = new HeadRecorder(
+    {dataDir, record: current},
+    {onError: (e) => logger.warn({err: e}, `cannot write ${RECORD_FILE}: ${(e as Error).message}`)},
   );
   recorder.update(head);
   return recorder;

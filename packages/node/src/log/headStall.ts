@@ -36,16 +36,29 @@ export interface HeadStallChain {
   readonly events: EventEmitter<ChainEvents>;
 }
 
+/** How long the head may stay put (`headStallMs`). */
+export interface HeadStallOptions {
+  stallMs: number;
+}
+
+/** What the watch reads and where it warns. */
+export interface HeadStallModules {
+  chain: HeadStallChain;
+  logger: Logger;
+}
+
 /** Warns while the head has not moved for `stallMs`; `close` stops it. */
 export class HeadStallWatch {
   private timer: NodeJS.Timeout | undefined;
   private since = Date.now();
+  private readonly stallMs: number;
+  private readonly chain: HeadStallChain;
+  private readonly logger: Logger;
 
-  constructor(
-    private readonly stallMs: number,
-    private readonly chain: HeadStallChain,
-    private readonly logger: Logger,
-  ) {
+  constructor({stallMs}: HeadStallOptions, {chain, logger}: HeadStallModules) {
+    this.stallMs = stallMs;
+    this.chain = chain;
+    this.logger = logger;
     chain.events.on("newHead", this.rearm);
     this.rearm();
   }

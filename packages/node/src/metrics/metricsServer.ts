@@ -38,7 +38,7 @@ export function startMetricsServer(
     registry.metrics().then(
       (text) => res.writeHead(200, {"Content-Type": registry.contentType}).end(text),
       (error) => {
-        logger.error({error}, "collecting the metrics failed");
+        logger.error({err: error}, "collecting the metrics failed");
         if (!res.headersSent) res.writeHead(500, {"Content-Type": "text/plain"}).end("collecting the metrics failed\n");
       },
     );

@@ -1,20 +1,14 @@
 /**
  * Merged-mining work served to external miners and their submissions by result
- * (docs/operations.md): the miner the RPC server is given, with its work and submit methods
- * counted. The built-in miner's own blocks are counted by the chain's import metrics.
+ * (docs/operations.md), counted from the miner's events. The built-in miner's own blocks are
+ * counted by the chain's import metrics.
  */
-import {type MinerApi, MinerError, type SubmitBlockResult} from "@xchain/miner";
+import type {MinerEvents, SubmissionEvent} from "@xchain/miner";
+import type {EventListeners} from "@xchain/utils";
 import {Counter, type Registry} from "prom-client";
 
-const SUBMIT_METHODS = new Set<PropertyKey>([
-  "submitBitcoinBlock",
-  "submitBitcoinBlockTransactions",
-  "submitBitcoinBlockPartialMerkle",
-]);
-const WORK_METHODS = new Set<PropertyKey>(["getWork", "getEthWork"]);
-
-/** Creates the mining metrics in `registry`; the returned function wraps a miner so that they count. */
-export function createMiningMetrics(registry: Registry): (miner: MinerApi) => MinerApi {
+/** Creates the mining metrics in `registry`; the returned listeners update them. */
+export function createMiningMetrics(registry: Registry): EventListeners<MinerEvents> {
   const work = new Counter({
     name: "xchain_mm_work_served_total",
     help: "Merged-mining work packages served (mnr_getWork, eth_getWork)",
@@ -26,38 +20,18 @@ export function createMiningMetrics(registry: Registry): (miner: MinerApi) => Mi
     labelNames: ["result"] as const,
     registers: [registry],
   });
-  const failed = (error: unknown): never => {
-    submissions.inc({result: error instanceof MinerError ? error.code : "error"});
-    throw error;
+  return {
+    workServed: () => work.inc(),
+    submission: (event) => submissions.inc({result: resultLabel(event)}),
   };
-  // A proxy keeps every other method of the miner as it is, `this` included.
-  return (miner) =>
-    new Proxy(miner, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver);
-        if (typeof value !== "function") return value;
-        if (WORK_METHODS.has(property)) {
-          return async (...args: unknown[]) => {
-            const served = await value.apply(target, args);
-            work.inc();
-            return served;
-          };
-        }
-        if (SUBMIT_METHODS.has(property)) {
-          return (...args: unknown[]) =>
-            (value.apply(target, args) as Promise<SubmitBlockResult>).then((result) => {
-              submissions.inc({result: result.importResult});
-              return result;
-            }, failed);
-        }
-        if (property === "submitEthWork") {
-          return (...args: unknown[]) =>
-            (value.apply(target, args) as Promise<boolean>).then((accepted) => {
-              submissions.inc({result: accepted ? "ACCEPTED" : "REJECTED"});
-              return accepted;
-            }, failed);
-        }
-        return value.bind(target);
-      },
-    });
+}
+
+/**
+ * The `result` label: eth_submitWork answers a boolean, so ACCEPTED or REJECTED; an mnr_* submission
+ * its import result or the `MinerError` code; a fault of the node "error".
+ */
+function resultLabel({method, outcome}: SubmissionEvent): string {
+  if (outcome.kind === "failed") return "error";
+  if (method === "eth_submitWork") return outcome.kind === "imported" ? "ACCEPTED" : "REJECTED";
+  return outcome.kind === "imported" ? outcome.result.importResult : (outcome.error?.code ?? "error");
 }

@@ -1,10 +1,11 @@
 /**
- * RPC requests, errors and latency per method (docs/operations.md), as the rpc package's
- * `RpcObserver`. The rpc package names only registered methods (others are "unknown"), so the
+ * RPC requests, errors and latency per method (docs/operations.md), counted from the RPC server's
+ * `request` events. The rpc package names only registered methods (others are "unknown"), so the
  * `method` label is bounded; each method's children are looked up once and kept, so a request
  * costs a map lookup and three updates.
  */
-import type {RpcObserver} from "@xchain/rpc";
+import type {RpcEvents} from "@xchain/rpc";
+import type {EventListeners} from "@xchain/utils";
 import {Counter, Histogram, type Registry} from "prom-client";
 
 /** Latency buckets, in seconds: from a cached read to a long trace. */
@@ -16,8 +17,8 @@ interface MethodChildren {
   latency: Histogram.Internal<"method">;
 }
 
-/** Creates the RPC metrics in `registry` and the observer that updates them. */
-export function createRpcMetrics(registry: Registry): RpcObserver {
+/** Creates the RPC metrics in `registry`; the returned listener updates them. */
+export function createRpcMetrics(registry: Registry): EventListeners<RpcEvents> {
   const requests = new Counter({
     name: "xchain_rpc_requests_total",
     help: "JSON-RPC requests answered, by method",
@@ -45,7 +46,7 @@ export function createRpcMetrics(registry: Registry): RpcObserver {
   });
   const children = new Map<string, MethodChildren>();
   return {
-    onRequest(method, durationMs, failed, keyId) {
+    request({method, durationMs, failed, keyId}) {
       let child = children.get(method);
       if (!child) {
         child = {requests: requests.labels(method), errors: errors.labels(method), latency: latency.labels(method)};

@@ -5,6 +5,7 @@
  */
 import {createCipheriv, createDecipheriv, randomBytes, randomUUID, scrypt} from "node:crypto";
 import {publicKeyToAddress} from "@xchain/primitives";
+import {KeyfileErrorCode} from "@xchain/rpc";
 import {
   bytesToHex,
   concatBytes,
@@ -37,13 +38,8 @@ export function scryptMemory({n, r, p}: ScryptParams): number {
   return 128 * r * (n + p + 2);
 }
 
-/** Each reason a keyfile does not give its key. */
-export enum KeyfileErrorCode {
-  /** Not a version-3 scrypt/aes-128-ctr keyfile, or a field is missing or malformed. */
-  CORRUPT = "KEYFILE_CORRUPT",
-  /** The MAC does not match: a wrong passphrase (or a tampered ciphertext). */
-  WRONG_PASSPHRASE = "KEYFILE_WRONG_PASSPHRASE",
-}
+/** Each reason a keyfile does not give its key: codes of the `Keystore` contract, which rpc maps to the wire. */
+export {KeyfileErrorCode};
 
 /** Each code with its metadata. */
 export type KeyfileErrorType =

@@ -12,7 +12,7 @@ import {renameSync} from "node:fs";
 import {chmod, mkdir, readdir, readFile, rm, writeFile} from "node:fs/promises";
 import {join} from "node:path";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
-import {type DevWallet, type Keystore, PrivateKeyWallet} from "@xchain/rpc";
+import {type DevWallet, type Keystore, KeystoreErrorCode, PrivateKeyWallet} from "@xchain/rpc";
 import {bytesToHex, hexToBytesOrNull, keccak256, NodeError, utf8ToBytes} from "@xchain/utils";
 import {type DerivationBounds, DerivationSlots} from "./derivationSlots.ts";
 import {decryptKey, encryptKey, type Keyfile, type ScryptParams} from "./keyfile.ts";
@@ -20,13 +20,8 @@ import {decryptKey, encryptKey, type Keyfile, type ScryptParams} from "./keyfile
 /** docs/protocol/keystore.md §3: new and imported keys stay unlocked 30 minutes, as in rskj. */
 const DEFAULT_UNLOCK_MS = 30 * 60 * 1000;
 
-/** Each reason the keystore refuses. */
-export enum KeystoreErrorCode {
-  /** The account is not unlocked (personal_dumpRawKey). */
-  LOCKED = "KEYSTORE_LOCKED",
-  /** personal_dumpRawKey while `wallet.allowDumpRawKey` is off. */
-  DUMP_REFUSED = "KEYSTORE_DUMP_REFUSED",
-}
+/** Each reason the keystore refuses: the codes of the `Keystore` contract, which rpc maps to the wire. */
+export {KeystoreErrorCode};
 
 /** Each code with its metadata. */
 export type KeystoreErrorType = {code: KeystoreErrorCode; address: string};

@@ -40,7 +40,7 @@ describe("the data directory's record", () => {
   it("keeps the head: coalesced while running, the last one written on close", async () => {
     const dir = mkdtempSync(join(tmpdir(), "xchain-record-"));
     const errors: unknown[] = [];
-    const recorder = new HeadRecorder(dir, record, (e) => errors.push(e));
+    const recorder = new HeadRecorder({dataDir: dir, record}, {onError: (e) => errors.push(e)});
     for (let n = 1; n <= 50; n++) recorder.update(head(n));
     await recorder.close();
     const written = JSON.parse(readFileSync(join(dir, RECORD_FILE), "utf8")) as DataDirRecord;
@@ -51,7 +51,7 @@ describe("the data directory's record", () => {
   it("reports a failed write once, not on every retry", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "xchain-record-")), "missing", "dir");
     const errors: unknown[] = [];
-    const recorder = new HeadRecorder(dir, record, (e) => errors.push(e));
+    const recorder = new HeadRecorder({dataDir: dir, record}, {onError: (e) => errors.push(e)});
     recorder.update(head(1));
     await new Promise((resolve) => setTimeout(resolve, 50));
     recorder.update(head(2));

@@ -1,4 +1,7 @@
 // RPC metrics: per-method requests, errors and latency; key ids only when given.
+import {EventEmitter} from "node:events";
+import type {RpcEvents} from "@xchain/rpc";
+import {subscribe} from "@xchain/utils";
 import {Registry} from "prom-client";
 import {describe, expect, it} from "vitest";
 import {createRpcMetrics} from "../../src/metrics/rpcMetrics.ts";
@@ -6,10 +9,11 @@ import {createRpcMetrics} from "../../src/metrics/rpcMetrics.ts";
 describe("the RPC metrics", () => {
   it("count requests, errors and latency per method", async () => {
     const registry = new Registry();
-    const observer = createRpcMetrics(registry);
-    observer.onRequest("eth_blockNumber", 2, false);
-    observer.onRequest("eth_blockNumber", 4, false);
-    observer.onRequest("unknown", 1, true, "k1");
+    const events = new EventEmitter<RpcEvents>();
+    subscribe(events, createRpcMetrics(registry));
+    events.emit("request", {method: "eth_blockNumber", durationMs: 2, failed: false});
+    events.emit("request", {method: "eth_blockNumber", durationMs: 4, failed: false});
+    events.emit("request", {method: "unknown", durationMs: 1, failed: true, keyId: "k1"});
     const text = await registry.metrics();
     expect(text).toContain('xchain_rpc_requests_total{method="eth_blockNumber"} 2');
     expect(text).toContain('xchain_rpc_errors_total{method="unknown"} 1');

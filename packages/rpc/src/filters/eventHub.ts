@@ -52,7 +52,7 @@ export class EventHub {
       try {
         listener(value);
       } catch (e) {
-        this.logger.error({error: e}, "rpc event listener failed");
+        this.logger.error({err: e}, "rpc event listener failed");
       }
     }
   }

@@ -13,8 +13,8 @@ import type {SyncStatusSource} from "../deps.ts";
 import {formatHeader} from "../format/header.ts";
 import {formatLog} from "../format/log.ts";
 import {formatSyncStatus} from "../format/syncStatus.ts";
-import type {KeyConnection} from "../gateway/keyAccess.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
+import type {PrincipalConnection} from "../jsonrpc/principal.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
 import type {RpcOptions} from "../options.ts";
 import type {LogMatchRequest} from "../params/filterObject.ts";
@@ -65,7 +65,7 @@ export class SubscriptionManager {
   }
 
   /** The subscriptions `connections` hold together (an API key's, docs/gateway.md). */
-  heldBy(connections: Iterable<KeyConnection>): number {
+  heldBy(connections: Iterable<PrincipalConnection>): number {
     let held = 0;
     // A key's connections are the transport's `Connection`s, seen through the narrower type.
     for (const connection of connections) held += this.byConnection.get(connection as Connection)?.size ?? 0;

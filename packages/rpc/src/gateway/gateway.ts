@@ -8,6 +8,9 @@
  */
 import type {Logger} from "@xchain/utils";
 import {RpcError} from "../jsonrpc/errors.ts";
+import type {RequestLimits} from "../jsonrpc/principal.ts";
+import type {Admission} from "../limits/admission.ts";
+import {DEFAULT_NODE_LIMITS} from "../limits/requestLimits.ts";
 import type {KeyAccess} from "./keyAccess.ts";
 import {KeyStore} from "./keyStore.ts";
 import {readKeysFile} from "./keysFile.ts";
@@ -21,23 +24,30 @@ const UNKNOWN = RpcError.unauthorized("unknown API key");
 const NO_KEYS = RpcError.unauthorized("no API keys are loaded on this node");
 
 /** Admission by API key, over a keys file it keeps watching. */
-export class Gateway {
-  private readonly store = new KeyStore();
+export class Gateway implements Admission {
+  private readonly store: KeyStore;
   private stopWatching: () => void = () => undefined;
   private reloading: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly path: string,
     private readonly logger: Logger,
-  ) {}
+    node: RequestLimits,
+  ) {
+    this.store = new KeyStore(node);
+  }
 
-  /** Loads the keys file (throws `KeysFileError` when it is invalid; a missing one has no keys) and watches it. */
+  /**
+   * Loads the keys file (throws `KeysFileError` when it is invalid; a missing one has no keys) and
+   * watches it. `node`: the node's own limits, which each key's narrow.
+   */
   static async open(
     path: string,
     logger: Logger,
     timing = {pollMs: KEYS_POLL_MS, debounceMs: KEYS_DEBOUNCE_MS},
+    node: RequestLimits = DEFAULT_NODE_LIMITS,
   ): Promise<Gateway> {
-    const gateway = new Gateway(path, logger);
+    const gateway = new Gateway(path, logger, node);
     gateway.store.apply(await readKeysFile(path));
     logger.info({keysFile: path, keys: gateway.store.size}, `API-key gateway on with ${gateway.store.size} key(s)`);
     gateway.warnWhenEmpty();
@@ -61,7 +71,7 @@ export class Gateway {
         this.warnWhenEmpty();
       } catch (error) {
         // The file holds hashes only: its error names a path in it, never a usable key.
-        this.logger.warn({error: (error as Error).message}, "gateway keys file not reloaded; the previous keys stay");
+        this.logger.warn({err: error}, "gateway keys file not reloaded; the previous keys stay");
       }
     });
     return this.reloading;

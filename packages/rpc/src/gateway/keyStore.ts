@@ -3,6 +3,8 @@
  * in a Map, so that every lookup costs the same. Applying a new keys file keeps the `KeyAccess` of
  * a key whose secret is unchanged (its bucket and connections), and revokes the ones that left.
  */
+import type {RequestLimits} from "../jsonrpc/principal.ts";
+import {DEFAULT_NODE_LIMITS} from "../limits/requestLimits.ts";
 import {KeyAccess} from "./keyAccess.ts";
 import type {KeysFile} from "./keysFile.ts";
 import {hashSecret, SECRET_PATTERN} from "./secret.ts";
@@ -17,6 +19,9 @@ export interface KeysChange {
 /** The admitted keys. */
 export class KeyStore {
   private byHash = new Map<string, KeyAccess>();
+
+  /** `node`: the node's own limits, which each key's narrow. */
+  constructor(private readonly node: RequestLimits = DEFAULT_NODE_LIMITS) {}
 
   /** The key behind a presented secret, undefined when it is malformed or unknown. */
   lookup(secret: string): KeyAccess | undefined {
@@ -41,7 +46,7 @@ export class KeyStore {
         next.set(record.sha256, current);
         change.updated++;
       } else {
-        next.set(record.sha256, new KeyAccess(record));
+        next.set(record.sha256, new KeyAccess(record, this.node));
         change.added++;
       }
     }

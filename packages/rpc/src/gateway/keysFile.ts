@@ -4,6 +4,7 @@
  * unknown field or a bad value is a `KeysFileError` naming the file and the path of the value.
  */
 import {readFile, rename, writeFile} from "node:fs/promises";
+import {NodeError} from "@xchain/utils";
 import {RPC_MODULE_NAMES} from "../options.ts";
 
 /** What a key may call. */
@@ -68,14 +69,29 @@ export const defaultKeyLimits = (): KeyLimits => ({
   maxSubscriptions: 100,
 });
 
+/** Each reason the gateway cannot start. */
+export enum GatewayErrorCode {
+  /** The keys file cannot be read or is not valid. */
+  KEYS_FILE_INVALID = "GATEWAY_KEYS_FILE_INVALID",
+  /** `rpc.gateway.enabled` without `rpc.gateway.keysFile`. */
+  KEYS_FILE_UNSET = "GATEWAY_KEYS_FILE_UNSET",
+}
+
+/** Each code with its metadata. */
+export type GatewayErrorType =
+  | {code: GatewayErrorCode.KEYS_FILE_INVALID; path: string; reason: string}
+  | {code: GatewayErrorCode.KEYS_FILE_UNSET};
+
+/** The gateway cannot start; the message says why. */
+export class GatewayError extends NodeError<GatewayErrorType> {}
+
 /** A keys file that cannot be read or is not valid. */
-export class KeysFileError extends Error {
+export class KeysFileError extends GatewayError {
   constructor(
     readonly path: string,
     readonly reason: string,
   ) {
-    super(`gateway keys file ${path}: ${reason}`);
-    this.name = "KeysFileError";
+    super({code: GatewayErrorCode.KEYS_FILE_INVALID, path, reason}, `gateway keys file ${path}: ${reason}`);
   }
 }
 

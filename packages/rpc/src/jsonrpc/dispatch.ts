@@ -6,13 +6,15 @@
  * rest of the batch is not run; the items answered stay and the others are answered with the
  * refusal, each with its own id (docs/rpc.md §8).
  */
+import type {EventEmitter} from "node:events";
 import {setImmediate} from "node:timers/promises";
-import type {RpcObserver} from "../deps.ts";
 import {BodyAnswer, type DispatchResult} from "./bodyAnswer.ts";
 import {MethodUnavailableError, RpcError, RpcErrorCode} from "./errors.ts";
 import {errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseRequest, resultResponse} from "./message.ts";
+import {isPending} from "./pending.ts";
 import {serializeResponse} from "./rawJson.ts";
 import type {MethodLookup, MethodRegistry, RequestContext} from "./registry.ts";
+import type {RpcEvents} from "./requestEvents.ts";
 
 /** What dispatch needs besides the body. */
 export interface DispatchOptions {
@@ -26,13 +28,13 @@ export interface DispatchOptions {
    * packages; -32603 otherwise).
    */
   mapError(error: unknown, method: string): RpcError;
-  /** Told of each request's method, time and outcome; absent, nothing is timed. */
-  observer?: RpcObserver;
+  /** Where each answered request's method, time and outcome is told; without listeners nothing is timed. */
+  events?: Pick<EventEmitter<RpcEvents>, "emit" | "listenerCount">;
 }
 
 export type {DispatchResult};
 
-/** The name an observer is given for a method that is not registered. */
+/** The name a request event gives a method that is not registered. */
 export const UNKNOWN_METHOD = "unknown";
 
 // docs/protocol/errors.md: HTTP 400 only when the top-level error is one of these.
@@ -96,7 +98,7 @@ export function methodsOf(raw: unknown): string[] {
 
 /**
  * Answers a body `parseBody` accepted; never throws. The answer comes synchronously when every
- * handler it ran answered synchronously (a memoized read), so that a cheap request costs no promise.
+ * handler it ran answered synchronously (the fast path, `isPending`).
  * `body` is where the answer is built: the transport finishes it with -32011 when the time budget
  * passes first.
  */
@@ -108,7 +110,7 @@ export function dispatchParsed(
 ): DispatchResult | Promise<DispatchResult> {
   if (Array.isArray(raw)) return dispatchBatch(raw, options, context, body);
   const response = answer(raw, options, context);
-  return response instanceof Promise
+  return isPending(response)
     ? response.then((r) => singleAnswer(r, context, body))
     : singleAnswer(response, context, body);
 }
@@ -148,8 +150,7 @@ function dispatchBatch(
     }
     const mark = context.budget.used;
     const answered = answer(raw[i], options, context);
-    // Only a pending answer is waited for: an answer known already takes no turn of the microtask queue.
-    if (answered instanceof Promise) {
+    if (isPending(answered)) {
       return answered.then(
         (response) => keepPart(response, mark, body, context) ?? dispatchBatch(raw, options, context, body, sliceStart),
       );
@@ -230,7 +231,7 @@ function answer(
 ): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
   const request = parseRequest(raw);
   if (!request.ok) return errorResponse(request.id, request.error);
-  const started = options.observer && performance.now();
+  const started = options.events?.listenerCount("request") ? performance.now() : undefined;
   const found = options.registry.lookup(request.method);
   const succeeded = (value: unknown) =>
     settled(request, found, resultResponse(request.id, value), started, options, context);
@@ -247,16 +248,16 @@ function answer(
   try {
     if (found.kind === "unknown") throw RpcError.methodNotFound(request.method);
     if (found.kind === "disabled") throw RpcError.methodNotAvailable(request.method, "it is disabled on this node");
-    const refusal = context.apiKey?.refusal(request.method);
+    const refusal = context.principal.refusal(request.method);
     if (refusal !== undefined) throw RpcError.methodNotAvailable(request.method, refusal);
     result = found.method.invoke(request.params, context);
   } catch (e) {
     return failed(e);
   }
-  return isThenable(result) ? Promise.resolve(result).then(succeeded, failed) : succeeded(result);
+  return isPending(result) ? Promise.resolve(result).then(succeeded, failed) : succeeded(result);
 }
 
-/** Tells the observer of an answered request; the response, undefined for a notification. */
+/** Tells the `request` listeners of an answered request; the response, undefined for a notification. */
 function settled(
   request: JsonRpcRequest,
   found: MethodLookup,
@@ -267,14 +268,10 @@ function settled(
 ): JsonRpcResponse | undefined {
   if (started !== undefined) {
     const method = found.kind === "unknown" ? UNKNOWN_METHOD : request.method;
-    options.observer?.onRequest(method, performance.now() - started, "error" in response, context.apiKey?.id);
+    const durationMs = performance.now() - started;
+    options.events?.emit("request", {method, durationMs, failed: "error" in response, keyId: context.principal.id});
   }
   return request.notification ? undefined : response;
-}
-
-/** Whether a handler's answer must be waited for (a promise or any other thenable, as `await` would). */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as {then?: unknown}).then === "function";
 }
 
 function toRpcError(error: unknown, method: string, options: DispatchOptions): RpcError {

@@ -3,13 +3,14 @@
  * `eth_getBalance`, `rpc` + `discover` → `rpc.discover`), duplicates refused, and each method switched on or off from its module's
  * setting and the per-method lists of the options (rskj `rpc.modules`, design "RPC").
  */
-import type {KeyAccess} from "../gateway/keyAccess.ts";
-import type {JsonSchema} from "../openrpc/jsonSchema.ts";
+
 import type {RpcClient} from "./client.ts";
+import type {JsonSchema} from "./jsonSchema.ts";
+import type {Principal, PrincipalConnection, RequestLimits} from "./principal.ts";
 import type {ResponseBudget} from "./responseBudget.ts";
 
 /** A push channel to one WebSocket client (subscriptions); absent over HTTP. */
-export interface Connection {
+export interface Connection extends PrincipalConnection {
   /** Sends a notification `{jsonrpc, method, params}`; dropped once the connection is closed. */
   notify(method: string, params: unknown): void;
   /** Runs `listener` once when the connection closes (subscriptions end). */
@@ -21,8 +22,10 @@ export interface RequestContext {
   transport: "http" | "ws";
   /** Who sent it: per-client limits count by `client.key` (the API key's id when the gateway is on). */
   client: RpcClient;
-  /** The API key it came with when the gateway is on (docs/gateway.md): permissions and per-key limits. */
-  apiKey?: KeyAccess;
+  /** Whom it runs for: what it may call and under which limits (docs/gateway.md §2). */
+  readonly principal: Principal;
+  /** `principal.requestLimits`: the node's limits narrowed by the principal's. */
+  readonly limits: RequestLimits;
   /** Aborted when the client goes away, the request times out or the server closes: long work should stop. */
   signal: AbortSignal;
   /**

@@ -8,9 +8,9 @@
  * next request starts on a full bucket), so that a flood of addresses cannot grow memory.
  */
 import {isLoopback, parseIp, parseIpAddressOrRange} from "@xchain/utils";
-import {type RateRefusal, rateRefusal} from "../gateway/rateLimit.ts";
-import {TokenBucket} from "../gateway/tokenBucket.ts";
 import type {IpLimitOptions} from "../options.ts";
+import {type RateRefusal, rateRefusal} from "./rateLimit.ts";
+import {TokenBucket} from "./tokenBucket.ts";
 
 interface AddressState {
   /** Made at the address's first request: a connection alone holds no bucket. */

@@ -4,11 +4,8 @@
  * have no passphrase and are always unlocked: passphrases given for them are accepted and ignored.
  * Without the keystore, key management is not offered.
  */
-import {NodeError, publicKeyOf, toData} from "@xchain/utils";
-
-import {RpcError} from "../jsonrpc/errors.ts";
+import {publicKeyOf, toData} from "@xchain/utils";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
-import {KeystoreBusyError} from "../keystoreBusy.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import {callRequest} from "../params/callObject.ts";
 import {type Codec, jsonType, ParamError, string, withSchema} from "../params/codec.ts";
@@ -65,9 +62,7 @@ export function personalMethods({
       [param("transaction", callRequest), param("passphrase", string)],
       async (request, pass, context) => {
         const stored =
-          request.from && keystore
-            ? await refusing(keystore.decryptedWallet(request.from, pass, context.signal))
-            : undefined;
+          request.from && keystore ? await keystore.decryptedWallet(request.from, pass, context.signal) : undefined;
         return sendFromWallet(stored ?? wallet, txpool, request, chain.head().header.minimumGasPrice, miner);
       },
     ),
@@ -102,51 +97,25 @@ export function personalMethods({
     }),
     /** Handler for `personal_newAccount` */
     newAccount: method([param("passphrase", string)], async (pass, context) =>
-      toData(await refusing(keystore.newAccount(pass, context.signal))),
+      toData(await keystore.newAccount(pass, context.signal)),
     ),
     /** Handler for `personal_newAccountWithSeed`: keccak256(seed), in memory only */
     newAccountWithSeed: method([param("seed", string)], (seed) => toData(keystore.addSeedAccount(seed))),
     /** Handler for `personal_importRawKey` */
     importRawKey: method([param("key", privateKey), param("passphrase", string)], async (key, pass, context) =>
-      toData(await refusing(keystore.importRawKey(key, pass, context.signal))),
+      toData(await keystore.importRawKey(key, pass, context.signal)),
     ),
     /** Handler for `personal_dumpRawKey`: refused unless wallet.allowDumpRawKey */
-    dumpRawKey: method([param("address", address)], (account) =>
-      toData(refusingSync(() => keystore.dumpRawKey(account))),
-    ),
+    dumpRawKey: method([param("address", address)], (account) => toData(keystore.dumpRawKey(account))),
     /** Handler for `personal_unlockAccount`: a stored account is decrypted; a dev account is always unlocked */
     unlockAccount: method(
       [param("address", address), param("passphrase", string), optional("duration", unlockDuration)],
       async (account, pass, durationMs, context) => {
-        if (await refusing(keystore.unlock(account, pass, durationMs, context.signal))) return true;
+        if (await keystore.unlock(account, pass, durationMs, context.signal)) return true;
         return wallet?.hasAccount(account) ?? false;
       },
     ),
     /** Handler for `personal_lockAccount`: whether it was unlocked */
     lockAccount: method([param("address", address)], (account) => keystore.lock(account)),
   };
-}
-
-/**
- * A keystore refusal (a wrong passphrase, a corrupt keyfile, a locked account) as -32000 with its
- * reason; a busy keystore is left to the error mapping (-32005).
- */
-async function refusing<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (e) {
-    throw asRpcError(e);
-  }
-}
-
-function refusingSync<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (e) {
-    throw asRpcError(e);
-  }
-}
-
-function asRpcError(e: unknown): unknown {
-  return e instanceof NodeError && !(e instanceof KeystoreBusyError) ? RpcError.server(e.message) : e;
 }

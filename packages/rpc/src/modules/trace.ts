@@ -73,17 +73,17 @@ export function traceMethods(deps: TraceModuleDeps): Record<string, RpcMethod> {
     if (from > requestedTo) throw RpcError.invalidParams("fromBlock cannot be greater than toBlock");
     const to = Math.min(requestedTo, chain.head().number);
     const {maxBlockRange} = options.trace;
-    const keyRange = context.apiKey?.limits.traceMaxBlockRange;
+    // The principal's range, when shorter than the node's (an API key's, docs/gateway.md).
+    const keyRange = context.limits.traceMaxBlockRange;
     if (to - from + 1 > maxBlockRange) {
       throw new RpcError(
         RpcErrorCode.LIMIT_EXCEEDED,
         `trace_filter covers ${to - from + 1} blocks; at most ${maxBlockRange} (rpc.trace.maxBlockRange) at a time`,
       );
     }
-    // An API key's range can only be shorter than the node's (docs/gateway.md).
-    if (keyRange !== undefined && to - from + 1 > keyRange) {
+    if (to - from + 1 > keyRange) {
       throw RpcError.limitExceeded(
-        `trace_filter covers ${to - from + 1} blocks; at most ${keyRange} for API key ${context.apiKey?.id}`,
+        `trace_filter covers ${to - from + 1} blocks; at most ${keyRange} for API key ${context.principal.id}`,
       );
     }
     const selects = transactionSelector(request);

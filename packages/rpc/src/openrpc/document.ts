@@ -3,8 +3,9 @@
  * its positional parameters (the codecs' schemas), its result where the method declares one,
  * and the extensions `x-namespace`, `x-enabled` and, for stubs, `x-unsupported` with the reason.
  */
+
+import {ANY_SCHEMA, type JsonSchema} from "../jsonrpc/jsonSchema.ts";
 import type {RegisteredMethod} from "../jsonrpc/registry.ts";
-import {ANY_SCHEMA, type JsonSchema} from "./jsonSchema.ts";
 
 /** The OpenRPC specification version the document follows. */
 export const OPENRPC_VERSION = "1.2.6";

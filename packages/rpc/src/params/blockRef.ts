@@ -11,7 +11,7 @@ import {
   type JsonSchema,
   objectSchema,
   QUANTITY_SCHEMA,
-} from "../openrpc/jsonSchema.ts";
+} from "../jsonrpc/jsonSchema.ts";
 import {bool, type Codec, jsonType, objectMembers, optionalMember, ParamError, withSchema} from "./codec.ts";
 import {hash, quantityNumber} from "./hex.ts";
 

@@ -4,7 +4,7 @@
  * `chainId`, EIP-1559 fees, `accessList`) are ignored, as wallets send them unasked.
  */
 import {equalBytes} from "@xchain/utils";
-import {dataSchema, objectSchema, QUANTITY_SCHEMA} from "../openrpc/jsonSchema.ts";
+import {dataSchema, objectSchema, QUANTITY_SCHEMA} from "../jsonrpc/jsonSchema.ts";
 import {type Codec, objectMembers, optionalMember, ParamError, withSchema} from "./codec.ts";
 import {address, data, gasQuantity, quantity} from "./hex.ts";
 

@@ -4,7 +4,7 @@
  * place can turn it into -32602 naming the argument.
  */
 import {HexError} from "@xchain/utils";
-import {BOOLEAN_SCHEMA, type JsonSchema, oneOrManySchema, STRING_SCHEMA} from "../openrpc/jsonSchema.ts";
+import {BOOLEAN_SCHEMA, type JsonSchema, oneOrManySchema, STRING_SCHEMA} from "../jsonrpc/jsonSchema.ts";
 
 /**
  * Decodes a raw JSON value found at `path` (an argument's name, `call.to` inside an object).

@@ -4,7 +4,7 @@
  * addresses and topics. Topics: at most 4 positions, each null (any), a DATA32 or an array of them.
  */
 
-import {dataSchema, type JsonSchema, objectSchema} from "../openrpc/jsonSchema.ts";
+import {dataSchema, type JsonSchema, objectSchema} from "../jsonrpc/jsonSchema.ts";
 import {type BlockNumberOrTag, blockNumberOrTag} from "./blockRef.ts";
 import {type Codec, jsonType, objectMembers, oneOrMany, optionalMember, ParamError, withSchema} from "./codec.ts";
 import {address, hash} from "./hex.ts";

@@ -1,6 +1,6 @@
 /** Codecs of the JSON-RPC hex types (docs/rpc.md §4) on the strict utils codecs: DATA20, DATA32, DATA, QUANTITY. */
 import {bigIntToFixedBytes, hexToBytesOrNull, parseData, parseQuantity, parseQuantityNumber} from "@xchain/utils";
-import {dataSchema, type JsonSchema, QUANTITY_SCHEMA} from "../openrpc/jsonSchema.ts";
+import {dataSchema, type JsonSchema, QUANTITY_SCHEMA} from "../jsonrpc/jsonSchema.ts";
 import {type Codec, jsonType, ParamError, withSchema} from "./codec.ts";
 
 /** DATA20. */

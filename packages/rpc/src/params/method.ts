@@ -4,8 +4,8 @@
  * undecodable parameter becomes -32602 naming the argument, here and nowhere else (design "RPC").
  */
 import {MethodUnavailableError, RpcError} from "../jsonrpc/errors.ts";
+import type {JsonSchema} from "../jsonrpc/jsonSchema.ts";
 import type {RequestContext, RpcMethod} from "../jsonrpc/registry.ts";
-import type {JsonSchema} from "../openrpc/jsonSchema.ts";
 import {type Codec, describeDecodeError} from "./codec.ts";
 
 /** One positional parameter. */

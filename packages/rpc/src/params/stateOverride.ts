@@ -4,7 +4,7 @@
  * (`stateDiff`) the call sees. Precompiled contracts and `movePrecompileToAddress` are refused (§4).
  */
 import {type AccountOverride, isPrecompiledAddress, type StateOverride} from "@xchain/execution";
-import {dataSchema, objectSchema, QUANTITY_SCHEMA} from "../openrpc/jsonSchema.ts";
+import {dataSchema, objectSchema, QUANTITY_SCHEMA} from "../jsonrpc/jsonSchema.ts";
 import {type Codec, objectMembers, optionalMember, ParamError, withSchema} from "./codec.ts";
 import {address, data, gasQuantity, quantity, word} from "./hex.ts";
 

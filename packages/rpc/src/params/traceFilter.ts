@@ -4,7 +4,7 @@
  */
 import {HexError} from "@xchain/utils";
 import {RpcError} from "../jsonrpc/errors.ts";
-import {BLOCK_TAG_SCHEMA, dataSchema, objectSchema, QUANTITY_SCHEMA} from "../openrpc/jsonSchema.ts";
+import {BLOCK_TAG_SCHEMA, dataSchema, objectSchema, QUANTITY_SCHEMA} from "../jsonrpc/jsonSchema.ts";
 import type {BlockNumberOrTag, BlockTag} from "./blockRef.ts";
 import {blockNumberOrTag} from "./blockRef.ts";
 import {type Codec, jsonType, oneOrMany, optionalMember, ParamError, withSchema} from "./codec.ts";

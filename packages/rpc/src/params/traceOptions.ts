@@ -3,7 +3,7 @@
  * switches, read from the object itself and from `tracerConfig`. Unknown keys are ignored; an
  * unknown tracer is -32602 naming the tracers served.
  */
-import {BOOLEAN_SCHEMA, type JsonSchema, objectSchema} from "../openrpc/jsonSchema.ts";
+import {BOOLEAN_SCHEMA, type JsonSchema, objectSchema} from "../jsonrpc/jsonSchema.ts";
 import {type Codec, jsonType, objectMembers, ParamError, withSchema} from "./codec.ts";
 
 /** The tracers served, by wire name. */

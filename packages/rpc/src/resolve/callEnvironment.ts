@@ -1,7 +1,9 @@
 /**
  * The environment of eth_call and eth_estimateGas: the message runs on the state after block B
  * with B's own header as the block context (as geth does), and BLOCKHASH sees B's 256 ancestors
- * on B's own chain. A traced block sees its ancestors the same way.
+ * on B's own chain. A traced block sees its ancestors the same way. A call worker cannot ask this
+ * view: it follows B's parentHash through the stored headers instead (execution's
+ * calls/storedAncestors.ts), which names the same ancestors.
  */
 import type {ChainReader} from "@xchain/chain";
 import {blockContextOf, type ExecutionBlockContext, type ExecutionChainView} from "@xchain/execution";
@@ -16,6 +18,8 @@ export interface CallEnvironment {
   block: ExecutionBlockContext;
   chain: ExecutionChainView;
   stateRoot: Uint8Array;
+  /** B's parent, from which a call worker finds B's ancestors. */
+  parentHash: Uint8Array;
 }
 
 /** The chain a header's ancestors are read from. */
@@ -59,5 +63,6 @@ export function callEnvironment(chain: AncestorChain, header: BlockHeader): Call
     // A call runs no REMASC transaction.
     chain: {blockHash: blockHashView(chain, header), maturedBlock: undefined},
     stateRoot: header.stateRoot,
+    parentHash: header.parentHash,
   };
 }

@@ -15,7 +15,7 @@ import type {
 } from "@xchain/execution";
 import type {Log} from "@xchain/primitives";
 import {toData, toQuantity} from "@xchain/utils";
-import {decodeRevertReason} from "../modules/eth/revert.ts";
+import {decodeRevertReason} from "../format/revert.ts";
 import {type CallFrame, CallTreeTracer, type SelfDestructNode, type TransactionCallTree} from "./callTree.ts";
 
 /** A geth call frame, keys in the order written (docs/protocol/debug-traces.md §4.1). */

@@ -4,20 +4,22 @@
  * top-level errors of docs/protocol/errors.md. A `Host` outside `http.vhosts` gets 403 first (docs/rpc.md §5.4). A client that disconnects mid-request aborts its work; nothing is
  * written to a closed response. A request whose headers and body take longer than `bodyTimeoutMs`
  * gets 408 and is disconnected. Dropped clients are debug lines and a warn summary (`DroppedClients`).
- * With the API-key gateway on, only POST `/<API key>` is served: any other path gets 401 before the
- * body is read, and a key over its rate 429 with `Retry-After` (docs/gateway.md). Without it, a client
- * address over its rate gets the same 429, and its connections beyond its cap are closed (`IpLimits`).
+ * Each request is admitted first (`Admission`): with the API-key gateway on, only POST `/<API key>`
+ * is served, any other path gets 401 before the body is read, and a key over its rate 429 with
+ * `Retry-After` (docs/gateway.md). Without it, a client address over its rate gets the same 429, and
+ * its connections beyond its cap are closed (`IpLimits`).
  * With TLS credentials the server speaks HTTPS.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import {createServer as createHttpsServer} from "node:https";
 import type {Logger} from "@xchain/utils";
 import type {HealthProbe} from "../deps.ts";
-import type {Gateway} from "../gateway/gateway.ts";
-import type {KeyAccess} from "../gateway/keyAccess.ts";
-import {clientOf, clientOfKey} from "../jsonrpc/client.ts";
+import {clientOf} from "../jsonrpc/client.ts";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
+import {isPending} from "../jsonrpc/pending.ts";
+import type {Admission} from "../limits/admission.ts";
+import type {IpLimits} from "../limits/ipLimits.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
 import {capConnections} from "./connectionCap.ts";
@@ -25,7 +27,7 @@ import {requestsOfSocket} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {healthAnswer} from "./health.ts";
 import {requestTimeouts} from "./requestTimeouts.ts";
-import {checkSenderRate, errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
+import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
 
 /** What the HTTP transport needs. */
@@ -33,7 +35,10 @@ export type HttpTransportOptions = ReplyLimits &
   Pick<RpcOptions, "corsOrigins" | "maxBodyBytes" | "http" | "bodyTimeoutMs"> & {
     /** `GET /ready`. */
     health: HealthProbe;
-    apiKeys?: Gateway;
+    /** Whom each request runs for: the gateway, or the node's limits per address (docs/gateway.md). */
+    admission: Admission;
+    /** Set when the per-address connection cap applies (no gateway, docs/gateway.md §6). */
+    addressLimits?: IpLimits;
     /** HTTPS with these (`loadTlsCredentials`). */
     tlsCredentials?: TlsCredentials;
   };
@@ -52,7 +57,7 @@ export function createHttpTransport(
   if (options.addressLimits) capConnections(server, options.addressLimits, dropped);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const fail = (error: unknown) => {
-      logger.error({error}, "rpc http request failed");
+      logger.error({err: error}, "rpc http request failed");
       if (!res.headersSent && !res.destroyed) res.writeHead(500).end();
     };
     try {
@@ -67,7 +72,7 @@ export function createHttpTransport(
 
 /**
  * Answers one HTTP request; `fail` gets what throws once the body is in. No promise is made for a
- * body answered synchronously (`reply`'s cheap reads): the body comes by callback.
+ * body answered synchronously (the fast path, `isPending`): the body comes by callback.
  */
 function handle(
   req: IncomingMessage,
@@ -91,18 +96,12 @@ function handle(
     return;
   }
   const cors = corsHeaders(req, options.corsOrigins);
-  let apiKey: KeyAccess | undefined;
-  if (options.apiKeys) {
-    const admitted = options.apiKeys.admit(req.url);
-    if (admitted instanceof RpcError) {
-      // Counted for the summary only: a flood of wrong keys writes no line per request, and the key is never logged.
-      dropped.count("refused API key");
-      res
-        .writeHead(401, {...cors, Connection: "close", "Content-Type": "application/json"})
-        .end(errorPayload(admitted));
-      return;
-    }
-    apiKey = admitted;
+  const sender = options.admission.admit(req.url);
+  if (sender instanceof RpcError) {
+    // Counted for the summary only: a flood of wrong keys writes no line per request, and the key is never logged.
+    dropped.count("refused API key");
+    res.writeHead(401, {...cors, Connection: "close", "Content-Type": "application/json"}).end(errorPayload(sender));
+    return;
   }
   if (req.method === "OPTIONS") {
     res
@@ -121,19 +120,16 @@ function handle(
   readBody(req, options.maxBodyBytes, (body) => {
     try {
       if (body === undefined) {
-        refuseBody(req, res, cors, dropped, () =>
-          checkSenderRate(undefined, apiKey, clientOf(req.socket), options.addressLimits),
-        );
+        refuseBody(req, res, cors, dropped, () => sender.checkRate(undefined, clientOf(req.socket)));
         return;
       }
-      const client = clientOf(req.socket);
       const answer = reply(body, dispatchOptions, options, {
         kind: "http",
-        client: apiKey ? clientOfKey(client, apiKey.id) : client,
+        client: sender.clientOf(clientOf(req.socket)),
         requests: requestsOfSocket(req.socket),
-        apiKey,
+        sender,
       });
-      if (answer instanceof Promise) answer.then((ready) => send(res, cors, ready)).catch(fail);
+      if (isPending(answer)) answer.then((ready) => send(res, cors, ready)).catch(fail);
       else send(res, cors, answer);
     } catch (error) {
       fail(error);

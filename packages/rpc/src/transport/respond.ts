@@ -9,15 +9,15 @@
  * until it has really ended, so that closing the server can wait for it.
  */
 
-import type {KeyAccess} from "../gateway/keyAccess.ts";
-import {checkRate, type RateRefusal} from "../gateway/rateLimit.ts";
 import {BodyAnswer} from "../jsonrpc/bodyAnswer.ts";
 import type {RpcClient} from "../jsonrpc/client.ts";
 import {type DispatchOptions, type DispatchResult, dispatchParsed, methodsOf, parseBody} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
+import {isPending} from "../jsonrpc/pending.ts";
+import type {Principal, RequestLimits} from "../jsonrpc/principal.ts";
 import type {Connection, RequestContext} from "../jsonrpc/registry.ts";
 import {ResponseBudget} from "../jsonrpc/responseBudget.ts";
-import type {IpLimits} from "../limits/ipLimits.ts";
+import type {Sender} from "../limits/admission.ts";
 import type {RpcOptions} from "../options.ts";
 import type {ConnectionRequests} from "./connectionRequests.ts";
 import type {InFlightRequests} from "./inFlight.ts";
@@ -32,13 +32,9 @@ export interface Reply {
   retryAfterSeconds?: number;
 }
 
-/**
- * The limits a reply is built under, and the server's running requests it joins; `addressLimits`
- * when the per-address rate applies (no gateway, docs/gateway.md "Per-IP limits").
- */
+/** The limits a reply is built under, and the server's running requests it joins. */
 export type ReplyLimits = Pick<RpcOptions, "requestTimeoutMs" | "maxResponseBytes"> & {
   requests: InFlightRequests;
-  addressLimits?: IpLimits;
 };
 
 /** A whole response carrying only `error`, id null: a refusal before any request was read. */
@@ -46,12 +42,12 @@ export const errorPayload = (error: RpcError): Buffer =>
   Buffer.from(JSON.stringify({jsonrpc: "2.0", id: null, error: error.toObject()}));
 
 /**
- * Dispatches `text`; the work is aborted when `requests` (the connection's) closes. With an API key
- * the key's batch cap and rate apply before anything runs; without one, the client address's rate.
+ * Dispatches `text`; the work is aborted when `requests` (the connection's) closes. The sender's
+ * batch cap and rate apply before anything runs (an API key's, or the client address's).
  * Past the time budget the answer is -32011 at once while the work is told to stop; no timer,
  * promise race or `AbortController` is made per request (the deadlines share `InFlightRequests`'
- * timer, the signal is made on demand). A body answered synchronously (cheap reads) is answered
- * without a promise: its work has ended before any timer or close event could run.
+ * timer, the signal is made on demand). A body answered synchronously is answered without a promise
+ * (the fast path, `isPending`): its work has ended before any timer or close event could run.
  */
 export function reply(
   text: string,
@@ -62,22 +58,17 @@ export function reply(
     client: RpcClient;
     connection?: Connection;
     requests: ConnectionRequests;
-    apiKey?: KeyAccess;
+    sender: Sender;
   },
 ): Reply | Promise<Reply> {
-  const {apiKey} = transport;
-  const maxBatchSize = apiKey?.limits.maxBatchSize ?? dispatchOptions.maxBatchSize;
+  const {sender} = transport;
+  const {maxBatchSize} = sender.requestLimits;
   const parsed = parseBody(
     text,
     maxBatchSize < dispatchOptions.maxBatchSize ? {...dispatchOptions, maxBatchSize} : dispatchOptions,
   );
   // A body refused before it runs costs its sender a token too: over the rate, the rate's answer.
-  const overRate = checkSenderRate(
-    parsed.kind === "answered" ? undefined : parsed.raw,
-    apiKey,
-    transport.client,
-    limits.addressLimits,
-  );
+  const overRate = sender.checkRate(parsed.kind === "answered" ? undefined : parsed.raw, transport.client);
   if (overRate) return overRate;
   if (parsed.kind === "answered") return parsed.result;
   const timeoutMs = dispatchOptions.registry.timeBudgetMs(methodsOf(parsed.raw), limits.requestTimeoutMs);
@@ -93,9 +84,9 @@ export function reply(
     work = dispatchParsed(parsed.raw, dispatchOptions, new BodyContext(transport, control, budget), body);
   } finally {
     // Answered already (or a response that cannot be serialized threw): the work has ended.
-    if (!(work instanceof Promise)) budget.release();
+    if (!isPending(work)) budget.release();
   }
-  if (!(work instanceof Promise)) return work;
+  if (!isPending(work)) return work;
   requests.add(control);
   // The bytes stay reserved until the work has ended, even when the answer was a timeout.
   const running = work.finally(() => budget.release());
@@ -110,36 +101,26 @@ export function reply(
   });
 }
 
-/**
- * Takes a body's tokens from its sender: the API key's bucket, else the client address's (none for
- * loopback or with per-IP limits off). `raw` is the parsed body, undefined for one refused before it
- * runs (docs/gateway.md §3). The refusal when the sender is over its rate.
- */
-export function checkSenderRate(
-  raw: unknown,
-  apiKey: KeyAccess | undefined,
-  client: RpcClient,
-  addressLimits: IpLimits | undefined,
-): RateRefusal | undefined {
-  return apiKey ? checkRate(apiKey, raw) : addressLimits?.checkRate(client.address, raw);
-}
-
 /** The `RequestContext` of one body: a class, so that each request costs one small object and no closure. */
 class BodyContext implements RequestContext {
   readonly transport: "http" | "ws";
   readonly client: RpcClient;
-  readonly apiKey: KeyAccess | undefined;
+  readonly principal: Principal;
   readonly connection: Connection | undefined;
 
   constructor(
-    transport: {kind: "http" | "ws"; client: RpcClient; connection?: Connection; apiKey?: KeyAccess},
+    transport: {kind: "http" | "ws"; client: RpcClient; connection?: Connection; sender: Sender},
     private readonly control: RequestControl,
     readonly budget: ResponseBudget,
   ) {
     this.transport = transport.kind;
     this.client = transport.client;
-    this.apiKey = transport.apiKey;
+    this.principal = transport.sender;
     this.connection = transport.connection;
+  }
+
+  get limits(): RequestLimits {
+    return this.principal.requestLimits;
   }
 
   get signal(): AbortSignal {

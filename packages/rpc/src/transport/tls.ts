@@ -6,14 +6,8 @@
  */
 import {readFile} from "node:fs/promises";
 import {createSecureContext} from "node:tls";
-
-/** `rpc.tls`: paths of PEM files; both set, or neither. */
-export interface RpcTlsOptions {
-  /** The certificate chain, leaf first. */
-  cert?: string;
-  /** The private key of the certificate (unencrypted). */
-  key?: string;
-}
+import {NodeError} from "@xchain/utils";
+import type {RpcTlsOptions} from "../options.ts";
 
 /** What the HTTPS servers are given. */
 export interface TlsCredentials {
@@ -21,19 +15,27 @@ export interface TlsCredentials {
   key: Buffer;
 }
 
-/** The TLS settings are unusable; the message is one line naming the setting. */
-export class TlsConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "TlsConfigError";
-  }
+/** Each reason the TLS settings are unusable. */
+export enum TlsConfigErrorCode {
+  /** Only one of `rpc.tls.cert` and `rpc.tls.key` is set. */
+  UNPAIRED = "TLS_UNPAIRED",
+  /** A file cannot be read. */
+  UNREADABLE = "TLS_UNREADABLE",
+  /** A file is not PEM of its kind, or the key does not match the certificate. */
+  INVALID = "TLS_INVALID",
 }
+
+/** Each code with the setting it names. */
+export type TlsConfigErrorType = {code: TlsConfigErrorCode; setting: string};
+
+/** The TLS settings are unusable; the message is one line naming the setting. */
+export class TlsConfigError extends NodeError<TlsConfigErrorType> {}
 
 /** Reads and checks the certificate and key; undefined when neither is set (plain HTTP and WS). */
 export async function loadTlsCredentials(options: RpcTlsOptions): Promise<TlsCredentials | undefined> {
   if (options.cert === undefined && options.key === undefined) return undefined;
-  if (options.cert === undefined) throw new TlsConfigError("rpc.tls.key is set without rpc.tls.cert");
-  if (options.key === undefined) throw new TlsConfigError("rpc.tls.cert is set without rpc.tls.key");
+  if (options.cert === undefined) throw unpaired("rpc.tls.key", "rpc.tls.cert");
+  if (options.key === undefined) throw unpaired("rpc.tls.cert", "rpc.tls.key");
   const cert = await readPem("rpc.tls.cert", options.cert);
   const key = await readPem("rpc.tls.key", options.key);
   check("rpc.tls.cert", options.cert, "not a PEM certificate", {cert});
@@ -46,7 +48,10 @@ async function readPem(setting: string, path: string): Promise<Buffer> {
   try {
     return await readFile(path);
   } catch (e) {
-    throw new TlsConfigError(`${setting}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? "error"})`);
+    throw new TlsConfigError(
+      {code: TlsConfigErrorCode.UNREADABLE, setting},
+      `${setting}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? "error"})`,
+    );
   }
 }
 
@@ -54,6 +59,13 @@ function check(setting: string, path: string, what: string, parts: {cert?: Buffe
   try {
     createSecureContext(parts);
   } catch (e) {
-    throw new TlsConfigError(`${setting}: ${path} ${what} (${(e as Error).message})`);
+    throw new TlsConfigError(
+      {code: TlsConfigErrorCode.INVALID, setting},
+      `${setting}: ${path} ${what} (${(e as Error).message})`,
+    );
   }
+}
+
+function unpaired(setting: string, missing: string): TlsConfigError {
+  return new TlsConfigError({code: TlsConfigErrorCode.UNPAIRED, setting}, `${setting} is set without ${missing}`);
 }

@@ -7,8 +7,9 @@
  * `maxWsBufferedBytes` unread is disconnected. Closing a connection ends its subscriptions. A
  * handshake whose `Host` is outside `ws.vhosts`, or whose `Origin` is outside `ws.origins`, is
  * refused with 403 before the upgrade (docs/rpc.md §5.4). Dropped clients are debug lines and a
- * warn summary (`DroppedClients`). With the API-key gateway on, a handshake is upgraded only at
- * `/<API key>` (401 otherwise) and within the key's `maxWsConnections` (429 beyond); a revoked key's
+ * warn summary (`DroppedClients`). A handshake is admitted first (`Admission`): with the API-key
+ * gateway on, it is upgraded only at `/<API key>` (401 otherwise) and within the key's
+ * `maxWsConnections` (429 beyond); a revoked key's
  * connections answer what they have read (running calls finish, the others get -32001) and are then
  * closed with 1008 (docs/gateway.md §1). Without it, a client address over its rate is
  * answered -32005 per message, and its connections beyond its cap are closed (`IpLimits`). With TLS
@@ -19,26 +20,32 @@ import {createServer as createHttpsServer} from "node:https";
 import type {Duplex} from "node:stream";
 import type {Logger} from "@xchain/utils";
 import {type RawData, WebSocket, WebSocketServer} from "ws";
-import type {Gateway} from "../gateway/gateway.ts";
-import {type KeyAccess, REVOKED_CLOSE_CODE} from "../gateway/keyAccess.ts";
-import {answerEach} from "../gateway/rateLimit.ts";
-import {clientOf, clientOfKey, type RpcClient} from "../jsonrpc/client.ts";
+import {clientOf, type RpcClient} from "../jsonrpc/client.ts";
 import type {DispatchOptions} from "../jsonrpc/dispatch.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {Connection} from "../jsonrpc/registry.ts";
+import type {Admission, Sender} from "../limits/admission.ts";
+import type {IpLimits} from "../limits/ipLimits.ts";
+import {answerEach} from "../limits/rateLimit.ts";
 import type {RpcOptions} from "../options.ts";
 import {browserRefusal} from "./browserGuard.ts";
 import {capConnections} from "./connectionCap.ts";
 import {ConnectionRequests} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {requestTimeouts} from "./requestTimeouts.ts";
-import {checkSenderRate, errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
+import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
+
+/** WebSocket close code for a revoked API key: 1008, policy violation. */
+const REVOKED_CLOSE_CODE = 1008;
 
 /** What the WebSocket transport needs. */
 export type WsTransportOptions = ReplyLimits &
   Pick<RpcOptions, "maxBodyBytes" | "maxInFlightPerConnection" | "maxWsBufferedBytes" | "ws" | "bodyTimeoutMs"> & {
-    apiKeys?: Gateway;
+    /** Whom each request runs for: the gateway, or the node's limits per address (docs/gateway.md). */
+    admission: Admission;
+    /** Set when the per-address connection cap applies (no gateway, docs/gateway.md §6). */
+    addressLimits?: IpLimits;
     /** WSS with these (`loadTlsCredentials`). */
     tlsCredentials?: TlsCredentials;
   };
@@ -77,22 +84,20 @@ export function createWsTransport(
       refuseUpgrade(socket, "403 Forbidden", errorPayload(refusal));
       return;
     }
-    const admitted = options.apiKeys?.admit(req.url);
-    if (admitted instanceof RpcError) {
+    const sender = options.admission.admit(req.url);
+    if (sender instanceof RpcError) {
       dropped.count("refused API key");
-      refuseUpgrade(socket, "401 Unauthorized", errorPayload(admitted));
+      refuseUpgrade(socket, "401 Unauthorized", errorPayload(sender));
       return;
     }
-    if (admitted && admitted.connectionCount >= admitted.limits.maxWsConnections) {
-      const error = RpcError.limitExceeded(
-        `${admitted.limits.maxWsConnections} WebSocket connections for API key ${admitted.id}`,
-      );
-      refuseUpgrade(socket, "429 Too Many Requests", errorPayload(error));
+    const tooMany = sender.connectionRefusal();
+    if (tooMany) {
+      refuseUpgrade(socket, "429 Too Many Requests", errorPayload(tooMany));
       return;
     }
-    const client = admitted ? clientOfKey(clientOf(req.socket), admitted.id) : clientOf(req.socket);
+    const client = sender.clientOf(clientOf(req.socket));
     wss.handleUpgrade(req, socket, head, (ws) =>
-      serve(ws, {client, apiKey: admitted}, dispatchOptions, options, logger, dropped),
+      serve(ws, {client, sender}, dispatchOptions, options, logger, dropped),
     );
   });
   server.on("close", () => dropped.flush());
@@ -124,7 +129,7 @@ function refuseUpgrade(socket: Duplex, status: string, body: Buffer): void {
 
 function serve(
   socket: WebSocket,
-  {client, apiKey}: {client: RpcClient; apiKey: KeyAccess | undefined},
+  {client, sender}: {client: RpcClient; sender: Sender},
   dispatchOptions: DispatchOptions,
   options: WsTransportOptions,
   logger: Logger,
@@ -159,8 +164,8 @@ function serve(
       closeListeners.push(listener);
     },
   };
-  apiKey?.attach(connection, () => {
-    revoked = RpcError.unauthorized(`API key ${apiKey.id} revoked`);
+  sender.attach(connection, () => {
+    revoked = RpcError.unauthorized(`API key ${sender.id} revoked`);
     for (const text of waiting.splice(0)) send(refusalOf(text, revoked));
     // Read what the client sent meanwhile, so that it is answered too.
     socket.resume();
@@ -172,12 +177,12 @@ function serve(
       inFlight++;
       // A promise whatever the answer: a synchronous throw is logged like a failed request.
       new Promise<Reply>((resolve) =>
-        resolve(reply(text, dispatchOptions, options, {kind: "ws", client, connection, requests: gone, apiKey})),
+        resolve(reply(text, dispatchOptions, options, {kind: "ws", client, connection, requests: gone, sender})),
       )
         .then((answer) => {
           if (answer.payload !== undefined) send(answer.payload);
         })
-        .catch((error) => logger.error({error}, "rpc ws request failed"))
+        .catch((error) => logger.error({err: error}, "rpc ws request failed"))
         .finally(() => {
           inFlight--;
           if (revoked) closeWhenAnswered();
@@ -202,9 +207,9 @@ function serve(
   socket.on("error", (error) => {
     // A message over `maxBodyBytes` (the connection closes with 1009) costs its sender a token too.
     if ((error as NodeJS.ErrnoException).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") {
-      checkSenderRate(undefined, apiKey, client, options.addressLimits);
+      sender.checkRate(undefined, client);
     }
-    dropped.record("ws connection error", {client: client.address, error});
+    dropped.record("ws connection error", {client: client.address, err: error});
   });
   socket.on("close", () => {
     gone.close();

@@ -6,7 +6,6 @@ import {afterEach, describe, expect, it} from "vitest";
 import {Gateway} from "../../src/gateway/gateway.ts";
 import {KeyAccess} from "../../src/gateway/keyAccess.ts";
 import {type ApiKeyRecord, defaultKeyLimits, defaultKeyPermissions, writeKeysFile} from "../../src/gateway/keysFile.ts";
-import {checkRate} from "../../src/gateway/rateLimit.ts";
 import {hashSecret, newSecret} from "../../src/gateway/secret.ts";
 import {RpcError} from "../../src/jsonrpc/errors.ts";
 import type {Connection} from "../../src/jsonrpc/registry.ts";
@@ -165,8 +164,8 @@ describe("Gateway.admit", () => {
 describe("checkRate", () => {
   it("answers each request of a body over the rate with -32005 under its id, and a Retry-After", () => {
     const access = new KeyAccess(record("k1", newSecret(), {requestsPerSecond: 1, burst: 2}));
-    expect(checkRate(access, {jsonrpc: "2.0", id: 1, method: "eth_blockNumber"})).toBeUndefined();
-    const refusal = checkRate(access, [
+    expect(access.checkRate({jsonrpc: "2.0", id: 1, method: "eth_blockNumber"})).toBeUndefined();
+    const refusal = access.checkRate([
       {jsonrpc: "2.0", id: 2, method: "eth_blockNumber"},
       {jsonrpc: "2.0", id: "x", method: "eth_chainId"},
     ]);

@@ -39,6 +39,8 @@ export interface TestNodeOptions {
   miner?: Partial<MinerOptions>;
   /** The chainspec RPC is told (module defaults); the chain itself is always regtest. */
   rpcChainspec?: Chainspec;
+  /** Wraps the node's executor before RPC gets it (a test watching what RPC asks of it). */
+  wrapExecutor?: (executor: BlockExecutor) => RpcDeps["executor"];
   deps?: Partial<RpcDeps>;
   /** Default: regtest's (the cow accounts funded). */
   genesis?: GenesisParams;
@@ -87,7 +89,7 @@ export class TestNode {
       txpool,
       miner,
       pendingBlock: miner,
-      executor,
+      executor: options.wrapExecutor?.(executor) ?? executor,
       wallet:
         options.wallet === false
           ? undefined

@@ -15,6 +15,7 @@ import {ConnectionRequests} from "../../src/transport/connectionRequests.ts";
 import {InFlightRequests} from "../../src/transport/inFlight.ts";
 import {reply} from "../../src/transport/respond.ts";
 import {TestNode} from "../support/node.ts";
+import {OPEN_SENDER} from "../support/sender.ts";
 
 const REQUEST_TIMEOUT_MS = 100;
 const TRACE_BUDGET_MS = 400;
@@ -61,6 +62,7 @@ async function send(methods: string | string[]): Promise<unknown> {
     kind: "http",
     client,
     requests: new ConnectionRequests(),
+    sender: OPEN_SENDER,
   });
   return JSON.parse(payload?.toString("utf8") ?? "null");
 }

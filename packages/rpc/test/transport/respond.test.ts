@@ -13,6 +13,7 @@ import {method} from "../../src/params/method.ts";
 import {ConnectionRequests} from "../../src/transport/connectionRequests.ts";
 import {InFlightRequests} from "../../src/transport/inFlight.ts";
 import {type Reply, reply} from "../../src/transport/respond.ts";
+import {OPEN_SENDER} from "../support/sender.ts";
 
 const registry = new MethodRegistry(
   [
@@ -47,7 +48,12 @@ const dispatchOptions: DispatchOptions = {
 function send(body: unknown, {maxResponseBytes = 10_000, memory = 10_000, requests = new ConnectionRequests()} = {}) {
   const limits = {requestTimeoutMs: 1_000, maxResponseBytes, requests: new InFlightRequests(memory)};
   const client = {address: "127.0.0.1", connectionId: 1, key: "127.0.0.1#1"};
-  const answer = reply(JSON.stringify(body), dispatchOptions, limits, {kind: "http", client, requests});
+  const answer = reply(JSON.stringify(body), dispatchOptions, limits, {
+    kind: "http",
+    client,
+    requests,
+    sender: OPEN_SENDER,
+  });
   return {answer, limits};
 }
 

@@ -5,6 +5,7 @@
  */
 import {Block, type BlockHeader} from "@xchain/primitives";
 import {toQuantity} from "@xchain/utils";
+import {BlockJsonCache} from "../../caches/blockJsonCache.ts";
 import {type BlockJson, formatBlock, formatPendingBlock} from "../../format/block.ts";
 import {RawJson} from "../../jsonrpc/rawJson.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
@@ -14,7 +15,6 @@ import {bool} from "../../params/codec.ts";
 import {hash, quantityNumber} from "../../params/hex.ts";
 import {method, optional, param} from "../../params/method.ts";
 import {blockNumberOf, findBlock, isPendingRef} from "../../resolve/blocks.ts";
-import {BlockJsonCache} from "./blockJsonCache.ts";
 
 /** eth_getBlockBy*, eth_getBlockTransactionCountBy*, eth_getUncleCountBy*, eth_getUncleBy*. */
 export function ethBlockMethods({

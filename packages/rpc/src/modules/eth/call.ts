@@ -10,19 +10,18 @@
 import type {StateOverride} from "@xchain/execution";
 import type {BlockHeader} from "@xchain/primitives";
 import {toData, toQuantity} from "@xchain/utils";
+import {type CachedCallAnswer, CallResultCache} from "../../caches/callCache.ts";
+import {failedCallError} from "../../format/revert.ts";
 import {RpcError} from "../../jsonrpc/errors.ts";
 import type {RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
-import {isCallStateOverrideAllowedByDefault} from "../../options.ts";
 import {blockRef, PENDING} from "../../params/blockRef.ts";
 import {callRequest} from "../../params/callObject.ts";
 import {method, optional, param} from "../../params/method.ts";
 import {stateOverride} from "../../params/stateOverride.ts";
 import {headHeaderFor, requireHeader} from "../../resolve/blocks.ts";
-import {type CachedCallAnswer, CallResultCache} from "./callCache.ts";
 import {prepareCall} from "./callRunner.ts";
 import {estimateGasLimit} from "./gasEstimator.ts";
-import {failedCallError} from "./revert.ts";
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
@@ -31,21 +30,12 @@ export function ethCallMethods(
   deps: Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "pendingBlock" | "options" | "executions" | "callCache">,
 ): Record<string, RpcMethod> {
   const {options, executions, callCache} = deps;
-  const overrideAllowed =
-    options.allowCallStateOverride ?? isCallStateOverrideAllowedByDefault(deps.chainspec.params.name);
   const overrideParam = optional("stateOverride", stateOverride(options.stateOverride.maxAccounts));
-  /**
-   * An empty override is accepted where overrides are off, as rskj does (docs/protocol/state-override.md §1).
-   * An API key's `stateOverride` decides for its requests when set (docs/gateway.md).
-   */
+  /** An empty override is accepted where overrides are off, as rskj does (docs/protocol/state-override.md §1). */
   const checkOverrideAllowed = (overrides: StateOverride | undefined, context: RequestContext): void => {
     if (overrides === undefined || overrides.length === 0) return;
-    const byKey = context.apiKey?.permissions.stateOverride;
-    if (byKey === false)
-      throw RpcError.invalidParams(`state override is not allowed for API key ${context.apiKey?.id}`);
-    if (byKey === undefined && !overrideAllowed) {
-      throw RpcError.invalidParams("state override is not allowed on this node (rpc.allowCallStateOverride)");
-    }
+    const refusal = context.limits.stateOverrideRefusal;
+    if (refusal !== undefined) throw RpcError.invalidParams(`state override is not allowed ${refusal}`);
   };
   /**
    * Runs `work` in one of the client's execution slots. A free slot is taken without asking for the

@@ -35,8 +35,9 @@ const ZERO_ADDRESS = new Uint8Array(20);
  * Checks the balance at `header` (the overridden one when `overrides` sets it) against a nonzero
  * value and returns the runner; the `signal` of `cancel` stops its runs, asked for only when the
  * executor looks whether the run was aborted (a call in-process at its preemption points, the
- * worker pool only at calls still running after a while, workerCallExecutor.ts). A call without value reads no balance on
- * this thread: it cannot fail the check, and the run reads the state where it runs.
+ * call service's workers only at calls still running after a while, execution's calls/callService.ts).
+ * A call without value reads no balance on this thread: it cannot fail the check, and the run reads
+ * the state where it runs. The intrinsic gas is computed here once and carried by every run.
  */
 export async function prepareCall(
   {chain, executor}: Pick<ModuleDeps, "chain" | "executor">,
@@ -56,13 +57,14 @@ export async function prepareCall(
   };
   if (value > 0n && value > (await balanceOf())) throw RpcError.server("insufficient funds for transfer");
   const signal = new RequestAborted(cancel);
-  const {block, chain: view, stateRoot} = callEnvironment(chain, header);
+  const {block, chain: view, stateRoot, parentHash} = callEnvironment(chain, header);
   const {to} = request;
   const gasPrice = request.gasPrice ?? 0n;
+  const intrinsic = intrinsicGas({to, data});
   return {
     header,
     balanceAfterValue: async () => (await balanceOf()) - value,
-    intrinsicGas: intrinsicGas({to: request.to, data}),
+    intrinsicGas: intrinsic,
     run: async (gasLimit) => {
       try {
         // One literal of fixed keys: spreads here made new hidden classes per call.
@@ -76,6 +78,8 @@ export async function prepareCall(
           data,
           gasPrice,
           gasLimit,
+          intrinsicGas: intrinsic,
+          parentHash,
           signal,
           overrides,
         });

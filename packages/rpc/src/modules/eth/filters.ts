@@ -50,7 +50,7 @@ export function ethFilterMethods(deps: Pick<ModuleDeps, "chain" | "options" | "f
     /** Handler for `eth_getFilterLogs`: every log the filter's query selects now */
     getFilterLogs: method([param("filterId", filterId)], async (id, context) => {
       const query = filters.logQuery(id);
-      return logsToJson(await findLogs(deps, {...query, kind: "range"}, context.signal, undefined, context.apiKey));
+      return logsToJson(await findLogs(deps, {...query, kind: "range"}, context.signal, undefined, context.principal));
     }),
     /** Handler for `eth_uninstallFilter` */
     uninstallFilter: method([param("filterId", filterId)], (id) => filters.uninstall(id)),

@@ -6,8 +6,8 @@
  */
 import {setImmediate} from "node:timers/promises";
 import type {CallResult} from "@xchain/execution";
+import {failedCallError} from "../../format/revert.ts";
 import {RpcError} from "../../jsonrpc/errors.ts";
-import {failedCallError} from "./revert.ts";
 
 /** What the search runs and within which bounds. */
 export interface GasSearch {

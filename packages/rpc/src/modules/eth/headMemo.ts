@@ -74,7 +74,7 @@ export function memoAtHead(memo: HeadMemo, method: RpcMethod): RpcMethod {
   };
   return {
     params: method.params,
-    // Not async: a known answer is returned as it is, which dispatch passes on without a microtask.
+    // Not async: a known answer is returned as it is (the fast path, jsonrpc/pending.ts).
     invoke(raw, context) {
       const key = keyOf(raw);
       if (key !== undefined) {

@@ -12,8 +12,8 @@ import {toData} from "@xchain/utils";
 import {logMatches} from "../../filters/logMatcher.ts";
 import {LogJsonWriter} from "../../format/log.ts";
 import {receiptLogs} from "../../format/receipt.ts";
-import type {KeyAccess} from "../../gateway/keyAccess.ts";
 import {RpcError, RpcErrorCode} from "../../jsonrpc/errors.ts";
+import type {Principal} from "../../jsonrpc/principal.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 import {LATEST} from "../../params/blockRef.ts";
@@ -25,15 +25,15 @@ type LogDeps = Pick<ModuleDeps, "chain" | "options">;
 
 /**
  * The logs a filter request selects, within the limits. `onLog` sees each one as it is found and
- * may throw to stop the search; the search also stops once `signal` is aborted. `apiKey` is the
- * caller's key when the gateway is on.
+ * may throw to stop the search; the search also stops once `signal` is aborted. `principal`: whom
+ * the request runs for (its range cap).
  */
 export async function findLogs(
   {chain, options}: LogDeps,
   request: LogFilterRequest,
   signal: AbortSignal,
   onLog?: (entry: LogWithContext) => void,
-  apiKey?: KeyAccess,
+  principal?: Principal,
 ): Promise<LogWithContext[]> {
   if (request.kind === "hash") {
     const block = await chain.getBlock(request.blockHash);
@@ -50,10 +50,10 @@ export async function findLogs(
   const requestedTo = blockNumberOf(chain, request.toBlock ?? LATEST);
   if (from > requestedTo) throw RpcError.invalidParams("invalid argument 0 (filter): fromBlock is after toBlock");
   const to = Math.min(requestedTo, chain.head().number);
-  const keyRange = apiKey?.limits.logsMaxBlockRange;
+  const keyRange = principal?.requestLimits.logsMaxBlockRange;
   if (keyRange !== undefined && to - from + 1 > keyRange) {
     throw RpcError.limitExceeded(
-      `eth_getLogs covers ${to - from + 1} blocks; at most ${keyRange} for API key ${apiKey?.id}`,
+      `eth_getLogs covers ${to - from + 1} blocks; at most ${keyRange} for API key ${principal?.id}`,
     );
   }
   const match = {addresses: request.addresses, topics: request.topics};
@@ -80,7 +80,7 @@ export function ethLogMethods(deps: LogDeps): Record<string, RpcMethod> {
     /** Handler for `eth_getLogs` */
     getLogs: method([param("filter", logFilterRequest)], async (request, context) => {
       const json = new LogJsonWriter((bytes) => context.budget.reserve(bytes));
-      await findLogs(deps, request, context.signal, (entry) => json.add(entry), context.apiKey);
+      await findLogs(deps, request, context.signal, (entry) => json.add(entry), context.principal);
       return json.finish();
     }),
   };

@@ -28,9 +28,10 @@ function connectionOf(context: RequestContext): Connection {
 
 /** -32005 when the caller's API key holds its `maxSubscriptions` over all its connections (docs/gateway.md). */
 function checkKeySubscriptions(subscriptions: ModuleDeps["subscriptions"], context: RequestContext): void {
-  const {apiKey} = context;
-  if (apiKey && subscriptions.heldBy(apiKey.openConnections()) >= apiKey.limits.maxSubscriptions) {
-    throw RpcError.limitExceeded(`${apiKey.limits.maxSubscriptions} subscriptions for API key ${apiKey.id}`);
+  const {maxSubscriptions} = context.limits;
+  const {principal} = context;
+  if (maxSubscriptions !== undefined && subscriptions.heldBy(principal.openConnections()) >= maxSubscriptions) {
+    throw RpcError.limitExceeded(`${maxSubscriptions} subscriptions for API key ${principal.id}`);
   }
 }
 

@@ -1,4 +1,4 @@
-/** With the gateway on, the request observer (the node's metrics) learns each request's API key id. */
+/** With the gateway on, the `request` events (the node's metrics) tell each request's API key id. */
 import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
@@ -29,12 +29,12 @@ beforeAll(async () => {
   });
   node = await TestNode.start({
     rpc: {gateway: {...defaultRpcOptions.gateway, enabled: true, keysFile}},
-    deps: {observer: {onRequest: (method, _ms, _failed, keyId) => void observed.push({method, keyId})}},
   });
+  node.server.events.on("request", ({method, keyId}) => void observed.push({method, keyId}));
 });
 afterAll(() => node.close());
 
-describe("the request observer behind the gateway", () => {
+describe("the request events behind the gateway", () => {
   it("is told the key id, never the key", async () => {
     const response = await fetch(`${node.url}/${secret}`, {
       method: "POST",

@@ -75,7 +75,12 @@ describe("a revoked key's WebSocket", () => {
     gateway = await Gateway.open(keysFile, noopLogger, {pollMs: 60_000, debounceMs: 60_000});
     transport = createWsTransport(
       dispatchOptions,
-      {...defaultRpcOptions, maxInFlightPerConnection: 1, requests: new InFlightRequests(1_000_000), apiKeys: gateway},
+      {
+        ...defaultRpcOptions,
+        maxInFlightPerConnection: 1,
+        requests: new InFlightRequests(1_000_000),
+        admission: gateway,
+      },
       noopLogger,
     );
     const server = transport.server;

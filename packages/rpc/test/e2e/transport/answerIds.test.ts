@@ -17,6 +17,7 @@ import {ConnectionRequests} from "../../../src/transport/connectionRequests.ts";
 import {InFlightRequests} from "../../../src/transport/inFlight.ts";
 import {reply} from "../../../src/transport/respond.ts";
 import {TestNode} from "../../support/node.ts";
+import {OPEN_SENDER} from "../../support/sender.ts";
 
 const TIMEOUT = {code: -32011, message: "Execution has got timeout out."};
 const request = (name: string, id: number, params: unknown[] = []) => ({jsonrpc: "2.0", id, method: name, params});
@@ -57,6 +58,7 @@ describe("reply under its limits", () => {
       kind: "http",
       client,
       requests: new ConnectionRequests(),
+      sender: OPEN_SENDER,
     });
     return payload === undefined ? undefined : JSON.parse(payload.toString("utf8"));
   }

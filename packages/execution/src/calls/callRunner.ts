@@ -1,0 +1,154 @@
+/**
+ * Calls (eth_call, and the many runs of a gas estimate) over an in-memory overlay of the state at
+ * the call's root, nothing written. Calls run concurrently, each on a call context (an EVM, its
+ * overlay and its preemption) taken from a pool: a context is reset after its call and reused,
+ * so consecutive calls keep the EVM and the state reader's warm caches. A call gives the event
+ * loop back while it runs and stops when its signal is aborted (preemption.ts); the context of
+ * an interrupted call is dropped, since its EVM stopped in the middle of a message.
+ */
+import type {Common} from "@ethereumjs/common";
+import type {EVM} from "@ethereumjs/evm";
+import {Address} from "@ethereumjs/util";
+import type {Chainspec} from "@xchain/chainspec";
+import {OverlayStateManager, type StateReader, type StateSource} from "@xchain/state";
+import type {ProfileCommons} from "../common.ts";
+import {TransactionInvalidCode, TransactionInvalidError} from "../errors.ts";
+import {createBlockEvm, evmBlock} from "../evm.ts";
+import type {GasProfile} from "../gas/gasProfile.ts";
+import {gasProfileAt} from "../gas/profile.ts";
+import type {BlockScope} from "../gas/types.ts";
+import {intrinsicGas} from "../intrinsic.ts";
+import type {PreemptionSlot} from "../preemptibleOpcodes.ts";
+import {type MessageInput, runMessage} from "../transactionExecutor.ts";
+import type {CallInput, CallResult, ExecutionBlockContext, ExecutionChainView, StateOverride} from "../types.ts";
+import {CallScheduler} from "./preemption.ts";
+import {applyStateOverride} from "./stateOverride.ts";
+
+/** One call at a time: an EVM of one gas profile, with the state and the chain view BLOCKHASH reads swapped per call. */
+interface CallContext {
+  profile: GasProfile;
+  common: Common;
+  evm: EVM;
+  state: OverlayStateManager;
+  scope: BlockScope;
+  chain: {current: ExecutionChainView};
+  preemption: PreemptionSlot;
+}
+
+/**
+ * Idle contexts kept for reuse; more are made while more calls run at once. As many as the RPC runs
+ * at once by default (`maxConcurrentCalls`, docs/rpc.md §8): calls that await state reads overlap,
+ * and a context made per call (a new EVM) cost more than the call itself.
+ */
+const MAX_IDLE_CONTEXTS = 32;
+
+/** Runs calls, each on its own context. */
+export class CallRunner {
+  private idle: CallContext[] = [];
+  private readonly scheduler = new CallScheduler();
+
+  constructor(
+    private readonly chainspec: Chainspec,
+    private readonly stateSource: StateSource,
+    private readonly commons: ProfileCommons,
+  ) {}
+
+  /** `BlockExecutor.call`: checks only the intrinsic gas (`TransactionInvalidError`), then runs the message. */
+  async call(input: CallInput): Promise<CallResult> {
+    const data = input.data ?? new Uint8Array(0);
+    const intrinsic = input.intrinsicGas ?? intrinsicGas({to: input.to, data});
+    if (input.gasLimit < intrinsic) {
+      throw new TransactionInvalidError(
+        {code: TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW, gasLimit: input.gasLimit, intrinsicGas: intrinsic},
+        `call: gas limit ${input.gasLimit} below intrinsic gas ${intrinsic}`,
+      );
+    }
+    return this.run(
+      gasProfileAt(this.chainspec, input.block.number),
+      this.commons.at(input.block.number),
+      input.stateRoot,
+      input.block,
+      input.chain,
+      {
+        caller: new Address(input.from),
+        to: input.to === undefined ? undefined : new Address(input.to),
+        value: input.value ?? 0n,
+        data,
+        gasLimit: input.gasLimit,
+        gasPrice: input.gasPrice ?? 0n,
+        intrinsicGas: intrinsic,
+      },
+      input.signal,
+      input.overrides,
+    );
+  }
+
+  /**
+   * Runs `message` on the state at `stateRoot`, changed by `overrides`, as if in `block`; nothing is kept. Rejects with
+   * `ExecutionInterruptedError` once `signal` is aborted.
+   */
+  private async run(
+    profile: GasProfile,
+    common: Common,
+    stateRoot: Uint8Array,
+    block: ExecutionBlockContext,
+    chain: ExecutionChainView,
+    message: MessageInput,
+    signal?: Pick<AbortSignal, "aborted">,
+    overrides?: StateOverride,
+  ): Promise<CallResult> {
+    const preemption = this.scheduler.start(signal);
+    let context: CallContext | undefined;
+    let reusable = false;
+    try {
+      const reader = await this.stateSource.reader(stateRoot, common);
+      context = await this.acquire(profile, common, reader);
+      context.state.reset(reader);
+      if (overrides) await applyStateOverride(context.state, overrides);
+      context.chain.current = chain;
+      context.preemption.current = preemption;
+      const env = {
+        evm: context.evm,
+        block,
+        evmBlock: evmBlock(block),
+        scope: context.scope,
+        gasPriceCapActive: this.chainspec.isActive("RSKIP252", block.number),
+      };
+      const result = await runMessage(env, message, false);
+      reusable = true;
+      return result;
+    } finally {
+      preemption.finish();
+      if (context && reusable) this.release(context);
+    }
+  }
+
+  private async acquire(profile: GasProfile, common: Common, reader: StateReader): Promise<CallContext> {
+    // The context released last is the warmest (its EVM and caches are still in the CPU's caches).
+    const index = this.idle.findLastIndex((c) => c.profile === profile && c.common === common);
+    if (index !== -1) return this.idle.splice(index, 1)[0] as CallContext;
+    const scope: BlockScope = {selfDestructed: new Set<string>()};
+    const view: {current: ExecutionChainView} = {
+      current: {blockHash: async () => undefined, maturedBlock: undefined},
+    };
+    const delegate: ExecutionChainView = {
+      blockHash: (n) => view.current.blockHash(n),
+      get maturedBlock() {
+        return view.current.maturedBlock;
+      },
+    };
+    const preemption: PreemptionSlot = {current: undefined};
+    const state = new OverlayStateManager(reader);
+    const evm = await createBlockEvm(profile, common, state, delegate, scope, {preemption});
+    return {profile, common, evm, state, scope, chain: view, preemption};
+  }
+
+  private release(context: CallContext): void {
+    context.state.reset();
+    context.scope.selfDestructed.clear();
+    context.preemption.current = undefined;
+    // Contexts of an older profile are not kept once calls run on a newer one.
+    this.idle = this.idle.filter((c) => c.profile === context.profile && c.common === context.common);
+    if (this.idle.length < MAX_IDLE_CONTEXTS) this.idle.push(context);
+  }
+}

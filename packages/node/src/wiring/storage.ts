@@ -1,0 +1,42 @@
+/** Wiring step 1, storage: the network's chainspec and genesis, the database and the world state over it. */
+import type {Chainspec, GenesisParams} from "@xchain/chainspec";
+import type {LevelStore} from "@xchain/db";
+import {callWorkerCount} from "@xchain/execution";
+import {StateDatabase} from "@xchain/state";
+import {openDatabase} from "../dataDir/openDatabase.ts";
+import type {DataDirRecord} from "../dataDir/record.ts";
+import type {Logger} from "../logger.ts";
+import {levelDbMemory, stateOptions} from "../memoryBudget.ts";
+import {loadNetwork} from "../network.ts";
+import type {NodeOptions} from "../options.ts";
+import type {Closers} from "./closers.ts";
+
+const MIB = 1024 * 1024;
+
+/** What the storage step opens. */
+export interface Storage {
+  chainspec: Chainspec;
+  genesis: GenesisParams;
+  db: LevelStore;
+  /** The data directory's record of the head, when it has one (checked by the chain step). */
+  record: DataDirRecord | undefined;
+  /** The main thread's world state: imports and RPC read it, the pending block is staged in it. */
+  state: StateDatabase;
+}
+
+/** Loads the network, opens the database (shared with the call workers, when there are any) and the state. */
+export async function openStorage(opts: NodeOptions, logger: Logger, closers: Closers): Promise<Storage> {
+  const {chainspec, genesis} = await loadNetwork(opts.network, opts.genesisFile);
+  const {db, record} = await openDatabase(
+    opts.dataDir,
+    {
+      shared: callWorkerCount(opts.rpc.callWorkers) > 0,
+      minFreeBytes: opts.db.minFreeMb * MIB,
+      ...levelDbMemory(opts.db),
+    },
+    logger,
+  );
+  closers.push({name: "database", close: () => db.close()});
+  const state = new StateDatabase(stateOptions(opts.state, 1), {store: db});
+  return {chainspec, genesis, db, record, state};
+}
