@@ -43,12 +43,14 @@ async function bootnodeList(count: number): Promise<string[]> {
 
 /** Lets the dials' settle callbacks (promise reactions) run. */
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+/** The longest timer delay: no redial round comes during a test, however slow the machine. */
+const NO_REDIAL_MS = 2 ** 31 - 1;
 
 describe("BootnodeKeeper", () => {
   it("returns from start with the dials in flight, at most BOOTNODE_DIAL_CONCURRENCY at once, and dials every bootnode", async () => {
     const list = await bootnodeList(40);
     const fake = recordingHost();
-    const keeper = new BootnodeKeeper(fake.host, list, noopLogger);
+    const keeper = new BootnodeKeeper(fake.host, list, noopLogger, NO_REDIAL_MS);
     keeper.start();
     // start() has returned while no dial has finished.
     expect(fake.inFlight()).toBe(BOOTNODE_DIAL_CONCURRENCY);
@@ -65,7 +67,7 @@ describe("BootnodeKeeper", () => {
 
   it("starts no queued dial after stop", async () => {
     const fake = recordingHost();
-    const keeper = new BootnodeKeeper(fake.host, await bootnodeList(20), noopLogger);
+    const keeper = new BootnodeKeeper(fake.host, await bootnodeList(20), noopLogger, NO_REDIAL_MS);
     keeper.start();
     keeper.stop();
     for (const dial of fake.pending.splice(0)) dial.settle(false);
