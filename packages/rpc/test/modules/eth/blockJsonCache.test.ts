@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
-import {RawJson} from "../../../src/jsonrpc/rawJson.ts";
 import {BlockJsonCache} from "../../../src/caches/blockJsonCache.ts";
+import {RawJson} from "../../../src/jsonrpc/rawJson.ts";
 
 describe("BlockJsonCache", () => {
   const json = (bytes: number) => new RawJson(Buffer.alloc(bytes, 0x20));
