@@ -27,6 +27,8 @@ export interface RunningNode {
   p2pAddresses: string[];
   /** The JSON log lines written so far (stdout is JSON when not a terminal). */
   logs: Record<string, unknown>[];
+  /** What the process wrote to stderr so far (Node's own messages, e.g. its inspector's address). */
+  stderr(): string;
   /** Sends `signal` (default SIGTERM) and resolves when the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<Exit>;
 }
@@ -36,13 +38,24 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), "xchain-node-"));
 }
 
-/** Starts `xchain start` on regtest with free ports (unless `args` say otherwise) and waits until RPC is ready. */
-export function startNode(args: string[] = [], dataDir = tempDataDir()): Promise<RunningNode> {
-  const child = spawn(process.execPath, [XCHAIN_BIN, "start", ...freePortFlags(dataDir), ...args], {
+/**
+ * Starts `xchain start` on regtest with free ports (unless `args` say otherwise) and waits until RPC
+ * is ready; `nodeFlags` go to Node itself (e.g. `--inspect=127.0.0.1:0`).
+ */
+export function startNode(
+  args: string[] = [],
+  dataDir = tempDataDir(),
+  nodeFlags: string[] = [],
+): Promise<RunningNode> {
+  const child = spawn(process.execPath, [...nodeFlags, XCHAIN_BIN, "start", ...freePortFlags(dataDir), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exit = collectExit(child);
   const logs: Record<string, unknown>[] = [];
+  let stderr = "";
+  child.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("the node was not ready within 20 s")), 20_000);
     let pending = "";
@@ -63,6 +76,7 @@ export function startNode(args: string[] = [], dataDir = tempDataDir()): Promise
             wsUrl: entry.ws,
             p2pAddresses: Array.isArray(entry.p2p) ? (entry.p2p as string[]) : [],
             logs,
+            stderr: () => stderr,
             stop: (signal = "SIGTERM") => {
               child.kill(signal);
               return exit;
