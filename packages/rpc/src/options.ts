@@ -1,7 +1,7 @@
 /**
  * The rpc options (`[rpc]` of node.config.toml, `--rpc.*` flags) and their defaults. Which
  * namespaces answer depends on the network unless configured: on regtest all of them; on
- * mainnet and testnet `mnr` is on and `evm`, `personal`, `debug`, `trace` and `sco` are off.
+ * mainnet and testnet `mnr` is on and `evm`, `anvil`, `hardhat`, `personal`, `debug`, `trace` and `sco` are off.
  */
 import type {NetworkParams} from "@xchain/chainspec";
 
@@ -26,6 +26,8 @@ export const RPC_MODULE_NAMES = [
   "eth",
   "xchain",
   "evm",
+  "anvil",
+  "hardhat",
   "mnr",
   "personal",
   "txpool",
@@ -236,7 +238,7 @@ export const defaultRpcOptions: RpcOptions = {
   tls: {},
 };
 
-const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "personal", "debug", "trace", "sco"];
+const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "anvil", "hardhat", "personal", "debug", "trace", "sco"];
 
 /**
  * Whether a namespace answers on `network` when the options do not say. A custom network runs

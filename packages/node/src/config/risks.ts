@@ -103,16 +103,20 @@ export function isLoopbackHost(host: string): boolean {
   return ip !== undefined && isLoopback(ip.bytes);
 }
 
-/** `evm_*` (with the miner's dev controls on, without which they refuse) and `personal_*`, where served. */
+/** `evm_*`, `anvil_*`, `hardhat_*` (with the miner's dev controls on, without which they refuse) and `personal_*`, where served. */
 function devControls(options: NodeOptions): string[] {
   const found: string[] = [];
-  if (serves(options, "evm") && options.miner.devControls) found.push("evm_* (rpc.modules.evm, miner.devControls)");
+  for (const namespace of ["evm", "anvil", "hardhat"] as const) {
+    if (serves(options, namespace) && options.miner.devControls) {
+      found.push(`${namespace}_* (rpc.modules.${namespace}, miner.devControls)`);
+    }
+  }
   if (serves(options, "personal")) found.push("personal_* (rpc.modules.personal)");
   return found;
 }
 
 /** Whether any method of `namespace` answers: the namespace is on, or one of its methods is. */
-function serves(options: NodeOptions, namespace: "evm" | "personal"): boolean {
+function serves(options: NodeOptions, namespace: "evm" | "anvil" | "hardhat" | "personal"): boolean {
   const {rpc} = options;
   const listening = rpc.http.enabled || rpc.ws.enabled;
   const on = rpc.modules[namespace]?.enabled ?? isModuleEnabledByDefault(namespace, options.network);

@@ -35,6 +35,8 @@ const PUBLIC_WITHOUT_DEV_CONTROLS = {
   "wallet.enabled": "false",
   "wallet.keystore": "false",
   "rpc.modules.evm.enabled": "false",
+  "rpc.modules.anvil.enabled": "false",
+  "rpc.modules.hardhat.enabled": "false",
   "rpc.modules.personal.enabled": "false",
 };
 
@@ -49,7 +51,8 @@ describe("riskyConfigurations", () => {
       code: RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC,
       risk:
         "the dev wallet (wallet.enabled) and the keystore (wallet.keystore) and evm_* (rpc.modules.evm, " +
-        "miner.devControls) and personal_* " +
+        "miner.devControls) and anvil_* (rpc.modules.anvil, miner.devControls) and hardhat_* " +
+        "(rpc.modules.hardhat, miner.devControls) and personal_* " +
         '(rpc.modules.personal) served on rpc.http.host = "0.0.0.0", beyond loopback, to anyone who can reach it ' +
         "(there are no API keys)",
       unsafeKey: "unsafe.allowDevControlsOnPublicRpc",
@@ -110,6 +113,12 @@ describe("riskyConfigurations", () => {
     expect(await codesOf({network: "testnet", "rpc.modules.personal.enabled": "true"})).toEqual([
       RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_NETWORK,
     ]);
+    const [anvil] = riskyConfigurations(
+      await optionsOf({network: "testnet", "rpc.modules.anvil.enabled": "true", "miner.devControls": "true"}),
+    );
+    expect(anvil?.risk).toBe(
+      "anvil_* (rpc.modules.anvil, miner.devControls) on testnet: development controls on a public network",
+    );
     // evm_* answer nothing but refusals while the miner's dev controls are off.
     expect(await codesOf({network: "testnet", "rpc.modules.evm.enabled": "true"})).toEqual([]);
   });

@@ -14,6 +14,7 @@ import type {ModuleDeps} from "../moduleDeps.ts";
 import type {RpcModuleName} from "../options.ts";
 import {debugTraceMethods} from "./debug/traceMethods.ts";
 import {wireProtocolMethods} from "./debug/wireProtocol.ts";
+import {devControlMethods} from "./dev/index.ts";
 import {ethModule} from "./eth/index.ts";
 import {evmMethods} from "./evm.ts";
 import {mnrMethods} from "./mnr.ts";
@@ -37,6 +38,8 @@ export const rpcModules = {
   eth: ethModule,
   xchain: (deps) => [xchainMethods(deps)],
   evm: (deps) => [evmMethods(deps)],
+  anvil: devControlMethods,
+  hardhat: devControlMethods,
   mnr: (deps) => [mnrMethods(deps)],
   personal: (deps) => [personalMethods(deps)],
   txpool: (deps) => [txpoolMethods(deps)],

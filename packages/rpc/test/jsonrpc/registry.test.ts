@@ -62,7 +62,7 @@ describe("module defaults", () => {
     for (const name of RPC_MODULE_NAMES) expect(isModuleEnabledByDefault(name, "regtest")).toBe(true);
     for (const name of RPC_MODULE_NAMES) expect(isModuleEnabledByDefault(name, "custom")).toBe(true);
     const off = RPC_MODULE_NAMES.filter((name) => !isModuleEnabledByDefault(name, "mainnet"));
-    expect(off).toEqual(["evm", "personal", "debug", "trace", "sco"]);
+    expect(off).toEqual(["evm", "anvil", "hardhat", "personal", "debug", "trace", "sco"]);
     expect(RPC_MODULE_NAMES.filter((name) => !isModuleEnabledByDefault(name, "testnet"))).toEqual(off);
     expect(isModuleEnabledByDefault("mnr", "mainnet")).toBe(true);
   });

@@ -1,0 +1,17 @@
+/**
+ * The development controls of anvil and Hardhat (docs/rpc.md §4.10): one set of methods, served under
+ * both the `anvil_` and the `hardhat_` prefix with the parameter shapes and answers both tools send.
+ * Each group of controls has its own file; this one puts the groups together.
+ */
+import type {RpcMethod} from "../../jsonrpc/registry.ts";
+import type {ModuleDeps} from "../../moduleDeps.ts";
+
+/** Builds one group's methods, by name without the prefix. */
+type DevMethodGroup = (deps: ModuleDeps) => Record<string, RpcMethod>;
+
+const GROUPS: readonly DevMethodGroup[] = [];
+
+/** The methods of the `anvil` and `hardhat` namespaces (the same table for both). */
+export function devControlMethods(deps: ModuleDeps): Record<string, RpcMethod>[] {
+  return GROUPS.map((group) => group(deps));
+}
