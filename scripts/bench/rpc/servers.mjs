@@ -84,10 +84,14 @@ export async function startXchain(nodeFlags = [], xchainFlags = []) {
   return startServer("xchain", process.execPath, args, `http://127.0.0.1:${port}`);
 }
 
-/** anvil with chain id 33 and a block a second (its automine stalls under a burst of transactions). */
-export async function startAnvil() {
+/**
+ * anvil with chain id 33 and a block a second (its automine stalls under a burst of transactions);
+ * with `automine`, its default mode instead: a block per transaction and per `evm_mine` (devLoop.mjs).
+ */
+export async function startAnvil({automine = false} = {}) {
   const port = await freePort();
-  const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", "33", "--block-time", "1", "--silent"];
+  const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", "33", "--silent"];
+  if (!automine) args.push("--block-time", "1");
   return startServer("anvil", anvilBinary(), args, `http://127.0.0.1:${port}`);
 }
 

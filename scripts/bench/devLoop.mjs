@@ -1,0 +1,154 @@
+// The dev loop against anvil (docs/performance.md §21): a fresh regtest node (the built CLI, its
+// defaults, free ports) and anvil 1.7.1 in automine mode side by side in one run, every request
+// sequential over one keep-alive HTTP connection:
+// - `evm_mine`, answer to answer;
+// - a transfer sent with `eth_sendTransaction` from the first dev account and mined at once,
+//   answer to answer;
+// - the fixture loop of a test suite: `evm_snapshot`, 20 transfers each followed by its
+//   `eth_getTransactionReceipt` (asked again at once while it is null), `evm_revert`; per loop.
+// Each measure runs in rounds alternated between the servers, so that the machine's drift falls on
+// all of them. Prints median and p95 of each, and xchain's ratio to anvil.
+//
+//   node scripts/bench/devLoop.mjs [rounds=3] [--before=<checkout>] [--cpu-prof=<dir>] [-- <xchain start flags>]
+//
+// --before: another checkout's built CLI as a third server (before/after in one run).
+// --cpu-prof: the xchain node runs with `node --cpu-prof` and writes its profile into <dir> on exit.
+import {mkdtempSync, rmSync} from "node:fs";
+import {loadavg, tmpdir} from "node:os";
+import {join} from "node:path";
+import {localNodeArgs, startNode, stopNode} from "./nodeProcess.mjs";
+import {call, keepAliveAgent} from "./rpc/loadGenerator.mjs";
+import {startAnvil} from "./rpc/servers.mjs";
+
+const separator = process.argv.indexOf("--");
+const ownArgs = separator === -1 ? process.argv.slice(2) : process.argv.slice(2, separator);
+const xchainFlags = separator === -1 ? [] : process.argv.slice(separator + 1);
+const option = (name) => ownArgs.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const rounds = Number(ownArgs.find((a) => !a.startsWith("--")) ?? 3);
+const before = option("before");
+const profileDir = option("cpu-prof");
+
+const MINES_PER_ROUND = 200;
+const SENDS_PER_ROUND = 200;
+const LOOPS_PER_ROUND = 10;
+const FIXTURE_TRANSFERS = 20;
+const SINK = "0x00000000000000000000000000000000000dec0d";
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** A server under measure: its URL, one keep-alive connection, the dev account it sends from. */
+async function client(name, url, stop) {
+  const agent = keepAliveAgent(1);
+  const [from] = await call(agent, url, "eth_accounts");
+  if (!from) throw new Error(`${name} has no dev account`);
+  return {name, url, agent, from, stop, figures: {mine: [], send: [], loop: []}, receiptRetries: 0};
+}
+
+/** A regtest node from the CLI at `bin` (this checkout's by default), its data directory removed on stop. */
+async function xchain(name, bin) {
+  const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-devloop-"));
+  const nodeFlags = profileDir && !bin ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
+  const node = await startNode(name, [...localNodeArgs(dataDir), ...xchainFlags], {
+    nodeFlags,
+    ...(bin ? {bin} : {}),
+  });
+  return client(name, node.http, async () => {
+    await stopNode(node);
+    rmSync(dataDir, {recursive: true, force: true});
+  });
+}
+
+async function anvil() {
+  const server = await startAnvil({automine: true});
+  return client("anvil", server.url, server.stop);
+}
+
+const send = (c) => call(c.agent, c.url, "eth_sendTransaction", [{from: c.from, to: SINK, value: "0x1"}]);
+
+/** The receipt of `hash`, asked again at once while the server has none. */
+async function receipt(c, hash) {
+  for (;;) {
+    const r = await call(c.agent, c.url, "eth_getTransactionReceipt", [hash]);
+    if (r) {
+      if (r.status !== "0x1") throw new Error(`${c.name}: transfer ${hash} failed`);
+      return r;
+    }
+    c.receiptRetries++;
+  }
+}
+
+async function timed(samples, count, action) {
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await action();
+    samples.push(performance.now() - started);
+  }
+}
+
+const measures = {
+  mine: (c) => timed(c.figures.mine, MINES_PER_ROUND, () => call(c.agent, c.url, "evm_mine")),
+  send: (c) => timed(c.figures.send, SENDS_PER_ROUND, () => send(c)),
+  loop: (c) =>
+    timed(c.figures.loop, LOOPS_PER_ROUND, async () => {
+      const id = await call(c.agent, c.url, "evm_snapshot");
+      for (let i = 0; i < FIXTURE_TRANSFERS; i++) await receipt(c, await send(c));
+      if ((await call(c.agent, c.url, "evm_revert", [id])) !== true) throw new Error(`${c.name}: evm_revert failed`);
+    }),
+};
+
+function summary(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {median: percentile(sorted, 50), p95: percentile(sorted, 95)};
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+const servers = [];
+try {
+  servers.push(await xchain("xchain"));
+  if (before) servers.push(await xchain("before", join(before, "packages", "node", "bin", "xchain.js")));
+  servers.push(await anvil());
+  // Warm-up: the first requests of each kind compile code paths on both sides.
+  for (const c of servers) {
+    process.stderr.write(`warm-up: ${c.name}\n`);
+    for (let i = 0; i < 20; i++) await call(c.agent, c.url, "evm_mine");
+    for (let i = 0; i < 20; i++) await receipt(c, await send(c));
+    c.receiptRetries = 0;
+  }
+  console.log(`load average before: ${load()}`);
+  for (const kind of Object.keys(measures)) {
+    for (let round = 0; round < rounds; round++) {
+      for (const c of round % 2 === 0 ? servers : [...servers].reverse()) {
+        process.stderr.write(`${kind}, round ${round + 1}: ${c.name}\n`);
+        await measures[kind](c);
+      }
+    }
+  }
+  console.log(`load average after: ${load()}`);
+  const anvilFigures = servers.at(-1).figures;
+  const rows = [
+    ["evm_mine", "mine", 2],
+    ["eth_sendTransaction, mined", "send", 3],
+    [`fixture loop (snapshot, ${FIXTURE_TRANSFERS} transfers + receipts, revert)`, "loop", undefined],
+  ];
+  for (const [label, kind, targetMs] of rows) {
+    console.log(`\n${label}: ${rounds} rounds`);
+    const reference = summary(anvilFigures[kind]);
+    for (const c of servers) {
+      const s = summary(c.figures[kind]);
+      const ratio = c === servers.at(-1) ? "" : `, ${(s.median / reference.median).toFixed(2)}× anvil`;
+      const target = targetMs && c.name === "xchain" ? `, target ≤ ${targetMs} ms median` : "";
+      const loopTarget = kind === "loop" && c.name === "xchain" ? ", target ≤ 1.5× anvil" : "";
+      console.log(
+        `  ${c.name.padEnd(7)} median ${s.median.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms (n=${c.figures[kind].length})${ratio}${target}${loopTarget}`,
+      );
+    }
+  }
+  for (const c of servers) console.log(`${c.name}: receipts asked for again (null at first): ${c.receiptRetries}`);
+} finally {
+  for (const c of servers) await c.stop();
+}
