@@ -25,6 +25,7 @@ import type {
   ChainHead,
   ChainReader,
   ImportResult,
+  LocalExecution,
   LogFilter,
   LogQueryControl,
   LogWithContext,
@@ -95,12 +96,13 @@ export class Chain implements ChainReader {
   /**
    * Imports a block (or its encoding) after every earlier call has finished. Invalid blocks come
    * back as INVALID_BLOCK with the typed error of the rule they break and leave the database as
-   * it was; only faults of the node itself (I/O) throw.
+   * it was; only faults of the node itself (I/O) throw. `local` is the node's own execution of the
+   * block (its miner's template), taken instead of executing it again when it ran exactly this block.
    */
-  importBlock(block: Block | Uint8Array): Promise<ImportResult> {
+  importBlock(block: Block | Uint8Array, local?: LocalExecution): Promise<ImportResult> {
     return this.queue.run(async () => {
       const started = performance.now();
-      const outcome = await this.importer.import(block, this.currentHead);
+      const outcome = await this.importer.import(block, this.currentHead, local);
       this.events.emit("import", {result: outcome.result, durationMs: performance.now() - started});
       if (outcome.newHead) {
         const importMs = performance.now() - started;

@@ -16,6 +16,7 @@ export {
   type ImportEvent,
   type ImportResult,
   ImportResultKind,
+  type LocalExecution,
   type LogQueryControl,
   type LogWithContext,
   type NewHeadEvent,

@@ -2,6 +2,7 @@
  * The contract of the chain package: what RPC, the txpool, the miner and sync read from
  * the chain, and the events they react to. `Chain` implements it over a `KeyValueStore`.
  */
+import type {BlockExecutionResult, ExecutionBlockContext} from "@xchain/execution";
 import type {Block, BlockHeader, Log, Receipt, Transaction} from "@xchain/primitives";
 import type {StateReader} from "@xchain/state";
 import type {NodeError} from "@xchain/utils";
@@ -106,6 +107,23 @@ export interface NewHeadEvent {
   droppedTransactions: Transaction[];
   /** Milliseconds the import of the new head took (validation, execution, write); absent after `Chain.setHead`. */
   importMs?: number;
+}
+
+/**
+ * A block's execution the node computed itself (its miner's assembly of the block), offered to the
+ * import of that block: taken instead of executing the block again only when it ran exactly the
+ * block's transactions, in the block's context, on the parent and the state the import would run
+ * them on (import/localExecution.ts). Every other rule is checked as for any block.
+ */
+export interface LocalExecution {
+  /** The block it ran after: BLOCKHASH and the REMASC matured block were read from its chain. */
+  parentHash: Uint8Array;
+  /** The state root it ran on. */
+  parentStateRoot: Uint8Array;
+  block: ExecutionBlockContext;
+  /** The transactions it ran, in order, the REMASC transaction last. */
+  transactions: readonly Transaction[];
+  result: BlockExecutionResult;
 }
 
 /** An import's result and how long the import itself took, queue wait excluded. */

@@ -2,7 +2,7 @@
 import {Chain, defaultChainOptions} from "@xchain/chain";
 import {type Chainspec, getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {DatabaseError, DatabaseErrorCode, type KeyValueStore, MemoryStore, type WriteBatch} from "@xchain/db";
-import {BlockExecutor} from "@xchain/execution";
+import {BlockExecutor, type ExecuteBlockInput} from "@xchain/execution";
 import {buildFakeBitcoinBlock, grindNonce, serializeBitcoinBlock} from "@xchain/merged-mining";
 import {publicKeyToAddress, Transaction, type TransactionValues} from "@xchain/primitives";
 import {defaultStateOptions, StateDatabase} from "@xchain/state";
@@ -74,6 +74,8 @@ export interface TestMiner<P extends MinerTxPool> {
   /** The messages it logged at info. */
   infos: string[];
   options: MinerOptions;
+  /** How many blocks the chain's import has executed (a block imported with its template's execution is not). */
+  importExecutions: () => number;
 }
 
 /** What a test can change besides the options: the clock, and the pool (default a `TestPool`). */
@@ -108,7 +110,22 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
   setup: TestSetup<P> = {},
 ): Promise<TestMiner<P>> {
   const store = setup.store ?? new MemoryStore();
-  const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: regtestGenesis});
+  const chainState = new StateDatabase(defaultStateOptions, {store});
+  const importer = new BlockExecutor({}, {chainspec: regtest, state: chainState});
+  let importExecutions = 0;
+  const executor = {
+    execute: (input: ExecuteBlockInput) => {
+      importExecutions++;
+      return importer.execute(input);
+    },
+  };
+  const chain = await Chain.open(defaultChainOptions, {
+    store,
+    chainspec: regtest,
+    genesis: regtestGenesis,
+    state: chainState,
+    executor,
+  });
   const pool = setup.pool ? setup.pool(chain) : (new TestPool(chain) as MinerTxPool as P);
   const errors: unknown[] = [];
   const infos: string[] = [];
@@ -136,7 +153,7 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
   };
   const miner = new Miner(options, setup.now ? {...modules, now: setup.now} : modules);
   miners.push(miner);
-  return {miner, chain, pool, errors, infos, options};
+  return {miner, chain, pool, errors, infos, options, importExecutions: () => importExecutions};
 }
 
 /** A signed regtest transfer; gasPrice 0 and gasLimit 21,000 unless given. */

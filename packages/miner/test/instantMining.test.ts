@@ -22,6 +22,19 @@ describe("instant mining", () => {
     expect(chain.head().number).toBe(1);
   });
 
+  it("executes a block it mines once, at assembly: the import takes the template's execution", async () => {
+    const {chain, pool, miner, importExecutions} = await openMiner({enabled: true});
+    const txs = [0n, 1n, 2n].map((nonce) => transfer(cows[0]!, {nonce}));
+    for (const tx of txs) {
+      pool.add(tx);
+      await miner.whenMined(tx.hash());
+    }
+    await miner.mineBlock();
+    expect(chain.head().number).toBeGreaterThanOrEqual(2);
+    for (const tx of txs) expect(await chain.getTransactionLocation(tx.hash())).toBeDefined();
+    expect(importExecutions()).toBe(0);
+  });
+
   it("answers whenMined at once for a transaction it does not expect", async () => {
     const {miner} = await openMiner({enabled: true});
     expect(await settlesAtOnce(miner.whenMined(transfer(cows[1]!, {nonce: 0n}).hash()))).toBe(true);

@@ -52,10 +52,12 @@ function withWitness(legacy: Uint8Array): Uint8Array {
 
 describe("mnr submissions", () => {
   it("mnr_submitBitcoinBlock: a full Bitcoin block imports the block (IMPORTED_BEST)", async () => {
-    const {miner, chain} = await openMiner();
+    const {miner, chain, importExecutions} = await openMiner();
     const work = await miner.getWork();
     const {block} = solveWithTransactions(work.blockHashForMergedMining);
     const result = await miner.submitBitcoinBlock(block);
+    // The block of this node's own work is executed once, when its template was assembled.
+    expect(importExecutions()).toBe(0);
     expect(result).toEqual({
       importResult: ImportResultKind.IMPORTED_BEST,
       blockHash: chain.head().hash,

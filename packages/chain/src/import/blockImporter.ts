@@ -13,7 +13,7 @@ import {Block, BlockDecodeError, type BlockHeader} from "@xchain/primitives";
 import {bytesToPrefixedHex, equalBytes, type NodeError} from "@xchain/utils";
 import {BlockError, ChainError, ChainErrorCode} from "../errors.ts";
 import type {ChainStore} from "../store/chainStore.ts";
-import {type ChainHead, type ImportResult, ImportResultKind} from "../types.ts";
+import {type ChainHead, type ImportResult, ImportResultKind, type LocalExecution} from "../types.ts";
 import {AncestorView} from "./ancestors.ts";
 import {type BlockExecutorApi, executeOnParent} from "./executeOnParent.ts";
 import {findHeadChange, type HeadChange, writeHeadChange} from "./headChange.ts";
@@ -42,8 +42,11 @@ const RULE_ERRORS = [BlockDecodeError, HeaderError, MergedMiningError, BlockErro
 export class BlockImporter {
   constructor(private readonly deps: BlockImporterDeps) {}
 
-  /** Imports `input` given the current head; writes nothing unless the block is valid and new. */
-  async import(input: Block | Uint8Array, head: ChainHead): Promise<ImportOutcome> {
+  /**
+   * Imports `input` given the current head; writes nothing unless the block is valid and new.
+   * `local`: this node's own execution of the block, taken when it ran exactly this block (executeOnParent).
+   */
+  async import(input: Block | Uint8Array, head: ChainHead, local?: LocalExecution): Promise<ImportOutcome> {
     const {store, chainspec} = this.deps;
     let block: Block;
     try {
@@ -66,7 +69,7 @@ export class BlockImporter {
     try {
       const ancestors = new AncestorView(store, parent, head.hash);
       await validateBlock(block, ancestors, chainspec, this.deps.nowSeconds());
-      result = await executeOnParent(this.deps, block, ancestors);
+      result = await executeOnParent(this.deps, block, ancestors, local);
       executionResultRule(header, result);
     } catch (e) {
       return {result: invalid(e, hash, number)};

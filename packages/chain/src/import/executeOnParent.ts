@@ -1,7 +1,9 @@
 import type {Chainspec} from "@xchain/chainspec";
 import {type BlockExecutionResult, blockContextOf, type ExecuteBlockInput} from "@xchain/execution";
 import type {Block} from "@xchain/primitives";
+import type {LocalExecution} from "../types.ts";
 import type {AncestorView} from "./ancestors.ts";
+import {executedAlike} from "./localExecution.ts";
 
 /** What executing a block needs of the execution package. */
 export interface BlockExecutorApi {
@@ -10,22 +12,27 @@ export interface BlockExecutorApi {
 
 /**
  * Executes `block` on its parent's state (the parent is `ancestors.parent`), with BLOCKHASH and the
- * REMASC matured block read from the block's own chain. The caller has checked the transactions
- * root against the body (import's `transactionsRootRule`, or the stored block's verification).
+ * REMASC matured block read from the block's own chain; `local`, this node's own execution of the
+ * block, is the result when it ran exactly this block on this state (`executedAlike`). The caller has
+ * checked the transactions root against the body (import's `transactionsRootRule`, or the stored
+ * block's verification).
  */
 export async function executeOnParent(
   deps: {chainspec: Chainspec; executor: BlockExecutorApi},
   block: Block,
   ancestors: AncestorView,
+  local?: LocalExecution,
 ): Promise<BlockExecutionResult> {
   const {header} = block;
+  const parentStateRoot = ancestors.parent.stateRoot;
+  if (local && executedAlike(local, block, parentStateRoot)) return local.result;
   const maturity = deps.chainspec.params.remascMaturity;
   // docs/protocol/README.md §2: block N pays out the fees of block N − maturity of its own chain.
   const matured = header.number > maturity ? await ancestors.headerAt(header.number - maturity) : undefined;
   return deps.executor.execute({
     block: blockContextOf(header),
     transactions: block.transactions,
-    parentStateRoot: ancestors.parent.stateRoot,
+    parentStateRoot,
     transactionsRoot: header.txTrieRoot,
     chain: {
       blockHash: (n) => ancestors.blockHash(n),

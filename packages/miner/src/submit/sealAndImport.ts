@@ -1,4 +1,7 @@
-/** A solved template becomes a block: sealed with its merged-mining fields and imported through full validation. */
+/**
+ * A solved template becomes a block: sealed with its merged-mining fields and imported through full
+ * validation, which takes the template's own execution instead of running the block again.
+ */
 
 import {ImportResultKind} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
@@ -21,7 +24,7 @@ export async function sealAndImport(
   fields: MergedMiningFields,
 ): Promise<SubmitBlockResult> {
   const block = new Block(template.header.withMergedMining(fields, chainspec), template.transactions, template.uncles);
-  const result = await chain.importBlock(block);
+  const result = await chain.importBlock(block, template.execution);
   if (result.kind === ImportResultKind.INVALID_BLOCK) {
     throw new MinerError({
       code: MinerErrorCode.INVALID_BLOCK,

@@ -3,10 +3,10 @@
  * fields. Transactions come from the pool in its order (by gas price, nonce order per sender) and
  * go through block assembly, which skips the invalid ones and appends the REMASC transaction.
  */
-import type {ChainHead} from "@xchain/chain";
+import type {ChainHead, LocalExecution} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
-import {type AssembledBlock, assembledHeaderValues} from "@xchain/execution";
+import {type AssembledBlock, assembledHeaderValues, blockContextOf} from "@xchain/execution";
 import {powTarget, unsealedHashForMergedMining} from "@xchain/merged-mining";
 import {BlockHeader, type Transaction} from "@xchain/primitives";
 import type {MinerClock} from "../clock.ts";
@@ -31,6 +31,8 @@ export interface BlockTemplate {
   hashForMergedMining: Uint8Array;
   /** floor(2^256 / max(difficulty, 3)). */
   target: bigint;
+  /** Its execution, which the import of the sealed block takes instead of running it again (`Chain.importBlock`). */
+  execution: LocalExecution;
 }
 
 /** What building a template reads. */
@@ -52,6 +54,8 @@ export interface AssembledNextBlock {
   uncles: BlockHeader[];
   /** The execution result: receipts and the state writes, not persisted. */
   result: AssembledBlock["result"];
+  /** The execution as the import of this block may take it. */
+  execution: LocalExecution;
 }
 
 /**
@@ -80,26 +84,28 @@ export async function assembleNextBlock(sources: TemplateSources, head: ChainHea
     }),
     minimumGasPrice: nextMinimumGasPrice(parent.minimumGasPrice, options.minGasPriceInWei),
   };
+  const parentStateRoot = parent.stateRoot;
   const {transactions, result} = await sources.assembler.assembleBlock({
     block,
     candidates: sources.txpool.pendingForBlock(),
-    parentStateRoot: parent.stateRoot,
+    parentStateRoot,
     chain: await templateChainView(chain, number, chainspec.params.remascMaturity),
   });
   const header = BlockHeader.fromValues(
     assembledHeaderValues(block, result, {parentHash: head.hash, uncles, extraData: new Uint8Array(0)}, chainspec),
     chainspec,
   );
-  return {header, transactions, uncles, result};
+  const execution = {parentHash: head.hash, parentStateRoot, block: blockContextOf(header), transactions, result};
+  return {header, transactions, uncles, result, execution};
 }
 
 /** Builds the template of the block after `head`. */
 export async function buildTemplate(sources: TemplateSources, head: ChainHead): Promise<BlockTemplate> {
   const {chain, chainspec} = sources;
-  const {header, transactions, uncles} = await assembleNextBlock(sources, head);
+  const {header, transactions, uncles, execution} = await assembleNextBlock(sources, head);
   const number = header.number;
   const forkDetectionActive = chainspec.isActive("RSKIP110", number);
   const ancestors = forkDetectionActive ? await forkDetectionAncestors(chain, number) : () => undefined;
   const hashForMergedMining = unsealedHashForMergedMining(header, ancestors, forkDetectionActive);
-  return {header, transactions, uncles, hashForMergedMining, target: powTarget(header.difficulty)};
+  return {header, transactions, uncles, hashForMergedMining, target: powTarget(header.difficulty), execution};
 }
