@@ -58,6 +58,8 @@ export class AutoMiner {
   private readonly queue = new SerialQueue();
   private draining: Promise<void> | undefined;
   private drainAgain = false;
+  /** Ends the drain's wait for the pool to catch up (`idleRetry`), when one is under way. */
+  private wake: (() => void) | undefined;
   private interval: NodeJS.Timeout | undefined;
   private intervalBusy = false;
   private retry: NodeJS.Timeout | undefined;
@@ -92,13 +94,16 @@ export class AutoMiner {
     this.interval = undefined;
     clearTimeout(this.retry);
     this.retry = undefined;
+    this.wake?.();
   }
 
   /** Transactions became pending (the caller debounces): with autoMine, mine until none is left. */
   pendingChanged(): void {
     if (!this.running || !this.deps.options.autoMine) return;
     if (this.draining) {
-      this.drainAgain = true;
+      // A drain waiting for the pool looks again at once; one mining looks again when done.
+      if (this.wake) this.wake();
+      else this.drainAgain = true;
       return;
     }
     let failed = false;
@@ -153,9 +158,22 @@ export class AutoMiner {
       }
       if (this.deps.txpool.pendingForBlock().length === 0 || idle === IDLE_RETRIES) return;
       idle++;
-      await sleep(IDLE_RETRY_MS);
+      await this.idleRetry();
       this.deps.work.markOutdated();
     }
+  }
+
+  /** Waits IDLE_RETRY_MS, or less when transactions become pending meanwhile (or mining stops). */
+  private idleRetry(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, IDLE_RETRY_MS);
+      this.wake = done;
+    });
   }
 
   private onInterval(): void {

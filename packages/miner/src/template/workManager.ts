@@ -40,10 +40,14 @@ export class WorkManager {
 
   /**
    * The current work, on the head. With `fresh`, a template older than the last pending
-   * transactions is rebuilt first (once: a stream of transactions cannot keep it waiting).
+   * transactions is rebuilt first (once: a stream of transactions cannot keep it waiting); a build
+   * already under way started before them, so it is waited for and the rebuild comes after it.
    */
   async current(fresh = false): Promise<Work> {
-    if (fresh && this.outdated) await this.rebuild();
+    if (fresh && this.outdated) {
+      await this.settled();
+      if (this.outdated) await this.rebuild();
+    }
     for (;;) {
       const work = this.latest;
       if (work && this.latestEpoch === this.epoch) return work;
