@@ -20,6 +20,26 @@ describe("uncles", () => {
     expect((await chain.getBlock(b2.hash()))?.uncles.map((u) => u.hash())).toEqual([sibling.hash()]);
   });
 
+  it("blockHashesAt lists every stored block of a height, one stored after the height was read included", async () => {
+    const {chain} = await openChain();
+    const builder = await newBuilder();
+    const b1 = await builder.buildBlock();
+    await chain.importBlock(b1);
+    expect(await chain.blockHashesAt(1)).toEqual([b1.hash()]);
+    const siblings = [1, 2].map((n) => builder.buildBlock({parent: builder.genesis, extraData: Uint8Array.of(n)}));
+    for (const sibling of await Promise.all(siblings)) {
+      expect((await chain.importBlock(sibling)).kind).toBe(ImportResultKind.IMPORTED_NOT_BEST);
+    }
+    // Asked while a sibling is being written, and after.
+    const late = await builder.buildBlock({parent: builder.genesis, extraData: Uint8Array.of(3)});
+    const [during] = await Promise.all([chain.blockHashesAt(1), chain.importBlock(late)]);
+    expect(during.length).toBeGreaterThanOrEqual(3);
+    const expected = [b1, ...(await Promise.all(siblings)), late].map((b) => b.hash());
+    const sorted = (hashes: Uint8Array[]) => hashes.map((h) => Buffer.from(h).toString("hex")).sort();
+    expect(sorted(await chain.blockHashesAt(1))).toEqual(sorted(expected));
+    expect(await chain.blockHashesAt(2)).toEqual([]);
+  });
+
   it("refuses an uncle already included by an ancestor and an uncle that is an ancestor", async () => {
     const test = await openChain();
     const builder = await newBuilder();

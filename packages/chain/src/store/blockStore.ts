@@ -15,7 +15,7 @@ import {
   type RlpItem,
   Transaction,
 } from "@xchain/primitives";
-import {bytesToHex, concatBytes} from "@xchain/utils";
+import {bytesToHex, concatBytes, equalBytes} from "@xchain/utils";
 import {LruCache} from "./lruCache.ts";
 
 /**
@@ -24,9 +24,16 @@ import {LruCache} from "./lruCache.ts";
  */
 export const HEADER_CACHE_ENTRY_BYTES = 1536;
 
+// Heights whose stored hashes are kept: the miner's uncle search asks for the same last few heights
+// (docs/protocol/consensus.md §3: 7 generations) for every template, a LevelDB iterator each.
+const HASHES_AT_CACHE_HEIGHTS = 64;
+
 /** The repository of block headers and bodies. */
 export class BlockStore {
   private readonly headers: LruCache<string, BlockHeader>;
+  private readonly hashesByNumber = new LruCache<number, Uint8Array[]>(HASHES_AT_CACHE_HEIGHTS);
+  /** Bumped by every block remembered: a `hashesAt` read that overlapped a write is not cached. */
+  private remembered = 0;
 
   /** `headerCacheSize`: decoded headers kept (`ChainOptions.headerCacheSize`). */
   constructor(
@@ -53,9 +60,16 @@ export class BlockStore {
     batch.put(Bucket.blocksByNumber, concatBytes(numberKey(block.header.number), hash), new Uint8Array(0));
   }
 
-  /** Caches a header whose block was just written (so that its children find it without a read). */
+  /**
+   * Caches a header whose block was just written (so that its children find it without a read), and
+   * adds it to its height's cached hashes.
+   */
   remember(header: BlockHeader): void {
-    this.headers.set(bytesToHex(header.hash()), header);
+    const hash = header.hash();
+    this.headers.set(bytesToHex(hash), header);
+    this.remembered++;
+    const atHeight = this.hashesByNumber.get(header.number);
+    if (atHeight && !atHeight.some((known) => equalBytes(known, hash))) atHeight.push(hash);
   }
 
   async getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
@@ -86,13 +100,21 @@ export class BlockStore {
     return decodeUncles(decodeRlpList(body, "body")[1], this.decodeOptions);
   }
 
-  /** Hashes of every stored block at `blockNumber`, canonical or not. */
+  /**
+   * Hashes of every stored block at `blockNumber`, canonical or not. Every block stored after its
+   * genesis comes through `remember`, which keeps the cached heights complete.
+   */
   async hashesAt(blockNumber: number): Promise<Uint8Array[]> {
+    const cached = this.hashesByNumber.get(blockNumber);
+    if (cached) return [...cached];
+    const remembered = this.remembered;
     const from = numberKey(blockNumber);
     const hashes: Uint8Array[] = [];
     for await (const [key] of this.store.entries(Bucket.blocksByNumber, {gte: from, lt: numberKey(blockNumber + 1)})) {
       hashes.push(key.slice(from.length));
     }
+    // A block written while the iterator ran may be missing from what it read.
+    if (remembered === this.remembered) this.hashesByNumber.set(blockNumber, [...hashes]);
     return hashes;
   }
 }
