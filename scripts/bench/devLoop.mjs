@@ -7,7 +7,9 @@
 // - the fixture loop of a test suite: `evm_snapshot`, 20 transfers each followed by its
 //   `eth_getTransactionReceipt` (asked again at once while it is null), `evm_revert`; per loop.
 // Each measure runs in rounds alternated between the servers, so that the machine's drift falls on
-// all of them. Prints median and p95 of each, and xchain's ratio to anvil.
+// all of them. Prints median and p95 of each, xchain's ratio to anvil, and the CPU time the server's
+// process tree spent per operation (steadier than latency on a shared machine; the loop's includes
+// the receipts anvil was asked for again).
 //
 //   node scripts/bench/devLoop.mjs [rounds=3] [--before=<checkout>] [--cpu-prof=<dir>] [-- <xchain start flags>]
 //
@@ -17,6 +19,7 @@ import {mkdtempSync, rmSync} from "node:fs";
 import {loadavg, tmpdir} from "node:os";
 import {join} from "node:path";
 import {localNodeArgs, startNode, stopNode} from "./nodeProcess.mjs";
+import {cpuMicros} from "./rpc/cpu.mjs";
 import {call, keepAliveAgent} from "./rpc/loadGenerator.mjs";
 import {startAnvil} from "./rpc/servers.mjs";
 
@@ -38,12 +41,14 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** A server under measure: its URL, one keep-alive connection, the dev account it sends from. */
-async function client(name, url, stop) {
+/** A server under measure: its URL and process, one keep-alive connection, the dev account it sends from. */
+async function client(name, url, pid, stop) {
   const agent = keepAliveAgent(1);
   const [from] = await call(agent, url, "eth_accounts");
   if (!from) throw new Error(`${name} has no dev account`);
-  return {name, url, agent, from, stop, figures: {mine: [], send: [], loop: []}, receiptRetries: 0, lost: 0};
+  const figures = {mine: [], send: [], loop: []};
+  const cpu = {mine: 0, send: 0, loop: 0};
+  return {name, url, pid, agent, from, stop, figures, cpu, receiptRetries: 0, lost: 0};
 }
 
 /** A regtest node from the CLI at `bin` (this checkout's by default), its data directory removed on stop. */
@@ -54,7 +59,7 @@ async function xchain(name, bin) {
     nodeFlags,
     ...(bin ? {bin} : {}),
   });
-  return client(name, node.http, async () => {
+  return client(name, node.http, node.child.pid, async () => {
     await stopNode(node);
     rmSync(dataDir, {recursive: true, force: true});
   });
@@ -62,7 +67,7 @@ async function xchain(name, bin) {
 
 async function anvil() {
   const server = await startAnvil({automine: true});
-  return client("anvil", server.url, server.stop);
+  return client("anvil", server.url, server.pid, server.stop);
 }
 
 // Every transfer sends another value, so that no two have the same hash.
@@ -145,7 +150,9 @@ try {
     for (let round = 0; round < rounds; round++) {
       for (const c of round % 2 === 0 ? servers : [...servers].reverse()) {
         process.stderr.write(`${kind}, round ${round + 1}: ${c.name}\n`);
+        const cpuBefore = cpuMicros(c.pid);
         await measures[kind](c);
+        c.cpu[kind] += cpuMicros(c.pid) - cpuBefore;
       }
     }
   }
@@ -164,8 +171,10 @@ try {
       const ratio = c === servers.at(-1) ? "" : `, ${(s.median / reference.median).toFixed(2)}× anvil`;
       const target = targetMs && c.name === "xchain" ? `, target ≤ ${targetMs} ms median` : "";
       const loopTarget = kind === "loop" && c.name === "xchain" ? ", target ≤ 1.5× anvil" : "";
+      const cpu = c.cpu[kind] / 1000 / c.figures[kind].length;
       console.log(
-        `  ${c.name.padEnd(7)} median ${s.median.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms (n=${c.figures[kind].length})${ratio}${target}${loopTarget}`,
+        `  ${c.name.padEnd(7)} median ${s.median.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms (n=${c.figures[kind].length}), ` +
+          `server CPU ${cpu.toFixed(2)} ms each${ratio}${target}${loopTarget}`,
       );
     }
   }

@@ -83,6 +83,7 @@ export class Chain implements ChainReader {
       chainspec,
       executor: modules.executor ?? new BlockExecutor({}, {chainspec, state}),
       nowSeconds: modules.nowSeconds ?? (() => Math.floor(Date.now() / 1000)),
+      rememberWrites: (writes) => state.rememberWrites(writes),
     });
     const genesisHash = genesis.block.hash();
     const logger = modules.logger ?? noopLogger;

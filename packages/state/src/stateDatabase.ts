@@ -1,6 +1,6 @@
 import type {Common} from "@ethereumjs/common";
 import {Caches, CacheType} from "@ethereumjs/statemanager";
-import type {KeyValueStore} from "@xchain/db";
+import type {BatchOp, KeyValueStore} from "@xchain/db";
 import {bytesToHex, bytesToPrefixedHex, type CacheUsage, equalBytes} from "@xchain/utils";
 import {BatchFlushStateManager} from "./batchStateManager.ts";
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
@@ -115,6 +115,21 @@ export class StateDatabase implements StateSource {
     }
     this.staged.set(key, nodes);
     if (this.staged.size > MAX_STAGED_STATES) this.staged.delete(this.staged.keys().next().value as string);
+  }
+
+  /**
+   * Caches the trie nodes of `writes`, a state another database's session computed (the miner's
+   * assembly of a block its import then stored without executing it again): reads of that state
+   * find them as they find the nodes of this database's own sessions (content-addressed, so correct
+   * whether or not they are stored).
+   */
+  rememberWrites(writes: readonly BatchOp[]): void {
+    const entries: [string, Uint8Array][] = [];
+    for (const op of writes) {
+      const entry = trieWriteEntry(op);
+      if (entry) entries.push(entry);
+    }
+    this.nodes.remember(entries);
   }
 
   /**

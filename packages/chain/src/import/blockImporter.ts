@@ -6,7 +6,7 @@
  */
 import type {Chainspec} from "@xchain/chainspec";
 import {HeaderError, isBetterHead, totalDifficulty} from "@xchain/consensus";
-import {WriteBatch} from "@xchain/db";
+import {type BatchOp, WriteBatch} from "@xchain/db";
 import {BlockExecutionError, type BlockExecutionResult} from "@xchain/execution";
 import {MergedMiningError} from "@xchain/merged-mining";
 import {Block, BlockDecodeError, type BlockHeader} from "@xchain/primitives";
@@ -27,6 +27,8 @@ export interface BlockImporterDeps {
   executor: BlockExecutorApi;
   /** The local clock, in seconds, for the future-timestamp rule. */
   nowSeconds: () => number;
+  /** Told the state writes of a block stored with the node's own execution (`StateDatabase.rememberWrites`). */
+  rememberWrites?: (writes: BatchOp[]) => void;
 }
 
 /** The result of an import, and when the block became the head, the switch that was written. */
@@ -75,7 +77,10 @@ export class BlockImporter {
       return {result: invalid(e, hash, number)};
     }
 
-    return this.write(block, result, parent, head);
+    const outcome = await this.write(block, result, parent, head);
+    // The chain's state has not seen this state being computed: its node cache learns it here.
+    if (local && result === local.result) this.deps.rememberWrites?.(result.stateWrites);
+    return outcome;
   }
 
   /** One batch: state writes, block, receipts, total difficulty and, when the block is the new head, the switch. */
