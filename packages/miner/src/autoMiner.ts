@@ -156,6 +156,11 @@ export class AutoMiner {
         idle = 0;
         continue;
       }
+      // Transactions came while it looked (its template may have read the pool before them): look again.
+      if (this.drainAgain) {
+        this.drainAgain = false;
+        continue;
+      }
       if (this.deps.txpool.pendingForBlock().length === 0 || idle === IDLE_RETRIES) return;
       idle++;
       await this.idleRetry();
