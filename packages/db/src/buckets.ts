@@ -21,6 +21,8 @@ export enum Bucket {
   canonicalBloom = 0x08,
   /** block number (8, big-endian) || block hash (32) -> empty: every stored block, canonical or not */
   blocksByNumber = 0x09,
+  /** block hash (32) -> state root (32): a dev node's edited state after that block (chain's `editHeadState`) */
+  stateOverride = 0x0a,
   /** singleton keys (head hash, schema version) */
   meta = 0x0f,
 }
