@@ -2,7 +2,7 @@
 import type {Chain} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import type {BlockExecutor} from "@xchain/execution";
-import type {StateCommit} from "@xchain/state";
+import type {StateCommit, StateSource} from "@xchain/state";
 import type {TxPoolApi} from "@xchain/txpool";
 import type {Logger} from "@xchain/utils";
 
@@ -18,6 +18,8 @@ export type MinerChain = Pick<
   | "getBlock"
   | "blockHashesAt"
   | "setHead"
+  | "stateRootAfter"
+  | "editHeadState"
 >;
 
 /** Block assembly (`BlockExecutor.assembleBlock`). */
@@ -43,6 +45,8 @@ export interface MinerModules {
   chainspec: Chainspec;
   /** The state the node's RPC reads, where the pending block's state is staged. */
   pendingState: PendingStateSink;
+  /** The state the dev controls' ERC-20 probes call on (anvil_dealERC20); absent, those controls refuse. */
+  probeState?: StateSource;
   /** Failures of background work (template rebuilds, the built-in miner) go here; default: nowhere. */
   logger?: Logger;
   /** The wall clock in milliseconds; default `Date.now`. */

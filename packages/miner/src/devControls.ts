@@ -98,10 +98,16 @@ export class EvmControls implements DevControls {
   }
 
   private check(): void {
-    if (!this.deps.enabled) throw notAllowed("the evm_* development controls are disabled on this network");
+    checkDevControls(this.deps.enabled);
   }
 }
 
-function notAllowed(reason: string): MinerError {
+/** The one check of every development control (evm_*, anvil_*, hardhat_*): NOT_ALLOWED where `devControls` is off. */
+export function checkDevControls(enabled: boolean): void {
+  if (!enabled) throw notAllowed("the evm_* development controls are disabled on this network");
+}
+
+/** A development control refused, or a bad argument to it. */
+export function notAllowed(reason: string): MinerError {
   return new MinerError({code: MinerErrorCode.NOT_ALLOWED, reason});
 }

@@ -14,6 +14,7 @@ import {bigIntToFixedBytes, bytesToHex, equalBytes, type Logger, noopLogger, Rep
 import {AutoMiner} from "./autoMiner.ts";
 import {MinerClock} from "./clock.ts";
 import type {MinerModules} from "./deps.ts";
+import {DevStateControls} from "./dev/stateControls.ts";
 import {EvmControls} from "./devControls.ts";
 import {MinerError} from "./errors.ts";
 import {bitcoinNonceFromEthNonce, buildEthHeaderWork, ethWorkPackage, headerWithNonce} from "./ethWork.ts";
@@ -40,6 +41,7 @@ import {
   MinerErrorCode,
   type PendingBlock,
   type PendingBlockSource,
+  type StateControls,
   type SubmitBlockResult,
 } from "./types.ts";
 
@@ -54,6 +56,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   readonly coinbase: Uint8Array;
   /** Work served, external solutions and their outcome, blocks mined (listeners must not throw). */
   readonly events = new EventEmitter<MinerEvents>();
+  readonly stateControls: StateControls;
   private readonly work: WorkManager;
   private readonly pending: PendingBlockBuilder;
   private readonly submitter: Submitter;
@@ -121,11 +124,19 @@ export class Miner implements MinerApi, PendingBlockSource {
       enabled: options.devControls,
       maxSecondsInFuture: chainspec.params.newBlockMaxSecondsInTheFuture,
     });
+    this.stateControls = new DevStateControls({
+      chain,
+      chainspec,
+      probeState: modules.probeState,
+      enabled: options.devControls,
+    });
 
     chain.events.on("newHead", this.onNewHead);
+    chain.events.on("stateEdited", this.onStateEdited);
     const stopPending = modules.txpool.onPending(this.onPending);
     this.unsubscribe = () => {
       chain.events.off("newHead", this.onNewHead);
+      chain.events.off("stateEdited", this.onStateEdited);
       stopPending();
     };
     this.rebuildTimer = setInterval(() => {
@@ -308,6 +319,18 @@ export class Miner implements MinerApi, PendingBlockSource {
   private readonly onNewHead = (event: NewHeadEvent): void => {
     this.inclusion.included(event.added);
     this.work.invalidate();
+    this.refreshInBackground();
+    this.autoMiner.pendingChanged();
+  };
+
+  /**
+   * The head's state was edited (dev controls): templates and the pending block built on the old state
+   * are void, and so is work handed out (its block would not import on the edited state).
+   */
+  private readonly onStateEdited = (): void => {
+    this.work.cache.clear();
+    this.work.invalidate();
+    this.pending.invalidate();
     this.refreshInBackground();
     this.autoMiner.pendingChanged();
   };
