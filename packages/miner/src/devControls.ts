@@ -104,7 +104,7 @@ export class EvmControls implements DevControls {
 
 /** The one check of every development control (evm_*, anvil_*, hardhat_*): NOT_ALLOWED where `devControls` is off. */
 export function checkDevControls(enabled: boolean): void {
-  if (!enabled) throw notAllowed("the evm_* development controls are disabled on this network");
+  if (!enabled) throw notAllowed("the development controls (evm_*, anvil_*, hardhat_*) are disabled on this network");
 }
 
 /** A development control refused, or a bad argument to it. */

@@ -200,9 +200,9 @@ describe("anvil's ERC-20 controls and its other answers", () => {
   it("addBalance adds, setStorageAt answers true, and a bad storage value is refused", async () => {
     const {account, test, publicClient} = clients("anvil");
     await test.setBalance({address: account.address, value: 5n});
-    expect(
-      await test.request({method: "anvil_addBalance" as never, params: [account.address, "0x7"] as never}),
-    ).toBe(null);
+    expect(await test.request({method: "anvil_addBalance" as never, params: [account.address, "0x7"] as never})).toBe(
+      null,
+    );
     expect(await publicClient.getBalance({address: account.address})).toBe(12n);
     const word = pad("0x01", {size: 32});
     expect(
