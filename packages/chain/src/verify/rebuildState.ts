@@ -28,6 +28,11 @@ export interface StateRebuild {
   rebuiltThrough: number;
   /** The block that could not be re-executed to its header's state, if any. */
   failure?: ChainDamage;
+  /**
+   * Set when the last block rebuilt (`rebuiltThrough`) had a dev-edited state: a rebuild gives its
+   * header's state, not the edit, so its override was dropped and the node reads that state after it.
+   */
+  editDropped?: boolean;
 }
 
 export interface RebuildModules {
@@ -74,17 +79,33 @@ export async function rebuildState(kv: KeyValueStore, upTo: number, modules: Reb
       }
       stateWrites = new WriteBatch().append(result.stateWrites);
     } catch (e) {
-      const edited = !equalBytes(overrides.rootAfter(parent), parent.stateRoot)
-        ? " (its parent's state was edited by a dev control, and a rebuild cannot recreate an edit)"
-        : "";
+      const problem = `its re-execution failed: ${(e as Error).message}`;
+      if (!(await dropEdit(kv, overrides, parent))) return {rebuiltThrough: n - 1, failure: {...at, problem}};
       return {
         rebuiltThrough: n - 1,
-        failure: {...at, problem: `its re-execution failed: ${(e as Error).message}${edited}`},
+        failure: {
+          ...at,
+          problem: `${problem} (its parent's state was edited by a dev control, and a rebuild cannot recreate an edit)`,
+        },
+        editDropped: true,
       };
     }
     await kv.write(stateWrites);
     parent = block.header;
     onBlock?.(n);
   }
-  return {rebuiltThrough: upTo};
+  // The rebuild ran because the state read after the last block lost nodes: an edited one cannot come back.
+  return (await dropEdit(kv, overrides, parent)) ? {rebuiltThrough: upTo, editDropped: true} : {rebuiltThrough: upTo};
+}
+
+/**
+ * Drops the dev state override of `header`, the new head of a rebuilt chain: the rebuild restored its header's
+ * state, not the edit. Whether there was one.
+ */
+async function dropEdit(kv: KeyValueStore, overrides: StateOverrides, header: BlockHeader): Promise<boolean> {
+  if (equalBytes(overrides.rootAfter(header), header.stateRoot)) return false;
+  const batch = new WriteBatch();
+  overrides.write(batch, header, header.stateRoot);
+  await kv.write(batch);
+  return true;
 }
