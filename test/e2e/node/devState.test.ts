@@ -10,6 +10,7 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
+  erc20Abi,
   type Hex,
   http,
   numberToHex,
@@ -42,36 +43,6 @@ contract Shares {
   mapping(address => uint256) private shares;
   function balanceOf(address holder) external view returns (uint256) { return shares[holder] * 2; }
 }`;
-
-const TOKEN_ABI = [
-  {
-    type: "function",
-    name: "balanceOf",
-    stateMutability: "view",
-    inputs: [{name: "", type: "address"}],
-    outputs: [{name: "", type: "uint256"}],
-  },
-  {
-    type: "function",
-    name: "allowance",
-    stateMutability: "view",
-    inputs: [
-      {name: "", type: "address"},
-      {name: "", type: "address"},
-    ],
-    outputs: [{name: "", type: "uint256"}],
-  },
-  {
-    type: "function",
-    name: "transfer",
-    stateMutability: "nonpayable",
-    inputs: [
-      {name: "to", type: "address"},
-      {name: "value", type: "uint256"},
-    ],
-    outputs: [{name: "", type: "bool"}],
-  },
-] as const;
 
 let node: RunningNode;
 
@@ -156,7 +127,7 @@ describe("anvil's ERC-20 controls and its other answers", () => {
     const compiled = compileSolidity(TOKENS);
     const deploy = async (name: "Token" | "Shares") => {
       const hash = await wallet.deployContract({
-        abi: TOKEN_ABI,
+        abi: erc20Abi,
         bytecode: bytesToPrefixedHex(compiled[name]!.bytecode) as Hex,
         type: "legacy",
         gasPrice: 0n,
@@ -167,7 +138,7 @@ describe("anvil's ERC-20 controls and its other answers", () => {
     const holder = account.address;
     const spender = privateKeyToAccount(generatePrivateKey()).address;
     const read = (functionName: "balanceOf" | "allowance", args: readonly Address[]) =>
-      publicClient.readContract({address: token, abi: TOKEN_ABI, functionName, args} as never) as Promise<bigint>;
+      publicClient.readContract({address: token, abi: erc20Abi, functionName, args} as never) as Promise<bigint>;
 
     expect(await test.request({method: "anvil_dealERC20" as never, params: [holder, token, "0x3e8"] as never})).toBe(
       null,
@@ -183,7 +154,7 @@ describe("anvil's ERC-20 controls and its other answers", () => {
     // The dealt balance is the token's own: a transfer spends it.
     const hash = await wallet.writeContract({
       address: token,
-      abi: TOKEN_ABI,
+      abi: erc20Abi,
       functionName: "transfer",
       args: [spender, 400n],
       type: "legacy",
