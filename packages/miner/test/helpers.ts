@@ -131,6 +131,7 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
     assembler,
     chainspec: regtest,
     pendingState: state,
+    probeState: state,
     logger,
     notSyncedReason: setup.notSyncedReason,
   };

@@ -1,0 +1,74 @@
+/** The state controls (anvil_setBalance…): an edit reaches the pending block and the next block at once. */
+import {bigIntToFixedBytes, equalBytes} from "@xchain/utils";
+import {describe, expect, it} from "vitest";
+import {MinerErrorCode} from "../src/index.ts";
+import {account, openMiner, solvedBlock, transfer} from "./helpers.ts";
+
+const target = 2n ** 256n / 3n;
+
+describe("state controls", () => {
+  it("an edit drops the pending block and the work handed out; the next block carries it", async () => {
+    const {miner, chain} = await openMiner();
+    const poor = account("state controls poor");
+    const before = await miner.pendingBlock();
+    const work = await miner.getWork();
+
+    await miner.stateControls.setBalance(poor.address, 10n ** 18n);
+
+    const after = await miner.pendingBlock();
+    expect(after).not.toBe(before);
+    expect(equalBytes(after.block.header.stateRoot, before.block.header.stateRoot)).toBe(false);
+    // Work built on the state before the edit would not import on it any more.
+    await expect(miner.submitBitcoinBlock(solvedBlock(work.blockHashForMergedMining, target))).rejects.toMatchObject({
+      type: {code: MinerErrorCode.WORK_NOT_FOUND},
+    });
+    await miner.mineBlock();
+    expect(chain.head().number).toBe(1);
+    expect(await (await chain.stateAt(chain.head().hash)).getBalance(poor.address)).toBe(10n ** 18n);
+  });
+
+  it("a transaction the edit makes valid is mined: a funded sender with a set nonce", async () => {
+    const {miner, pool, chain} = await openMiner();
+    const sender = account("state controls sender");
+    await miner.stateControls.addBalance(sender.address, 10n ** 18n);
+    await miner.stateControls.addBalance(sender.address, 1n);
+    await miner.stateControls.setNonce(sender.address, 4n);
+    pool.add(transfer(sender, {nonce: 4n, value: 5n}));
+    await miner.mineBlock();
+    const block = await chain.getBlock(chain.head().hash);
+    expect(block?.transactions).toHaveLength(2);
+    const state = await chain.stateAt(chain.head().hash);
+    expect(await state.getNonce(sender.address)).toBe(5n);
+    expect(await state.getBalance(sender.address)).toBe(10n ** 18n + 1n - 5n);
+  });
+
+  it("writes code and storage, and caps addBalance at 2^256 - 1", async () => {
+    const {miner, chain} = await openMiner();
+    const target = account("state controls target").address;
+    const slot = bigIntToFixedBytes(1n, 32);
+    const word = bigIntToFixedBytes(42n, 32);
+    await miner.stateControls.setCode(target, Uint8Array.of(0x00));
+    await miner.stateControls.setStorageAt(target, slot, word);
+    await miner.stateControls.setBalance(target, 2n ** 256n - 2n);
+    await miner.stateControls.addBalance(target, 10n);
+    const state = await chain.stateAt(chain.head().hash);
+    expect(await state.getCode(target)).toEqual(Uint8Array.of(0x00));
+    expect(await state.getStorage(target, slot)).toEqual(word);
+    expect(await state.getBalance(target)).toBe(2n ** 256n - 1n);
+  });
+
+  it("refuses every control where the dev controls are off, and an ERC-20 without a slot its getter reads", async () => {
+    const off = await openMiner({devControls: false});
+    const refused = {type: expect.objectContaining({code: MinerErrorCode.NOT_ALLOWED})};
+    const who = account("state controls who").address;
+    expect(() => off.miner.stateControls.setBalance(who, 1n)).toThrow(expect.objectContaining(refused));
+    expect(() => off.miner.stateControls.dealErc20(who, who, 1n)).toThrow(expect.objectContaining(refused));
+
+    const {miner} = await openMiner();
+    // No code at the "token": balanceOf answers nothing and reads no slot.
+    await expect(miner.stateControls.dealErc20(who, account("no token").address, 5n)).rejects.toMatchObject({
+      ...refused,
+      message: expect.stringMatching(/unable to set the ERC-20 balance: no storage slot/),
+    });
+  });
+});
