@@ -1,4 +1,5 @@
 /** The state controls (anvil_setBalance…): an edit reaches the pending block and the next block at once. */
+import {REMASC_ADDRESS, REMASC_SENDER} from "@xchain/primitives";
 import {bigIntToFixedBytes, equalBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {MinerErrorCode} from "../src/index.ts";
@@ -64,7 +65,18 @@ describe("state controls", () => {
     expect(() => off.miner.stateControls.setBalance(who, 1n)).toThrow(expect.objectContaining(refused));
     expect(() => off.miner.stateControls.dealErc20(who, who, 1n)).toThrow(expect.objectContaining(refused));
 
-    const {miner} = await openMiner();
+    const {miner, chain} = await openMiner();
+    // The protocol's accounts: REMASC's nonce counts blocks, its account holds the fees it pays out.
+    await expect(async () => miner.stateControls.setNonce(REMASC_SENDER, 9n)).rejects.toMatchObject({
+      ...refused,
+      message: expect.stringMatching(/REMASC transaction's/),
+    });
+    await expect(async () => miner.stateControls.setBalance(REMASC_ADDRESS, 0n)).rejects.toMatchObject({
+      ...refused,
+      message: expect.stringMatching(/REMASC's account/),
+    });
+    await miner.mineBlock();
+    expect(chain.head().number).toBe(1);
     // No code at the "token": balanceOf answers nothing and reads no slot.
     await expect(miner.stateControls.dealErc20(who, account("no token").address, 5n)).rejects.toMatchObject({
       ...refused,

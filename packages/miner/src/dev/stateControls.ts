@@ -6,8 +6,9 @@
  * carries it in its state root (docs/architecture.md, "Dev state edits").
  */
 import type {Chainspec} from "@xchain/chainspec";
+import {REMASC_ADDRESS, REMASC_SENDER} from "@xchain/primitives";
 import type {StateSource} from "@xchain/state";
-import {bigIntToFixedBytes, bytesToPrefixedHex} from "@xchain/utils";
+import {bigIntToFixedBytes, bytesToPrefixedHex, equalBytes} from "@xchain/utils";
 import type {MinerChain} from "../deps.ts";
 import {checkDevControls, notAllowed} from "../devControls.ts";
 import {templateChainView} from "../template/chainReads.ts";
@@ -32,12 +33,14 @@ export class DevStateControls implements StateControls {
 
   setBalance(address: Uint8Array, balance: bigint): Promise<void> {
     checkDevControls(this.deps.enabled);
+    refuseRemascAccount(address);
     return this.deps.chain.editHeadState((state) => state.setBalance(address, balance));
   }
 
   /** anvil's: the balance plus `amount`, capped at 2^256 − 1. */
   addBalance(address: Uint8Array, amount: bigint): Promise<void> {
     checkDevControls(this.deps.enabled);
+    refuseRemascAccount(address);
     return this.deps.chain.editHeadState(async (state) => {
       const balance = ((await state.getAccount(address))?.balance ?? 0n) + amount;
       await state.setBalance(address, balance > UINT256_MAX ? UINT256_MAX : balance);
@@ -46,16 +49,24 @@ export class DevStateControls implements StateControls {
 
   setCode(address: Uint8Array, code: Uint8Array): Promise<void> {
     checkDevControls(this.deps.enabled);
+    refuseRemascAccount(address);
     return this.deps.chain.editHeadState((state) => state.setCode(address, code));
   }
 
+  /** The zero address's nonce is refused: it is the REMASC transaction's, block number − 1. */
   setNonce(address: Uint8Array, nonce: bigint): Promise<void> {
     checkDevControls(this.deps.enabled);
+    if (equalBytes(address, REMASC_SENDER)) {
+      throw notAllowed(
+        "the nonce of the zero address is the REMASC transaction's (block number - 1): every block would be invalid",
+      );
+    }
     return this.deps.chain.editHeadState((state) => state.setNonce(address, nonce));
   }
 
   setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void> {
     checkDevControls(this.deps.enabled);
+    refuseRemascAccount(address);
     return this.deps.chain.editHeadState((state) => state.setStorage(address, slot, value));
   }
 
@@ -70,6 +81,7 @@ export class DevStateControls implements StateControls {
   /** Finds the slot the getter `data` reads (on the state being edited) and writes `value` there. */
   private setErc20Word(token: Uint8Array, data: Uint8Array, value: bigint, what: string): Promise<void> {
     checkDevControls(this.deps.enabled);
+    refuseRemascAccount(token);
     const {chain, chainspec, probeState} = this.deps;
     if (!probeState) throw notAllowed(`this node runs no calls for the dev controls: cannot find an ERC-20 ${what}`);
     return chain.editHeadState(async (state) => {
@@ -90,5 +102,17 @@ export class DevStateControls implements StateControls {
       }
       await state.setStorage(token, slot, bigIntToFixedBytes(value, 32));
     });
+  }
+}
+
+/**
+ * REMASC's account holds the fees that blocks pay out a maturity later (docs/protocol/README.md §2): an
+ * edit of it makes the blocks that pay them invalid, so the controls leave it to the protocol.
+ */
+function refuseRemascAccount(address: Uint8Array): void {
+  if (equalBytes(address, REMASC_ADDRESS)) {
+    throw notAllowed(
+      `${bytesToPrefixedHex(REMASC_ADDRESS)} is REMASC's account, which holds the fees blocks pay out: it cannot be edited`,
+    );
   }
 }
