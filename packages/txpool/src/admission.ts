@@ -10,8 +10,8 @@ import {TxPoolError, type TxPoolErrorType} from "./errors.ts";
 import {POOL_ENTRY_BYTES, poolTransaction} from "./pool/poolTransaction.ts";
 import type {SenderTransactions} from "./pool/senderTransactions.ts";
 import {type TxPoolAddResult, TxPoolErrorCode} from "./types.ts";
-import {replacementGasPrice, validateAdmission} from "./validate/rules.ts";
 import {checkImpersonation} from "./validate/impersonation.ts";
+import {replacementGasPrice, validateAdmission} from "./validate/rules.ts";
 import {checkSize, checkTransaction} from "./validate/transaction.ts";
 
 /**
