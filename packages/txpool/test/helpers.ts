@@ -12,10 +12,12 @@ import {MemoryStore} from "@xchain/db";
 import {publicKeyToAddress, Transaction, type TransactionValues} from "@xchain/primitives";
 import {ChainBuilder, cowAccounts, type DevAccount} from "@xchain/test-utils";
 import {bytesToHex, keccak256, publicKeyOf, utf8ToBytes} from "@xchain/utils";
+import {expect} from "vitest";
 import {
   defaultTxPoolOptions,
   type ImpersonationPolicy,
   TxPool,
+  TxPoolError,
   type TxPoolModules,
   type TxPoolOptions,
 } from "../src/index.ts";
@@ -84,4 +86,14 @@ export function signTx(from: DevAccount, values: Partial<TransactionValues> & {n
 /** Hex hashes, to compare lists of transactions. */
 export function hashes(txs: readonly Transaction[]): string[] {
   return txs.map((tx) => bytesToHex(tx.hash()));
+}
+
+/** The refusal of `attempt`, or a failure if it was admitted. */
+export async function refusal(attempt: Promise<unknown>): Promise<TxPoolError> {
+  const error = await attempt.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TxPoolError);
+  return error as TxPoolError;
 }

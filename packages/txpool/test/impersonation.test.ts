@@ -8,7 +8,7 @@ import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {type ImpersonationPolicy, TxPoolError, TxPoolErrorCode} from "../src/index.ts";
 import {journalRecords} from "../src/journal/txJournal.ts";
-import {cows, openPool, regtest, signTx} from "./helpers.ts";
+import {cows, openPool, refusal, regtest, signTx} from "./helpers.ts";
 
 const keyless = hexToBytes("0x00000000000000000000000000000000000c0ffe");
 const FUNDS = 10n ** 18n;
@@ -29,15 +29,6 @@ function fromKeyless(values: Partial<TransactionValues> & {nonce: bigint}): Tran
 
 async function poolWith(impersonation?: ImpersonationPolicy) {
   return openPool({alloc: [{address: keyless, balance: FUNDS}], ...(impersonation && {impersonation})});
-}
-
-async function refusal(attempt: Promise<unknown>): Promise<TxPoolError> {
-  const error = await attempt.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TxPoolError);
-  return error as TxPoolError;
 }
 
 describe("impersonated transactions in the pool", () => {
