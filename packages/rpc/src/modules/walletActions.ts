@@ -30,13 +30,17 @@ export function requireAccount(
   address: Uint8Array,
   impersonation?: Pick<ImpersonationControls, "enabled">,
 ): DevWallet {
-  const orImpersonate = impersonation?.enabled ? ", and not impersonated (anvil_impersonateAccount)" : "";
+  const impersonable = impersonation?.enabled === true;
   if (!wallet) {
-    if (orImpersonate)
-      throw RpcError.server(`no key for ${toData(address)}: this node holds no accounts${orImpersonate}`);
-    throw RpcError.server("this node holds no accounts: sign transactions yourself and use eth_sendRawTransaction");
+    throw RpcError.server(
+      "this node holds no accounts: sign transactions yourself and use eth_sendRawTransaction" +
+        (impersonable ? ", or impersonate the account (anvil_impersonateAccount)" : ""),
+    );
   }
-  if (!wallet.hasAccount(address)) throw RpcError.server(`unknown account ${toData(address)}${orImpersonate}`);
+  if (!wallet.hasAccount(address)) {
+    const orImpersonated = impersonable ? ", and not impersonated (anvil_impersonateAccount)" : "";
+    throw RpcError.server(`unknown account ${toData(address)}${orImpersonated}`);
+  }
   return wallet;
 }
 
