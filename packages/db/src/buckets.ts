@@ -23,6 +23,11 @@ export enum Bucket {
   blocksByNumber = 0x09,
   /** block hash (32) -> state root (32): a dev node's edited state after that block (chain's `editHeadState`) */
   stateOverride = 0x0a,
+  /**
+   * transaction hash (32) -> sender (20): a dev node's own impersonated transactions, whose sender is
+   * carried, not recovered (docs/rpc.md §4.10); written with the block that holds them
+   */
+  impersonatedSender = 0x0b,
   /** singleton keys (head hash, schema version) */
   meta = 0x0f,
 }
