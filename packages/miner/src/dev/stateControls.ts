@@ -5,6 +5,7 @@
  * miner drops its work and pending block on the chain's `stateEdited`), and the next block mined
  * carries it in its state root (docs/architecture.md, "Dev state edits").
  */
+import type {HeadStateEditor} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import {REMASC_ADDRESS, REMASC_SENDER} from "@xchain/primitives";
 import type {StateSource} from "@xchain/state";
@@ -32,25 +33,19 @@ export class DevStateControls implements StateControls {
   constructor(private readonly deps: StateControlsDeps) {}
 
   setBalance(address: Uint8Array, balance: bigint): Promise<void> {
-    checkDevControls(this.deps.enabled);
-    refuseRemascAccount(address);
-    return this.deps.chain.editHeadState((state) => state.setBalance(address, balance));
+    return this.edit(address, (state) => state.setBalance(address, balance));
   }
 
   /** anvil's: the balance plus `amount`, capped at 2^256 − 1. */
   addBalance(address: Uint8Array, amount: bigint): Promise<void> {
-    checkDevControls(this.deps.enabled);
-    refuseRemascAccount(address);
-    return this.deps.chain.editHeadState(async (state) => {
+    return this.edit(address, async (state) => {
       const balance = ((await state.getAccount(address))?.balance ?? 0n) + amount;
       await state.setBalance(address, balance > UINT256_MAX ? UINT256_MAX : balance);
     });
   }
 
   setCode(address: Uint8Array, code: Uint8Array): Promise<void> {
-    checkDevControls(this.deps.enabled);
-    refuseRemascAccount(address);
-    return this.deps.chain.editHeadState((state) => state.setCode(address, code));
+    return this.edit(address, (state) => state.setCode(address, code));
   }
 
   /** The zero address's nonce is refused: it is the REMASC transaction's, block number − 1. */
@@ -61,13 +56,11 @@ export class DevStateControls implements StateControls {
         "the nonce of the zero address is the REMASC transaction's (block number - 1): every block would be invalid",
       );
     }
-    return this.deps.chain.editHeadState((state) => state.setNonce(address, nonce));
+    return this.edit(address, (state) => state.setNonce(address, nonce));
   }
 
   setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void> {
-    checkDevControls(this.deps.enabled);
-    refuseRemascAccount(address);
-    return this.deps.chain.editHeadState((state) => state.setStorage(address, slot, value));
+    return this.edit(address, (state) => state.setStorage(address, slot, value));
   }
 
   dealErc20(holder: Uint8Array, token: Uint8Array, balance: bigint): Promise<void> {
@@ -78,13 +71,18 @@ export class DevStateControls implements StateControls {
     return this.setErc20Word(token, addressCall("allowance(address,address)", owner, spender), amount, "allowance");
   }
 
+  /** The one way in: the dev controls' check, REMASC's account refused, then the edit of the head's state. */
+  private edit(address: Uint8Array, change: (state: HeadStateEditor) => Promise<void>): Promise<void> {
+    checkDevControls(this.deps.enabled);
+    refuseRemascAccount(address);
+    return this.deps.chain.editHeadState(change);
+  }
+
   /** Finds the slot the getter `data` reads (on the state being edited) and writes `value` there. */
   private setErc20Word(token: Uint8Array, data: Uint8Array, value: bigint, what: string): Promise<void> {
-    checkDevControls(this.deps.enabled);
-    refuseRemascAccount(token);
     const {chain, chainspec, probeState} = this.deps;
-    if (!probeState) throw notAllowed(`this node runs no calls for the dev controls: cannot find an ERC-20 ${what}`);
-    return chain.editHeadState(async (state) => {
+    return this.edit(token, async (state) => {
+      if (!probeState) throw notAllowed(`this node runs no calls for the dev controls: cannot find an ERC-20 ${what}`);
       // Inside the edit: the head and its state are the ones being edited until it returns.
       const head = chain.head();
       const probe = {
