@@ -11,6 +11,7 @@ export type {
   SyncStatusSource,
   WireQueue,
 } from "./deps.ts";
+export {describeRevert} from "./format/revert.ts";
 export {
   type ApiKeyRecord,
   DEFAULT_NAMESPACES,
@@ -37,6 +38,8 @@ export {
   defaultRpcOptions,
   type IpLimitOptions,
   isModuleEnabledByDefault,
+  REVERT_ERROR_STYLES,
+  type RevertErrorStyle,
   RPC_MODULE_NAMES,
   type RpcOptions,
   type RpcTlsOptions,

@@ -25,7 +25,13 @@ import {IpLimits} from "./limits/ipLimits.ts";
 import {nodeRequestLimits} from "./limits/requestLimits.ts";
 import type {ModuleDeps} from "./moduleDeps.ts";
 import {buildMethodTables} from "./modules/index.ts";
-import {isModuleEnabledByDefault, methodsDisabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
+import {
+  corsOriginRules,
+  isModuleEnabledByDefault,
+  methodsDisabledByDefault,
+  type RpcModuleName,
+  type RpcOptions,
+} from "./options.ts";
 import {ALWAYS_READY} from "./transport/health.ts";
 import {createHttpTransport} from "./transport/http.ts";
 import {InFlightRequests} from "./transport/inFlight.ts";
@@ -99,6 +105,7 @@ export class RpcServer {
       const addressLimits = options.ipLimits.enabled && !gateway ? new IpLimits(options.ipLimits) : undefined;
       const limits = {
         ...options,
+        corsOrigins: corsOriginRules(options.corsOrigins, deps.chainspec.params.name),
         requests,
         health: deps.health ?? ALWAYS_READY,
         admission: gateway ?? new OpenAdmission(nodeLimits, addressLimits),
