@@ -159,7 +159,7 @@ describe("rpc.revertErrors = geth (the regtest default)", () => {
       errorName: "Insufficient",
       errorSignature: "Insufficient(address,uint256)",
     });
-    expect((custom.cause?.errorArgs as Record<string, unknown>).needed).toBe(9n);
+    expect(custom.cause?.errorArgs).toMatchObject({needed: 9n});
     const panic = (await failureOf("overflow", 1)) as {cause?: Record<string, unknown>};
     expect(panic.cause).toMatchObject({code: 3, errorName: "Panic", errorArgs: {0: PANIC_OVERFLOW}});
   });
