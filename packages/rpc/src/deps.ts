@@ -137,6 +137,11 @@ export interface HealthProbe {
   readiness(): Readiness;
 }
 
+/** A log that can be switched on and off while the node runs (the node's transaction log). */
+export interface LoggingSwitch {
+  enabled: boolean;
+}
+
 /** What `RpcServer.start` is given. */
 export interface RpcDeps {
   chainspec: Chainspec;
@@ -163,6 +168,8 @@ export interface RpcDeps {
   scoring?: PeerScoringAdmin;
   /** `GET /ready` on the HTTP port; default: always ready. */
   health?: HealthProbe;
+  /** The node's transaction log, which anvil_setLoggingEnabled switches (docs/operations.md §4); absent: none. */
+  logging?: LoggingSwitch;
   /** Default: discards everything. */
   logger?: Logger;
 }

@@ -3,6 +3,7 @@ export type {
   DevWallet,
   HealthProbe,
   Keystore,
+  LoggingSwitch,
   PeerScoringAdmin,
   PeersInfo,
   Readiness,
@@ -11,6 +12,7 @@ export type {
   SyncStatusSource,
   WireQueue,
 } from "./deps.ts";
+export {createdContractAddress} from "./format/receipt.ts";
 export {describeRevert} from "./format/revert.ts";
 export {
   type ApiKeyRecord,

@@ -102,7 +102,7 @@ describe("browser-origin defences of a default node", () => {
         body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "eth_chainId", params: []}),
       });
       expect(answer.headers.get("access-control-allow-origin")).toBe(origin);
-      expect((await answer.json()).result).toBe("0x21");
+      expect(((await answer.json()) as {result: string}).result).toBe("0x21");
     }
     const foreign = await fetch(node.httpUrl, {
       method: "OPTIONS",
