@@ -45,6 +45,8 @@ export interface DevWallet {
    * (docs/rpc.md §4.4).
    */
   signMessage(from: Uint8Array, message: Uint8Array): Uint8Array;
+  /** 65 bytes r ‖ s ‖ v (27/28) over a 32-byte hash the caller computed (eth_signTypedData_v4's EIP-712 hash). */
+  signDigest(from: Uint8Array, digest: Uint8Array): Uint8Array;
 }
 
 /**
