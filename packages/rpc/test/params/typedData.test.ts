@@ -322,7 +322,7 @@ describe("typed data that is refused, with its path", () => {
       message: JSON.parse('{"__proto__": 5}'),
     };
     const checked: TypedData = typedData(JSON.stringify(data), "t");
-    expect(checked.message.__proto__).toBe(5n);
+    expect(Object.getOwnPropertyDescriptor(checked.message, "__proto__")?.value).toBe(5n);
     expect(hex(await typedDataHash(checked, "1"))).toBe(hashTypedData(checked as never));
   });
 });
