@@ -2,8 +2,9 @@
  * What a developer reads about their transactions (docs/operations.md §4): one info line per
  * transaction of each block that becomes the head, from the execution its import ran: hash,
  * sender, recipient or created contract, status, the revert reason when it reverted, and gas used.
- * The REMASC transaction every block ends with is left out. A switch (`LoggingSwitch`, flipped at
- * run time by anvil_setLoggingEnabled) turns the lines off without unsubscribing.
+ * The REMASC transaction every block ends with is left out, and so are the blocks a sync brings
+ * (the block log counts them into its summaries). A switch (`LoggingSwitch`, flipped at run time by
+ * anvil_setLoggingEnabled) turns the lines off without unsubscribing.
  */
 import type {NewHeadEvent} from "@xchain/chain";
 import type {TransactionOutcome} from "@xchain/execution";
@@ -38,10 +39,17 @@ export function transactionLine(
   };
 }
 
-/** The `newHead` listener writing the lines while `logging.enabled`. */
-export function transactionLog(logging: LoggingSwitch, logger: Logger): (event: NewHeadEvent) => void {
+/**
+ * The `newHead` listener writing the lines while `logging.enabled` and no sync runs (`syncTarget`: the
+ * best block the peers announce while one does).
+ */
+export function transactionLog(
+  logging: LoggingSwitch,
+  logger: Logger,
+  syncTarget: () => number | undefined,
+): (event: NewHeadEvent) => void {
   return ({head, headOutcomes}) => {
-    if (!logging.enabled || headOutcomes === undefined) return;
+    if (!logging.enabled || headOutcomes === undefined || syncTarget() !== undefined) return;
     for (const outcome of headOutcomes) {
       if (isRemascTransaction(outcome.transaction)) continue;
       const {fields, message} = transactionLine(head.number, outcome);

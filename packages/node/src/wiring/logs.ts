@@ -49,7 +49,7 @@ export function startLogs(opts: NodeOptions, sources: LogSources, closers: Close
   // Where transactions get lines of their own, a block without any is written at debug.
   const blockLog = new BlockLog({logger: chainLog, syncTarget, quietEmptyBlocks: transactions.enabled});
   const stopBlockLog = subscribe(chain.events, {newHead: blockLog.onNewHead});
-  const stopTransactionLog = subscribe(chain.events, {newHead: transactionLog(transactions, chainLog)});
+  const stopTransactionLog = subscribe(chain.events, {newHead: transactionLog(transactions, chainLog, syncTarget)});
   closers.push({
     name: "block log",
     close: () => {

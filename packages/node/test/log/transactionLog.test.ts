@@ -59,17 +59,22 @@ describe("transactionLine", () => {
 });
 
 describe("transactionLog", () => {
-  it("writes the user transactions of a new head while its switch is on", () => {
+  it("writes the user transactions of a new head while its switch is on and no sync runs", () => {
     const lines: string[] = [];
     const logger = {info: (_fields: unknown, msg: string) => lines.push(msg)} as unknown as Logger;
     const logging = {enabled: true};
-    const listener = transactionLog(logging, logger);
+    let syncTarget: number | undefined;
+    const listener = transactionLog(logging, logger, () => syncTarget);
     const event = {
       head: {number: 4},
       headOutcomes: [outcome(signed(TO)), outcome(createRemascTransaction(4))],
     } as unknown as NewHeadEvent;
     listener(event);
     expect(lines).toHaveLength(1);
+    syncTarget = 100;
+    listener(event);
+    expect(lines).toHaveLength(1);
+    syncTarget = undefined;
     logging.enabled = false;
     listener(event);
     expect(lines).toHaveLength(1);
