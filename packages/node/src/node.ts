@@ -76,11 +76,11 @@ export class Node {
       await replayJournal();
 
       const syncTarget = () => p2p?.sync.syncStatus()?.highestBlock;
-      startLogs(opts, {chainspec: storage.chainspec, chain, txpool, miner, syncTarget, logger}, closers);
+      const logs = startLogs(opts, {chainspec: storage.chainspec, chain, txpool, miner, syncTarget, logger}, closers);
 
       const {rpc, endpoints, health, calls} = await startRpc(
         opts,
-        {storage, chain, executor, txpool, miner, impersonation, p2p, version, logger},
+        {storage, chain, executor, txpool, miner, impersonation, p2p, version, logger, logging: logs.transactions},
         closers,
       );
       if (metrics) closers.push({name: "rpc metrics", close: subscribe(rpc.events, metrics.rpc)});

@@ -45,6 +45,8 @@ export interface DevWallet {
    * (docs/rpc.md §4.4).
    */
   signMessage(from: Uint8Array, message: Uint8Array): Uint8Array;
+  /** 65 bytes r ‖ s ‖ v (27/28) over a 32-byte hash the caller computed (eth_signTypedData_v4's EIP-712 hash). */
+  signDigest(from: Uint8Array, digest: Uint8Array): Uint8Array;
 }
 
 /**
@@ -137,6 +139,11 @@ export interface HealthProbe {
   readiness(): Readiness;
 }
 
+/** A log that can be switched on and off while the node runs (the node's transaction log). */
+export interface LoggingSwitch {
+  enabled: boolean;
+}
+
 /** What `RpcServer.start` is given. */
 export interface RpcDeps {
   chainspec: Chainspec;
@@ -168,6 +175,8 @@ export interface RpcDeps {
   scoring?: PeerScoringAdmin;
   /** `GET /ready` on the HTTP port; default: always ready. */
   health?: HealthProbe;
+  /** The node's transaction log, which anvil_setLoggingEnabled switches (docs/operations.md §4); absent: none. */
+  logging?: LoggingSwitch;
   /** Default: discards everything. */
   logger?: Logger;
 }

@@ -26,6 +26,7 @@ import {nodeRequestLimits} from "./limits/requestLimits.ts";
 import type {ModuleDeps} from "./moduleDeps.ts";
 import {buildMethodTables} from "./modules/index.ts";
 import {
+  corsOriginRules,
   devMethodsDisabled,
   isModuleEnabledByDefault,
   methodsDisabledByDefault,
@@ -107,6 +108,7 @@ export class RpcServer {
       const addressLimits = options.ipLimits.enabled && !gateway ? new IpLimits(options.ipLimits) : undefined;
       const limits = {
         ...options,
+        corsOrigins: corsOriginRules(options.corsOrigins, deps.chainspec.params.name),
         requests,
         health: deps.health ?? ALWAYS_READY,
         admission: gateway ?? new OpenAdmission(nodeLimits, addressLimits),

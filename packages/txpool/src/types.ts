@@ -28,6 +28,8 @@ export enum TxPoolErrorCode {
   IMPERSONATION_DISABLED = "TXPOOL_IMPERSONATION_DISABLED",
   /** An impersonated transaction from a sender that is not impersonated (docs/rpc.md §4.10). */
   NOT_IMPERSONATED = "TXPOOL_NOT_IMPERSONATED",
+  /** An impersonated transaction from the zero address, which sends every block's REMASC transaction. */
+  RESERVED_SENDER = "TXPOOL_RESERVED_SENDER",
 }
 
 /**

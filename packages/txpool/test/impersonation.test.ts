@@ -62,6 +62,23 @@ describe("impersonated transactions in the pool", () => {
     }
   });
 
+  it("RESERVED_SENDER: the zero address, REMASC's sender, is never impersonated (its nonce is the REMASC transaction's)", async () => {
+    const zero = new Uint8Array(20);
+    const {pool} = await poolWith(policy(true, [zero]));
+    const tx = Transaction.impersonate(
+      {gasPrice: 0n, gasLimit: 21_000n, value: 0n, data: new Uint8Array(0), to: cows[9]!.address, nonce: 0n},
+      zero,
+      regtest.params.chainId,
+    );
+    for (const attempt of [pool.add(tx), pool.addUnsigned(tx)]) {
+      const error = await refusal(attempt);
+      expect(error.code).toBe(TxPoolErrorCode.RESERVED_SENDER);
+      expect(error.message).toBe(
+        "unsigned transaction from 0x0000000000000000000000000000000000000000 refused: the zero address sends every block's REMASC transaction, whose nonce it must keep",
+      );
+    }
+  });
+
   it("addUnsigned (eth_sendUnsignedTransaction) takes any sender while the controls are on", async () => {
     const {pool} = await poolWith(policy(true));
     const tx = fromKeyless({nonce: 0n});

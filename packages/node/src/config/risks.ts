@@ -138,7 +138,7 @@ function listeners(rpc: RpcOptions): [string, RpcOptions["http"]][] {
 /** The settings that let any web page in: `*` among the CORS origins, HTTP vhosts or WebSocket origins. */
 function wildcards(rpc: RpcOptions): string[] {
   const found: string[] = [];
-  if (rpc.http.enabled && rpc.corsOrigins.includes("*")) found.push('rpc.corsOrigins = ["*"]');
+  if (rpc.http.enabled && rpc.corsOrigins?.includes("*")) found.push('rpc.corsOrigins = ["*"]');
   if (rpc.http.enabled && rpc.http.vhosts.includes("*")) found.push('rpc.http.vhosts = ["*"]');
   if (rpc.ws.enabled && rpc.ws.origins.includes("*")) found.push('rpc.ws.origins = ["*"]');
   return found;

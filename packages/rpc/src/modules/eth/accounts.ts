@@ -1,8 +1,8 @@
 /**
- * eth_accounts, eth_sendRawTransaction, eth_sendTransaction, eth_sendUnsignedTransaction, eth_sign
- * (docs/rpc.md §4.2, §4.4, §4.10). eth_sendTransaction from an impersonated account sends without its
- * key, as anvil does; eth_sendUnsignedTransaction (anvil's) does so for any `from` while the dev
- * controls are on.
+ * eth_accounts, eth_sendRawTransaction, eth_sendTransaction, eth_sendUnsignedTransaction, eth_sign and
+ * eth_signTypedData_v4 (docs/rpc.md §4.2, §4.4, §4.10). eth_sendTransaction from an impersonated account
+ * sends without its key, as anvil does; eth_sendUnsignedTransaction (anvil's) does so for any `from` while
+ * the dev controls are on.
  */
 import {Transaction} from "@xchain/primitives";
 import {toData} from "@xchain/utils";
@@ -11,8 +11,15 @@ import type {ModuleDeps} from "../../moduleDeps.ts";
 import {callRequest} from "../../params/callObject.ts";
 import {address, data} from "../../params/hex.ts";
 import {method, param} from "../../params/method.ts";
+import {typedData} from "../../params/typedData.ts";
+import {typedDataHash} from "../../typedDataHash.ts";
 import {requireImpersonation} from "../unavailable.ts";
+import {unsupportedMethods} from "../unsupported.ts";
 import {requireAccount, requireFrom, type SendTarget, sendRequest, submittedHash} from "../walletActions.ts";
+
+/** Why the older typed-data methods are not served (docs/rpc.md §4.4). */
+const OLD_TYPED_DATA_REASON =
+  "eth_signTypedData (v1, an early draft of EIP-712) and eth_signTypedData_v3 (without arrays) are not served; sign with eth_signTypedData_v4, which viem, ethers and web3.js send";
 
 /** The sending and signing eth_* methods. */
 export function ethAccountMethods({
@@ -54,5 +61,11 @@ export function ethAccountMethods({
     sign: method([param("address", address), param("message", data)], (account, message) =>
       toData(requireAccount(wallet, account).signMessage(account, message)),
     ),
+    /** Handler for `eth_signTypedData_v4`: EIP-712, checked first (docs/rpc.md §4.4) */
+    signTypedData_v4: method([param("address", address), param("typedData", typedData)], async (account, typed) => {
+      const signer = requireAccount(wallet, account);
+      return toData(signer.signDigest(account, await typedDataHash(typed, "1 (typedData)")));
+    }),
+    ...unsupportedMethods(["signTypedData", "signTypedData_v3"], OLD_TYPED_DATA_REASON),
   };
 }
