@@ -21,6 +21,11 @@ export enum Bucket {
   canonicalBloom = 0x08,
   /** block number (8, big-endian) || block hash (32) -> empty: every stored block, canonical or not */
   blocksByNumber = 0x09,
+  /**
+   * keccak256(address or storage slot) (32) -> the address (20) or slot (32): the names of the state
+   * trie's hashed keys, recorded on dev networks only (`StateOptions.recordPreimages`), for dumps
+   */
+  preimage = 0x0b,
   /** singleton keys (head hash, schema version) */
   meta = 0x0f,
 }
