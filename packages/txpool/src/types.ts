@@ -2,6 +2,7 @@
  * The contract of the txpool package: what RPC and the miner use. `TxPool` implements it.
  */
 import type {Transaction} from "@xchain/primitives";
+import type {TxPoolSnapshot} from "./snapshot.ts";
 
 /** Why a transaction was refused (docs/protocol/transactions.md); RPC maps every code to -32010 with the message. */
 export enum TxPoolErrorCode {
@@ -68,6 +69,14 @@ export interface TxPoolApi {
   onPending(listener: (tx: Transaction) => void): () => void;
   /** A number that changes whenever the pool's transactions change (admission, replacement, maintenance, eviction). */
   revision(): number;
+  /** The pooled transactions now, pending and queued, for a dev snapshot (docs/rpc.md §4.10); O(pool). */
+  snapshot(): TxPoolSnapshot;
+  /**
+   * Empties the pool and admits the snapshot's transactions again at the chain's current head, after
+   * every add and maintenance submitted before (a dev revert; see `snapshot.ts`); resolves with how
+   * many were admitted.
+   */
+  restore(snapshot: TxPoolSnapshot): Promise<number>;
 }
 
 /** What maintenance and eviction removed or re-admitted since the pool started (for logs and metrics). */
