@@ -5,6 +5,7 @@
  */
 import type {ImportResultKind} from "@xchain/chain";
 import type {Block, Receipt} from "@xchain/primitives";
+import type {ChainControls} from "./dev/chainControls.ts";
 
 /** `mnr_getWork` (docs/protocol/mining-rpc.md §2). */
 export interface MergedMiningWork {
@@ -64,20 +65,13 @@ export interface DevControls {
   /** `evm_startMining` / `evm_stopMining`: the built-in miner (`eth_mining`). */
   startMining(): void;
   stopMining(): void;
-  /** `evm_snapshot`: remembers the head; returns the snapshot id (1, 2, … as in rskj). */
-  snapshot(): number;
-  /**
-   * `evm_revert`: moves the head back to the block of snapshot `id` and forgets that snapshot and
-   * every later one; false for an unknown id.
-   */
-  revert(id: number): Promise<boolean>;
-  /** `evm_reset`: moves the head back to genesis, drops the clock shift and forgets every snapshot. */
-  reset(): Promise<void>;
 }
 
 /** What RPC needs from the miner. */
 export interface MinerApi extends DevControls {
   readonly coinbase: Uint8Array;
+  /** Snapshots, revert, reset, dump and load (evm_snapshot…, anvil_dumpState…). */
+  readonly chainControls: ChainControls;
   getWork(): Promise<MergedMiningWork>;
   submitBitcoinBlock(bitcoinBlock: Uint8Array): Promise<SubmitBlockResult>;
   /** 80-byte header, coinbase (any serialization; a segwit one is stripped), every txid in display order. */
