@@ -21,6 +21,8 @@ export enum Bucket {
   canonicalBloom = 0x08,
   /** block number (8, big-endian) || block hash (32) -> empty: every stored block, canonical or not */
   blocksByNumber = 0x09,
+  /** block hash (32) -> state root (32): a dev node's edited state after that block (chain's `editHeadState`) */
+  stateOverride = 0x0a,
   /**
    * keccak256(address or storage slot) (32) -> the address (20) or slot (32): the names of the state
    * trie's hashed keys, recorded on dev networks only (`StateOptions.recordPreimages`), for dumps

@@ -27,6 +27,8 @@ export interface BlockImporterDeps {
   executor: BlockExecutorApi;
   /** The local clock, in seconds, for the future-timestamp rule. */
   nowSeconds: () => number;
+  /** The state root a block's children execute on (`StateOverrides.rootAfter`). */
+  stateRootAfter(header: BlockHeader): Uint8Array;
 }
 
 /** The result of an import, and when the block became the head, the switch that was written. */

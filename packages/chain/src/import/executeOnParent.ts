@@ -1,6 +1,6 @@
 import type {Chainspec} from "@xchain/chainspec";
 import {type BlockExecutionResult, blockContextOf, type ExecuteBlockInput} from "@xchain/execution";
-import type {Block} from "@xchain/primitives";
+import type {Block, BlockHeader} from "@xchain/primitives";
 import type {AncestorView} from "./ancestors.ts";
 
 /** What executing a block needs of the execution package. */
@@ -8,13 +8,22 @@ export interface BlockExecutorApi {
   execute(input: ExecuteBlockInput): Promise<BlockExecutionResult>;
 }
 
+/** What executing a block on its parent reads besides the block. */
+export interface ExecuteOnParentDeps {
+  chainspec: Chainspec;
+  executor: BlockExecutorApi;
+  /** The state root after a block: its dev state override, if any, else its stateRoot (`StateOverrides.rootAfter`). */
+  stateRootAfter(header: BlockHeader): Uint8Array;
+}
+
 /**
- * Executes `block` on its parent's state (the parent is `ancestors.parent`), with BLOCKHASH and the
- * REMASC matured block read from the block's own chain. The caller has checked the transactions
- * root against the body (import's `transactionsRootRule`, or the stored block's verification).
+ * Executes `block` on its parent's state (the parent is `ancestors.parent`; a dev-edited parent's
+ * edited state), with BLOCKHASH and the REMASC matured block read from the block's own chain. The
+ * caller has checked the transactions root against the body (import's `transactionsRootRule`, or
+ * the stored block's verification).
  */
 export async function executeOnParent(
-  deps: {chainspec: Chainspec; executor: BlockExecutorApi},
+  deps: ExecuteOnParentDeps,
   block: Block,
   ancestors: AncestorView,
 ): Promise<BlockExecutionResult> {
@@ -25,7 +34,7 @@ export async function executeOnParent(
   return deps.executor.execute({
     block: blockContextOf(header),
     transactions: block.transactions,
-    parentStateRoot: ancestors.parent.stateRoot,
+    parentStateRoot: deps.stateRootAfter(ancestors.parent),
     transactionsRoot: header.txTrieRoot,
     chain: {
       blockHash: (n) => ancestors.blockHash(n),

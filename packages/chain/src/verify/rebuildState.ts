@@ -2,11 +2,15 @@
  * `xchain db repair`'s state rebuild: when trie nodes the head's state needs are lost but the blocks
  * are whole, the genesis state is written again and every canonical block re-executed on its parent,
  * in order. Each execution writes the nodes it produces, so the states of every block come back,
- * each checked against its header's stateRoot. Costs a full re-execution of the chain.
+ * each checked against its header's stateRoot. Costs a full re-execution of the chain. A block whose
+ * parent's state a dev control edited executes on the edited state, if its nodes are still stored:
+ * an edit is no block and cannot be re-executed, so a lost edited state stops the rebuild there
+ * (docs/operations.md §6).
  */
 import type {Chainspec, GenesisParams} from "@xchain/chainspec";
 import {type KeyValueStore, WriteBatch} from "@xchain/db";
 import {BlockExecutor, createChainCommon} from "@xchain/execution";
+import type {BlockHeader} from "@xchain/primitives";
 import {defaultStateOptions, StateDatabase} from "@xchain/state";
 import {bytesToPrefixedHex, equalBytes} from "@xchain/utils";
 import {buildGenesisBlock} from "../genesis.ts";
@@ -14,6 +18,7 @@ import {AncestorView} from "../import/ancestors.ts";
 import {executeOnParent} from "../import/executeOnParent.ts";
 import {defaultChainOptions} from "../options.ts";
 import {ChainStore} from "../store/chainStore.ts";
+import {StateOverrides} from "../store/stateOverrides.ts";
 import type {ChainDamage} from "./verifyChain.ts";
 
 const NODE_CACHE_BYTES = 64 * 1024 * 1024;
@@ -43,7 +48,13 @@ export async function rebuildState(kv: KeyValueStore, upTo: number, modules: Reb
     return {rebuiltThrough: -1, failure: {number: 0, problem: "the stored genesis is not this network's"}};
   }
   await kv.write(new WriteBatch().append(genesisBuild.stateWrites));
-  const deps = {chainspec, executor: new BlockExecutor({}, {chainspec, state})};
+  const overrides = new StateOverrides(kv);
+  await overrides.load();
+  const deps = {
+    chainspec,
+    executor: new BlockExecutor({}, {chainspec, state}),
+    stateRootAfter: (header: BlockHeader) => overrides.rootAfter(header),
+  };
   const headHash = (await store.canonical.hashAt(upTo)) ?? genesisHash;
   let parent = genesisBuild.block.header;
   for (let n = 1; n <= upTo; n++) {
@@ -63,7 +74,13 @@ export async function rebuildState(kv: KeyValueStore, upTo: number, modules: Reb
       }
       stateWrites = new WriteBatch().append(result.stateWrites);
     } catch (e) {
-      return {rebuiltThrough: n - 1, failure: {...at, problem: `its re-execution failed: ${(e as Error).message}`}};
+      const edited = !equalBytes(overrides.rootAfter(parent), parent.stateRoot)
+        ? " (its parent's state was edited by a dev control, and a rebuild cannot recreate an edit)"
+        : "";
+      return {
+        rebuiltThrough: n - 1,
+        failure: {...at, problem: `its re-execution failed: ${(e as Error).message}${edited}`},
+      };
     }
     await kv.write(stateWrites);
     parent = block.header;
