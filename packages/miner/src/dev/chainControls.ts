@@ -17,6 +17,8 @@ import type {WorkManager} from "../template/workManager.ts";
 
 /** The chain controls; every one throws `MinerError(NOT_ALLOWED)` where the dev controls are off. */
 export interface ChainControls {
+  /** The largest state dump, in bytes of JSON, written or loaded (the miner's `dumpStateMaxBytes`). */
+  readonly dumpMaxBytes: number;
   /** `evm_snapshot`: remembers the head, its state, the pool and the clock; returns the id (1, 2, …). */
   snapshot(): number;
   /**
@@ -66,8 +68,11 @@ const EMPTY_POOL: TxPoolSnapshot = {transactions: []};
 /** Snapshots, revert, reset, dump and load over the chain, the pool and the clock. */
 export class DevChainControls implements ChainControls {
   private readonly snapshots: Snapshot[] = [];
+  readonly dumpMaxBytes: number;
 
-  constructor(private readonly deps: ChainControlsDeps) {}
+  constructor(private readonly deps: ChainControlsDeps) {
+    this.dumpMaxBytes = deps.dumpMaxBytes;
+  }
 
   snapshot(): number {
     checkDevControls(this.deps.enabled);
@@ -107,9 +112,9 @@ export class DevChainControls implements ChainControls {
 
   async dumpState(): Promise<StateDump> {
     checkDevControls(this.deps.enabled);
-    const {chain, states, dumpMaxBytes} = this.deps;
+    const {chain, states} = this.deps;
     if (!states) throw notAllowed("this miner was built without a state to list: anvil_dumpState is not available");
-    return states.dump(chain.stateRootAfter(chain.head().header), {maxBytes: dumpMaxBytes});
+    return states.dump(chain.stateRootAfter(chain.head().header), {maxBytes: this.dumpMaxBytes});
   }
 
   async loadState(accounts: readonly DumpedAccount[]): Promise<void> {

@@ -58,7 +58,10 @@ export function startPoolAndMiner(
     : undefined;
   closers.push({name: "txpool", close: () => txpool.close().then(() => journal?.close())});
 
-  const assemblerState = new StateDatabase(stateOptions(opts.state, SECONDARY_STATE_SHARE), {store: db});
+  const assemblerState = new StateDatabase(
+    stateOptions(opts.state, SECONDARY_STATE_SHARE, opts.miner.devControls),
+    {store: db},
+  );
   const miner = new Miner(opts.miner, {
     chain,
     txpool,
@@ -66,6 +69,7 @@ export function startPoolAndMiner(
     chainspec,
     // The pending block's state is staged where RPC reads state.
     pendingState: state,
+    stateDumps: state,
     logger: logger.child({module: "miner"}),
     notSyncedReason,
   });
