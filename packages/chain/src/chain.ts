@@ -9,7 +9,14 @@ import type {Chainspec, GenesisParams} from "@xchain/chainspec";
 import {type KeyValueStore, WriteBatch} from "@xchain/db";
 import {BlockExecutor, createChainCommon} from "@xchain/execution";
 import type {Block, BlockHeader, Receipt} from "@xchain/primitives";
-import {defaultStateOptions, StateDatabase, StateError, StateErrorCode, type StateReader, stateEditor} from "@xchain/state";
+import {
+  defaultStateOptions,
+  StateDatabase,
+  StateError,
+  StateErrorCode,
+  type StateReader,
+  stateEditor,
+} from "@xchain/state";
 import {bytesToPrefixedHex, type CacheUsage, equalBytes, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {ChainError, ChainErrorCode} from "./errors.ts";
 import {buildGenesisBlock} from "./genesis.ts";
@@ -153,7 +160,8 @@ export class Chain implements ChainReader {
       const batch = new WriteBatch();
       const moved = await setHead(this.store, hash, this.currentHead, batch);
       const target = moved?.head ?? this.currentHead;
-      const restored = stateRoot && !equalBytes(stateRoot, this.overrides.rootAfter(target.header)) ? stateRoot : undefined;
+      const restored =
+        stateRoot && !equalBytes(stateRoot, this.overrides.rootAfter(target.header)) ? stateRoot : undefined;
       if (restored) this.overrides.write(batch, target.header, restored);
       if (batch.size > 0) await this.store.kv.write(batch);
       if (restored) this.overrides.remember(target.header, restored);

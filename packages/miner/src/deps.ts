@@ -2,7 +2,7 @@
 import type {Chain} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import type {BlockExecutor} from "@xchain/execution";
-import type {StateCommit} from "@xchain/state";
+import type {StateCommit, StateSource} from "@xchain/state";
 import type {TxPoolApi} from "@xchain/txpool";
 import type {Logger} from "@xchain/utils";
 import type {StateDumpSource} from "./dev/chainControls.ts";
@@ -51,6 +51,8 @@ export interface MinerModules {
   pendingState: PendingStateSink;
   /** Where anvil_dumpState lists the head's state from (the node's state database); absent, it refuses. */
   stateDumps?: StateDumpSource;
+  /** The state the dev controls' ERC-20 probes call on (anvil_dealERC20); absent, those controls refuse. */
+  probeState?: StateSource;
   /** Failures of background work (template rebuilds, the built-in miner) go here; default: nowhere. */
   logger?: Logger;
   /** The wall clock in milliseconds; default `Date.now`. */

@@ -15,6 +15,7 @@ import {AutoMiner} from "./autoMiner.ts";
 import {MinerClock} from "./clock.ts";
 import type {MinerModules} from "./deps.ts";
 import {type ChainControls, DevChainControls} from "./dev/chainControls.ts";
+import {DevStateControls} from "./dev/stateControls.ts";
 import {EvmControls} from "./devControls.ts";
 import {MinerError} from "./errors.ts";
 import {bitcoinNonceFromEthNonce, buildEthHeaderWork, ethWorkPackage, headerWithNonce} from "./ethWork.ts";
@@ -41,6 +42,7 @@ import {
   MinerErrorCode,
   type PendingBlock,
   type PendingBlockSource,
+  type StateControls,
   type SubmitBlockResult,
 } from "./types.ts";
 
@@ -56,6 +58,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   /** Work served, external solutions and their outcome, blocks mined (listeners must not throw). */
   readonly events = new EventEmitter<MinerEvents>();
   readonly chainControls: ChainControls;
+  readonly stateControls: StateControls;
   private readonly work: WorkManager;
   private readonly pending: PendingBlockBuilder;
   private readonly submitter: Submitter;
@@ -132,11 +135,19 @@ export class Miner implements MinerApi, PendingBlockSource {
       enabled: options.devControls,
       dumpMaxBytes: options.dumpStateMaxBytes,
     });
+    this.stateControls = new DevStateControls({
+      chain,
+      chainspec,
+      probeState: modules.probeState,
+      enabled: options.devControls,
+    });
 
     chain.events.on("newHead", this.onNewHead);
+    chain.events.on("stateEdited", this.onStateEdited);
     const stopPending = modules.txpool.onPending(this.onPending);
     this.unsubscribe = () => {
       chain.events.off("newHead", this.onNewHead);
+      chain.events.off("stateEdited", this.onStateEdited);
       stopPending();
     };
     this.rebuildTimer = setInterval(() => {
@@ -307,6 +318,18 @@ export class Miner implements MinerApi, PendingBlockSource {
   private readonly onNewHead = (event: NewHeadEvent): void => {
     this.inclusion.included(event.added);
     this.work.invalidate();
+    this.refreshInBackground();
+    this.autoMiner.pendingChanged();
+  };
+
+  /**
+   * The head's state was edited (dev controls): templates and the pending block built on the old state
+   * are void, and so is work handed out (its block would not import on the edited state).
+   */
+  private readonly onStateEdited = (): void => {
+    this.work.cache.clear();
+    this.work.invalidate();
+    this.pending.invalidate();
     this.refreshInBackground();
     this.autoMiner.pendingChanged();
   };

@@ -67,11 +67,35 @@ export interface DevControls {
   stopMining(): void;
 }
 
+/**
+ * anvil's and Hardhat's state controls (`anvil_setBalance`…, docs/rpc.md §4.10 "State"): each edits the
+ * head's state at once (`Chain.editHeadState`), visible to `latest` and `pending` reads and carried by the
+ * next block mined. Addresses are 20 bytes, slots and storage values 32. Every one throws
+ * `MinerError(NOT_ALLOWED)` where the dev controls are off.
+ */
+export interface StateControls {
+  setBalance(address: Uint8Array, balance: bigint): Promise<void>;
+  /** The balance plus `amount`, capped at 2^256 − 1 (anvil's). */
+  addBalance(address: Uint8Array, amount: bigint): Promise<void>;
+  setCode(address: Uint8Array, code: Uint8Array): Promise<void>;
+  setNonce(address: Uint8Array, nonce: bigint): Promise<void>;
+  setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void>;
+  /**
+   * Sets `holder`'s balance of the ERC-20 `token` in the token's storage, at the slot its `balanceOf`
+   * reads (found by probing, as anvil does); NOT_ALLOWED naming the token when no slot is found.
+   */
+  dealErc20(holder: Uint8Array, token: Uint8Array, balance: bigint): Promise<void>;
+  /** Sets `owner`'s allowance to `spender` of the ERC-20 `token`, found through `allowance` likewise. */
+  setErc20Allowance(owner: Uint8Array, spender: Uint8Array, token: Uint8Array, amount: bigint): Promise<void>;
+}
+
 /** What RPC needs from the miner. */
 export interface MinerApi extends DevControls {
   readonly coinbase: Uint8Array;
   /** Snapshots, revert, reset, dump and load (evm_snapshot…, anvil_dumpState…). */
   readonly chainControls: ChainControls;
+  /** The state controls (anvil_setBalance…). */
+  readonly stateControls: StateControls;
   getWork(): Promise<MergedMiningWork>;
   submitBitcoinBlock(bitcoinBlock: Uint8Array): Promise<SubmitBlockResult>;
   /** 80-byte header, coinbase (any serialization; a segwit one is stripped), every txid in display order. */

@@ -77,6 +77,8 @@ export class RpcServer {
       callCache: new CallResultCache(options.callCacheBytes),
       blockJson: new BlockJsonCache(options.blockCacheBytes),
     };
+    // A block hash keys the eth_call answers: a dev control's edit changes the state it names.
+    events.onStateEdited(() => services.callCache.clear());
     const moduleDeps: ModuleDeps = {
       ...deps,
       peers: deps.peers ?? NO_PEERS,

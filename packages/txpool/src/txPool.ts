@@ -1,11 +1,11 @@
 /**
  * The transaction pool: admission as docs/protocol/transactions.md, pending and queued transactions per
  * sender, same-nonce replacement, limits with eviction, block ordering, and maintenance on every
- * new best block. Admissions and maintenance run one at a time, in submission order, so that
+ * new best block and edit of the head's state. Admissions and maintenance run one at a time, in submission order, so that
  * concurrent adds of one sender cannot interleave their state reads and writes.
  */
 import type {EventEmitter} from "node:events";
-import type {ChainEvents, ChainReader, NewHeadEvent} from "@xchain/chain";
+import type {ChainEvents, ChainReader, NewHeadEvent, StateEditedEvent} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import type {Transaction} from "@xchain/primitives";
 import {bytesToHex, type CacheUsage, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
@@ -13,7 +13,7 @@ import {admit} from "./admission.ts";
 import type {PoolContext} from "./context.ts";
 import {TxPoolError} from "./errors.ts";
 import {HeadView} from "./headView.ts";
-import {applyNewHead, PoolMaintenance} from "./maintain.ts";
+import {applyNewHead, applyStateEdit, PoolMaintenance} from "./maintain.ts";
 import type {TxPoolOptions} from "./options.ts";
 import {bestTransactions} from "./pool/best.ts";
 import type {PoolTransaction} from "./pool/poolTransaction.ts";
@@ -29,7 +29,7 @@ import {
 } from "./types.ts";
 import {checkSize, decodeTransaction} from "./validate/transaction.ts";
 
-/** What the pool reads of the chain: the best block, state at a block, and `newHead`. */
+/** What the pool reads of the chain: the best block, state at a block, `newHead` and `stateEdited`. */
 export type TxPoolChain = Pick<ChainReader, "head" | "stateAt"> & {readonly events: EventEmitter<ChainEvents>};
 
 /** The components the pool is built with. */
@@ -83,14 +83,16 @@ export class TxPool implements TxPoolApi {
       announce: (promoted) => this.announce(promoted),
     };
     const logger = modules.logger ?? noopLogger;
-    this.maintenance = new PoolMaintenance(chain.events, (event: NewHeadEvent) => {
-      this.queue
-        .run(() => applyNewHead(this.ctx, chain, event))
-        .catch((e: unknown) => {
-          this.stats.maintenanceFailures++;
-          logger.error({err: e}, "txpool maintenance after a new block failed");
-        });
-    });
+    const maintain = (run: () => Promise<void>, after: string) =>
+      this.queue.run(run).catch((e: unknown) => {
+        this.stats.maintenanceFailures++;
+        logger.error({err: e}, `txpool maintenance after ${after} failed`);
+      });
+    this.maintenance = new PoolMaintenance(
+      chain.events,
+      (event: NewHeadEvent) => maintain(() => applyNewHead(this.ctx, chain, event), "a new block"),
+      (event: StateEditedEvent) => maintain(() => applyStateEdit(this.ctx, chain, event), "an edit of the state"),
+    );
   }
 
   add(tx: Transaction): Promise<TxPoolAddResult> {

@@ -83,7 +83,8 @@ export async function assembleNextBlock(sources: TemplateSources, head: ChainHea
   const {transactions, result} = await sources.assembler.assembleBlock({
     block,
     candidates: sources.txpool.pendingForBlock(),
-    parentStateRoot: parent.stateRoot,
+    // The head's effective state: a dev control's edit of it enters this block (docs/architecture.md).
+    parentStateRoot: chain.stateRootAfter(parent),
     chain: await templateChainView(chain, number, chainspec.params.remascMaturity),
   });
   const header = BlockHeader.fromValues(

@@ -70,6 +70,8 @@ export function startPoolAndMiner(
     // The pending block's state is staged where RPC reads state.
     pendingState: state,
     stateDumps: state,
+    // anvil_dealERC20's probes of a token's storage run calls on the miner's own state.
+    probeState: assemblerState,
     logger: logger.child({module: "miner"}),
     notSyncedReason,
   });

@@ -65,13 +65,15 @@ export function ethCallMethods(
           return cached ? answerOf(cached) : runAndKeep(header, key);
         };
         const runAndKeep = async (header: BlockHeader, key: string | undefined): Promise<string> => {
+          // An edit of the state during the run clears the cache: this answer is not kept then.
+          const since = callCache.currentGeneration();
           const answer = await inSlot(context, async (): Promise<CachedCallAnswer> => {
             const prepared = await prepareCall(deps, request, header, context, overrides);
             const result = await prepared.run(gas);
             if (!result) return {error: RpcError.server(`intrinsic gas too low: ${gas} < ${prepared.intrinsicGas}`)};
             return result.status ? {ok: toData(result.returnValue)} : {error: failedCallError(result)};
           });
-          if (key !== undefined) callCache.set(key, answer);
+          if (key !== undefined) callCache.set(key, answer, since);
           return answerOf(answer);
         };
         // At the head no lookup is needed: a kept answer goes back at once, without a promise.
