@@ -94,7 +94,16 @@ describe("chain controls", () => {
     const dump = await miner.chainControls.dumpState();
     expect(dump).toMatchObject({unnamedAccounts: 0, unnamedSlots: 0});
     const dumped = dump.accounts.find((a) => equalBytes(a.address, contract));
-    expect(dumped).toEqual({address: contract, nonce: 1n, balance: 42n, code, storage: [[slot(1), word(9)], [slot(2), word(10)]]});
+    expect(dumped).toEqual({
+      address: contract,
+      nonce: 1n,
+      balance: 42n,
+      code,
+      storage: [
+        [slot(1), word(9)],
+        [slot(2), word(10)],
+      ],
+    });
     // Every genesis account (the cows, the precompiles' and bridge's accounts) is named too.
     expect(dump.accounts.some((a) => equalBytes(a.address, cows[0]!.address))).toBe(true);
 
@@ -106,7 +115,8 @@ describe("chain controls", () => {
     expect(await state.getNonce(contract)).toBe(1n);
     expect(await state.getBalance(contract)).toBe(42n);
     expect(await state.getStorage(contract, slot(2))).toEqual(word(10));
-    // The loaded state is the head's: the next block carries it.
+    // The loaded state is the head's: the next block carries it (the REMASC sender's nonce, 1 in the
+    // dump taken at block 1, stayed at genesis's 0, which the block's REMASC transaction carries).
     await miner.mineBlock();
     expect(await (await chain.stateAfter(chain.head().header)).getStorage(contract, slot(1))).toEqual(word(9));
   });
@@ -115,7 +125,9 @@ describe("chain controls", () => {
     const {miner, chain} = await openMiner();
     const alice = account("nonce keeper").address;
     await chain.editHeadState((state) => state.setNonce(alice, 5n));
-    await miner.chainControls.loadState([{address: alice, nonce: 2n, balance: 3n, code: new Uint8Array(0), storage: []}]);
+    await miner.chainControls.loadState([
+      {address: alice, nonce: 2n, balance: 3n, code: new Uint8Array(0), storage: []},
+    ]);
     const state = await chain.stateAfter(chain.head().header);
     expect(await state.getNonce(alice)).toBe(5n);
     expect(await state.getBalance(alice)).toBe(3n);

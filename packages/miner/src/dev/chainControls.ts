@@ -8,8 +8,10 @@
  * (`Chain.setHead` with the saved root; O(pool) for the pool). Snapshots are numbered 1, 2, … as in
  * rskj (`SnapshotManager`); reverting to one forgets it and every later one (rskj's and Hardhat's).
  */
+import {REMASC_SENDER} from "@xchain/primitives";
 import type {DumpedAccount, StateDump, StateDumpLimits} from "@xchain/state";
 import type {TxPoolSnapshot} from "@xchain/txpool";
+import {equalBytes} from "@xchain/utils";
 import type {MinerClock, MinerClockState} from "../clock.ts";
 import type {MinerChain, MinerTxPool} from "../deps.ts";
 import {checkDevControls, notAllowed} from "../devControls.ts";
@@ -33,6 +35,7 @@ export interface ChainControls {
   /**
    * `anvil_loadState`: writes the accounts into the head's state in one edit, as anvil loads them:
    * balance and code replaced, the nonce raised to the dumped one, the listed slots set (others kept).
+   * The REMASC sender (the zero address) keeps its nonce: it counts this chain's blocks.
    */
   loadState(accounts: readonly DumpedAccount[]): Promise<void>;
 }
@@ -122,8 +125,12 @@ export class DevChainControls implements ChainControls {
     await this.deps.chain.editHeadState(async (state) => {
       for (const {address, nonce, balance, code, storage} of accounts) {
         const current = await state.getAccount(address);
-        // anvil keeps the higher nonce, so that a load cannot make sent transactions replayable.
-        await state.setNonce(address, current && current.nonce > nonce ? current.nonce : nonce);
+        // anvil keeps the higher nonce, so that a load cannot make sent transactions replayable. The
+        // REMASC sender's nonce counts this chain's blocks (each block's REMASC transaction carries it):
+        // a dump of another height must not move it.
+        const currentNonce = current?.nonce ?? 0n;
+        const kept = currentNonce > nonce || equalBytes(address, REMASC_SENDER);
+        await state.setNonce(address, kept ? currentNonce : nonce);
         await state.setBalance(address, balance);
         if (code.length > 0 || (current?.code.length ?? 0) > 0) await state.setCode(address, code);
         for (const [slot, value] of storage) await state.setStorage(address, slot, value);

@@ -58,10 +58,9 @@ export function startPoolAndMiner(
     : undefined;
   closers.push({name: "txpool", close: () => txpool.close().then(() => journal?.close())});
 
-  const assemblerState = new StateDatabase(
-    stateOptions(opts.state, SECONDARY_STATE_SHARE, opts.miner.devControls),
-    {store: db},
-  );
+  const assemblerState = new StateDatabase(stateOptions(opts.state, SECONDARY_STATE_SHARE, opts.miner.devControls), {
+    store: db,
+  });
   const miner = new Miner(opts.miner, {
     chain,
     txpool,

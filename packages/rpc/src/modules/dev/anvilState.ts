@@ -26,7 +26,9 @@ export async function encodeStateDump(dump: StateDump, headNumber: number): Prom
       nonce: Number(nonce),
       balance: toQuantity(balance),
       code: bytesToPrefixedHex(code),
-      storage: Object.fromEntries(storage.map(([slot, value]) => [bytesToPrefixedHex(slot), bytesToPrefixedHex(value)])),
+      storage: Object.fromEntries(
+        storage.map(([slot, value]) => [bytesToPrefixedHex(slot), bytesToPrefixedHex(value)]),
+      ),
     };
   }
   const json = JSON.stringify({
@@ -99,7 +101,8 @@ const U64_MAX = (1n << 64n) - 1n;
 
 /** anvil's u64 nonce: a JSON integer (what anvil writes) or a hex QUANTITY. */
 const nonce: Codec<bigint> = (value, path) => {
-  const n = typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : hexNumber(value, path);
+  const n =
+    typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : hexNumber(value, path);
   if (n > U64_MAX) throw new ParamError(path, "above 2^64-1");
   return n;
 };

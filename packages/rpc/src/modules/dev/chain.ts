@@ -57,7 +57,10 @@ const resetOptions: Codec<void> = (value, path) => {
     members.forking === undefined || members.forking === null ? members : objectMembers(members.forking, forkingPath);
   const {jsonRpcUrl, blockNumber} = forking;
   if ((jsonRpcUrl ?? null) !== null || (blockNumber ?? null) !== null) {
-    const what = [jsonRpcUrl != null && `from ${String(jsonRpcUrl)}`, blockNumber != null && `at block ${String(blockNumber)}`]
+    const what = [
+      jsonRpcUrl != null && `from ${String(jsonRpcUrl)}`,
+      blockNumber != null && `at block ${String(blockNumber)}`,
+    ]
       .filter(Boolean)
       .join(" ");
     throw new ParamError(
