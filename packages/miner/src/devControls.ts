@@ -26,8 +26,6 @@ export interface DevControlsDeps {
 
 /** `evm_*`; every one NOT_ALLOWED when disabled. */
 export class EvmControls implements DevControls {
-  private readonly snapshots: Uint8Array[] = [];
-
   constructor(private readonly deps: DevControlsDeps) {}
 
   async mineBlock(): Promise<SubmitBlockResult> {
