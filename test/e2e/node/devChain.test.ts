@@ -67,17 +67,17 @@ describe.each(["anvil", "hardhat"] as const)("viem's test client, mode %s", (mod
   it("revert returns to the snapshot's blocks and edited state; the snapshot is then gone", async () => {
     const {account, test, publicClient, wallet} = clients(mode);
     await test.setBalance({address: account.address, value: parseEther("3")});
-    const height = await publicClient.getBlockNumber();
+    const height = await publicClient.getBlockNumber({cacheTime: 0});
     const id = await test.snapshot();
 
     const to = privateKeyToAccount(generatePrivateKey()).address;
     const hash = await wallet.sendTransaction({to, value: parseEther("1"), type: "legacy", gasPrice: 0n});
     await publicClient.waitForTransactionReceipt({hash});
     await test.setBalance({address: to, value: parseEther("50")});
-    expect(await publicClient.getBlockNumber()).toBe(height + 1n);
+    expect(await publicClient.getBlockNumber({cacheTime: 0})).toBe(height + 1n);
 
     await test.revert({id});
-    expect(await publicClient.getBlockNumber()).toBe(height);
+    expect(await publicClient.getBlockNumber({cacheTime: 0})).toBe(height);
     expect(await publicClient.getBalance({address: account.address})).toBe(parseEther("3"));
     expect(await publicClient.getBalance({address: to})).toBe(0n);
     expect(await publicClient.getTransactionCount({address: account.address, blockTag: "pending"})).toBe(0);
@@ -108,9 +108,10 @@ describe.each(["anvil", "hardhat"] as const)("viem's test client, mode %s", (mod
   it("reset goes back to genesis; a fork is refused in plain words", async () => {
     const {account, test, publicClient} = clients(mode);
     await test.setBalance({address: account.address, value: 7n});
-    await test.mine({blocks: 2});
+    await rpc(publicClient, "evm_mine", []);
+    await rpc(publicClient, "evm_mine", []);
     await test.reset();
-    expect(await publicClient.getBlockNumber()).toBe(0n);
+    expect(await publicClient.getBlockNumber({cacheTime: 0})).toBe(0n);
     expect(await publicClient.getBalance({address: account.address})).toBe(0n);
     await expect(test.reset({jsonRpcUrl: "http://127.0.0.1:1", blockNumber: 5n})).rejects.toThrow(
       /no fork mode yet, so it cannot reset to a fork from http:\/\/127\.0\.0\.1:1 at block 5/,
@@ -125,7 +126,7 @@ describe.each(["anvil", "hardhat"] as const)("viem's test client, mode %s", (mod
     await test.setNonce({address: account.address, nonce: 4});
     await test.setCode({address: contract, bytecode: SLOT0_READER});
     await test.setStorageAt({address: contract, index: 0, value: word});
-    await test.mine({blocks: 1});
+    await rpc(publicClient, "evm_mine", []);
     const state = await test.dumpState();
     expect(state).toMatch(/^0x1f8b/);
 
@@ -138,7 +139,7 @@ describe.each(["anvil", "hardhat"] as const)("viem's test client, mode %s", (mod
     expect(await publicClient.getStorageAt({address: contract, slot: "0x0"})).toBe(word);
     expect((await publicClient.call({to: contract, blockTag: "pending"})).data).toBe(word);
     // The loaded state is the head's: the next block carries it.
-    await test.mine({blocks: 1});
+    await rpc(publicClient, "evm_mine", []);
     expect(await publicClient.getStorageAt({address: contract, slot: "0x0"})).toBe(word);
   });
 

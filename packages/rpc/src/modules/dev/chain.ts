@@ -5,9 +5,10 @@
  */
 import type {ChainControls} from "@xchain/miner";
 import {toQuantity} from "@xchain/utils";
+import {RpcError} from "../../jsonrpc/errors.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
-import {bool, type Codec, objectMembers, ParamError} from "../../params/codec.ts";
+import {bool, type Codec, describeDecodeError, objectMembers, ParamError} from "../../params/codec.ts";
 import {data, nonNegativeInteger} from "../../params/hex.ts";
 import {method, optional, param} from "../../params/method.ts";
 import {requireMiner} from "../unavailable.ts";
@@ -39,10 +40,17 @@ export function chainMethods({miner, chain}: Pick<ModuleDeps, "miner" | "chain">
     /** Handler for `anvil_loadState`: the dump's accounts written into the head's state; true */
     loadState: method([param("state", data)], async (bytes) => {
       const target = controls();
-      await target.loadState(await decodeStateDump(bytes, target.dumpMaxBytes));
+      await target.loadState(await decodeStateDump(bytes, target.dumpMaxBytes).catch(asInvalidState));
       return true;
     }),
   };
+}
+
+/** A decode failure of the loaded state as -32602 naming its path, as `method` words a bad argument. */
+function asInvalidState(error: unknown): never {
+  const described = describeDecodeError(error);
+  if (!described) throw error;
+  throw RpcError.invalidParams(`invalid argument 0 (${described.path}): ${described.detail}`);
 }
 
 /**
