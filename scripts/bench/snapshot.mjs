@@ -1,0 +1,86 @@
+// evm_snapshot + evm_revert at 100,000 accounts (issue 23 item 7: ≤ 1 ms), next to a small state and
+// anvil in the same run. xchain: a custom network (regtest's rules) whose genesis holds `accounts`
+// funded accounts, the built CLI over keep-alive HTTP on loopback. anvil 1.7.1 (the benchmarks'
+// binary, rpc/servers.mjs) gets the same accounts through anvil_loadState. Each round takes a
+// snapshot, edits a balance (anvil_setBalance) and mines a block, then reverts: the figure is the
+// time of the snapshot and revert calls alone, median and p90 over the rounds.
+//
+//   node scripts/bench/snapshot.mjs [accounts=100000] [rounds=200]
+import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {gzipSync} from "node:zlib";
+import {localNodeArgs, startNode, stopNode} from "./nodeProcess.mjs";
+import {call, keepAliveAgent} from "./rpc/loadGenerator.mjs";
+import {startAnvil} from "./rpc/servers.mjs";
+
+const [accounts, rounds] = [100_000, 200].map((d, i) => Number(process.argv[2 + i] ?? d));
+const addressOf = (n) => `0x${(0x1000 + n).toString(16).padStart(40, "0")}`;
+const BALANCE = "0xde0b6b3a7640000";
+
+/** The median and p90 of `samples` (ms), as text. */
+function summary(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return `median ${at(0.5).toFixed(3)} ms, p90 ${at(0.9).toFixed(3)} ms`;
+}
+
+/** `rounds` of snapshot, edit, mine, revert; the snapshot and revert calls timed. */
+async function measureRounds(url) {
+  const agent = keepAliveAgent(1);
+  const samples = [];
+  for (let i = 0; i < rounds + 10; i++) {
+    const t0 = performance.now();
+    const id = await call(agent, url, "evm_snapshot");
+    const t1 = performance.now();
+    await call(agent, url, "anvil_setBalance", [addressOf(i % accounts), "0x1"]);
+    await call(agent, url, "evm_mine");
+    const t2 = performance.now();
+    const reverted = await call(agent, url, "evm_revert", [id]);
+    const t3 = performance.now();
+    if (reverted !== true) throw new Error(`evm_revert(${id}) answered ${reverted}`);
+    // The first rounds warm the connection and the code paths.
+    if (i >= 10) samples.push(t1 - t0 + (t3 - t2));
+  }
+  agent.destroy();
+  return samples;
+}
+
+/** An xchain node on a custom network whose genesis funds `count` accounts besides the usual one. */
+async function xchainWith(count) {
+  const dir = mkdtempSync(join(tmpdir(), "xchain-bench-snapshot-"));
+  const alloc = {"0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826": {balance: "1000000000000000000000"}};
+  for (let i = 0; i < count; i++) alloc[addressOf(i)] = {balance: BALANCE};
+  const genesis = {config: {chainId: 99}, difficulty: "0x01", gasLimit: "0x989680", timestamp: "0x0", extraData: "0x", minimumGasPrice: "0"};
+  writeFileSync(join(dir, "genesis.json"), JSON.stringify({...genesis, coinbase: addressOf(0), alloc}));
+  const t = performance.now();
+  const node = await startNode(`xchain (${count} accounts)`, [
+    ...localNodeArgs(join(dir, "data")),
+    ...["--network", "custom", "--genesis-file", join(dir, "genesis.json"), "--miner.blockTimeMs", "0"],
+  ]);
+  process.stderr.write(`xchain with ${count} accounts ready in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  return {node, stop: () => stopNode(node).then(() => rmSync(dir, {recursive: true, force: true}))};
+}
+
+for (const count of [0, accounts]) {
+  const {node, stop} = await xchainWith(count);
+  try {
+    console.log(`xchain, ${count} accounts: snapshot + revert ${summary(await measureRounds(node.http))}`);
+  } finally {
+    await stop();
+  }
+}
+
+const anvil = await startAnvil();
+try {
+  const state = {block: null, best_block_number: null, accounts: {}};
+  for (let i = 0; i < accounts; i++) {
+    state.accounts[addressOf(i)] = {nonce: 0, balance: BALANCE, code: "0x", storage: {}};
+  }
+  const agent = keepAliveAgent(1);
+  await call(agent, anvil.url, "anvil_loadState", [`0x${gzipSync(JSON.stringify(state)).toString("hex")}`]);
+  agent.destroy();
+  console.log(`anvil 1.7.1, ${accounts} accounts: snapshot + revert ${summary(await measureRounds(anvil.url))}`);
+} finally {
+  await anvil.stop();
+}
