@@ -1,4 +1,4 @@
-// evm_snapshot + evm_revert at 100,000 accounts (issue 23 item 7: ≤ 1 ms), next to a small state and
+// evm_snapshot + evm_revert at 100,000 accounts (target: 1 ms or less, docs/rpc.md §4.10), next to a small state and
 // anvil in the same run. xchain: a custom network (regtest's rules) whose genesis holds `accounts`
 // funded accounts, the built CLI over keep-alive HTTP on loopback. anvil 1.7.1 (the benchmarks'
 // binary, rpc/servers.mjs) gets the same accounts through anvil_loadState. Each round takes a

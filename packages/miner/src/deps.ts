@@ -5,7 +5,7 @@ import type {BlockExecutor} from "@xchain/execution";
 import type {StateCommit, StateSource} from "@xchain/state";
 import type {TxPoolApi} from "@xchain/txpool";
 import type {Logger} from "@xchain/utils";
-import type {StateDumpSource} from "./dev/chainControls.ts";
+import type {StateDumpSource} from "./types.ts";
 
 /** The parts of the chain the miner reads, imports into and moves (`setHead` for evm_revert). */
 export type MinerChain = Pick<

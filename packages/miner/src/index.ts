@@ -1,5 +1,4 @@
 export type {MinerTxPool, PendingStateSink} from "./deps.ts";
-export type {ChainControls, StateDumpSource} from "./dev/chainControls.ts";
 export {MinerError, type MinerErrorType} from "./errors.ts";
 export {bitcoinNonceFromEthNonce, ethWorkPowValue} from "./ethWork.ts";
 export type {MinerEvents, SubmissionEvent, SubmissionOutcome, SubmitMethod, WorkMethod} from "./events.ts";
@@ -9,9 +8,11 @@ export type {BlockTemplate} from "./template/blockTemplate.ts";
 export {type GasLimitInput, nextGasLimit} from "./template/gasLimit.ts";
 export {nextMinimumGasPrice} from "./template/minimumGasPrice.ts";
 export {
+  type ChainControls,
   type MinerApi,
   MinerErrorCode,
   type PendingBlock,
   type PendingBlockSource,
+  type StateDumpSource,
   type SubmitBlockResult,
 } from "./types.ts";

@@ -14,7 +14,7 @@ import {bigIntToFixedBytes, bytesToHex, equalBytes, type Logger, noopLogger, Rep
 import {AutoMiner} from "./autoMiner.ts";
 import {MinerClock} from "./clock.ts";
 import type {MinerModules} from "./deps.ts";
-import {type ChainControls, DevChainControls} from "./dev/chainControls.ts";
+import {DevChainControls} from "./dev/chainControls.ts";
 import {DevStateControls} from "./dev/stateControls.ts";
 import {EvmControls} from "./devControls.ts";
 import {MinerError} from "./errors.ts";
@@ -37,6 +37,7 @@ import {UncleFinder} from "./template/uncles.ts";
 import {WorkCache} from "./template/workCache.ts";
 import {WorkManager} from "./template/workManager.ts";
 import {
+  type ChainControls,
   type MergedMiningWork,
   type MinerApi,
   MinerErrorCode,

@@ -6,15 +6,10 @@
  * that arrived after the snapshot are dropped; one the restored state refuses is dropped too.
  */
 import type {ChainReader} from "@xchain/chain";
-import type {Transaction} from "@xchain/primitives";
 import {admit} from "./admission.ts";
 import type {PoolContext} from "./context.ts";
 import {HeadView} from "./headView.ts";
-
-/** The pooled transactions of one moment, pending and queued, oldest first. */
-export interface TxPoolSnapshot {
-  readonly transactions: readonly Transaction[];
-}
+import type {TxPoolSnapshot} from "./types.ts";
 
 /** The pool's transactions now, in arrival order. */
 export function takeSnapshot(ctx: PoolContext): TxPoolSnapshot {

@@ -18,12 +18,13 @@ import type {TxPoolOptions} from "./options.ts";
 import {bestTransactions} from "./pool/best.ts";
 import type {PoolTransaction} from "./pool/poolTransaction.ts";
 import {TransactionStore} from "./pool/transactionStore.ts";
-import {restoreSnapshot, type TxPoolSnapshot, takeSnapshot} from "./snapshot.ts";
+import {restoreSnapshot, takeSnapshot} from "./snapshot.ts";
 import {
   type TxPoolAddResult,
   type TxPoolApi,
   type TxPoolContent,
   TxPoolErrorCode,
+  type TxPoolSnapshot,
   type TxPoolStats,
   type TxPoolStatus,
 } from "./types.ts";

@@ -2,7 +2,6 @@
  * The contract of the txpool package: what RPC and the miner use. `TxPool` implements it.
  */
 import type {Transaction} from "@xchain/primitives";
-import type {TxPoolSnapshot} from "./snapshot.ts";
 
 /** Why a transaction was refused (docs/protocol/transactions.md); RPC maps every code to -32010 with the message. */
 export enum TxPoolErrorCode {
@@ -48,6 +47,11 @@ export interface TxPoolStatus {
 export interface TxPoolContent {
   pending: Map<string, Map<bigint, Transaction>>;
   queued: Map<string, Map<bigint, Transaction>>;
+}
+
+/** The pooled transactions of one moment, pending and queued, oldest first (a dev snapshot, `snapshot.ts`). */
+export interface TxPoolSnapshot {
+  readonly transactions: readonly Transaction[];
 }
 
 /** What RPC and the miner need from the pool. */

@@ -9,41 +9,14 @@
  * rskj (`SnapshotManager`); reverting to one forgets it and every later one (rskj's and Hardhat's).
  */
 import {REMASC_SENDER} from "@xchain/primitives";
-import type {DumpedAccount, StateDump, StateDumpLimits} from "@xchain/state";
+import type {DumpedAccount, StateDump} from "@xchain/state";
 import type {TxPoolSnapshot} from "@xchain/txpool";
 import {equalBytes} from "@xchain/utils";
 import type {MinerClock, MinerClockState} from "../clock.ts";
 import type {MinerChain, MinerTxPool} from "../deps.ts";
 import {checkDevControls, notAllowed} from "../devControls.ts";
 import type {WorkManager} from "../template/workManager.ts";
-
-/** The chain controls; every one throws `MinerError(NOT_ALLOWED)` where the dev controls are off. */
-export interface ChainControls {
-  /** The largest state dump, in bytes of JSON, written or loaded (the miner's `dumpStateMaxBytes`). */
-  readonly dumpMaxBytes: number;
-  /** `evm_snapshot`: remembers the head, its state, the pool and the clock; returns the id (1, 2, …). */
-  snapshot(): number;
-  /**
-   * `evm_revert`: back to snapshot `id`'s head, state, pool and clock, forgetting that snapshot and every
-   * later one; false for an unknown id. Pool transactions that arrived after the snapshot are dropped.
-   */
-  revert(id: number): Promise<boolean>;
-  /** `evm_reset`/`anvil_reset`: back to genesis and its state, an empty pool, no clock shift, no snapshot. */
-  reset(): Promise<void>;
-  /** `anvil_dumpState`: the head's state by address and slot, as far as recorded preimages name it. */
-  dumpState(): Promise<StateDump>;
-  /**
-   * `anvil_loadState`: writes the accounts into the head's state in one edit, as anvil loads them:
-   * balance and code replaced, the nonce raised to the dumped one, the listed slots set (others kept).
-   * The REMASC sender (the zero address) keeps its nonce: it counts this chain's blocks.
-   */
-  loadState(accounts: readonly DumpedAccount[]): Promise<void>;
-}
-
-/** Lists a stored state by address and slot (`StateDatabase.dump`). */
-export interface StateDumpSource {
-  dump(root: Uint8Array, limits: StateDumpLimits): Promise<StateDump>;
-}
+import type {ChainControls, StateDumpSource} from "../types.ts";
 
 /** What the chain controls act on. */
 export interface ChainControlsDeps {
