@@ -51,7 +51,14 @@ async function xchainWith(count) {
   const dir = mkdtempSync(join(tmpdir(), "xchain-bench-snapshot-"));
   const alloc = {"0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826": {balance: "1000000000000000000000"}};
   for (let i = 0; i < count; i++) alloc[addressOf(i)] = {balance: BALANCE};
-  const genesis = {config: {chainId: 99}, difficulty: "0x01", gasLimit: "0x989680", timestamp: "0x0", extraData: "0x", minimumGasPrice: "0"};
+  const genesis = {
+    config: {chainId: 99},
+    difficulty: "0x01",
+    gasLimit: "0x989680",
+    timestamp: "0x0",
+    extraData: "0x",
+    minimumGasPrice: "0",
+  };
   writeFileSync(join(dir, "genesis.json"), JSON.stringify({...genesis, coinbase: addressOf(0), alloc}));
   const t = performance.now();
   const node = await startNode(`xchain (${count} accounts)`, [

@@ -6,20 +6,12 @@
  */
 import {writeFileSync} from "node:fs";
 import {join} from "node:path";
+import {call, keepAliveAgent} from "../../../scripts/bench/rpc/loadGenerator.mjs";
 import {startAnvil} from "../../../scripts/bench/rpc/servers.mjs";
 
 const anvil = await startAnvil();
-let id = 0;
-async function rpc(method, params = []) {
-  const response = await fetch(anvil.url, {
-    method: "POST",
-    headers: {"content-type": "application/json"},
-    body: JSON.stringify({jsonrpc: "2.0", id: ++id, method, params}),
-  });
-  const body = await response.json();
-  if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
+const agent = keepAliveAgent(1);
+const rpc = (method, params = []) => call(agent, anvil.url, method, params);
 
 const contract = "0x00000000000000000000000000000000c0ffee01";
 const holder = "0x1111111111111111111111111111111111111111";
@@ -53,5 +45,6 @@ try {
   writeFileSync(file, `${JSON.stringify({anvil: await rpc("web3_clientVersion"), state, expected}, null, 2)}\n`);
   process.stdout.write(`wrote ${file}\n`);
 } finally {
+  agent.destroy();
   await anvil.stop();
 }
