@@ -2,8 +2,9 @@
 // anvil in the same run. xchain: a custom network (regtest's rules) whose genesis holds `accounts`
 // funded accounts, the built CLI over keep-alive HTTP on loopback. anvil 1.7.1 (the benchmarks'
 // binary, rpc/servers.mjs) gets the same accounts through anvil_loadState. Each round takes a
-// snapshot, edits a balance (anvil_setBalance) and mines a block, then reverts: the figure is the
-// time of the snapshot and revert calls alone, median and p90 over the rounds.
+// snapshot, edits a balance (anvil_setBalance), mines a block ("block" rounds; "edit" rounds do
+// not), then reverts: the figure is the time of the snapshot and revert calls alone, median and p90
+// over the rounds.
 //
 //   node scripts/bench/snapshot.mjs [accounts=100000] [rounds=200]
 import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
@@ -25,8 +26,8 @@ function summary(samples) {
   return `median ${at(0.5).toFixed(3)} ms, p90 ${at(0.9).toFixed(3)} ms`;
 }
 
-/** `rounds` of snapshot, edit, mine, revert; the snapshot and revert calls timed. */
-async function measureRounds(url) {
+/** `rounds` of snapshot, edit, mine (when `mine`), revert; the snapshot and revert calls timed. */
+async function measureRounds(url, mine) {
   const agent = keepAliveAgent(1);
   const samples = [];
   for (let i = 0; i < rounds + 10; i++) {
@@ -34,7 +35,7 @@ async function measureRounds(url) {
     const id = await call(agent, url, "evm_snapshot");
     const t1 = performance.now();
     await call(agent, url, "anvil_setBalance", [addressOf(i % accounts), "0x1"]);
-    await call(agent, url, "evm_mine");
+    if (mine) await call(agent, url, "evm_mine");
     const t2 = performance.now();
     const reverted = await call(agent, url, "evm_revert", [id]);
     const t3 = performance.now();
@@ -72,7 +73,12 @@ async function xchainWith(count) {
 for (const count of [0, accounts]) {
   const {node, stop} = await xchainWith(count);
   try {
-    console.log(`xchain, ${count} accounts: snapshot + revert ${summary(await measureRounds(node.http))}`);
+    for (const mine of [false, true]) {
+      const samples = await measureRounds(node.http, mine);
+      console.log(
+        `xchain, ${count} accounts, ${mine ? "block" : "edit"} rounds: snapshot + revert ${summary(samples)}`,
+      );
+    }
   } finally {
     await stop();
   }
@@ -87,7 +93,12 @@ try {
   const agent = keepAliveAgent(1);
   await call(agent, anvil.url, "anvil_loadState", [`0x${gzipSync(JSON.stringify(state)).toString("hex")}`]);
   agent.destroy();
-  console.log(`anvil 1.7.1, ${accounts} accounts: snapshot + revert ${summary(await measureRounds(anvil.url))}`);
+  for (const mine of [false, true]) {
+    const samples = await measureRounds(anvil.url, mine);
+    console.log(
+      `anvil 1.7.1, ${accounts} accounts, ${mine ? "block" : "edit"} rounds: snapshot + revert ${summary(samples)}`,
+    );
+  }
 } finally {
   await anvil.stop();
 }
