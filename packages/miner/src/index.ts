@@ -1,4 +1,5 @@
 export type {MinerTxPool, PendingStateSink} from "./deps.ts";
+export {ImpersonatedAccounts, type ImpersonationControls} from "./dev/impersonation.ts";
 export {MinerError, type MinerErrorType} from "./errors.ts";
 export {bitcoinNonceFromEthNonce, ethWorkPowValue} from "./ethWork.ts";
 export type {MinerEvents, SubmissionEvent, SubmissionOutcome, SubmitMethod, WorkMethod} from "./events.ts";

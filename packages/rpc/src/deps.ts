@@ -13,7 +13,7 @@ import type {
   TraceScope,
   TransactionOutcome,
 } from "@xchain/execution";
-import type {MinerApi, PendingBlockSource} from "@xchain/miner";
+import type {ImpersonationControls, MinerApi, PendingBlockSource} from "@xchain/miner";
 import type {PeerScoringInfo, ReputationSummary} from "@xchain/p2p";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
@@ -144,6 +144,11 @@ export interface RpcDeps {
   txpool: TxPoolApi;
   /** Absent on a node that does not mine: mining methods answer -32601 "not available". */
   miner?: MinerApi;
+  /**
+   * The impersonated accounts (docs/rpc.md §4.10), which the txpool admits by: eth_sendTransaction sends
+   * for them without a key. Absent: the impersonation methods answer -32601 "not available".
+   */
+  impersonation?: ImpersonationControls;
   /** The pending block (docs/rpc.md §4.3; the miner builds it). Absent: `pending` reads as `latest`. */
   pendingBlock?: PendingBlockSource;
   executor: CallExecutor;

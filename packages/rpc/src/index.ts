@@ -34,6 +34,7 @@ export {KeystoreBusyCode, KeystoreBusyError, type KeystoreBusyType} from "./keys
 export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {
+  DEV_METHODS,
   defaultRpcOptions,
   type IpLimitOptions,
   isModuleEnabledByDefault,

@@ -256,6 +256,21 @@ export function methodsDisabledByDefault(network: NetworkParams["name"]): readon
   return isDevelopmentNetwork(network) ? [] : RESTRICTED_METHODS;
 }
 
+/**
+ * Development controls served in another namespace than their own (docs/rpc.md §4.10), with the dev
+ * namespace each belongs to: it answers where that namespace answers (`eth_sendUnsignedTransaction`
+ * with `anvil`: off on mainnet and testnet and with `rpc.modules.anvil` off) unless `methods` names
+ * it, and a gateway key calls it with that namespace or by name, never through the one it is served in.
+ */
+export const DEV_METHODS: Readonly<Record<string, RpcModuleName>> = {eth_sendUnsignedTransaction: "anvil"};
+
+/** The dev methods whose own namespace is off (`isNamespaceEnabled` as the registry decides it). */
+export function devMethodsDisabled(isNamespaceEnabled: (namespace: RpcModuleName) => boolean): string[] {
+  return Object.entries(DEV_METHODS)
+    .filter(([, namespace]) => !isNamespaceEnabled(namespace))
+    .map(([name]) => name);
+}
+
 /** Whether eth_call takes a state override on `network` when `allowCallStateOverride` is unset. */
 export function isCallStateOverrideAllowedByDefault(network: NetworkParams["name"]): boolean {
   return isDevelopmentNetwork(network);

@@ -3,6 +3,7 @@ export {JOURNAL_FILE, type JournalLoadResult, TxJournal, type TxJournalOptions} 
 export {defaultTxPoolOptions, type TxPoolOptions} from "./options.ts";
 export {TxPool, type TxPoolModules} from "./txPool.ts";
 export {
+  type ImpersonationPolicy,
   type TxPoolAddResult,
   type TxPoolApi,
   type TxPoolContent,

@@ -5,7 +5,7 @@
 import {join} from "node:path";
 import type {Chain} from "@xchain/chain";
 import {type BlockExecutor, CallService, callWorkerCount} from "@xchain/execution";
-import type {Miner} from "@xchain/miner";
+import type {ImpersonationControls, Miner} from "@xchain/miner";
 import {formatClientVersion, type HealthProbe, RpcServer} from "@xchain/rpc";
 import type {TxPool} from "@xchain/txpool";
 import type {Logger} from "../logger.ts";
@@ -43,6 +43,8 @@ export interface RpcSources {
   executor: BlockExecutor;
   txpool: TxPool;
   miner: Miner;
+  /** The impersonated accounts (anvil_impersonateAccount…), which the pool admits by. */
+  impersonation: ImpersonationControls;
   p2p: P2PStack | undefined;
   /** `web3_clientVersion`'s version part. */
   version: string;
@@ -51,7 +53,7 @@ export interface RpcSources {
 
 /** Starts the call workers, opens the keystore and starts the RPC server. */
 export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: Closers): Promise<RpcParts> {
-  const {storage, chain, executor, txpool, miner, p2p, version, logger} = sources;
+  const {storage, chain, executor, txpool, miner, impersonation, p2p, version, logger} = sources;
   const {chainspec, db} = storage;
   // Calls and estimates on worker threads over the same database, when there are cores for them.
   const calls = new CallService(
@@ -94,6 +96,7 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
       chain,
       txpool,
       miner,
+      impersonation,
       pendingBlock: miner,
       executor: calls,
       wallet: keystore ?? createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
