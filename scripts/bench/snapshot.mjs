@@ -4,12 +4,22 @@
 // copy the state, and with 100,000 accounts and a block a second it grew past 10 GiB.) Each round takes a
 // snapshot, edits a balance (anvil_setBalance), mines a block ("block" rounds; "edit" rounds do
 // not), then reverts: the figure is the time of the snapshot and revert calls alone, median and p90
-// over the rounds.
+// over the rounds. The same rounds run in process too (Chain on a MemoryStore, the miner's chain
+// controls called directly): the controls' own cost, without HTTP and the node's background work
+// (the template and pending block rebuilt after each head move or edit).
 //
 //   node scripts/bench/snapshot.mjs [accounts=100000] [rounds=200]
 import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
+import {Chain, defaultChainOptions} from "@xchain/chain";
+import {getChainspec, regtestGenesis} from "@xchain/chainspec";
+import {MemoryStore} from "@xchain/db";
+import {BlockExecutor} from "@xchain/execution";
+import {defaultMinerOptions, Miner} from "@xchain/miner";
+import {defaultStateOptions, StateDatabase} from "@xchain/state";
+import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
+import {bigIntToFixedBytes, hexToBytes} from "@xchain/utils";
 import {localNodeArgs, startNode, stopNode} from "./nodeProcess.mjs";
 import {call, keepAliveAgent} from "./rpc/loadGenerator.mjs";
 
@@ -81,3 +91,39 @@ for (const count of [0, accounts]) {
     await stop();
   }
 }
+
+/** The same rounds in process: a regtest chain whose genesis funds `count` accounts, its miner's chain controls. */
+async function inProcess(count) {
+  const chainspec = getChainspec("regtest");
+  const funded = Array.from({length: count}, (_, i) => ({address: hexToBytes(addressOf(i).slice(2)), balance: 1n}));
+  const genesis = {header: regtestGenesis.header, alloc: [...regtestGenesis.alloc, ...funded]};
+  const store = new MemoryStore();
+  const stateOptions = {...defaultStateOptions, recordPreimages: true};
+  const state = new StateDatabase(stateOptions, {store});
+  const chain = await Chain.open(defaultChainOptions, {store, chainspec, genesis, state});
+  const txpool = new TxPool(defaultTxPoolOptions, {chainspec, chain});
+  const assembler = new BlockExecutor({}, {chainspec, state: new StateDatabase(stateOptions, {store})});
+  const modules = {chain, txpool, chainspec, assembler, pendingState: state, stateDumps: state};
+  const miner = new Miner({...defaultMinerOptions(chainspec), enabled: false}, modules);
+  const edited = bigIntToFixedBytes(0xabcn, 20);
+  for (const mine of [false, true]) {
+    const samples = [];
+    for (let i = 0; i < rounds + 10; i++) {
+      const t0 = performance.now();
+      const id = miner.chainControls.snapshot();
+      const t1 = performance.now();
+      await chain.editHeadState((s) => s.setBalance(edited, BigInt(i + 1)));
+      if (mine) await miner.mineBlock();
+      const t2 = performance.now();
+      await miner.chainControls.revert(id);
+      if (i >= 10) samples.push(t1 - t0 + (performance.now() - t2));
+    }
+    console.log(
+      `in process, ${count} accounts, ${mine ? "block" : "edit"} rounds: snapshot + revert ${summary(samples)}`,
+    );
+  }
+  await miner.close();
+  await txpool.close();
+}
+
+for (const count of [0, accounts]) await inProcess(count);
