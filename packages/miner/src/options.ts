@@ -81,7 +81,7 @@ export function defaultMinerOptions(chainspec: Chainspec): MinerOptions {
     rebuildIntervalMs: 60_000,
     pendingDebounceMs: regtest ? 20 : 1_000,
     submissionRateLimitMs: name === "testnet" ? TESTNET_SUBMISSION_RATE_LIMIT_MS : 0,
-    dumpStateMaxBytes: 256 * 1024 * 1024,
+    dumpStateMaxBytes: 64 * 1024 * 1024,
     devControls: regtest,
     allowSolo: false,
     hashrateWindowMs: 60_000,
