@@ -32,7 +32,8 @@ export async function restoreSnapshot(
   let admitted = 0;
   for (const tx of snapshot.transactions) {
     try {
-      await admit(ctx, tx);
+      // Admitted once already: an impersonated one comes back even if its sender is no longer impersonated.
+      await admit(ctx, tx, true);
       admitted++;
     } catch {
       // Refused by the state it comes back to (the snapshot saw it admitted): dropped, as a later one is.

@@ -1,7 +1,8 @@
 /** A dev snapshot of the pool and its restore (`evm_snapshot`/`evm_revert`, docs/rpc.md §4.10). */
-import type {Transaction} from "@xchain/primitives";
+import {Transaction} from "@xchain/primitives";
+import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
-import {cows, hashes, openPool, signTx} from "./helpers.ts";
+import {cows, hashes, openPool, regtest, signTx} from "./helpers.ts";
 
 const [alice, bob] = [cows[0]!, cows[1]!];
 
@@ -40,5 +41,28 @@ describe("pool snapshots", () => {
     expect(empty.transactions).toEqual([]);
     expect(await pool.restore(empty)).toBe(0);
     expect(pool.status()).toEqual({pending: 0, queued: 0});
+  });
+
+  it("an impersonated transaction comes back though its sender is no longer impersonated", async () => {
+    const keyless = hexToBytes("0x00000000000000000000000000000000000c0ffe");
+    const impersonated = new Set([bytesToHex(keyless)]);
+    const {pool} = await openPool({
+      alloc: [{address: keyless, balance: 10n ** 18n}],
+      impersonation: {enabled: true, allows: (sender) => impersonated.has(bytesToHex(sender))},
+    });
+    const values = {
+      gasPrice: 0n,
+      gasLimit: 21_000n,
+      value: 1n,
+      data: new Uint8Array(0),
+      to: cows[9]!.address,
+      nonce: 0n,
+    };
+    const tx = Transaction.impersonate(values, keyless, regtest.params.chainId);
+    await pool.add(tx);
+    const snapshot = pool.snapshot();
+    impersonated.clear();
+    expect(await pool.restore(snapshot)).toBe(1);
+    expect(hashes(pool.pending())).toEqual(hashes([tx]));
   });
 });
