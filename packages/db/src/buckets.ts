@@ -28,6 +28,11 @@ export enum Bucket {
    * carried, not recovered (docs/rpc.md §4.10); written with the block that holds them
    */
   impersonatedSender = 0x0b,
+  /**
+   * keccak256(address or storage slot) (32) -> the address (20) or slot (32): the names of the state
+   * trie's hashed keys, recorded on dev networks only (`StateOptions.recordPreimages`), for dumps
+   */
+  preimage = 0x0c,
   /** singleton keys (head hash, schema version) */
   meta = 0x0f,
 }

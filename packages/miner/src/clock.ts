@@ -7,6 +7,12 @@
  */
 export const MAX_SHIFTED_SECONDS = 2 ** 32 - 1;
 
+/** What `MinerClock.save` keeps: the clock's adjustments, not the wall time (a dev snapshot's clock). */
+export interface MinerClockState {
+  readonly offsetSeconds: number;
+  readonly catchUpSeconds: number;
+}
+
 /** Seconds for block timestamps, shifted by whole seconds. */
 export class MinerClock {
   private offsetSeconds = 0;
@@ -39,6 +45,17 @@ export class MinerClock {
     this.catchUpSeconds += Math.max(0, notBefore - this.nowSeconds());
     this.offsetSeconds += seconds;
     return this.offsetSeconds;
+  }
+
+  /** The adjustments now (evm_snapshot); every field of the clock but the wall time it reads. */
+  save(): MinerClockState {
+    return {offsetSeconds: this.offsetSeconds, catchUpSeconds: this.catchUpSeconds};
+  }
+
+  /** Puts back adjustments `save` returned (evm_revert): the wall time goes on, the shift is the saved one. */
+  restore(state: MinerClockState): void {
+    this.offsetSeconds = state.offsetSeconds;
+    this.catchUpSeconds = state.catchUpSeconds;
   }
 
   /** Drops the shift (evm_reset). */

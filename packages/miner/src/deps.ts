@@ -5,6 +5,7 @@ import type {BlockExecutor} from "@xchain/execution";
 import type {StateCommit, StateSource} from "@xchain/state";
 import type {TxPoolApi} from "@xchain/txpool";
 import type {Logger} from "@xchain/utils";
+import type {StateDumpSource} from "./types.ts";
 
 /** The parts of the chain the miner reads, imports into and moves (`setHead` for evm_revert). */
 export type MinerChain = Pick<
@@ -25,8 +26,11 @@ export type MinerChain = Pick<
 /** Block assembly (`BlockExecutor.assembleBlock`). */
 export type BlockAssembler = Pick<BlockExecutor, "assembleBlock">;
 
-/** The pool's side of mining: the ordered executable transactions, news of new ones, its change counter. */
-export type MinerTxPool = Pick<TxPoolApi, "pendingForBlock" | "onPending" | "revision">;
+/**
+ * The pool's side of mining: the ordered executable transactions, news of new ones, its change counter,
+ * and the dev snapshots of its contents.
+ */
+export type MinerTxPool = Pick<TxPoolApi, "pendingForBlock" | "onPending" | "revision" | "snapshot" | "restore">;
 
 /** Where the pending block's state becomes readable without being stored (`StateDatabase.stageUnpersisted`). */
 export interface PendingStateSink {
@@ -45,6 +49,8 @@ export interface MinerModules {
   chainspec: Chainspec;
   /** The state the node's RPC reads, where the pending block's state is staged. */
   pendingState: PendingStateSink;
+  /** Where anvil_dumpState lists the head's state from (the node's state database); absent, it refuses. */
+  stateDumps?: StateDumpSource;
   /** The state the dev controls' ERC-20 probes call on (anvil_dealERC20); absent, those controls refuse. */
   probeState?: StateSource;
   /** Failures of background work (template rebuilds, the built-in miner) go here; default: nowhere. */

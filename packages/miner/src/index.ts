@@ -9,9 +9,11 @@ export type {BlockTemplate} from "./template/blockTemplate.ts";
 export {type GasLimitInput, nextGasLimit} from "./template/gasLimit.ts";
 export {nextMinimumGasPrice} from "./template/minimumGasPrice.ts";
 export {
+  type ChainControls,
   type MinerApi,
   MinerErrorCode,
   type PendingBlock,
   type PendingBlockSource,
+  type StateDumpSource,
   type SubmitBlockResult,
 } from "./types.ts";

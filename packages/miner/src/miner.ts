@@ -1,6 +1,6 @@
 /**
  * The miner: block templates on the head, the work cache, `mnr_*` and `eth_*` work
- * and submissions, the built-in CPU miner and the `evm_*` controls. It rebuilds the template on a
+ * and submissions, the built-in CPU miner and the dev controls (`evm_*`, and `chainControls`). It rebuilds the template on a
  * new best block, on new pending transactions (debounced; under instant mining the built-in miner
  * takes them at once instead, `MinerOptions.instant`) and every `rebuildIntervalMs`; eagerly
  * while the built-in miner runs or a miner asked for work recently, otherwise on the next request.
@@ -14,6 +14,7 @@ import {bigIntToFixedBytes, bytesToHex, equalBytes, type Logger, noopLogger, Rep
 import {AutoMiner} from "./autoMiner.ts";
 import {MinerClock} from "./clock.ts";
 import type {MinerModules} from "./deps.ts";
+import {DevChainControls} from "./dev/chainControls.ts";
 import {DevStateControls} from "./dev/stateControls.ts";
 import {EvmControls} from "./devControls.ts";
 import {MinerError} from "./errors.ts";
@@ -36,6 +37,7 @@ import {UncleFinder} from "./template/uncles.ts";
 import {WorkCache} from "./template/workCache.ts";
 import {WorkManager} from "./template/workManager.ts";
 import {
+  type ChainControls,
   type MergedMiningWork,
   type MinerApi,
   MinerErrorCode,
@@ -56,6 +58,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   readonly coinbase: Uint8Array;
   /** Work served, external solutions and their outcome, blocks mined (listeners must not throw). */
   readonly events = new EventEmitter<MinerEvents>();
+  readonly chainControls: ChainControls;
   readonly stateControls: StateControls;
   private readonly work: WorkManager;
   private readonly pending: PendingBlockBuilder;
@@ -123,6 +126,15 @@ export class Miner implements MinerApi, PendingBlockSource {
       autoMiner: this.autoMiner,
       enabled: options.devControls,
       maxSecondsInFuture: chainspec.params.newBlockMaxSecondsInTheFuture,
+    });
+    this.chainControls = new DevChainControls({
+      chain,
+      txpool: modules.txpool,
+      clock,
+      work: this.work,
+      states: modules.stateDumps,
+      enabled: options.devControls,
+      dumpMaxBytes: options.dumpStateMaxBytes,
     });
     this.stateControls = new DevStateControls({
       chain,
@@ -292,18 +304,6 @@ export class Miner implements MinerApi, PendingBlockSource {
 
   stopMining(): void {
     this.dev.stopMining();
-  }
-
-  snapshot(): number {
-    return this.dev.snapshot();
-  }
-
-  revert(id: number): Promise<boolean> {
-    return this.dev.revert(id);
-  }
-
-  reset(): Promise<void> {
-    return this.dev.reset();
   }
 
   /** Unsubscribes, stops the timers and the built-in miner, and waits for the block and template in flight. */

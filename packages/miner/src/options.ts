@@ -38,6 +38,8 @@ export interface MinerOptions {
   pendingDebounceMs: number;
   /** Minimum time between two external submissions (mnr_*, eth_submitWork), in milliseconds; 0 = off. */
   submissionRateLimitMs: number;
+  /** anvil_dumpState refuses a dump larger than this, in bytes of JSON before compression (docs/rpc.md §4.10). */
+  dumpStateMaxBytes: number;
   /** Whether the `evm_*` controls work (regtest). */
   devControls: boolean;
   /**
@@ -79,6 +81,7 @@ export function defaultMinerOptions(chainspec: Chainspec): MinerOptions {
     rebuildIntervalMs: 60_000,
     pendingDebounceMs: regtest ? 20 : 1_000,
     submissionRateLimitMs: name === "testnet" ? TESTNET_SUBMISSION_RATE_LIMIT_MS : 0,
+    dumpStateMaxBytes: 64 * 1024 * 1024,
     devControls: regtest,
     allowSolo: false,
     hashrateWindowMs: 60_000,

@@ -5,6 +5,7 @@
  */
 import type {ImportResultKind} from "@xchain/chain";
 import type {Block, Receipt} from "@xchain/primitives";
+import type {DumpedAccount, StateDump, StateDumpLimits} from "@xchain/state";
 
 /** `mnr_getWork` (docs/protocol/mining-rpc.md §2). */
 export interface MergedMiningWork {
@@ -64,15 +65,6 @@ export interface DevControls {
   /** `evm_startMining` / `evm_stopMining`: the built-in miner (`eth_mining`). */
   startMining(): void;
   stopMining(): void;
-  /** `evm_snapshot`: remembers the head; returns the snapshot id (1, 2, … as in rskj). */
-  snapshot(): number;
-  /**
-   * `evm_revert`: moves the head back to the block of snapshot `id` and forgets that snapshot and
-   * every later one; false for an unknown id.
-   */
-  revert(id: number): Promise<boolean>;
-  /** `evm_reset`: moves the head back to genesis, drops the clock shift and forgets every snapshot. */
-  reset(): Promise<void>;
 }
 
 /**
@@ -97,9 +89,40 @@ export interface StateControls {
   setErc20Allowance(owner: Uint8Array, spender: Uint8Array, token: Uint8Array, amount: bigint): Promise<void>;
 }
 
+/**
+ * The chain controls (docs/rpc.md §4.10 "Snapshots, reset, dump and load", `dev/chainControls.ts`); every one throws `MinerError(NOT_ALLOWED)` where the dev controls are off. */
+export interface ChainControls {
+  /** The largest state dump, in bytes of JSON, written or loaded (the miner's `dumpStateMaxBytes`). */
+  readonly dumpMaxBytes: number;
+  /** `evm_snapshot`: remembers the head, its state, the pool and the clock; returns the id (1, 2, …). */
+  snapshot(): number;
+  /**
+   * `evm_revert`: back to snapshot `id`'s head, state, pool and clock, forgetting that snapshot and every
+   * later one; false for an unknown id. Pool transactions that arrived after the snapshot are dropped.
+   */
+  revert(id: number): Promise<boolean>;
+  /** `evm_reset`/`anvil_reset`: back to genesis and its state, an empty pool, no clock shift, no snapshot. */
+  reset(): Promise<void>;
+  /** `anvil_dumpState`: the head's state by address and slot, as far as recorded preimages name it. */
+  dumpState(): Promise<StateDump>;
+  /**
+   * `anvil_loadState`: writes the accounts into the head's state in one edit, as anvil loads them:
+   * balance and code replaced, the nonce raised to the dumped one, the listed slots set (others kept).
+   * The REMASC sender (the zero address) keeps its nonce: it counts this chain's blocks.
+   */
+  loadState(accounts: readonly DumpedAccount[]): Promise<void>;
+}
+
+/** Lists a stored state by address and slot (`StateDatabase.dump`). */
+export interface StateDumpSource {
+  dump(root: Uint8Array, limits: StateDumpLimits): Promise<StateDump>;
+}
+
 /** What RPC needs from the miner. */
 export interface MinerApi extends DevControls {
   readonly coinbase: Uint8Array;
+  /** Snapshots, revert, reset, dump and load (evm_snapshot…, anvil_dumpState…). */
+  readonly chainControls: ChainControls;
   /** The state controls (anvil_setBalance…). */
   readonly stateControls: StateControls;
   getWork(): Promise<MergedMiningWork>;

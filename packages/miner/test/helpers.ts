@@ -7,6 +7,7 @@ import {buildFakeBitcoinBlock, grindNonce, serializeBitcoinBlock} from "@xchain/
 import {publicKeyToAddress, Transaction, type TransactionValues} from "@xchain/primitives";
 import {defaultStateOptions, StateDatabase} from "@xchain/state";
 import {cowAccounts, type DevAccount} from "@xchain/test-utils";
+import type {TxPoolSnapshot} from "@xchain/txpool";
 import {bytesToHex, keccak256, type Logger, noopLogger, publicKeyOf, utf8ToBytes} from "@xchain/utils";
 import {afterEach} from "vitest";
 import {defaultMinerOptions, Miner, type MinerOptions, type MinerTxPool} from "../src/index.ts";
@@ -63,6 +64,16 @@ export class TestPool implements MinerTxPool {
   revision(): number {
     return this.changes;
   }
+
+  snapshot(): TxPoolSnapshot {
+    return {transactions: [...this.txs.values()]};
+  }
+
+  async restore(snapshot: TxPoolSnapshot): Promise<number> {
+    this.txs.clear();
+    this.add(...snapshot.transactions);
+    return snapshot.transactions.length;
+  }
 }
 
 /** A miner on a fresh regtest chain, with its pool and the background errors it reported. */
@@ -108,13 +119,16 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
   setup: TestSetup<P> = {},
 ): Promise<TestMiner<P>> {
   const store = setup.store ?? new MemoryStore();
-  const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: regtestGenesis});
+  // The chain's state (RPC's, where the pending block is staged) and block assembly's, as in the node;
+  // both record preimages as a dev node's do (anvil_dumpState).
+  const stateOptions = {...defaultStateOptions, recordPreimages: true};
+  const state = new StateDatabase(stateOptions, {store});
+  const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: regtestGenesis, state});
   const pool = setup.pool ? setup.pool(chain) : (new TestPool(chain) as MinerTxPool as P);
   const errors: unknown[] = [];
   const infos: string[] = [];
   const options = {...defaultMinerOptions(regtest), enabled: false, ...overrides};
-  const state = new StateDatabase(defaultStateOptions, {store});
-  const assembler = new BlockExecutor({}, {chainspec: regtest, state});
+  const assembler = new BlockExecutor({}, {chainspec: regtest, state: new StateDatabase(stateOptions, {store})});
   // The miner logs a failure of background work at error level with the error as `err`.
   const logger: Logger = {
     ...noopLogger,
@@ -132,6 +146,7 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
     chainspec: regtest,
     pendingState: state,
     probeState: state,
+    stateDumps: state,
     logger,
     notSyncedReason: setup.notSyncedReason,
   };

@@ -213,6 +213,7 @@ const WIRE: Record<MappedCode, Wire> = {
   STATE_READ_ONLY: "fault",
   STATE_BAD_LENGTH: "fault",
   STATE_DUPLICATE_GENESIS_ACCOUNT: "fault",
+  STATE_DUMP_TOO_LARGE: "server",
   // @xchain/txpool: every refusal, with its reason.
   TXPOOL_TOO_LARGE: "rejected",
   TXPOOL_DECODE: "rejected",

@@ -8,5 +8,6 @@ export {
   type TxPoolApi,
   type TxPoolContent,
   TxPoolErrorCode,
+  type TxPoolSnapshot,
 } from "./types.ts";
 export {POOL_GAS_PRICE_CAP_MULTIPLIER, replacementGasPrice} from "./validate/rules.ts";

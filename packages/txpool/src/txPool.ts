@@ -18,12 +18,14 @@ import type {TxPoolOptions} from "./options.ts";
 import {bestTransactions} from "./pool/best.ts";
 import type {PoolTransaction} from "./pool/poolTransaction.ts";
 import {TransactionStore} from "./pool/transactionStore.ts";
+import {restoreSnapshot, takeSnapshot} from "./snapshot.ts";
 import {
   type ImpersonationPolicy,
   type TxPoolAddResult,
   type TxPoolApi,
   type TxPoolContent,
   TxPoolErrorCode,
+  type TxPoolSnapshot,
   type TxPoolStats,
   type TxPoolStatus,
 } from "./types.ts";
@@ -67,9 +69,11 @@ export class TxPool implements TxPoolApi {
   private sequence = 0;
 
   private readonly storageFault: (() => string | undefined) | undefined;
+  private readonly chain: TxPoolChain;
 
   constructor(options: TxPoolOptions, modules: TxPoolModules) {
     const {chain, chainspec} = modules;
+    this.chain = chain;
     this.storageFault = modules.storageFault;
     const nowMs = modules.nowMs ?? Date.now;
     this.ctx = {
@@ -152,6 +156,14 @@ export class TxPool implements TxPoolApi {
 
   revision(): number {
     return this.store.revision;
+  }
+
+  snapshot(): TxPoolSnapshot {
+    return takeSnapshot(this.ctx);
+  }
+
+  restore(snapshot: TxPoolSnapshot): Promise<number> {
+    return this.queue.run(() => restoreSnapshot(this.ctx, this.chain, snapshot));
   }
 
   /** `listener` runs synchronously for each transaction that becomes pending; it must not throw. */

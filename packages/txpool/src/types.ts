@@ -66,6 +66,11 @@ export interface TxPoolContent {
   queued: Map<string, Map<bigint, Transaction>>;
 }
 
+/** The pooled transactions of one moment, pending and queued, oldest first (a dev snapshot, `snapshot.ts`). */
+export interface TxPoolSnapshot {
+  readonly transactions: readonly Transaction[];
+}
+
 /** What RPC and the miner need from the pool. */
 export interface TxPoolApi {
   /**
@@ -93,6 +98,14 @@ export interface TxPoolApi {
   onPending(listener: (tx: Transaction) => void): () => void;
   /** A number that changes whenever the pool's transactions change (admission, replacement, maintenance, eviction). */
   revision(): number;
+  /** The pooled transactions now, pending and queued, for a dev snapshot (docs/rpc.md §4.10); O(pool). */
+  snapshot(): TxPoolSnapshot;
+  /**
+   * Empties the pool and admits the snapshot's transactions again at the chain's current head, after
+   * every add and maintenance submitted before (a dev revert; see `snapshot.ts`); resolves with how
+   * many were admitted.
+   */
+  restore(snapshot: TxPoolSnapshot): Promise<number>;
 }
 
 /** What maintenance and eviction removed or re-admitted since the pool started (for logs and metrics). */

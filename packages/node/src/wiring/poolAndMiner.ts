@@ -63,7 +63,9 @@ export function startPoolAndMiner(
     : undefined;
   closers.push({name: "txpool", close: () => txpool.close().then(() => journal?.close())});
 
-  const assemblerState = new StateDatabase(stateOptions(opts.state, SECONDARY_STATE_SHARE), {store: db});
+  const assemblerState = new StateDatabase(stateOptions(opts.state, SECONDARY_STATE_SHARE, opts.miner.devControls), {
+    store: db,
+  });
   const miner = new Miner(opts.miner, {
     chain,
     txpool,
@@ -71,6 +73,7 @@ export function startPoolAndMiner(
     chainspec,
     // The pending block's state is staged where RPC reads state.
     pendingState: state,
+    stateDumps: state,
     // anvil_dealERC20's probes of a token's storage run calls on the miner's own state.
     probeState: assemblerState,
     logger: logger.child({module: "miner"}),

@@ -1,18 +1,22 @@
 /**
  * The `evm` development controls (docs/protocol/mining-rpc.md §6) through the miner. Results follow rskj: evm_mine,
  * evm_startMining, evm_stopMining and evm_reset return null, evm_increaseTime the total shift and
- * evm_snapshot the snapshot id as QUANTITYs, evm_revert a boolean. Where the miner's controls are
- * off it refuses them (MinerError NOT_ALLOWED, -32602).
+ * evm_snapshot the snapshot id as QUANTITYs, evm_revert a boolean; the last three are the chain controls'
+ * (modules/dev/chain.ts, docs/rpc.md §4.10). Where the miner's controls are off it refuses them
+ * (MinerError NOT_ALLOWED, -32602).
  */
 import {toQuantity} from "@xchain/utils";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import {nonNegativeInteger} from "../params/hex.ts";
 import {method, param} from "../params/method.ts";
+import {chainMethods} from "./dev/chain.ts";
 import {requireMiner} from "./unavailable.ts";
 
 /** evm_* methods. */
-export function evmMethods({miner}: Pick<ModuleDeps, "miner">): Record<string, RpcMethod> {
+export function evmMethods(deps: Pick<ModuleDeps, "miner" | "chain">): Record<string, RpcMethod> {
+  const {miner} = deps;
+  const {snapshot, revert, reset} = chainMethods(deps);
   return {
     /** Handler for `evm_mine`: builds and mines one block now */
     mine: method([], async () => {
@@ -33,14 +37,9 @@ export function evmMethods({miner}: Pick<ModuleDeps, "miner">): Record<string, R
       requireMiner(miner).stopMining();
       return null;
     }),
-    /** Handler for `evm_snapshot`: remembers the head; returns the snapshot id */
-    snapshot: method([], () => toQuantity(requireMiner(miner).snapshot())),
-    /** Handler for `evm_revert`: back to a snapshot's head; false for an unknown id */
-    revert: method([param("snapshotId", nonNegativeInteger)], (id) => requireMiner(miner).revert(id)),
-    /** Handler for `evm_reset`: back to genesis */
-    reset: method([], async () => {
-      await requireMiner(miner).reset();
-      return null;
-    }),
+    /** Handlers for `evm_snapshot`, `evm_revert` and `evm_reset`: the chain controls' (docs/rpc.md §4.10) */
+    snapshot,
+    revert,
+    reset,
   };
 }

@@ -67,6 +67,14 @@ export class TransactionStore {
     if (sender.size === 0) this.bySender.delete(ptx.senderKey);
   }
 
+  /** Removes every transaction (a dev snapshot's restore). */
+  clear(): void {
+    this.byHash.clear();
+    this.bySender.clear();
+    this.heldBytes = 0;
+    this.changes++;
+  }
+
   /** Applies a sender's new account state (see `SenderTransactions.rebase`). */
   rebase(senderKey: string, accountNonce: bigint, balance: bigint): RebaseOutcome | undefined {
     const sender = this.bySender.get(senderKey);

@@ -76,6 +76,13 @@ export const minerKeys: readonly ConfigKey[] = [
   },
   {key: "miner.devControls", kind: {type: "boolean"}, description: "whether the evm_* controls work"},
   {
+    key: "miner.dumpStateMaxBytes",
+    kind: {type: "integer", min: 1, max: 2 ** 31 - 1},
+    placeholder: "bytes",
+    description:
+      "the largest state anvil_dumpState writes and anvil_loadState reads, in bytes of JSON before compression (docs/rpc.md §4.10)",
+  },
+  {
     key: "miner.allowSolo",
     kind: {type: "boolean"},
     description:

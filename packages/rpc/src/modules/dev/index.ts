@@ -6,12 +6,13 @@
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 import {accountMethods} from "./accounts.ts";
+import {chainMethods} from "./chain.ts";
 import {stateMethods} from "./state.ts";
 
 /** Builds one group's methods, by name without the prefix. */
 type DevMethodGroup = (deps: ModuleDeps) => Record<string, RpcMethod>;
 
-const GROUPS: readonly DevMethodGroup[] = [accountMethods, stateMethods];
+const GROUPS: readonly DevMethodGroup[] = [stateMethods, accountMethods, chainMethods];
 
 /** The methods of the `anvil` and `hardhat` namespaces (the same table for both). */
 export function devControlMethods(deps: ModuleDeps): Record<string, RpcMethod>[] {
