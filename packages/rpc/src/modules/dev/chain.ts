@@ -8,7 +8,7 @@ import {toQuantity} from "@xchain/utils";
 import {RpcError} from "../../jsonrpc/errors.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
-import {bool, type Codec, describeDecodeError, objectMembers, ParamError} from "../../params/codec.ts";
+import {bool, type Codec, describeDecodeError, objectMembers, ParamError, withSchema} from "../../params/codec.ts";
 import {data, nonNegativeInteger} from "../../params/hex.ts";
 import {method, optional, param} from "../../params/method.ts";
 import {requireMiner} from "../unavailable.ts";
@@ -58,7 +58,14 @@ function asInvalidState(error: unknown): never {
  * xchain has no fork mode yet: a URL or a block number is refused; an empty one (viem's `reset()`
  * sends `{forking: {blockNumber: null}}`) asks for nothing to fork and resets to genesis.
  */
-const resetOptions: Codec<void> = (value, path) => {
+const FORK_MEMBERS = {jsonRpcUrl: {type: ["string", "null"]}, blockNumber: {type: ["string", "integer", "null"]}};
+// `{forking: {...}}`, or the inner object's members given directly.
+const RESET_SCHEMA = {
+  type: "object",
+  properties: {forking: {type: ["object", "null"], properties: FORK_MEMBERS}, ...FORK_MEMBERS},
+};
+
+const resetOptions: Codec<void> = withSchema(RESET_SCHEMA, (value, path) => {
   const members = objectMembers(value, path);
   const forkingPath = members.forking === undefined ? path : `${path}.forking`;
   const forking =
@@ -76,4 +83,4 @@ const resetOptions: Codec<void> = (value, path) => {
       `xchain has no fork mode yet, so it cannot reset to a fork ${what}; send reset without jsonRpcUrl and blockNumber to go back to genesis`,
     );
   }
-};
+});
