@@ -23,8 +23,11 @@ export type MinerChain = Pick<
 /** Block assembly (`BlockExecutor.assembleBlock`). */
 export type BlockAssembler = Pick<BlockExecutor, "assembleBlock">;
 
-/** The pool's side of mining: the ordered executable transactions, news of new ones, its change counter. */
-export type MinerTxPool = Pick<TxPoolApi, "pendingForBlock" | "onPending" | "revision">;
+/** The pool's side of mining: the ordered executable transactions, news of new ones, its change counter, the dev drops. */
+export type MinerTxPool = Pick<
+  TxPoolApi,
+  "pendingForBlock" | "onPending" | "revision" | "drop" | "dropSender" | "dropAll"
+>;
 
 /** Where the pending block's state becomes readable without being stored (`StateDatabase.stageUnpersisted`). */
 export interface PendingStateSink {

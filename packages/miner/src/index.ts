@@ -1,4 +1,13 @@
 export type {MinerTxPool, PendingStateSink} from "./deps.ts";
+export {MAX_BLOCKS_PER_MINE} from "./dev/miningControls.ts";
+export {
+  DevLogSwitch,
+  type EnvironmentControls,
+  type EnvironmentSettings,
+  type MinerDevControls,
+  type MiningControls,
+  type TimeControls,
+} from "./dev/types.ts";
 export {MinerError, type MinerErrorType} from "./errors.ts";
 export {bitcoinNonceFromEthNonce, ethWorkPowValue} from "./ethWork.ts";
 export type {MinerEvents, SubmissionEvent, SubmissionOutcome, SubmitMethod, WorkMethod} from "./events.ts";

@@ -5,6 +5,7 @@
  */
 import type {ImportResultKind} from "@xchain/chain";
 import type {Block, Receipt} from "@xchain/primitives";
+import type {MinerDevControls} from "./dev/types.ts";
 
 /** `mnr_getWork` (docs/protocol/mining-rpc.md §2). */
 export interface MergedMiningWork {
@@ -78,6 +79,11 @@ export interface DevControls {
 /** What RPC needs from the miner. */
 export interface MinerApi extends DevControls {
   readonly coinbase: Uint8Array;
+  /**
+   * The groups of dev controls beyond `evm_*` (docs/rpc.md §4.10); throws `MinerError(NOT_ALLOWED)` where the
+   * `devControls` option is off: the one check every group's method goes through.
+   */
+  devControls(): MinerDevControls;
   getWork(): Promise<MergedMiningWork>;
   submitBitcoinBlock(bitcoinBlock: Uint8Array): Promise<SubmitBlockResult>;
   /** 80-byte header, coinbase (any serialization; a segwit one is stripped), every txid in display order. */
