@@ -5,11 +5,18 @@
  */
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
+import {environmentMethods} from "./environment.ts";
+import {miningMethods} from "./mining.ts";
+import {timeMethods} from "./time.ts";
 
 /** Builds one group's methods, by name without the prefix. */
 type DevMethodGroup = (deps: ModuleDeps) => Record<string, RpcMethod>;
 
-const GROUPS: readonly DevMethodGroup[] = [];
+const GROUPS: readonly DevMethodGroup[] = [
+  miningMethods,
+  timeMethods,
+  environmentMethods,
+];
 
 /** The methods of the `anvil` and `hardhat` namespaces (the same table for both). */
 export function devControlMethods(deps: ModuleDeps): Record<string, RpcMethod>[] {
