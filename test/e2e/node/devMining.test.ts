@@ -25,12 +25,15 @@ describe.each(["anvil", "hardhat"] as const)("viem's test client in %s mode", (m
     return call<Hash>("eth_sendTransaction", [{from, to: RECIPIENT, value: "0x1", gas: "0x5208"}]);
   };
   const pooledHashes = async (): Promise<string[]> => {
-    const content = await clients().test.getTxpoolContent();
-    return Object.values(content.pending).flatMap((byNonce) => Object.values(byNonce).map((tx) => tx.hash));
+    // rskj's shape: each nonce holds a list of transactions.
+    const content = await call<{pending: Record<string, Record<string, {hash: string}[]>>}>("txpool_content");
+    return Object.values(content.pending).flatMap((byNonce) => Object.values(byNonce).flat().map((tx) => tx.hash));
   };
 
   beforeAll(async () => {
     node = await startNode();
+    // A regtest node mines a block every second by default: off, so that only the controls mine.
+    expect(await call("evm_setIntervalMining", [0])).toBeNull();
   });
   afterAll(async () => {
     await node?.stop();
