@@ -14,12 +14,12 @@ import {bigIntToFixedBytes, bytesToHex, equalBytes, type Logger, noopLogger, Rep
 import {AutoMiner} from "./autoMiner.ts";
 import {MinerClock} from "./clock.ts";
 import type {MinerModules} from "./deps.ts";
-import {EvmControls} from "./devControls.ts";
 import {MinerEnvironmentControls} from "./dev/environmentControls.ts";
 import {MinerMiningControls} from "./dev/miningControls.ts";
 import {requireDevControls} from "./dev/notAllowed.ts";
 import {ClockTimeControls} from "./dev/timeControls.ts";
 import {DevLogSwitch, type MinerDevControls} from "./dev/types.ts";
+import {EvmControls} from "./devControls.ts";
 import {MinerError} from "./errors.ts";
 import {bitcoinNonceFromEthNonce, buildEthHeaderWork, ethWorkPackage, headerWithNonce} from "./ethWork.ts";
 import type {MinerEvents, SubmitMethod} from "./events.ts";

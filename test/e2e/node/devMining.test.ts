@@ -27,7 +27,11 @@ describe.each(["anvil", "hardhat"] as const)("viem's test client in %s mode", (m
   const pooledHashes = async (): Promise<string[]> => {
     // rskj's shape: each nonce holds a list of transactions.
     const content = await call<{pending: Record<string, Record<string, {hash: string}[]>>}>("txpool_content");
-    return Object.values(content.pending).flatMap((byNonce) => Object.values(byNonce).flat().map((tx) => tx.hash));
+    return Object.values(content.pending).flatMap((byNonce) =>
+      Object.values(byNonce)
+        .flat()
+        .map((tx) => tx.hash),
+    );
   };
 
   beforeAll(async () => {
@@ -58,7 +62,7 @@ describe.each(["anvil", "hardhat"] as const)("viem's test client in %s mode", (m
     await clients().test.mine({blocks: 20});
     expect((await latest()).number).toBe(before.number + 20n);
     await expect(call(`${mode}_mine`, ["0xf4240"])).rejects.toThrow(
-      "cannot mine 1000000 blocks in one call: at most 10000",
+      "cannot mine 1000000 blocks in one call: at most 1000",
     );
   });
 

@@ -3,8 +3,8 @@
  * limit the miner's blocks carry, changed at run time from the next template on, and the dev log's switch.
  */
 import {randomBytes} from "node:crypto";
-import type {WorkManager} from "../template/workManager.ts";
 import type {MinerOptions} from "../options.ts";
+import type {WorkManager} from "../template/workManager.ts";
 import {notAllowed} from "./notAllowed.ts";
 import type {DevLogSwitch, EnvironmentControls, EnvironmentSettings} from "./types.ts";
 
@@ -38,7 +38,9 @@ export class MinerEnvironmentControls implements EnvironmentControls {
   setBlockGasLimit(gasLimit: bigint): void {
     const {minGasLimit, options} = this.deps;
     if (gasLimit < minGasLimit) {
-      throw notAllowed(`cannot set the block gas limit to ${gasLimit}: this network's blocks carry at least ${minGasLimit}`);
+      throw notAllowed(
+        `cannot set the block gas limit to ${gasLimit}: this network's blocks carry at least ${minGasLimit}`,
+      );
     }
     // The blocks step toward the target inside the parent's band, as miner.targetGasLimit does.
     options.targetGasLimit = gasLimit;

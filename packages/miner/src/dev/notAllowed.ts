@@ -10,6 +10,8 @@ export function notAllowed(reason: string): MinerError {
 /** Throws NOT_ALLOWED unless the miner's `devControls` option is on: the one check of every group of controls. */
 export function requireDevControls(enabled: boolean): void {
   if (!enabled) {
-    throw notAllowed("the development controls (evm_*, anvil_*, hardhat_*) are disabled on this network (miner.devControls)");
+    throw notAllowed(
+      "the development controls (evm_*, anvil_*, hardhat_*) are disabled on this network (miner.devControls)",
+    );
   }
 }

@@ -12,11 +12,7 @@ import {timeMethods} from "./time.ts";
 /** Builds one group's methods, by name without the prefix. */
 type DevMethodGroup = (deps: ModuleDeps) => Record<string, RpcMethod>;
 
-const GROUPS: readonly DevMethodGroup[] = [
-  miningMethods,
-  timeMethods,
-  environmentMethods,
-];
+const GROUPS: readonly DevMethodGroup[] = [miningMethods, timeMethods, environmentMethods];
 
 /** The methods of the `anvil` and `hardhat` namespaces (the same table for both). */
 export function devControlMethods(deps: ModuleDeps): Record<string, RpcMethod>[] {

@@ -16,7 +16,7 @@ import {requireMiner} from "../unavailable.ts";
  * `mine`'s time budget: `MAX_BLOCKS_PER_MINE` blocks at a few milliseconds each, with room for a loaded
  * machine. A client that gives up first stops the run (the request's signal).
  */
-const MINE_TIMEOUT_MS = MAX_BLOCKS_PER_MINE * 30;
+const MINE_TIMEOUT_MS = MAX_BLOCKS_PER_MINE * 60;
 
 /** The mining group's methods (also evm_setAutomine and evm_setIntervalMining, evm.ts). */
 export function miningMethods({miner}: Pick<ModuleDeps, "miner">): Record<string, RpcMethod> {

@@ -25,7 +25,9 @@ export function timeMethods({miner}: Pick<ModuleDeps, "miner">): Record<string, 
       time().setTime(timestamp > MILLISECONDS_ABOVE ? Math.floor(timestamp / 1000) : timestamp),
     ),
     /** Handler for `anvil_increaseTime` (evm_increaseTime's control): answers the total shift as a number */
-    increaseTime: method([param("seconds", nonNegativeInteger)], (seconds) => requireMiner(miner).increaseTime(seconds)),
+    increaseTime: method([param("seconds", nonNegativeInteger)], (seconds) =>
+      requireMiner(miner).increaseTime(seconds),
+    ),
     /** Handler for `anvil_setBlockTimestampInterval`: each block that many seconds after its parent */
     setBlockTimestampInterval: method([param("seconds", nonNegativeInteger)], (seconds) => {
       time().setBlockTimestampInterval(seconds);
