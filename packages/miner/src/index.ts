@@ -1,5 +1,4 @@
 export type {MinerTxPool, PendingStateSink} from "./deps.ts";
-export {MAX_BLOCKS_PER_MINE} from "./dev/miningControls.ts";
 export {
   DevLogSwitch,
   type EnvironmentControls,

@@ -1,6 +1,6 @@
 /** The mining, time and environment dev controls (docs/rpc.md §4.10) on a miner over a regtest chain. */
 import {describe, expect, it} from "vitest";
-import {MAX_BLOCKS_PER_MINE, MinerErrorCode} from "../src/index.ts";
+import {MinerErrorCode} from "../src/index.ts";
 import {cows, openMiner, transfer} from "./helpers.ts";
 
 const NOW = 2_000_000_000;
@@ -19,11 +19,10 @@ describe("mining controls", () => {
   });
 
   it("refuses a count past the bound, and stops when the signal aborts", async () => {
-    const {miner, chain} = await openMiner();
+    const {miner, chain} = await openMiner({maxBlocksPerMine: 3});
     const {mining} = miner.devControls();
-    await expect(mining.mine(MAX_BLOCKS_PER_MINE + 1, 0)).rejects.toMatchObject({
-      type: {code: MinerErrorCode.NOT_ALLOWED},
-    });
+    await expect(mining.mine(4, 0)).rejects.toMatchObject({type: {code: MinerErrorCode.NOT_ALLOWED}});
+    await expect(mining.mine(4, 0)).rejects.toThrow("at most 3 (miner.maxBlocksPerMine)");
     const controller = new AbortController();
     controller.abort();
     expect(await mining.mine(5, 0, controller.signal)).toBe(0);

@@ -11,12 +11,6 @@ import {notAllowed} from "./notAllowed.ts";
 import type {ClockTimeControls} from "./timeControls.ts";
 import type {MiningControls} from "./types.ts";
 
-/**
- * The most blocks one `mine` call mines. Each is a whole block (its REMASC transaction executed, the block
- * sealed, imported and stored), 5 to 15 ms apiece (docs/rpc.md §4.10): 1,000 answer within the 10 to 20 s
- * clients wait for an answer (viem, Hardhat's HTTP provider).
- */
-export const MAX_BLOCKS_PER_MINE = 1_000;
 
 // Node's timers fire at once past 2^31 − 1 ms: the longest interval setInterval keeps.
 const MAX_INTERVAL_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
@@ -27,7 +21,7 @@ export interface MiningControlsDeps {
   clock: MinerClock;
   autoMiner: Pick<AutoMiner, "mineBlock" | "start" | "isRunning" | "setBlockTime" | "pendingChanged">;
   /** The miner's own options, changed here at run time. */
-  options: Pick<MinerOptions, "autoMine" | "instant" | "blockTimeMs">;
+  options: Pick<MinerOptions, "autoMine" | "instant" | "blockTimeMs" | "maxBlocksPerMine">;
   txpool: Pick<MinerTxPool, "drop" | "dropSender" | "dropAll">;
   time: Pick<ClockTimeControls, "setNextBlockTimestamp">;
 }
@@ -38,9 +32,10 @@ export class MinerMiningControls implements MiningControls {
 
   async mine(blocks: number, intervalSeconds: number, signal?: AbortSignal): Promise<number> {
     if (!Number.isSafeInteger(blocks) || blocks < 0) throw notAllowed(`cannot mine ${blocks} blocks`);
-    if (blocks > MAX_BLOCKS_PER_MINE) {
+    const {maxBlocksPerMine} = this.deps.options;
+    if (blocks > maxBlocksPerMine) {
       throw notAllowed(
-        `cannot mine ${blocks} blocks in one call: at most ${MAX_BLOCKS_PER_MINE}, each a whole block executed and stored; mine them in several calls`,
+        `cannot mine ${blocks} blocks in one call: at most ${maxBlocksPerMine} (miner.maxBlocksPerMine), each a whole block executed and stored; mine them in several calls`,
       );
     }
     if (!Number.isSafeInteger(intervalSeconds) || intervalSeconds < 0) {

@@ -8,7 +8,7 @@
 export interface MiningControls {
   /**
    * Mines `blocks` blocks now, one after the other (anvil_mine, hardhat_mine); with `intervalSeconds` > 0 each
-   * after the first is that many seconds after the one before. At most `MAX_BLOCKS_PER_MINE`; stops early
+   * after the first is that many seconds after the one before. At most `maxBlocksPerMine`; stops early
    * when `signal` aborts. Returns how many were mined.
    */
   mine(blocks: number, intervalSeconds: number, signal?: AbortSignal): Promise<number>;
