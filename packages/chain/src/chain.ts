@@ -104,7 +104,8 @@ export class Chain implements ChainReader {
       this.events.emit("import", {result: outcome.result, durationMs: performance.now() - started});
       if (outcome.newHead) {
         const importMs = performance.now() - started;
-        const event = {...newHeadEvent(outcome.newHead.head, outcome.newHead.change), importMs};
+        const {head, change, outcomes} = outcome.newHead;
+        const event = {...newHeadEvent(head, change), importMs, headOutcomes: outcomes};
         this.currentHead = event.head;
         this.logNewHead(event);
         this.events.emit("newHead", event);

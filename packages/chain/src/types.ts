@@ -2,6 +2,7 @@
  * The contract of the chain package: what RPC, the txpool, the miner and sync read from
  * the chain, and the events they react to. `Chain` implements it over a `KeyValueStore`.
  */
+import type {TransactionOutcome} from "@xchain/execution";
 import type {Block, BlockHeader, Log, Receipt, Transaction} from "@xchain/primitives";
 import type {StateReader} from "@xchain/state";
 import type {NodeError} from "@xchain/utils";
@@ -106,6 +107,11 @@ export interface NewHeadEvent {
   droppedTransactions: Transaction[];
   /** Milliseconds the import of the new head took (validation, execution, write); absent after `Chain.setHead`. */
   importMs?: number;
+  /**
+   * What the new head's transactions did (the REMASC transaction last), from the execution this import
+   * ran: revert payloads included, which receipts do not keep; absent after `Chain.setHead`.
+   */
+  headOutcomes?: readonly TransactionOutcome[];
 }
 
 /** An import's result and how long the import itself took, queue wait excluded. */

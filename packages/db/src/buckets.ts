@@ -21,6 +21,11 @@ export enum Bucket {
   canonicalBloom = 0x08,
   /** block number (8, big-endian) || block hash (32) -> empty: every stored block, canonical or not */
   blocksByNumber = 0x09,
+  /**
+   * transaction hash (32) -> sender (20): a dev node's own impersonated transactions, whose sender is
+   * carried, not recovered (docs/rpc.md §4.10); written with the block that holds them
+   */
+  impersonatedSender = 0x0b,
   /** singleton keys (head hash, schema version) */
   meta = 0x0f,
 }

@@ -1,6 +1,6 @@
 export type {MinerTxPool, PendingStateSink} from "./deps.ts";
+export {ImpersonatedAccounts, type ImpersonationControls} from "./dev/impersonation.ts";
 export {
-  DevLogSwitch,
   type EnvironmentControls,
   type EnvironmentSettings,
   type MinerDevControls,

@@ -18,7 +18,7 @@ import {MinerEnvironmentControls} from "./dev/environmentControls.ts";
 import {MinerMiningControls} from "./dev/miningControls.ts";
 import {requireDevControls} from "./dev/notAllowed.ts";
 import {ClockTimeControls} from "./dev/timeControls.ts";
-import {DevLogSwitch, type MinerDevControls} from "./dev/types.ts";
+import type {MinerDevControls} from "./dev/types.ts";
 import {EvmControls} from "./devControls.ts";
 import {MinerError} from "./errors.ts";
 import {bitcoinNonceFromEthNonce, buildEthHeaderWork, ethWorkPackage, headerWithNonce} from "./ethWork.ts";
@@ -64,8 +64,6 @@ export class Miner implements MinerApi, PendingBlockSource {
   private readonly autoMiner: AutoMiner;
   private readonly dev: EvmControls;
   private readonly devGroups: MinerDevControls;
-  /** The switch of the node's dev log (anvil_setLoggingEnabled): the per-transaction log reads it. */
-  readonly devLog = new DevLogSwitch();
   private readonly clock: MinerClock;
   /** The options as configured, then as the dev controls change them (coinbase, gas, automine, interval). */
   private readonly options: MinerOptions;
@@ -170,7 +168,6 @@ export class Miner implements MinerApi, PendingBlockSource {
       options,
       work: this.work,
       minGasLimit: chainspec.params.minGasLimit,
-      log: this.devLog,
     });
     return {mining, time, environment};
   }

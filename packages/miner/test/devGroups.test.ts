@@ -100,15 +100,13 @@ describe("environment controls", () => {
     expect(() => environment.setBlockGasLimit(1n)).toThrow("this network's blocks carry at least 3000000");
   });
 
-  it("step the blocks' minimumGasPrice toward the price set and switch the dev log", async () => {
+  it("step the blocks' minimumGasPrice toward the price set", async () => {
     const {miner, chain} = await openMiner();
     const {environment} = miner.devControls();
     environment.setMinGasPrice(10n ** 9n);
     await miner.mineBlock();
     expect(chain.head().header.minimumGasPrice).toBe(1n);
     expect(environment.settings().minGasPriceInWei).toBe(10n ** 9n);
-    environment.setLoggingEnabled(false);
-    expect(miner.devLog.enabled).toBe(false);
   });
 });
 

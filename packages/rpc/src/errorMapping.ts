@@ -232,6 +232,9 @@ const WIRE: Record<MappedCode, Wire> = {
   TXPOOL_POOL_FULL: "rejected",
   TXPOOL_SENDER_LIMIT: "rejected",
   TXPOOL_STORAGE_UNAVAILABLE: "rejected",
+  TXPOOL_IMPERSONATION_DISABLED: "rejected",
+  TXPOOL_NOT_IMPERSONATED: "rejected",
+  TXPOOL_RESERVED_SENDER: "rejected",
   // @xchain/utils
   HEX_NOT_A_STRING: "fault",
   HEX_MISSING_PREFIX: "fault",

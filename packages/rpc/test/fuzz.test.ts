@@ -58,7 +58,7 @@ beforeAll(async () => {
     info: () => undefined,
     warn: () => undefined,
     error: (fields: unknown) => {
-      lastCause = (fields as {error?: unknown}).error;
+      lastCause = (fields as {err?: unknown}).err;
     },
     child: () => logger,
   };

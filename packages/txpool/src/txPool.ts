@@ -19,6 +19,7 @@ import {bestTransactions} from "./pool/best.ts";
 import type {PoolTransaction} from "./pool/poolTransaction.ts";
 import {TransactionStore} from "./pool/transactionStore.ts";
 import {
+  type ImpersonationPolicy,
   type TxPoolAddResult,
   type TxPoolApi,
   type TxPoolContent,
@@ -41,6 +42,8 @@ export interface TxPoolModules {
   logger?: Logger;
   /** Why the node cannot store blocks now (a full disk), when it cannot: transactions are refused meanwhile. */
   storageFault?: () => string | undefined;
+  /** Which senders impersonated transactions may come from (a dev node's, docs/rpc.md §4.10); absent: none. */
+  impersonation?: ImpersonationPolicy;
 }
 
 /** The pool; `close()` stops following the chain. */
@@ -75,6 +78,7 @@ export class TxPool implements TxPoolApi {
       store: this.store,
       view: new HeadView(chain, chain.head()),
       stats: this.stats,
+      impersonation: modules.impersonation,
       nowMs,
       nextSequence: () => this.sequence++,
       announce: (promoted) => this.announce(promoted),
@@ -91,10 +95,11 @@ export class TxPool implements TxPoolApi {
   }
 
   add(tx: Transaction): Promise<TxPoolAddResult> {
-    const fault = this.storageFault?.();
-    if (fault !== undefined)
-      return Promise.reject(new TxPoolError({code: TxPoolErrorCode.STORAGE_UNAVAILABLE, reason: fault}));
-    return this.queue.run(() => admit(this.ctx, tx));
+    return this.admitQueued(tx, false);
+  }
+
+  addUnsigned(tx: Transaction): Promise<TxPoolAddResult> {
+    return this.admitQueued(tx, true);
   }
 
   async addRaw(raw: Uint8Array): Promise<TxPoolAddResult> {
@@ -182,6 +187,13 @@ export class TxPool implements TxPoolApi {
   async close(): Promise<void> {
     this.maintenance.close();
     await this.settled();
+  }
+
+  private admitQueued(tx: Transaction, unsigned: boolean): Promise<TxPoolAddResult> {
+    const fault = this.storageFault?.();
+    if (fault !== undefined)
+      return Promise.reject(new TxPoolError({code: TxPoolErrorCode.STORAGE_UNAVAILABLE, reason: fault}));
+    return this.queue.run(() => admit(this.ctx, tx, unsigned));
   }
 
   private announce(promoted: readonly PoolTransaction[]): void {

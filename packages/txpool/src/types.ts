@@ -24,6 +24,23 @@ export enum TxPoolErrorCode {
   SENDER_LIMIT = "TXPOOL_SENDER_LIMIT",
   /** The node cannot store blocks (a full disk): nothing it accepts could be mined. */
   STORAGE_UNAVAILABLE = "TXPOOL_STORAGE_UNAVAILABLE",
+  /** An impersonated transaction where the node's dev controls are off (docs/rpc.md §4.10). */
+  IMPERSONATION_DISABLED = "TXPOOL_IMPERSONATION_DISABLED",
+  /** An impersonated transaction from a sender that is not impersonated (docs/rpc.md §4.10). */
+  NOT_IMPERSONATED = "TXPOOL_NOT_IMPERSONATED",
+  /** An impersonated transaction from the zero address, which sends every block's REMASC transaction. */
+  RESERVED_SENDER = "TXPOOL_RESERVED_SENDER",
+}
+
+/**
+ * Which senders the pool takes impersonated transactions from (their sender carried, not recovered;
+ * docs/rpc.md §4.10). The miner's `ImpersonatedAccounts` implements it; a pool without one takes none.
+ */
+export interface ImpersonationPolicy {
+  /** Whether the node's dev controls are on: impersonated transactions are refused otherwise. */
+  readonly enabled: boolean;
+  /** Whether `sender` is impersonated now (or every sender is: auto-impersonation). */
+  allows(sender: Uint8Array): boolean;
 }
 
 /** Where an admitted transaction sits. */
@@ -51,8 +68,16 @@ export interface TxPoolContent {
 
 /** What RPC and the miner need from the pool. */
 export interface TxPoolApi {
-  /** Validates and admits a transaction; throws `TxPoolError` with the reason. */
+  /**
+   * Validates and admits a transaction; throws `TxPoolError` with the reason. An impersonated one
+   * needs the dev controls on and its sender impersonated (`ImpersonationPolicy`).
+   */
   add(tx: Transaction): Promise<TxPoolAddResult>;
+  /**
+   * Admits an impersonated transaction sent as such (`eth_sendUnsignedTransaction`, which names its
+   * sender): as `add`, with the dev controls on whether or not the sender is impersonated.
+   */
+  addUnsigned(tx: Transaction): Promise<TxPoolAddResult>;
   /** Decodes raw bytes (size limit, legacy only, chain id) and admits them. */
   addRaw(raw: Uint8Array): Promise<TxPoolAddResult>;
   get(hash: Uint8Array): Transaction | undefined;

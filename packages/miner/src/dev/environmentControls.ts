@@ -1,12 +1,12 @@
 /**
  * The block environment (docs/rpc.md §4.10 "Environment"): the coinbase, the minimum gas price and the gas
- * limit the miner's blocks carry, changed at run time from the next template on, and the dev log's switch.
+ * limit the miner's blocks carry, changed at run time from the next template on.
  */
 import {randomBytes} from "node:crypto";
 import type {MinerOptions} from "../options.ts";
 import type {WorkManager} from "../template/workManager.ts";
 import {notAllowed} from "./notAllowed.ts";
-import type {DevLogSwitch, EnvironmentControls, EnvironmentSettings} from "./types.ts";
+import type {EnvironmentControls, EnvironmentSettings} from "./types.ts";
 
 /** What the environment controls act on. */
 export interface EnvironmentControlsDeps {
@@ -15,10 +15,9 @@ export interface EnvironmentControlsDeps {
   work: Pick<WorkManager, "invalidate">;
   /** The network's least gas limit (docs/protocol/fees.md §1.4). */
   minGasLimit: bigint;
-  log: DevLogSwitch;
 }
 
-/** anvil_setCoinbase, anvil_setMinGasPrice, evm_setBlockGasLimit, anvil_setLoggingEnabled. */
+/** anvil_setCoinbase, anvil_setMinGasPrice, evm_setBlockGasLimit. */
 export class MinerEnvironmentControls implements EnvironmentControls {
   private readonly instanceId = new Uint8Array(randomBytes(32));
 
@@ -46,10 +45,6 @@ export class MinerEnvironmentControls implements EnvironmentControls {
     options.targetGasLimit = gasLimit;
     options.forceTargetGasLimit = true;
     this.deps.work.invalidate();
-  }
-
-  setLoggingEnabled(enabled: boolean): void {
-    this.deps.log.enabled = enabled;
   }
 
   settings(): EnvironmentSettings {

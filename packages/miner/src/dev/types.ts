@@ -61,8 +61,6 @@ export interface EnvironmentControls {
    * the blocks step toward; NOT_ALLOWED below the network's minimum.
    */
   setBlockGasLimit(gasLimit: bigint): void;
-  /** anvil_setLoggingEnabled: switches the node's dev log of transactions and blocks (`DevLogSwitch`). */
-  setLoggingEnabled(enabled: boolean): void;
   settings(): EnvironmentSettings;
 }
 
@@ -71,9 +69,4 @@ export interface MinerDevControls {
   readonly mining: MiningControls;
   readonly time: TimeControls;
   readonly environment: EnvironmentControls;
-}
-
-/** The switch of the node's dev log (anvil_setLoggingEnabled): the per-transaction log reads `enabled`. */
-export class DevLogSwitch {
-  enabled = true;
 }

@@ -34,7 +34,7 @@ const mineOptions: Codec<MineOptions> = (value, path) => {
 
 /** evm_* methods. */
 export function evmMethods(
-  deps: Pick<ModuleDeps, "miner" | "chain" | "chainspec" | "clientVersion">,
+  deps: Pick<ModuleDeps, "miner" | "chain" | "chainspec" | "clientVersion" | "logging">,
 ): Record<string, RpcMethod> {
   const {miner} = deps;
   const mining = miningMethods(deps);

@@ -1,6 +1,6 @@
 /**
  * The block environment (docs/rpc.md §4.10 "Environment"): coinbase, minimum gas price, block gas limit, the
- * dev log's switch, anvil's `nodeInfo` and `metadata` with xchain's values, and the settings Rootstock has
+ * transaction log's switch, anvil's `nodeInfo` and `metadata` with xchain's values, and the settings Rootstock has
  * no counterpart for, refused in plain words.
  */
 import type {Chainspec, Rskip} from "@xchain/chainspec";
@@ -27,7 +27,8 @@ export function environmentMethods({
   chain,
   chainspec,
   clientVersion,
-}: Pick<ModuleDeps, "miner" | "chain" | "chainspec" | "clientVersion">): Record<string, RpcMethod> {
+  logging,
+}: Pick<ModuleDeps, "miner" | "chain" | "chainspec" | "clientVersion" | "logging">): Record<string, RpcMethod> {
   const environment = () => requireMiner(miner).devControls().environment;
   return {
     /** Handler for `anvil_setCoinbase`: the next blocks' coinbase (and eth_coinbase) */
@@ -45,9 +46,10 @@ export function environmentMethods({
       environment().setBlockGasLimit(gasLimit);
       return true;
     }),
-    /** Handler for `anvil_setLoggingEnabled`: the node's dev log of transactions and blocks */
+    /** Handler for `anvil_setLoggingEnabled`: the node's transaction log (a node without one has nothing to switch) */
     setLoggingEnabled: method([param("enabled", bool)], (enabled) => {
-      environment().setLoggingEnabled(enabled);
+      environment(); // the dev controls' check
+      if (logging) logging.enabled = enabled;
       return null;
     }),
     /** Handler for `anvil_nodeInfo`: anvil's shape with xchain's values; no fork */

@@ -5,6 +5,7 @@
  */
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
+import {accountMethods} from "./accounts.ts";
 import {environmentMethods} from "./environment.ts";
 import {miningMethods} from "./mining.ts";
 import {timeMethods} from "./time.ts";
@@ -12,7 +13,7 @@ import {timeMethods} from "./time.ts";
 /** Builds one group's methods, by name without the prefix. */
 type DevMethodGroup = (deps: ModuleDeps) => Record<string, RpcMethod>;
 
-const GROUPS: readonly DevMethodGroup[] = [miningMethods, timeMethods, environmentMethods];
+const GROUPS: readonly DevMethodGroup[] = [accountMethods, miningMethods, timeMethods, environmentMethods];
 
 /** The methods of the `anvil` and `hardhat` namespaces (the same table for both). */
 export function devControlMethods(deps: ModuleDeps): Record<string, RpcMethod>[] {
