@@ -1,11 +1,11 @@
 export type {MinerTxPool, PendingStateSink} from "./deps.ts";
 export {ImpersonatedAccounts, type ImpersonationControls} from "./dev/impersonation.ts";
-export {
-  type EnvironmentControls,
-  type EnvironmentSettings,
-  type MinerDevControls,
-  type MiningControls,
-  type TimeControls,
+export type {
+  EnvironmentControls,
+  EnvironmentSettings,
+  MinerDevControls,
+  MiningControls,
+  TimeControls,
 } from "./dev/types.ts";
 export {MinerError, type MinerErrorType} from "./errors.ts";
 export {bitcoinNonceFromEthNonce, ethWorkPowValue} from "./ethWork.ts";

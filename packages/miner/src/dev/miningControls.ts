@@ -11,7 +11,6 @@ import {notAllowed} from "./notAllowed.ts";
 import type {ClockTimeControls} from "./timeControls.ts";
 import type {MiningControls} from "./types.ts";
 
-
 // Node's timers fire at once past 2^31 − 1 ms: the longest interval setInterval keeps.
 const MAX_INTERVAL_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
