@@ -28,9 +28,12 @@ export type BlockAssembler = Pick<BlockExecutor, "assembleBlock">;
 
 /**
  * The pool's side of mining: the ordered executable transactions, news of new ones, its change counter,
- * and the dev snapshots of its contents.
+ * the dev snapshots of its contents and the dev drops.
  */
-export type MinerTxPool = Pick<TxPoolApi, "pendingForBlock" | "onPending" | "revision" | "snapshot" | "restore">;
+export type MinerTxPool = Pick<
+  TxPoolApi,
+  "pendingForBlock" | "onPending" | "revision" | "snapshot" | "restore" | "drop" | "dropSender" | "dropAll"
+>;
 
 /** Where the pending block's state becomes readable without being stored (`StateDatabase.stageUnpersisted`). */
 export interface PendingStateSink {

@@ -5,9 +5,9 @@
 import type {AutoMiner} from "./autoMiner.ts";
 import {MAX_SHIFTED_SECONDS, type MinerClock} from "./clock.ts";
 import type {MinerChain} from "./deps.ts";
-import {MinerError} from "./errors.ts";
+import {notAllowed, requireDevControls} from "./dev/notAllowed.ts";
 import type {WorkManager} from "./template/workManager.ts";
-import {type DevControls, MinerErrorCode, type SubmitBlockResult} from "./types.ts";
+import type {DevControls, SubmitBlockResult} from "./types.ts";
 
 /** What the controls act on. */
 export interface DevControlsDeps {
@@ -65,16 +65,6 @@ export class EvmControls implements DevControls {
   }
 
   private check(): void {
-    checkDevControls(this.deps.enabled);
+    requireDevControls(this.deps.enabled);
   }
-}
-
-/** The one check of every development control (evm_*, anvil_*, hardhat_*): NOT_ALLOWED where `devControls` is off. */
-export function checkDevControls(enabled: boolean): void {
-  if (!enabled) throw notAllowed("the development controls (evm_*, anvil_*, hardhat_*) are disabled on this network");
-}
-
-/** A development control refused, or a bad argument to it. */
-export function notAllowed(reason: string): MinerError {
-  return new MinerError({code: MinerErrorCode.NOT_ALLOWED, reason});
 }

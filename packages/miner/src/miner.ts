@@ -15,7 +15,12 @@ import {AutoMiner} from "./autoMiner.ts";
 import {MinerClock} from "./clock.ts";
 import type {MinerModules} from "./deps.ts";
 import {DevChainControls} from "./dev/chainControls.ts";
+import {MinerEnvironmentControls} from "./dev/environmentControls.ts";
+import {MinerMiningControls} from "./dev/miningControls.ts";
+import {requireDevControls} from "./dev/notAllowed.ts";
 import {DevStateControls} from "./dev/stateControls.ts";
+import {ClockTimeControls} from "./dev/timeControls.ts";
+import type {MinerDevControls} from "./dev/types.ts";
 import {EvmControls} from "./devControls.ts";
 import {MinerError} from "./errors.ts";
 import {bitcoinNonceFromEthNonce, buildEthHeaderWork, ethWorkPackage, headerWithNonce} from "./ethWork.ts";
@@ -37,13 +42,11 @@ import {UncleFinder} from "./template/uncles.ts";
 import {WorkCache} from "./template/workCache.ts";
 import {WorkManager} from "./template/workManager.ts";
 import {
-  type ChainControls,
   type MergedMiningWork,
   type MinerApi,
   MinerErrorCode,
   type PendingBlock,
   type PendingBlockSource,
-  type StateControls,
   type SubmitBlockResult,
 } from "./types.ts";
 
@@ -55,16 +58,17 @@ const INCLUSION_MAX_HELD = 4;
 
 /** The miner of one node; `close` stops it. */
 export class Miner implements MinerApi, PendingBlockSource {
-  readonly coinbase: Uint8Array;
   /** Work served, external solutions and their outcome, blocks mined (listeners must not throw). */
   readonly events = new EventEmitter<MinerEvents>();
-  readonly chainControls: ChainControls;
-  readonly stateControls: StateControls;
   private readonly work: WorkManager;
   private readonly pending: PendingBlockBuilder;
   private readonly submitter: Submitter;
   private readonly autoMiner: AutoMiner;
   private readonly dev: EvmControls;
+  private readonly devGroups: MinerDevControls;
+  private readonly clock: MinerClock;
+  /** The options as configured, then as the dev controls change them (coinbase, gas, automine, interval). */
+  private readonly options: MinerOptions;
   private readonly meter: HashrateMeter;
   private readonly inclusion = new InclusionWaiters(INCLUSION_WAIT_MS, INCLUSION_MAX_HELD);
   private readonly now: () => number;
@@ -77,12 +81,10 @@ export class Miner implements MinerApi, PendingBlockSource {
   private lastWorkRequestAt = Number.NEGATIVE_INFINITY;
 
   /** Subscribes to the chain and the pool, and starts the built-in miner when `options.enabled`. */
-  constructor(
-    private readonly options: MinerOptions,
-    modules: MinerModules,
-  ) {
+  constructor(configured: MinerOptions, modules: MinerModules) {
     const {chain, chainspec} = modules;
-    this.coinbase = options.coinbase;
+    const options = {...configured};
+    this.options = options;
     this.now = modules.now ?? Date.now;
     this.logger = modules.logger ?? noopLogger;
     this.rebuildFailures = new RepeatedErrorLog(this.logger, "block template rebuild failed");
@@ -91,6 +93,7 @@ export class Miner implements MinerApi, PendingBlockSource {
       this.logger.warn("miner.coinbase is the zero address: the fees of mined blocks are lost; set miner.coinbase");
     }
     const clock = new MinerClock(this.now);
+    this.clock = clock;
     const sources = {...modules, clock, uncles: new UncleFinder(chain, chainspec), options};
     this.work = new WorkManager(
       (head) => buildTemplate(sources, head),
@@ -127,21 +130,7 @@ export class Miner implements MinerApi, PendingBlockSource {
       enabled: options.devControls,
       maxSecondsInFuture: chainspec.params.newBlockMaxSecondsInTheFuture,
     });
-    this.chainControls = new DevChainControls({
-      chain,
-      txpool: modules.txpool,
-      clock,
-      work: this.work,
-      states: modules.stateDumps,
-      enabled: options.devControls,
-      dumpMaxBytes: options.dumpStateMaxBytes,
-    });
-    this.stateControls = new DevStateControls({
-      chain,
-      chainspec,
-      probeState: modules.probeState,
-      enabled: options.devControls,
-    });
+    this.devGroups = this.buildDevGroups(modules);
 
     chain.events.on("newHead", this.onNewHead);
     chain.events.on("stateEdited", this.onStateEdited);
@@ -156,6 +145,44 @@ export class Miner implements MinerApi, PendingBlockSource {
       this.refreshInBackground();
     }, options.rebuildIntervalMs);
     if (options.enabled) this.autoMiner.start();
+  }
+
+  /** The blocks' coinbase (eth_coinbase), as configured or set by anvil_setCoinbase. */
+  get coinbase(): Uint8Array {
+    return this.options.coinbase;
+  }
+
+  devControls(): MinerDevControls {
+    requireDevControls(this.options.devControls);
+    return this.devGroups;
+  }
+
+  private buildDevGroups({chain, chainspec, txpool, stateDumps, probeState}: MinerModules): MinerDevControls {
+    const head = () => chain.head();
+    const time = new ClockTimeControls({
+      head,
+      clock: this.clock,
+      work: this.work,
+      now: this.now,
+      maxSecondsInFuture: chainspec.params.newBlockMaxSecondsInTheFuture,
+    });
+    const options = this.options;
+    const mining = new MinerMiningControls({head, clock: this.clock, autoMiner: this.autoMiner, options, txpool, time});
+    const environment = new MinerEnvironmentControls({
+      options,
+      work: this.work,
+      minGasLimit: chainspec.params.minGasLimit,
+    });
+    const state = new DevStateControls({chain, chainspec, probeState});
+    const chainControls = new DevChainControls({
+      chain,
+      txpool,
+      clock: this.clock,
+      work: this.work,
+      states: stateDumps,
+      dumpMaxBytes: options.dumpStateMaxBytes,
+    });
+    return {state, chain: chainControls, mining, time, environment};
   }
 
   async getWork(): Promise<MergedMiningWork> {
@@ -317,6 +344,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   }
 
   private readonly onNewHead = (event: NewHeadEvent): void => {
+    this.clock.headMoved(event.head.header.timestamp);
     this.inclusion.included(event.added);
     this.work.invalidate();
     this.refreshInBackground();

@@ -43,6 +43,11 @@ export interface MinerOptions {
   /** Whether the `evm_*` controls work (regtest). */
   devControls: boolean;
   /**
+   * The most blocks one anvil_mine / hardhat_mine / evm_mine call mines (docs/rpc.md §4.10): each is a whole
+   * block, 5 to 15 ms apiece, so 1,000 answer within the 10 to 20 s clients wait.
+   */
+  maxBlocksPerMine: number;
+  /**
    * Serve work (`mnr_getWork`, `eth_getWork`) even when the node's `notSyncedReason` module says it
    * is not synced: mining alone on purpose (the first miners of a new network, docs/running-a-network.md).
    */
@@ -83,6 +88,7 @@ export function defaultMinerOptions(chainspec: Chainspec): MinerOptions {
     submissionRateLimitMs: name === "testnet" ? TESTNET_SUBMISSION_RATE_LIMIT_MS : 0,
     dumpStateMaxBytes: 64 * 1024 * 1024,
     devControls: regtest,
+    maxBlocksPerMine: 1_000,
     allowSolo: false,
     hashrateWindowMs: 60_000,
   };

@@ -5,7 +5,8 @@
  */
 import type {ImportResultKind} from "@xchain/chain";
 import type {Block, Receipt} from "@xchain/primitives";
-import type {DumpedAccount, StateDump, StateDumpLimits} from "@xchain/state";
+import type {StateDump, StateDumpLimits} from "@xchain/state";
+import type {MinerDevControls} from "./dev/types.ts";
 
 /** `mnr_getWork` (docs/protocol/mining-rpc.md §2). */
 export interface MergedMiningWork {
@@ -67,52 +68,6 @@ export interface DevControls {
   stopMining(): void;
 }
 
-/**
- * anvil's and Hardhat's state controls (`anvil_setBalance`…, docs/rpc.md §4.10 "State"): each edits the
- * head's state at once (`Chain.editHeadState`), visible to `latest` and `pending` reads and carried by the
- * next block mined. Addresses are 20 bytes, slots and storage values 32. Every one throws
- * `MinerError(NOT_ALLOWED)` where the dev controls are off.
- */
-export interface StateControls {
-  setBalance(address: Uint8Array, balance: bigint): Promise<void>;
-  /** The balance plus `amount`, capped at 2^256 − 1 (anvil's). */
-  addBalance(address: Uint8Array, amount: bigint): Promise<void>;
-  setCode(address: Uint8Array, code: Uint8Array): Promise<void>;
-  setNonce(address: Uint8Array, nonce: bigint): Promise<void>;
-  setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void>;
-  /**
-   * Sets `holder`'s balance of the ERC-20 `token` in the token's storage, at the slot its `balanceOf`
-   * reads (found by probing, as anvil does); NOT_ALLOWED naming the token when no slot is found.
-   */
-  dealErc20(holder: Uint8Array, token: Uint8Array, balance: bigint): Promise<void>;
-  /** Sets `owner`'s allowance to `spender` of the ERC-20 `token`, found through `allowance` likewise. */
-  setErc20Allowance(owner: Uint8Array, spender: Uint8Array, token: Uint8Array, amount: bigint): Promise<void>;
-}
-
-/**
- * The chain controls (docs/rpc.md §4.10 "Snapshots, reset, dump and load", `dev/chainControls.ts`); every one throws `MinerError(NOT_ALLOWED)` where the dev controls are off. */
-export interface ChainControls {
-  /** The largest state dump, in bytes of JSON, written or loaded (the miner's `dumpStateMaxBytes`). */
-  readonly dumpMaxBytes: number;
-  /** `evm_snapshot`: remembers the head, its state, the pool and the clock; returns the id (1, 2, …). */
-  snapshot(): number;
-  /**
-   * `evm_revert`: back to snapshot `id`'s head, state, pool and clock, forgetting that snapshot and every
-   * later one; false for an unknown id. Pool transactions that arrived after the snapshot are dropped.
-   */
-  revert(id: number): Promise<boolean>;
-  /** `evm_reset`/`anvil_reset`: back to genesis and its state, an empty pool, no clock shift, no snapshot. */
-  reset(): Promise<void>;
-  /** `anvil_dumpState`: the head's state by address and slot, as far as recorded preimages name it. */
-  dumpState(): Promise<StateDump>;
-  /**
-   * `anvil_loadState`: writes the accounts into the head's state in one edit, as anvil loads them:
-   * balance and code replaced, the nonce raised to the dumped one, the listed slots set (others kept).
-   * The REMASC sender (the zero address) keeps its nonce: it counts this chain's blocks.
-   */
-  loadState(accounts: readonly DumpedAccount[]): Promise<void>;
-}
-
 /** Lists a stored state by address and slot (`StateDatabase.dump`). */
 export interface StateDumpSource {
   dump(root: Uint8Array, limits: StateDumpLimits): Promise<StateDump>;
@@ -121,10 +76,11 @@ export interface StateDumpSource {
 /** What RPC needs from the miner. */
 export interface MinerApi extends DevControls {
   readonly coinbase: Uint8Array;
-  /** Snapshots, revert, reset, dump and load (evm_snapshot…, anvil_dumpState…). */
-  readonly chainControls: ChainControls;
-  /** The state controls (anvil_setBalance…). */
-  readonly stateControls: StateControls;
+  /**
+   * The groups of dev controls beyond `evm_*` (docs/rpc.md §4.10); throws `MinerError(NOT_ALLOWED)` where the
+   * `devControls` option is off: the one check every group's method goes through.
+   */
+  devControls(): MinerDevControls;
   getWork(): Promise<MergedMiningWork>;
   submitBitcoinBlock(bitcoinBlock: Uint8Array): Promise<SubmitBlockResult>;
   /** 80-byte header, coinbase (any serialization; a segwit one is stripped), every txid in display order. */

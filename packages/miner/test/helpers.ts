@@ -8,7 +8,7 @@ import {publicKeyToAddress, Transaction, type TransactionValues} from "@xchain/p
 import {defaultStateOptions, StateDatabase} from "@xchain/state";
 import {cowAccounts, type DevAccount} from "@xchain/test-utils";
 import type {TxPoolSnapshot} from "@xchain/txpool";
-import {bytesToHex, keccak256, type Logger, noopLogger, publicKeyOf, utf8ToBytes} from "@xchain/utils";
+import {bytesToHex, equalBytes, keccak256, type Logger, noopLogger, publicKeyOf, utf8ToBytes} from "@xchain/utils";
 import {afterEach} from "vitest";
 import {defaultMinerOptions, Miner, type MinerOptions, type MinerTxPool} from "../src/index.ts";
 
@@ -73,6 +73,24 @@ export class TestPool implements MinerTxPool {
     this.txs.clear();
     this.add(...snapshot.transactions);
     return snapshot.transactions.length;
+  }
+
+  async drop(hash: Uint8Array): Promise<boolean> {
+    this.changes++;
+    return this.txs.delete(bytesToHex(hash));
+  }
+
+  async dropSender(sender: Uint8Array): Promise<number> {
+    const theirs = [...this.txs.values()].filter((tx) => equalBytes(tx.sender(), sender));
+    for (const tx of theirs) await this.drop(tx.hash());
+    return theirs.length;
+  }
+
+  async dropAll(): Promise<number> {
+    const count = this.txs.size;
+    this.txs.clear();
+    this.changes++;
+    return count;
   }
 }
 

@@ -14,7 +14,7 @@ describe("state controls", () => {
     const before = await miner.pendingBlock();
     const work = await miner.getWork();
 
-    await miner.stateControls.setBalance(poor.address, 10n ** 18n);
+    await miner.devControls().state.setBalance(poor.address, 10n ** 18n);
 
     const after = await miner.pendingBlock();
     expect(after).not.toBe(before);
@@ -31,9 +31,9 @@ describe("state controls", () => {
   it("a transaction the edit makes valid is mined: a funded sender with a set nonce", async () => {
     const {miner, pool, chain} = await openMiner();
     const sender = account("state controls sender");
-    await miner.stateControls.addBalance(sender.address, 10n ** 18n);
-    await miner.stateControls.addBalance(sender.address, 1n);
-    await miner.stateControls.setNonce(sender.address, 4n);
+    await miner.devControls().state.addBalance(sender.address, 10n ** 18n);
+    await miner.devControls().state.addBalance(sender.address, 1n);
+    await miner.devControls().state.setNonce(sender.address, 4n);
     pool.add(transfer(sender, {nonce: 4n, value: 5n}));
     await miner.mineBlock();
     const block = await chain.getBlock(chain.head().hash);
@@ -48,10 +48,10 @@ describe("state controls", () => {
     const target = account("state controls target").address;
     const slot = bigIntToFixedBytes(1n, 32);
     const word = bigIntToFixedBytes(42n, 32);
-    await miner.stateControls.setCode(target, Uint8Array.of(0x00));
-    await miner.stateControls.setStorageAt(target, slot, word);
-    await miner.stateControls.setBalance(target, 2n ** 256n - 2n);
-    await miner.stateControls.addBalance(target, 10n);
+    await miner.devControls().state.setCode(target, Uint8Array.of(0x00));
+    await miner.devControls().state.setStorageAt(target, slot, word);
+    await miner.devControls().state.setBalance(target, 2n ** 256n - 2n);
+    await miner.devControls().state.addBalance(target, 10n);
     const state = await chain.stateAt(chain.head().hash);
     expect(await state.getCode(target)).toEqual(Uint8Array.of(0x00));
     expect(await state.getStorage(target, slot)).toEqual(word);
@@ -62,23 +62,23 @@ describe("state controls", () => {
     const off = await openMiner({devControls: false});
     const refused = {type: expect.objectContaining({code: MinerErrorCode.NOT_ALLOWED})};
     const who = account("state controls who").address;
-    expect(() => off.miner.stateControls.setBalance(who, 1n)).toThrow(expect.objectContaining(refused));
-    expect(() => off.miner.stateControls.dealErc20(who, who, 1n)).toThrow(expect.objectContaining(refused));
+    expect(() => off.miner.devControls().state.setBalance(who, 1n)).toThrow(expect.objectContaining(refused));
+    expect(() => off.miner.devControls().state.dealErc20(who, who, 1n)).toThrow(expect.objectContaining(refused));
 
     const {miner, chain} = await openMiner();
     // The protocol's accounts: REMASC's nonce counts blocks, its account holds the fees it pays out.
-    await expect(async () => miner.stateControls.setNonce(REMASC_SENDER, 9n)).rejects.toMatchObject({
+    await expect(async () => miner.devControls().state.setNonce(REMASC_SENDER, 9n)).rejects.toMatchObject({
       ...refused,
       message: expect.stringMatching(/REMASC transaction's/),
     });
-    await expect(async () => miner.stateControls.setBalance(REMASC_ADDRESS, 0n)).rejects.toMatchObject({
+    await expect(async () => miner.devControls().state.setBalance(REMASC_ADDRESS, 0n)).rejects.toMatchObject({
       ...refused,
       message: expect.stringMatching(/REMASC's account/),
     });
     await miner.mineBlock();
     expect(chain.head().number).toBe(1);
     // No code at the "token": balanceOf answers nothing and reads no slot.
-    await expect(miner.stateControls.dealErc20(who, account("no token").address, 5n)).rejects.toMatchObject({
+    await expect(miner.devControls().state.dealErc20(who, account("no token").address, 5n)).rejects.toMatchObject({
       ...refused,
       message: expect.stringMatching(/unable to set the ERC-20 balance: no storage slot/),
     });

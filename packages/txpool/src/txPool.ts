@@ -166,6 +166,26 @@ export class TxPool implements TxPoolApi {
     return this.queue.run(() => restoreSnapshot(this.ctx, this.chain, snapshot));
   }
 
+  drop(hash: Uint8Array): Promise<boolean> {
+    return this.queue.run(async () => {
+      const ptx = this.store.get(bytesToHex(hash));
+      if (ptx) this.store.delete(ptx);
+      return ptx !== undefined;
+    });
+  }
+
+  dropSender(sender: Uint8Array): Promise<number> {
+    return this.queue.run(async () => this.store.deleteSender(bytesToHex(sender)));
+  }
+
+  dropAll(): Promise<number> {
+    return this.queue.run(async () => {
+      let dropped = 0;
+      for (const key of this.store.senderKeys()) dropped += this.store.deleteSender(key);
+      return dropped;
+    });
+  }
+
   /** `listener` runs synchronously for each transaction that becomes pending; it must not throw. */
   onPending(listener: (tx: Transaction) => void): () => void {
     this.listeners.add(listener);

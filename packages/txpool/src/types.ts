@@ -106,6 +106,15 @@ export interface TxPoolApi {
    * many were admitted.
    */
   restore(snapshot: TxPoolSnapshot): Promise<number>;
+  /**
+   * Removes one transaction (the dev controls, docs/rpc.md §4.10): its sender's later nonces wait behind the gap
+   * it leaves (queued); false when the pool does not hold it.
+   */
+  drop(hash: Uint8Array): Promise<boolean>;
+  /** Removes every transaction of `sender`; returns how many. */
+  dropSender(sender: Uint8Array): Promise<number>;
+  /** Removes every transaction; returns how many. */
+  dropAll(): Promise<number>;
 }
 
 /** What maintenance and eviction removed or re-admitted since the pool started (for logs and metrics). */

@@ -14,9 +14,10 @@ import type {TxPoolSnapshot} from "@xchain/txpool";
 import {equalBytes} from "@xchain/utils";
 import type {MinerClock, MinerClockState} from "../clock.ts";
 import type {MinerChain, MinerTxPool} from "../deps.ts";
-import {checkDevControls, notAllowed} from "../devControls.ts";
 import type {WorkManager} from "../template/workManager.ts";
-import type {ChainControls, StateDumpSource} from "../types.ts";
+import type {StateDumpSource} from "../types.ts";
+import {notAllowed} from "./notAllowed.ts";
+import type {ChainControls} from "./types.ts";
 
 /** What the chain controls act on. */
 export interface ChainControlsDeps {
@@ -26,8 +27,6 @@ export interface ChainControlsDeps {
   work: WorkManager;
   /** Where the head's state is listed from (the node's state database); absent, dumps are refused. */
   states: StateDumpSource | undefined;
-  /** The miner's `devControls` option. */
-  enabled: boolean;
   /** The largest dump, in bytes of JSON (the miner's `dumpStateMaxBytes`). */
   dumpMaxBytes: number;
 }
@@ -51,7 +50,6 @@ export class DevChainControls implements ChainControls {
   }
 
   snapshot(): number {
-    checkDevControls(this.deps.enabled);
     const {chain, txpool, clock} = this.deps;
     const head = chain.head();
     this.snapshots.push({
@@ -64,7 +62,6 @@ export class DevChainControls implements ChainControls {
   }
 
   async revert(id: number): Promise<boolean> {
-    checkDevControls(this.deps.enabled);
     const snapshot = Number.isSafeInteger(id) && id >= 1 ? this.snapshots[id - 1] : undefined;
     if (!snapshot) return false;
     this.snapshots.length = id - 1;
@@ -75,7 +72,6 @@ export class DevChainControls implements ChainControls {
   }
 
   async reset(): Promise<void> {
-    checkDevControls(this.deps.enabled);
     const {chain, clock, txpool} = this.deps;
     this.snapshots.length = 0;
     // A reset starts over in time too: a shift that broke mining must not outlive it.
@@ -87,14 +83,12 @@ export class DevChainControls implements ChainControls {
   }
 
   async dumpState(): Promise<StateDump> {
-    checkDevControls(this.deps.enabled);
     const {chain, states} = this.deps;
     if (!states) throw notAllowed("this miner was built without a state to list: anvil_dumpState is not available");
     return states.dump(chain.stateRootAfter(chain.head().header), {maxBytes: this.dumpMaxBytes});
   }
 
   async loadState(accounts: readonly DumpedAccount[]): Promise<void> {
-    checkDevControls(this.deps.enabled);
     await this.deps.chain.editHeadState(async (state) => {
       for (const {address, nonce, balance, code, storage} of accounts) {
         const current = await state.getAccount(address);

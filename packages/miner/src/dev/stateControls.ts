@@ -11,10 +11,10 @@ import {REMASC_ADDRESS, REMASC_SENDER} from "@xchain/primitives";
 import type {StateSource} from "@xchain/state";
 import {bigIntToFixedBytes, bytesToPrefixedHex, equalBytes} from "@xchain/utils";
 import type {MinerChain} from "../deps.ts";
-import {checkDevControls, notAllowed} from "../devControls.ts";
 import {templateChainView} from "../template/chainReads.ts";
-import type {StateControls} from "../types.ts";
 import {addressCall, findErc20Slot} from "./erc20Slots.ts";
+import {notAllowed} from "./notAllowed.ts";
+import type {StateControls} from "./types.ts";
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
@@ -24,8 +24,6 @@ export interface StateControlsDeps {
   chainspec: Chainspec;
   /** The state the ERC-20 probes run calls on; absent, dealERC20 and setERC20Allowance refuse. */
   probeState?: StateSource;
-  /** The miner's `devControls` option. */
-  enabled: boolean;
 }
 
 /** The state controls; every one NOT_ALLOWED when the dev controls are disabled. */
@@ -50,7 +48,6 @@ export class DevStateControls implements StateControls {
 
   /** The zero address's nonce is refused: it is the REMASC transaction's, block number − 1. */
   setNonce(address: Uint8Array, nonce: bigint): Promise<void> {
-    checkDevControls(this.deps.enabled);
     if (equalBytes(address, REMASC_SENDER)) {
       throw notAllowed(
         "the nonce of the zero address is the REMASC transaction's (block number - 1): every block would be invalid",
@@ -73,7 +70,6 @@ export class DevStateControls implements StateControls {
 
   /** The one way in: the dev controls' check, REMASC's account refused, then the edit of the head's state. */
   private edit(address: Uint8Array, change: (state: HeadStateEditor) => Promise<void>): Promise<void> {
-    checkDevControls(this.deps.enabled);
     refuseRemascAccount(address);
     return this.deps.chain.editHeadState(change);
   }

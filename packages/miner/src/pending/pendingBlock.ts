@@ -1,7 +1,7 @@
 /**
  * The pending block (docs/rpc.md §4.3, rskj `ExecutionBlockRetriever`): the block this node would
  * mine now on its head, number + 1, the miner clock's time, the pool's best transactions applied.
- * It is built on request and kept until the head, the pool, the clock's shift or the head's state (a
+ * It is built on request and kept until the head, the pool, the clock's settings or the head's state (a
  * dev control's edit, `invalidate`) changes; its state
  * is staged with the state RPC reads, so reads at its root work without storing it.
  */
@@ -36,7 +36,7 @@ export class PendingBlockBuilder {
   /** The pending block on the current head; concurrent requests share one build. */
   current(): Promise<PendingBlock> {
     const head = this.sources.head();
-    const key = `${bytesToHex(head.hash)}:${this.sources.poolRevision()}:${this.sources.clock.adjustmentSeconds}`;
+    const key = `${bytesToHex(head.hash)}:${this.sources.poolRevision()}:${this.sources.clock.revision}`;
     if (this.cached?.key === key) return this.cached.block;
     const block = this.build(head);
     const entry = {key, block};

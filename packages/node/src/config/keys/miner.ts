@@ -83,6 +83,12 @@ export const minerKeys: readonly ConfigKey[] = [
       "the largest state anvil_dumpState writes and anvil_loadState reads, in bytes of JSON before compression (docs/rpc.md §4.10)",
   },
   {
+    key: "miner.maxBlocksPerMine",
+    kind: {type: "integer", min: 1, max: 1_000_000},
+    placeholder: "blocks",
+    description: "most blocks one anvil_mine, hardhat_mine or evm_mine call mines (each a whole block, 5 to 15 ms)",
+  },
+  {
     key: "miner.allowSolo",
     kind: {type: "boolean"},
     description:

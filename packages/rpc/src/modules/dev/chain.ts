@@ -22,7 +22,7 @@ export function chainMethods({miner, chain}: Pick<ModuleDeps, "miner" | "chain">
   dumpState: RpcMethod;
   loadState: RpcMethod;
 } {
-  const controls = (): ChainControls => requireMiner(miner).chainControls;
+  const controls = (): ChainControls => requireMiner(miner).devControls().chain;
   return {
     /** Handler for `anvil_snapshot`/`evm_snapshot`: the snapshot id */
     snapshot: method([], () => toQuantity(controls().snapshot())),

@@ -19,7 +19,7 @@ const NONCE_MAX = (1n << 64n) - 1n;
 
 /** anvil_setBalance, addBalance, setCode, setNonce, setStorageAt, dealERC20 (alias setERC20Balance), setERC20Allowance. */
 export function stateMethods({miner}: Pick<ModuleDeps, "miner">): Record<string, RpcMethod> {
-  const controls = () => requireMiner(miner).stateControls;
+  const controls = () => requireMiner(miner).devControls().state;
   const dealErc20 = method(
     [param("address", address), param("token", address), param("balance", anvilUint)],
     async (holder, token, balance) => {
