@@ -8,9 +8,10 @@
  * and evm_setBlockGasLimit are the dev controls' (docs/rpc.md §4.10), with anvil's answers.
  */
 import {toQuantity} from "@xchain/utils";
+import {QUANTITY_SCHEMA} from "../jsonrpc/jsonSchema.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
-import {type Codec, objectMembers, optionalMember} from "../params/codec.ts";
+import {type Codec, objectMembers, optionalMember, withSchema} from "../params/codec.ts";
 import {nonNegativeInteger} from "../params/hex.ts";
 import {method, optional, param} from "../params/method.ts";
 import {chainMethods} from "./dev/chain.ts";
@@ -25,14 +26,22 @@ interface MineOptions {
   blocks?: number;
 }
 
-const mineOptions: Codec<MineOptions> = (value, path) => {
+const MINE_OPTIONS_SCHEMA = {
+  oneOf: [
+    QUANTITY_SCHEMA,
+    {type: "integer", minimum: 0},
+    {type: "object", properties: {timestamp: QUANTITY_SCHEMA, blocks: QUANTITY_SCHEMA}},
+  ],
+};
+
+const mineOptions: Codec<MineOptions> = withSchema(MINE_OPTIONS_SCHEMA, (value, path) => {
   if (typeof value !== "object" || value === null) return {timestamp: nonNegativeInteger(value, path)};
   const members = objectMembers(value, path);
   return {
     timestamp: optionalMember(members, "timestamp", nonNegativeInteger, path),
     blocks: optionalMember(members, "blocks", nonNegativeInteger, path),
   };
-};
+});
 
 /** evm_* methods. */
 export function evmMethods(

@@ -3,9 +3,11 @@
  * transaction log's switch, anvil's `nodeInfo` and `metadata` with xchain's values, and the settings Rootstock has
  * no counterpart for, refused in plain words.
  */
+
 import type {Chainspec, Rskip} from "@xchain/chainspec";
 import {toData, toQuantity} from "@xchain/utils";
 import {RpcError} from "../../jsonrpc/errors.ts";
+import {dataSchema, type JsonSchema, QUANTITY_SCHEMA} from "../../jsonrpc/jsonSchema.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 import {bool} from "../../params/codec.ts";
@@ -88,20 +90,20 @@ export function environmentMethods({
       };
     }),
     /** Handler for `anvil_setNextBlockBaseFeePerGas`: refused */
-    setNextBlockBaseFeePerGas: refused(NO_BASE_FEE),
+    setNextBlockBaseFeePerGas: refused(NO_BASE_FEE, QUANTITY_SCHEMA),
     /** Handler for `hardhat_setPrevRandao`: refused */
-    setPrevRandao: refused(NO_PREVRANDAO),
+    setPrevRandao: refused(NO_PREVRANDAO, dataSchema(32)),
     /** Handler for `anvil_setNextBlockPrevRandao`: refused */
-    setNextBlockPrevRandao: refused(NO_PREVRANDAO),
+    setNextBlockPrevRandao: refused(NO_PREVRANDAO, dataSchema(32)),
     /** Handler for `anvil_setChainId`: refused */
-    setChainId: refused(FIXED_CHAIN_ID),
+    setChainId: refused(FIXED_CHAIN_ID, QUANTITY_SCHEMA),
   };
 }
 
-/** A control Rootstock has no counterpart for: -32602 with the reason, whatever the parameters. */
-function refused(reason: string): RpcMethod {
+/** A control Rootstock has no counterpart for: -32602 with the reason, whatever the parameters (`schema`: what anvil takes). */
+function refused(reason: string, schema: JsonSchema): RpcMethod {
   return {
-    params: [{name: "value", required: true, schema: undefined}],
+    params: [{name: "value", required: true, schema}],
     invoke() {
       throw RpcError.invalidParams(reason);
     },
