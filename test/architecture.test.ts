@@ -188,7 +188,7 @@ describe("rpc's layers", () => {
     ["options.ts", "deps.ts", "keystoreBusy.ts", "keystoreRefusals.ts"],
     ["jsonrpc", "wallet.ts"],
     ["params", "format", "openrpc", "limits"],
-    ["caches", "resolve", "filters", "gateway", "transport"],
+    ["caches", "resolve", "filters", "gateway", "transport", "typedDataHash.ts"],
     ["moduleDeps.ts", "errorMapping.ts"],
     ["trace"],
     ["modules"],

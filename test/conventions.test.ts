@@ -59,6 +59,7 @@ const components: Record<string, string> = {
   BlockExecutor: "constructor",
   Chain: "open",
   HeadRecorder: "constructor",
+  ImpersonatedAccounts: "constructor",
   TxPool: "constructor",
   TxJournal: "constructor",
   Miner: "constructor",
@@ -75,9 +76,11 @@ const components: Record<string, string> = {
 
 /**
  * Components whose shape is not yet `(opts, modules)`, with the reason. LevelStore opens a path
- * first (every tool opens one); RpcServer's modules are still named `RpcDeps`.
+ * first (every tool opens one); RpcServer's modules are still named `RpcDeps`; ImpersonatedAccounts
+ * has no collaborators (it is the miner's `devControls` option and a set of addresses).
  */
 const shapeExceptions: Record<string, RegExp> = {
+  ImpersonatedAccounts: /^Pick<MinerOptions, "devControls">$/,
   LevelStore: /^string, LevelStoreOptions, LevelStoreModules$/,
   RpcServer: /^RpcOptions, RpcDeps$/,
 };

@@ -1,15 +1,23 @@
 /**
  * The chain: opens or initializes the database, imports blocks one at a time, follows
  * the best chain (docs/protocol/consensus.md §2) and answers `ChainReader` queries. `events` emits `import` after
- * each import and `newHead` after each batch that moved the head has been written.
+ * each import, `newHead` after each batch that moved the head has been written, and `stateEdited` after a dev
+ * control edited the head's state (docs/architecture.md, "Dev state edits").
  */
 import {EventEmitter} from "node:events";
 import type {Chainspec, GenesisParams} from "@xchain/chainspec";
-import type {KeyValueStore} from "@xchain/db";
+import {type KeyValueStore, WriteBatch} from "@xchain/db";
 import {BlockExecutor, createChainCommon} from "@xchain/execution";
 import type {Block, BlockHeader, Receipt} from "@xchain/primitives";
-import {defaultStateOptions, StateDatabase, type StateReader} from "@xchain/state";
-import {bytesToPrefixedHex, type CacheUsage, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
+import {
+  defaultStateOptions,
+  StateDatabase,
+  StateError,
+  StateErrorCode,
+  type StateReader,
+  stateEditor,
+} from "@xchain/state";
+import {bytesToPrefixedHex, type CacheUsage, equalBytes, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {ChainError, ChainErrorCode} from "./errors.ts";
 import {buildGenesisBlock} from "./genesis.ts";
 import {BlockImporter} from "./import/blockImporter.ts";
@@ -20,10 +28,12 @@ import type {ChainOptions} from "./options.ts";
 import {setHead} from "./setHead.ts";
 import {ChainStore} from "./store/chainStore.ts";
 import {queryLogs} from "./store/logQuery.ts";
+import {StateOverrides} from "./store/stateOverrides.ts";
 import type {
   ChainEvents,
   ChainHead,
   ChainReader,
+  HeadStateEditor,
   ImportResult,
   LocalExecution,
   LogFilter,
@@ -51,7 +61,10 @@ export interface ChainModules {
 
 /** The block store, importer and reader of one network. */
 export class Chain implements ChainReader {
-  /** `import` after every import, `newHead` after every import that moved the head (listeners must not throw). */
+  /**
+   * `import` after every import, `newHead` after every import that moved the head, `stateEdited` after
+   * every edit of the head's state (listeners must not throw).
+   */
   readonly events = new EventEmitter<ChainEvents>();
   private readonly queue = new SerialQueue();
 
@@ -60,6 +73,7 @@ export class Chain implements ChainReader {
     private readonly state: StateDatabase,
     private readonly common: ReturnType<typeof createChainCommon>,
     private readonly importer: BlockImporter,
+    private readonly overrides: StateOverrides,
     /** The hash of this network's genesis block (printed at start-up). */
     readonly genesisHash: Uint8Array,
     private currentHead: ChainHead,
@@ -78,11 +92,14 @@ export class Chain implements ChainReader {
     const common = createChainCommon(chainspec);
     const genesis = await buildGenesisBlock(modules.genesis, chainspec, state, common);
     const head = await initializeStore(store, genesis, chainId);
+    const overrides = new StateOverrides(modules.store);
+    await overrides.load();
     const importer = new BlockImporter({
       store,
       chainspec,
       executor: modules.executor ?? new BlockExecutor({}, {chainspec, state}),
       nowSeconds: modules.nowSeconds ?? (() => Math.floor(Date.now() / 1000)),
+      stateRootAfter: (header) => overrides.rootAfter(header),
       rememberWrites: (writes) => state.rememberWrites(writes),
     });
     const genesisHash = genesis.block.hash();
@@ -91,7 +108,7 @@ export class Chain implements ChainReader {
       {genesisHash: bytesToPrefixedHex(genesisHash), head: head.number, headHash: bytesToPrefixedHex(head.hash)},
       `${chainspec.params.name} (chain id ${chainId}): genesis ${bytesToPrefixedHex(genesisHash)}, head block ${head.number}`,
     );
-    return new Chain(store, state, common, importer, genesisHash, head, logger);
+    return new Chain(store, state, common, importer, overrides, genesisHash, head, logger);
   }
 
   /**
@@ -107,7 +124,8 @@ export class Chain implements ChainReader {
       this.events.emit("import", {result: outcome.result, durationMs: performance.now() - started});
       if (outcome.newHead) {
         const importMs = performance.now() - started;
-        const event = {...newHeadEvent(outcome.newHead.head, outcome.newHead.change), importMs};
+        const {head, change, outcomes} = outcome.newHead;
+        const event = {...newHeadEvent(head, change), importMs, headOutcomes: outcomes};
         this.currentHead = event.head;
         this.logNewHead(event);
         this.events.emit("newHead", event);
@@ -131,16 +149,56 @@ export class Chain implements ChainReader {
   /**
    * Makes the stored block `hash` the head after every earlier import (regtest `evm_revert` and
    * `evm_reset`): the canonical index moves in one batch and `newHead` lists the removed blocks
-   * (see `setHead.ts`). Throws CHAIN_UNKNOWN_BLOCK for a block that is not stored.
+   * (see `setHead.ts`). With `stateRoot` (a stored state root: the one a snapshot saw), that state
+   * becomes the state after the target, written in the same batch, and `stateEdited` follows when it
+   * changed; without it the target keeps whatever override it has. Throws CHAIN_UNKNOWN_BLOCK for a
+   * block that is not stored, STATE_ROOT_MISSING for a state root that is not.
    */
-  setHead(hash: Uint8Array): Promise<ChainHead> {
+  setHead(hash: Uint8Array, options: {stateRoot?: Uint8Array} = {}): Promise<ChainHead> {
     return this.queue.run(async () => {
-      const moved = await setHead(this.store, hash, this.currentHead);
+      const {stateRoot} = options;
+      if (stateRoot && !(await this.state.hasRoot(stateRoot))) {
+        const root = bytesToPrefixedHex(stateRoot);
+        throw new StateError({code: StateErrorCode.ROOT_MISSING, root}, `state root ${root} is not stored`);
+      }
+      const batch = new WriteBatch();
+      const moved = await setHead(this.store, hash, this.currentHead, batch);
+      const target = moved?.head ?? this.currentHead;
+      const restored =
+        stateRoot && !equalBytes(stateRoot, this.overrides.rootAfter(target.header)) ? stateRoot : undefined;
+      if (restored) this.overrides.write(batch, target.header, restored);
+      if (batch.size > 0) await this.store.kv.write(batch);
+      if (restored) this.overrides.remember(target.header, restored);
       if (moved) {
         this.currentHead = moved.head;
         this.events.emit("newHead", moved.event);
       }
+      if (restored) this.events.emit("stateEdited", {head: this.currentHead, stateRoot: restored});
       return this.currentHead;
+    });
+  }
+
+  /**
+   * Edits the state after the head, after every earlier import (the dev controls: anvil_setBalance,
+   * setCode, setStorageAt…): `edit` gets the head's effective state; what it changed is committed and
+   * written in one batch with the head's state override, which reads of the head's state and the
+   * blocks mined on it start from. Then `stateEdited`. A throw of `edit` writes nothing.
+   */
+  editHeadState<T>(edit: (state: HeadStateEditor) => Promise<T>): Promise<T> {
+    return this.queue.run(async () => {
+      const head = this.currentHead;
+      // One edit's worth of caches; never released, so that import's warm session stays where it is.
+      const session = await this.state.openSession(this.overrides.rootAfter(head.header), this.common, {
+        transient: true,
+      });
+      const result = await edit(stateEditor(session));
+      const {root, writes} = await session.commit();
+      const batch = new WriteBatch().append(writes);
+      this.overrides.write(batch, head.header, root);
+      await this.store.kv.write(batch);
+      this.overrides.remember(head.header, root);
+      this.events.emit("stateEdited", {head, stateRoot: root});
+      return result;
     });
   }
 
@@ -204,6 +262,10 @@ export class Chain implements ChainReader {
   }
 
   stateAfter(header: BlockHeader): Promise<StateReader> {
-    return this.state.reader(header.stateRoot, this.common);
+    return this.state.reader(this.overrides.rootAfter(header), this.common);
+  }
+
+  stateRootAfter(header: BlockHeader): Uint8Array {
+    return this.overrides.rootAfter(header);
   }
 }

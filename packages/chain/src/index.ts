@@ -13,6 +13,7 @@ export {
   type ChainEvents,
   type ChainHead,
   type ChainReader,
+  type HeadStateEditor,
   type ImportEvent,
   type ImportResult,
   ImportResultKind,
@@ -20,6 +21,7 @@ export {
   type LogQueryControl,
   type LogWithContext,
   type NewHeadEvent,
+  type StateEditedEvent,
 } from "./types.ts";
 export {type RebuildModules, rebuildState, type StateRebuild} from "./verify/rebuildState.ts";
 export {type GenesisRestore, restoreGenesis} from "./verify/restoreGenesis.ts";

@@ -1,9 +1,10 @@
 /**
  * Moving the head to a stored block without importing anything (the miner's `evm_revert` and
  * `evm_reset` on regtest): the canonical index is rewritten in one batch, as a reorganization
- * would, and the `newHead` event lists the blocks that left the canonical chain.
+ * would, and the `newHead` event lists the blocks that left the canonical chain. The batch may
+ * carry the target's restored dev state override too (`Chain.setHead`).
  */
-import {WriteBatch} from "@xchain/db";
+import type {WriteBatch} from "@xchain/db";
 import {bytesToPrefixedHex, equalBytes} from "@xchain/utils";
 import {ChainError, ChainErrorCode} from "./errors.ts";
 import {findHeadMove, newHeadEvent, writeHeadChange} from "./import/headChange.ts";
@@ -17,12 +18,18 @@ export interface HeadMove {
 }
 
 /**
- * Makes the stored block `hash` the head; throws CHAIN_UNKNOWN_BLOCK when it is not stored. The
- * blocks above it stay stored (a later import can make them canonical again). The event's
- * `droppedTransactions` is empty: the head was set, not out-competed, so the transactions of the
- * removed blocks are discarded rather than offered back to the txpool (rskj's evm_revert).
+ * Adds to `batch` what makes the stored block `hash` the head (the caller writes it); throws
+ * CHAIN_UNKNOWN_BLOCK when it is not stored. The blocks above it stay stored (a later import can
+ * make them canonical again). The event's `droppedTransactions` is empty: the head was set, not
+ * out-competed, so the transactions of the removed blocks are discarded rather than offered back to
+ * the txpool (rskj's evm_revert).
  */
-export async function setHead(store: ChainStore, hash: Uint8Array, current: ChainHead): Promise<HeadMove | undefined> {
+export async function setHead(
+  store: ChainStore,
+  hash: Uint8Array,
+  current: ChainHead,
+  batch: WriteBatch,
+): Promise<HeadMove | undefined> {
   if (equalBytes(hash, current.hash)) return undefined;
   const header = await store.blocks.getHeader(hash);
   const totalDifficulty = header && (await store.totalDifficulty.get(hash));
@@ -31,9 +38,7 @@ export async function setHead(store: ChainStore, hash: Uint8Array, current: Chai
     throw new ChainError({code: ChainErrorCode.UNKNOWN_BLOCK, hash: hex}, `block ${hex} is not stored`);
   }
   const change = await findHeadMove(store, header, current.header);
-  const batch = new WriteBatch();
   writeHeadChange(batch, store, change, current.number, header);
-  await store.kv.write(batch);
   const head: ChainHead = {header, hash, number: header.number, totalDifficulty};
   return {head, event: {...newHeadEvent(head, change), droppedTransactions: []}};
 }

@@ -2,9 +2,9 @@
  * The contract of the chain package: what RPC, the txpool, the miner and sync read from
  * the chain, and the events they react to. `Chain` implements it over a `KeyValueStore`.
  */
-import type {BlockExecutionResult, ExecutionBlockContext} from "@xchain/execution";
+import type {BlockExecutionResult, ExecutionBlockContext, TransactionOutcome} from "@xchain/execution";
 import type {Block, BlockHeader, Log, Receipt, Transaction} from "@xchain/primitives";
-import type {StateReader} from "@xchain/state";
+import type {StateEditor, StateReader} from "@xchain/state";
 import type {NodeError} from "@xchain/utils";
 
 /** rskj's import results (docs/protocol/mining-rpc.md §3 names them on the wire). */
@@ -83,6 +83,26 @@ export interface ChainReader {
   stateAt(blockHash: Uint8Array): Promise<StateReader>;
   /** The state after a stored block whose header the caller holds (no lookup of the header). */
   stateAfter(header: BlockHeader): Promise<StateReader>;
+  /**
+   * The root of the state after the block `header`: its dev state override when a dev control edited
+   * that state (`Chain.editHeadState`), else `header.stateRoot`. Every read of "the state after block X"
+   * and every block built on X starts from it (docs/architecture.md, "Dev state edits").
+   */
+  stateRootAfter(header: BlockHeader): Uint8Array;
+}
+
+/**
+ * The head's state as a dev control edits it (`Chain.editHeadState`): getAccount, setBalance, setNonce,
+ * setCode, getStorage and setStorage by address (20 bytes) and slot (32 bytes); reads see the edit's own
+ * writes, and nothing is stored until the edit returns.
+ */
+export type HeadStateEditor = StateEditor;
+
+/** The head's state was edited by a dev control, or `Chain.setHead` restored another state root. */
+export interface StateEditedEvent {
+  head: ChainHead;
+  /** The state root after the head now. */
+  stateRoot: Uint8Array;
 }
 
 /** A new best block, and what changed on the canonical chain to reach it. */
@@ -107,6 +127,11 @@ export interface NewHeadEvent {
   droppedTransactions: Transaction[];
   /** Milliseconds the import of the new head took (validation, execution, write); absent after `Chain.setHead`. */
   importMs?: number;
+  /**
+   * What the new head's transactions did (the REMASC transaction last), from the execution this import
+   * ran: revert payloads included, which receipts do not keep; absent after `Chain.setHead`.
+   */
+  headOutcomes?: readonly TransactionOutcome[];
 }
 
 /**
@@ -137,4 +162,6 @@ export interface ChainEvents {
   /** After every import, whatever its result (the node's metrics). */
   import: [ImportEvent];
   newHead: [NewHeadEvent];
+  /** The state after the head changed without a new block (dev controls): state read at the head must be read again. */
+  stateEdited: [StateEditedEvent];
 }

@@ -88,3 +88,39 @@ describe("verifying and repairing a stored chain", () => {
     await expect(restoreGenesis(store, {chainspec, genesis: other})).rejects.toThrow(/holds the chain of genesis/);
   });
 });
+
+describe("a chain whose head's state a dev control edited", () => {
+  const STRANGER = Uint8Array.from({length: 20}, (_, i) => 0x50 + i);
+
+  async function editedChain(): Promise<{store: MemoryStore; editedRoot: Uint8Array}> {
+    const store = await chainOfTransfers();
+    const chain = await Chain.open(defaultChainOptions, {store, chainspec, genesis: regtestGenesis});
+    await chain.editHeadState((state) => state.setBalance(STRANGER, 1234n));
+    return {store, editedRoot: chain.stateRootAfter(chain.head().header)};
+  }
+
+  it("verifies the edited state; a rebuild cannot recreate a lost edit and the head reads its own state again", async () => {
+    const {store, editedRoot} = await editedChain();
+    expect((await verifyChain(store, {chainspec})).state?.damage).toBeUndefined();
+    // Only the edit wrote this node: the edited state is damaged, the header's state is whole.
+    await store.write(new WriteBatch().del(Bucket.stateTrie, editedRoot));
+    expect((await verifyStateAt(store, chainspec, BLOCKS)).damage?.problem).toBe("missing");
+
+    expect(await rebuildState(store, BLOCKS, {chainspec, genesis: regtestGenesis})).toEqual({
+      rebuiltThrough: BLOCKS,
+      editDropped: true,
+    });
+    expect((await verifyStateAt(store, chainspec, BLOCKS)).damage).toBeUndefined();
+    const chain = await Chain.open(defaultChainOptions, {store, chainspec, genesis: regtestGenesis});
+    expect(chain.stateRootAfter(chain.head().header)).toEqual(chain.head().header.stateRoot);
+    expect(await (await chain.stateAt(chain.head().hash)).getBalance(STRANGER)).toBe(0n);
+  });
+
+  it("the rewind forgets the edit of a block it forgets", async () => {
+    const {store} = await editedChain();
+    await rewindChain(store, BLOCKS - 1);
+    let records = 0;
+    for await (const _ of store.entries(Bucket.stateOverride)) records++;
+    expect(records).toBe(0);
+  });
+});

@@ -21,6 +21,18 @@ export enum Bucket {
   canonicalBloom = 0x08,
   /** block number (8, big-endian) || block hash (32) -> empty: every stored block, canonical or not */
   blocksByNumber = 0x09,
+  /** block hash (32) -> state root (32): a dev node's edited state after that block (chain's `editHeadState`) */
+  stateOverride = 0x0a,
+  /**
+   * transaction hash (32) -> sender (20): a dev node's own impersonated transactions, whose sender is
+   * carried, not recovered (docs/rpc.md §4.10); written with the block that holds them
+   */
+  impersonatedSender = 0x0b,
+  /**
+   * keccak256(address or storage slot) (32) -> the address (20) or slot (32): the names of the state
+   * trie's hashed keys, recorded on dev networks only (`StateOptions.recordPreimages`), for dumps
+   */
+  preimage = 0x0c,
   /** singleton keys (head hash, schema version) */
   meta = 0x0f,
 }

@@ -82,9 +82,16 @@ export class AutoMiner {
   start(): void {
     if (this.running || this.closed) return;
     this.running = true;
-    const {blockTimeMs} = this.deps.options;
-    if (blockTimeMs > 0) this.interval = setInterval(() => this.onInterval(), blockTimeMs);
+    this.setBlockTime(this.deps.options.blockTimeMs);
     this.pendingChanged();
+  }
+
+  /** Changes the interval of empty blocks at run time (evm_setIntervalMining); 0 turns it off. */
+  setBlockTime(ms: number): void {
+    this.deps.options.blockTimeMs = ms;
+    clearInterval(this.interval);
+    this.interval = undefined;
+    if (this.running && ms > 0) this.interval = setInterval(() => this.onInterval(), ms);
   }
 
   /** Stops mining on its own after the block in flight. */

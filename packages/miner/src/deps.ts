@@ -2,9 +2,10 @@
 import type {Chain} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import type {BlockExecutor} from "@xchain/execution";
-import type {StateCommit} from "@xchain/state";
+import type {StateCommit, StateSource} from "@xchain/state";
 import type {TxPoolApi} from "@xchain/txpool";
 import type {Logger} from "@xchain/utils";
+import type {StateDumpSource} from "./types.ts";
 
 /** The parts of the chain the miner reads, imports into and moves (`setHead` for evm_revert). */
 export type MinerChain = Pick<
@@ -18,13 +19,21 @@ export type MinerChain = Pick<
   | "getBlock"
   | "blockHashesAt"
   | "setHead"
+  | "stateRootAfter"
+  | "editHeadState"
 >;
 
 /** Block assembly (`BlockExecutor.assembleBlock`). */
 export type BlockAssembler = Pick<BlockExecutor, "assembleBlock">;
 
-/** The pool's side of mining: the ordered executable transactions, news of new ones, its change counter. */
-export type MinerTxPool = Pick<TxPoolApi, "pendingForBlock" | "onPending" | "revision">;
+/**
+ * The pool's side of mining: the ordered executable transactions, news of new ones, its change counter,
+ * the dev snapshots of its contents and the dev drops.
+ */
+export type MinerTxPool = Pick<
+  TxPoolApi,
+  "pendingForBlock" | "onPending" | "revision" | "snapshot" | "restore" | "drop" | "dropSender" | "dropAll"
+>;
 
 /** Where the pending block's state becomes readable without being stored (`StateDatabase.stageUnpersisted`). */
 export interface PendingStateSink {
@@ -43,6 +52,10 @@ export interface MinerModules {
   chainspec: Chainspec;
   /** The state the node's RPC reads, where the pending block's state is staged. */
   pendingState: PendingStateSink;
+  /** Where anvil_dumpState lists the head's state from (the node's state database); absent, it refuses. */
+  stateDumps?: StateDumpSource;
+  /** The state the dev controls' ERC-20 probes call on (anvil_dealERC20); absent, those controls refuse. */
+  probeState?: StateSource;
   /** Failures of background work (template rebuilds, the built-in miner) go here; default: nowhere. */
   logger?: Logger;
   /** The wall clock in milliseconds; default `Date.now`. */

@@ -1,18 +1,17 @@
 /**
- * The regtest development controls (`evm_*`, docs/protocol/mining-rpc.md §6) over the built-in miner, the
- * miner clock and the chain's `setHead`. Snapshots are numbered 1, 2, … as in rskj (`SnapshotManager`); each
- * remembers the head's hash.
+ * The regtest development controls (`evm_*`, docs/protocol/mining-rpc.md §6) over the built-in miner and
+ * the miner clock; snapshots, revert and reset are the chain controls' (`dev/chainControls.ts`).
  */
 import type {AutoMiner} from "./autoMiner.ts";
 import {MAX_SHIFTED_SECONDS, type MinerClock} from "./clock.ts";
 import type {MinerChain} from "./deps.ts";
-import {MinerError} from "./errors.ts";
+import {notAllowed, requireDevControls} from "./dev/notAllowed.ts";
 import type {WorkManager} from "./template/workManager.ts";
-import {type DevControls, MinerErrorCode, type SubmitBlockResult} from "./types.ts";
+import type {DevControls, SubmitBlockResult} from "./types.ts";
 
 /** What the controls act on. */
 export interface DevControlsDeps {
-  chain: Pick<MinerChain, "head" | "setHead" | "genesisHash">;
+  chain: Pick<MinerChain, "head">;
   clock: MinerClock;
   work: WorkManager;
   autoMiner: AutoMiner;
@@ -27,8 +26,6 @@ export interface DevControlsDeps {
 
 /** `evm_*`; every one NOT_ALLOWED when disabled. */
 export class EvmControls implements DevControls {
-  private readonly snapshots: Uint8Array[] = [];
-
   constructor(private readonly deps: DevControlsDeps) {}
 
   async mineBlock(): Promise<SubmitBlockResult> {
@@ -67,41 +64,7 @@ export class EvmControls implements DevControls {
     this.deps.autoMiner.stop();
   }
 
-  snapshot(): number {
-    this.check();
-    this.snapshots.push(this.deps.chain.head().hash);
-    return this.snapshots.length;
-  }
-
-  async revert(id: number): Promise<boolean> {
-    this.check();
-    const hash = Number.isSafeInteger(id) && id >= 1 ? this.snapshots[id - 1] : undefined;
-    if (!hash) return false;
-    this.snapshots.length = id - 1;
-    await this.moveHead(hash);
-    return true;
-  }
-
-  async reset(): Promise<void> {
-    this.check();
-    this.snapshots.length = 0;
-    // A reset starts over in time too: a shift that broke mining must not outlive it.
-    this.deps.clock.reset();
-    await this.moveHead(this.deps.chain.genesisHash);
-  }
-
-  /** Work on the abandoned blocks must not be solved: it would bring them back as the heavier chain. */
-  private async moveHead(hash: Uint8Array): Promise<void> {
-    await this.deps.chain.setHead(hash);
-    this.deps.work.cache.clear();
-    this.deps.work.invalidate();
-  }
-
   private check(): void {
-    if (!this.deps.enabled) throw notAllowed("the evm_* development controls are disabled on this network");
+    requireDevControls(this.deps.enabled);
   }
-}
-
-function notAllowed(reason: string): MinerError {
-  return new MinerError({code: MinerErrorCode.NOT_ALLOWED, reason});
 }

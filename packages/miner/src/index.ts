@@ -1,4 +1,14 @@
 export type {MinerTxPool, PendingStateSink} from "./deps.ts";
+export {ImpersonatedAccounts, type ImpersonationControls} from "./dev/impersonation.ts";
+export type {
+  ChainControls,
+  EnvironmentControls,
+  EnvironmentSettings,
+  MinerDevControls,
+  MiningControls,
+  StateControls,
+  TimeControls,
+} from "./dev/types.ts";
 export {MinerError, type MinerErrorType} from "./errors.ts";
 export {bitcoinNonceFromEthNonce, ethWorkPowValue} from "./ethWork.ts";
 export type {MinerEvents, SubmissionEvent, SubmissionOutcome, SubmitMethod, WorkMethod} from "./events.ts";
@@ -12,5 +22,6 @@ export {
   MinerErrorCode,
   type PendingBlock,
   type PendingBlockSource,
+  type StateDumpSource,
   type SubmitBlockResult,
 } from "./types.ts";

@@ -1,6 +1,6 @@
 /**
  * The miner: block templates on the head, the work cache, `mnr_*` and `eth_*` work
- * and submissions, the built-in CPU miner and the `evm_*` controls. It rebuilds the template on a
+ * and submissions, the built-in CPU miner and the dev controls (`evm_*`, and `chainControls`). It rebuilds the template on a
  * new best block, on new pending transactions (debounced; under instant mining the built-in miner
  * takes them at once instead, `MinerOptions.instant`) and every `rebuildIntervalMs`; eagerly
  * while the built-in miner runs or a miner asked for work recently, otherwise on the next request.
@@ -14,6 +14,13 @@ import {bigIntToFixedBytes, bytesToHex, equalBytes, type Logger, noopLogger, Rep
 import {AutoMiner} from "./autoMiner.ts";
 import {MinerClock} from "./clock.ts";
 import type {MinerModules} from "./deps.ts";
+import {DevChainControls} from "./dev/chainControls.ts";
+import {MinerEnvironmentControls} from "./dev/environmentControls.ts";
+import {MinerMiningControls} from "./dev/miningControls.ts";
+import {requireDevControls} from "./dev/notAllowed.ts";
+import {DevStateControls} from "./dev/stateControls.ts";
+import {ClockTimeControls} from "./dev/timeControls.ts";
+import type {MinerDevControls} from "./dev/types.ts";
 import {EvmControls} from "./devControls.ts";
 import {MinerError} from "./errors.ts";
 import {bitcoinNonceFromEthNonce, buildEthHeaderWork, ethWorkPackage, headerWithNonce} from "./ethWork.ts";
@@ -51,7 +58,6 @@ const INCLUSION_MAX_HELD = 4;
 
 /** The miner of one node; `close` stops it. */
 export class Miner implements MinerApi, PendingBlockSource {
-  readonly coinbase: Uint8Array;
   /** Work served, external solutions and their outcome, blocks mined (listeners must not throw). */
   readonly events = new EventEmitter<MinerEvents>();
   private readonly work: WorkManager;
@@ -59,6 +65,10 @@ export class Miner implements MinerApi, PendingBlockSource {
   private readonly submitter: Submitter;
   private readonly autoMiner: AutoMiner;
   private readonly dev: EvmControls;
+  private readonly devGroups: MinerDevControls;
+  private readonly clock: MinerClock;
+  /** The options as configured, then as the dev controls change them (coinbase, gas, automine, interval). */
+  private readonly options: MinerOptions;
   private readonly meter: HashrateMeter;
   private readonly inclusion = new InclusionWaiters(INCLUSION_WAIT_MS, INCLUSION_MAX_HELD);
   private readonly now: () => number;
@@ -71,12 +81,10 @@ export class Miner implements MinerApi, PendingBlockSource {
   private lastWorkRequestAt = Number.NEGATIVE_INFINITY;
 
   /** Subscribes to the chain and the pool, and starts the built-in miner when `options.enabled`. */
-  constructor(
-    private readonly options: MinerOptions,
-    modules: MinerModules,
-  ) {
+  constructor(configured: MinerOptions, modules: MinerModules) {
     const {chain, chainspec} = modules;
-    this.coinbase = options.coinbase;
+    const options = {...configured};
+    this.options = options;
     this.now = modules.now ?? Date.now;
     this.logger = modules.logger ?? noopLogger;
     this.rebuildFailures = new RepeatedErrorLog(this.logger, "block template rebuild failed");
@@ -85,6 +93,7 @@ export class Miner implements MinerApi, PendingBlockSource {
       this.logger.warn("miner.coinbase is the zero address: the fees of mined blocks are lost; set miner.coinbase");
     }
     const clock = new MinerClock(this.now);
+    this.clock = clock;
     const sources = {...modules, clock, uncles: new UncleFinder(chain, chainspec), options};
     this.work = new WorkManager(
       (head) => buildTemplate(sources, head),
@@ -121,11 +130,14 @@ export class Miner implements MinerApi, PendingBlockSource {
       enabled: options.devControls,
       maxSecondsInFuture: chainspec.params.newBlockMaxSecondsInTheFuture,
     });
+    this.devGroups = this.buildDevGroups(modules);
 
     chain.events.on("newHead", this.onNewHead);
+    chain.events.on("stateEdited", this.onStateEdited);
     const stopPending = modules.txpool.onPending(this.onPending);
     this.unsubscribe = () => {
       chain.events.off("newHead", this.onNewHead);
+      chain.events.off("stateEdited", this.onStateEdited);
       stopPending();
     };
     this.rebuildTimer = setInterval(() => {
@@ -133,6 +145,44 @@ export class Miner implements MinerApi, PendingBlockSource {
       this.refreshInBackground();
     }, options.rebuildIntervalMs);
     if (options.enabled) this.autoMiner.start();
+  }
+
+  /** The blocks' coinbase (eth_coinbase), as configured or set by anvil_setCoinbase. */
+  get coinbase(): Uint8Array {
+    return this.options.coinbase;
+  }
+
+  devControls(): MinerDevControls {
+    requireDevControls(this.options.devControls);
+    return this.devGroups;
+  }
+
+  private buildDevGroups({chain, chainspec, txpool, stateDumps, probeState}: MinerModules): MinerDevControls {
+    const head = () => chain.head();
+    const time = new ClockTimeControls({
+      head,
+      clock: this.clock,
+      work: this.work,
+      now: this.now,
+      maxSecondsInFuture: chainspec.params.newBlockMaxSecondsInTheFuture,
+    });
+    const options = this.options;
+    const mining = new MinerMiningControls({head, clock: this.clock, autoMiner: this.autoMiner, options, txpool, time});
+    const environment = new MinerEnvironmentControls({
+      options,
+      work: this.work,
+      minGasLimit: chainspec.params.minGasLimit,
+    });
+    const state = new DevStateControls({chain, chainspec, probeState});
+    const chainControls = new DevChainControls({
+      chain,
+      txpool,
+      clock: this.clock,
+      work: this.work,
+      states: stateDumps,
+      dumpMaxBytes: options.dumpStateMaxBytes,
+    });
+    return {state, chain: chainControls, mining, time, environment};
   }
 
   async getWork(): Promise<MergedMiningWork> {
@@ -283,18 +333,6 @@ export class Miner implements MinerApi, PendingBlockSource {
     this.dev.stopMining();
   }
 
-  snapshot(): number {
-    return this.dev.snapshot();
-  }
-
-  revert(id: number): Promise<boolean> {
-    return this.dev.revert(id);
-  }
-
-  reset(): Promise<void> {
-    return this.dev.reset();
-  }
-
   /** Unsubscribes, stops the timers and the built-in miner, and waits for the block and template in flight. */
   async close(): Promise<void> {
     this.unsubscribe();
@@ -306,8 +344,21 @@ export class Miner implements MinerApi, PendingBlockSource {
   }
 
   private readonly onNewHead = (event: NewHeadEvent): void => {
+    this.clock.headMoved(event.head.header.timestamp);
     this.inclusion.included(event.added);
     this.work.invalidate();
+    this.refreshInBackground();
+    this.autoMiner.pendingChanged();
+  };
+
+  /**
+   * The head's state was edited (dev controls): templates and the pending block built on the old state
+   * are void, and so is work handed out (its block would not import on the edited state).
+   */
+  private readonly onStateEdited = (): void => {
+    this.work.cache.clear();
+    this.work.invalidate();
+    this.pending.invalidate();
     this.refreshInBackground();
     this.autoMiner.pendingChanged();
   };

@@ -38,8 +38,15 @@ export interface MinerOptions {
   pendingDebounceMs: number;
   /** Minimum time between two external submissions (mnr_*, eth_submitWork), in milliseconds; 0 = off. */
   submissionRateLimitMs: number;
+  /** anvil_dumpState refuses a dump larger than this, in bytes of JSON before compression (docs/rpc.md §4.10). */
+  dumpStateMaxBytes: number;
   /** Whether the `evm_*` controls work (regtest). */
   devControls: boolean;
+  /**
+   * The most blocks one anvil_mine / hardhat_mine / evm_mine call mines (docs/rpc.md §4.10): each is a whole
+   * block, 5 to 15 ms apiece, so 1,000 answer within the 10 to 20 s clients wait.
+   */
+  maxBlocksPerMine: number;
   /**
    * Serve work (`mnr_getWork`, `eth_getWork`) even when the node's `notSyncedReason` module says it
    * is not synced: mining alone on purpose (the first miners of a new network, docs/running-a-network.md).
@@ -79,7 +86,9 @@ export function defaultMinerOptions(chainspec: Chainspec): MinerOptions {
     rebuildIntervalMs: 60_000,
     pendingDebounceMs: regtest ? 20 : 1_000,
     submissionRateLimitMs: name === "testnet" ? TESTNET_SUBMISSION_RATE_LIMIT_MS : 0,
+    dumpStateMaxBytes: 64 * 1024 * 1024,
     devControls: regtest,
+    maxBlocksPerMine: 1_000,
     allowSolo: false,
     hashrateWindowMs: 60_000,
   };

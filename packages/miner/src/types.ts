@@ -5,6 +5,8 @@
  */
 import type {ImportResultKind} from "@xchain/chain";
 import type {Block, Receipt} from "@xchain/primitives";
+import type {StateDump, StateDumpLimits} from "@xchain/state";
+import type {MinerDevControls} from "./dev/types.ts";
 
 /** `mnr_getWork` (docs/protocol/mining-rpc.md §2). */
 export interface MergedMiningWork {
@@ -64,20 +66,21 @@ export interface DevControls {
   /** `evm_startMining` / `evm_stopMining`: the built-in miner (`eth_mining`). */
   startMining(): void;
   stopMining(): void;
-  /** `evm_snapshot`: remembers the head; returns the snapshot id (1, 2, … as in rskj). */
-  snapshot(): number;
-  /**
-   * `evm_revert`: moves the head back to the block of snapshot `id` and forgets that snapshot and
-   * every later one; false for an unknown id.
-   */
-  revert(id: number): Promise<boolean>;
-  /** `evm_reset`: moves the head back to genesis, drops the clock shift and forgets every snapshot. */
-  reset(): Promise<void>;
+}
+
+/** Lists a stored state by address and slot (`StateDatabase.dump`). */
+export interface StateDumpSource {
+  dump(root: Uint8Array, limits: StateDumpLimits): Promise<StateDump>;
 }
 
 /** What RPC needs from the miner. */
 export interface MinerApi extends DevControls {
   readonly coinbase: Uint8Array;
+  /**
+   * The groups of dev controls beyond `evm_*` (docs/rpc.md §4.10); throws `MinerError(NOT_ALLOWED)` where the
+   * `devControls` option is off: the one check every group's method goes through.
+   */
+  devControls(): MinerDevControls;
   getWork(): Promise<MergedMiningWork>;
   submitBitcoinBlock(bitcoinBlock: Uint8Array): Promise<SubmitBlockResult>;
   /** 80-byte header, coinbase (any serialization; a segwit one is stripped), every txid in display order. */

@@ -7,7 +7,8 @@ import {buildFakeBitcoinBlock, grindNonce, serializeBitcoinBlock} from "@xchain/
 import {publicKeyToAddress, Transaction, type TransactionValues} from "@xchain/primitives";
 import {defaultStateOptions, StateDatabase} from "@xchain/state";
 import {cowAccounts, type DevAccount} from "@xchain/test-utils";
-import {bytesToHex, keccak256, type Logger, noopLogger, publicKeyOf, utf8ToBytes} from "@xchain/utils";
+import type {TxPoolSnapshot} from "@xchain/txpool";
+import {bytesToHex, equalBytes, keccak256, type Logger, noopLogger, publicKeyOf, utf8ToBytes} from "@xchain/utils";
 import {afterEach} from "vitest";
 import {defaultMinerOptions, Miner, type MinerOptions, type MinerTxPool} from "../src/index.ts";
 
@@ -63,6 +64,34 @@ export class TestPool implements MinerTxPool {
   revision(): number {
     return this.changes;
   }
+
+  snapshot(): TxPoolSnapshot {
+    return {transactions: [...this.txs.values()]};
+  }
+
+  async restore(snapshot: TxPoolSnapshot): Promise<number> {
+    this.txs.clear();
+    this.add(...snapshot.transactions);
+    return snapshot.transactions.length;
+  }
+
+  async drop(hash: Uint8Array): Promise<boolean> {
+    this.changes++;
+    return this.txs.delete(bytesToHex(hash));
+  }
+
+  async dropSender(sender: Uint8Array): Promise<number> {
+    const theirs = [...this.txs.values()].filter((tx) => equalBytes(tx.sender(), sender));
+    for (const tx of theirs) await this.drop(tx.hash());
+    return theirs.length;
+  }
+
+  async dropAll(): Promise<number> {
+    const count = this.txs.size;
+    this.txs.clear();
+    this.changes++;
+    return count;
+  }
 }
 
 /** A miner on a fresh regtest chain, with its pool and the background errors it reported. */
@@ -110,8 +139,11 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
   setup: TestSetup<P> = {},
 ): Promise<TestMiner<P>> {
   const store = setup.store ?? new MemoryStore();
-  const chainState = new StateDatabase(defaultStateOptions, {store});
-  const importer = new BlockExecutor({}, {chainspec: regtest, state: chainState});
+  // The chain's state (RPC's, where the pending block is staged) and block assembly's, as in the node;
+  // both record preimages as a dev node's do (anvil_dumpState).
+  const stateOptions = {...defaultStateOptions, recordPreimages: true};
+  const state = new StateDatabase(stateOptions, {store});
+  const importer = new BlockExecutor({}, {chainspec: regtest, state});
   let importExecutions = 0;
   const executor = {
     execute: (input: ExecuteBlockInput) => {
@@ -123,15 +155,14 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
     store,
     chainspec: regtest,
     genesis: regtestGenesis,
-    state: chainState,
+    state,
     executor,
   });
   const pool = setup.pool ? setup.pool(chain) : (new TestPool(chain) as MinerTxPool as P);
   const errors: unknown[] = [];
   const infos: string[] = [];
   const options = {...defaultMinerOptions(regtest), enabled: false, ...overrides};
-  const state = new StateDatabase(defaultStateOptions, {store});
-  const assembler = new BlockExecutor({}, {chainspec: regtest, state});
+  const assembler = new BlockExecutor({}, {chainspec: regtest, state: new StateDatabase(stateOptions, {store})});
   // The miner logs a failure of background work at error level with the error as `err`.
   const logger: Logger = {
     ...noopLogger,
@@ -148,6 +179,8 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
     assembler,
     chainspec: regtest,
     pendingState: state,
+    probeState: state,
+    stateDumps: state,
     logger,
     notSyncedReason: setup.notSyncedReason,
   };

@@ -12,9 +12,13 @@ const MIB = 1024 * 1024;
 /** The share of the `[state]` budgets that block assembly and each call worker get. */
 export const SECONDARY_STATE_SHARE = 1 / 4;
 
-/** The state options of the main thread's state (`share` 1) or of block assembly and a call worker. */
-export function stateOptions(state: NodeOptions["state"], share: number): StateOptions {
+/**
+ * The state options of the main thread's state (`share` 1) or of block assembly and a call worker.
+ * `recordPreimages` where the dev controls are on (the states that commit: the chain's and block assembly's).
+ */
+export function stateOptions(state: NodeOptions["state"], share: number, recordPreimages = false): StateOptions {
   return {
+    recordPreimages,
     nodeCacheBytes: Math.floor(state.cacheMb * MIB * share),
     codeCacheBytes: Math.floor(state.codeCacheMb * MIB * share),
     readerCacheBytes: Math.floor(state.readerCacheMb * MIB * share),

@@ -62,7 +62,7 @@ export class Node {
       // p2p starts after the miner; work is only asked for once RPC is up.
       let p2p: P2PStack | undefined;
       const notSyncedReason = () => workNotSyncedReason(opts.network, p2p);
-      const {txpool, miner, assemblerState, replayJournal} = startPoolAndMiner(
+      const {txpool, miner, impersonation, assemblerState, replayJournal} = startPoolAndMiner(
         opts,
         {storage, chain, notSyncedReason, logger},
         closers,
@@ -76,11 +76,11 @@ export class Node {
       await replayJournal();
 
       const syncTarget = () => p2p?.sync.syncStatus()?.highestBlock;
-      startLogs(opts, {chainspec: storage.chainspec, chain, txpool, miner, syncTarget, logger}, closers);
+      const logs = startLogs(opts, {chainspec: storage.chainspec, chain, txpool, miner, syncTarget, logger}, closers);
 
       const {rpc, endpoints, health, calls} = await startRpc(
         opts,
-        {storage, chain, executor, txpool, miner, p2p, version, logger},
+        {storage, chain, executor, txpool, miner, impersonation, p2p, version, logger, logging: logs.transactions},
         closers,
       );
       if (metrics) closers.push({name: "rpc metrics", close: subscribe(rpc.events, metrics.rpc)});

@@ -6,7 +6,7 @@
 import {homedir} from "node:os";
 import {join} from "node:path";
 import {type ChainOptions, defaultChainOptions} from "@xchain/chain";
-import {getChainspec} from "@xchain/chainspec";
+import {getChainspec, type NetworkParams} from "@xchain/chainspec";
 import {defaultMinerOptions, type MinerOptions} from "@xchain/miner";
 import {defaultP2POptions, type P2POptions} from "@xchain/p2p";
 import {defaultRpcOptions, type RpcOptions} from "@xchain/rpc";
@@ -32,6 +32,11 @@ export interface NodeOptions {
      * block interval (the miner's block time, else the network's target; none on regtest without one).
      */
     headStallSeconds: number | undefined;
+    /**
+     * One info line per transaction of each new head block, and empty blocks at debug (docs/operations.md
+     * §4). Unset: on for regtest and custom (`isTransactionLogOnByDefault`), off elsewhere.
+     */
+    transactions: boolean | undefined;
   };
   wallet: WalletOptions;
   /** The world state's cache budgets, in MiB (docs/operations.md §8; memoryBudget.ts shares them out). */
@@ -131,7 +136,7 @@ export const defaultNodeOptions: NodeOptions = {
   network: "regtest",
   dataDir: defaultDataDir("regtest"),
   genesisFile: undefined,
-  log: {level: "info", headStallSeconds: undefined},
+  log: {level: "info", headStallSeconds: undefined, transactions: undefined},
   wallet: defaultWalletOptions,
   state: {
     cacheMb: defaultStateOptions.nodeCacheBytes / MIB,
@@ -184,6 +189,11 @@ export function networkPreset(network: NetworkChoice): NetworkPreset {
     // A regtest node is a developer's own: it joins no network unless told (`p2p.host`).
     p2p: {...defaultP2POptions(chainspec.params.p2pPort), ...(network === "regtest" ? {host: "127.0.0.1"} : {})},
   };
+}
+
+/** Whether the transaction log is on when `log.transactions` is unset: on development networks. */
+export function isTransactionLogOnByDefault(network: NetworkParams["name"]): boolean {
+  return network === "regtest" || network === "custom";
 }
 
 /** The gateway's keys file when `rpc.gateway.keysFile` is unset: `<datadir>/gateway-keys.json` (docs/gateway.md). */

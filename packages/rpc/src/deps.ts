@@ -13,7 +13,7 @@ import type {
   TraceScope,
   TransactionOutcome,
 } from "@xchain/execution";
-import type {MinerApi, PendingBlockSource} from "@xchain/miner";
+import type {ImpersonationControls, MinerApi, PendingBlockSource} from "@xchain/miner";
 import type {PeerScoringInfo, ReputationSummary} from "@xchain/p2p";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
@@ -45,6 +45,8 @@ export interface DevWallet {
    * (docs/rpc.md §4.4).
    */
   signMessage(from: Uint8Array, message: Uint8Array): Uint8Array;
+  /** 65 bytes r ‖ s ‖ v (27/28) over a 32-byte hash the caller computed (eth_signTypedData_v4's EIP-712 hash). */
+  signDigest(from: Uint8Array, digest: Uint8Array): Uint8Array;
 }
 
 /**
@@ -137,6 +139,11 @@ export interface HealthProbe {
   readiness(): Readiness;
 }
 
+/** A log that can be switched on and off while the node runs (the node's transaction log). */
+export interface LoggingSwitch {
+  enabled: boolean;
+}
+
 /** What `RpcServer.start` is given. */
 export interface RpcDeps {
   chainspec: Chainspec;
@@ -144,6 +151,11 @@ export interface RpcDeps {
   txpool: TxPoolApi;
   /** Absent on a node that does not mine: mining methods answer -32601 "not available". */
   miner?: MinerApi;
+  /**
+   * The impersonated accounts (docs/rpc.md §4.10), which the txpool admits by: eth_sendTransaction sends
+   * for them without a key. Absent: the impersonation methods answer -32601 "not available".
+   */
+  impersonation?: ImpersonationControls;
   /** The pending block (docs/rpc.md §4.3; the miner builds it). Absent: `pending` reads as `latest`. */
   pendingBlock?: PendingBlockSource;
   executor: CallExecutor;
@@ -163,6 +175,8 @@ export interface RpcDeps {
   scoring?: PeerScoringAdmin;
   /** `GET /ready` on the HTTP port; default: always ready. */
   health?: HealthProbe;
+  /** The node's transaction log, which anvil_setLoggingEnabled switches (docs/operations.md §4); absent: none. */
+  logging?: LoggingSwitch;
   /** Default: discards everything. */
   logger?: Logger;
 }

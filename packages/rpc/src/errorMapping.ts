@@ -213,6 +213,7 @@ const WIRE: Record<MappedCode, Wire> = {
   STATE_READ_ONLY: "fault",
   STATE_BAD_LENGTH: "fault",
   STATE_DUPLICATE_GENESIS_ACCOUNT: "fault",
+  STATE_DUMP_TOO_LARGE: "server",
   // @xchain/txpool: every refusal, with its reason.
   TXPOOL_TOO_LARGE: "rejected",
   TXPOOL_DECODE: "rejected",
@@ -232,6 +233,9 @@ const WIRE: Record<MappedCode, Wire> = {
   TXPOOL_POOL_FULL: "rejected",
   TXPOOL_SENDER_LIMIT: "rejected",
   TXPOOL_STORAGE_UNAVAILABLE: "rejected",
+  TXPOOL_IMPERSONATION_DISABLED: "rejected",
+  TXPOOL_NOT_IMPERSONATED: "rejected",
+  TXPOOL_RESERVED_SENDER: "rejected",
   // @xchain/utils
   HEX_NOT_A_STRING: "fault",
   HEX_MISSING_PREFIX: "fault",

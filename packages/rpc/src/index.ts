@@ -3,6 +3,7 @@ export type {
   DevWallet,
   HealthProbe,
   Keystore,
+  LoggingSwitch,
   PeerScoringAdmin,
   PeersInfo,
   Readiness,
@@ -11,6 +12,8 @@ export type {
   SyncStatusSource,
   WireQueue,
 } from "./deps.ts";
+export {createdContractAddress} from "./format/receipt.ts";
+export {describeRevert} from "./format/revert.ts";
 export {
   type ApiKeyRecord,
   DEFAULT_NAMESPACES,
@@ -34,9 +37,12 @@ export {KeystoreBusyCode, KeystoreBusyError, type KeystoreBusyType} from "./keys
 export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {
+  DEV_METHODS,
   defaultRpcOptions,
   type IpLimitOptions,
   isModuleEnabledByDefault,
+  REVERT_ERROR_STYLES,
+  type RevertErrorStyle,
   RPC_MODULE_NAMES,
   type RpcOptions,
   type RpcTlsOptions,

@@ -17,9 +17,9 @@ import type {RpcOptions} from "./options.ts";
  * server's services. The transports' own dependency (`health`) is not theirs.
  */
 export type ModuleDeps = Required<
-  Omit<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "health">
+  Omit<RpcDeps, "miner" | "impersonation" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "health" | "logging">
 > &
-  Pick<RpcDeps, "miner" | "pendingBlock" | "wallet" | "keystore" | "scoring"> & {
+  Pick<RpcDeps, "miner" | "impersonation" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "logging"> & {
     options: RpcOptions;
     events: EventHub;
     filters: FilterManager;

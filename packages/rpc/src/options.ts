@@ -73,8 +73,13 @@ export interface RpcOptions {
   http: RpcListenerOptions;
   /** WebSocket listener (default 127.0.0.1:4445). */
   ws: RpcWsListenerOptions;
-  /** Origins answered with CORS headers over HTTP; `"*"` allows any, empty sends none (default none). */
-  corsOrigins: string[];
+  /**
+   * Origins answered with CORS headers over HTTP, as rules like `ws.origins` (docs/rpc.md §5.4): a
+   * rule without scheme matches any scheme, one without port any port; `"*"` allows any; empty sends
+   * none. Unset, the network decides (`defaultCorsOrigins`): the loopback names on regtest and
+   * custom, none elsewhere.
+   */
+  corsOrigins?: string[];
   /** Most requests in one body, nested arrays counted recursively (rskj `max_batch_requests_size`, 50). */
   maxBatchSize: number;
   /** Largest HTTP body or WebSocket message; larger ones get 413 (HTTP) or close 1009 (WS). Default 5 MiB. */
@@ -172,6 +177,18 @@ export interface RpcOptions {
    * `rpc.allowCallStateOverride`). Unset, the network decides: on for regtest and custom, off elsewhere.
    */
   allowCallStateOverride?: boolean;
+  /**
+   * How a reverted eth_call or eth_estimateGas is answered (docs/rpc.md §7): `rskj` is -32015 `VM Exception
+   * while processing transaction: revert <reason>`, `geth` is code 3 `execution reverted: <reason>`; both
+   * carry the revert payload as `data`. Unset, the network decides (`revertErrorStyle`): `geth` on
+   * regtest and custom, `rskj` on mainnet and testnet.
+   */
+  revertErrors?: RevertErrorStyle;
+  /**
+   * What web3_clientVersion answers in place of `xchain/<version>/<platform>/node<major>` (docs/rpc.md
+   * §4.2); unset, that. `HardhatNetwork/xchain` makes Hardhat's network helpers accept the node.
+   */
+  clientVersion?: string;
   /** State override limits: `maxAccounts` the most accounts one call overrides (-32602 beyond; default 100). */
   stateOverride: {maxAccounts: number};
   /**
@@ -196,6 +213,12 @@ export interface RpcTlsOptions {
   key?: string;
 }
 
+/** The forms of a reverted execution's error (`RpcOptions.revertErrors`). */
+export const REVERT_ERROR_STYLES = ["rskj", "geth"] as const;
+
+/** One of `REVERT_ERROR_STYLES`. */
+export type RevertErrorStyle = (typeof REVERT_ERROR_STYLES)[number];
+
 /** What `vhosts` and `origins` allow by default: loopback only. */
 const LOOPBACK_NAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -203,7 +226,6 @@ const LOOPBACK_NAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
 export const defaultRpcOptions: RpcOptions = {
   http: {enabled: true, host: "127.0.0.1", port: 4444, vhosts: [...LOOPBACK_NAMES]},
   ws: {enabled: true, host: "127.0.0.1", port: 4445, vhosts: [...LOOPBACK_NAMES], origins: [...LOOPBACK_NAMES]},
-  corsOrigins: [],
   maxBatchSize: 50,
   maxBodyBytes: 5 * 1024 * 1024,
   maxJsonDepth: 64,
@@ -256,9 +278,43 @@ export function methodsDisabledByDefault(network: NetworkParams["name"]): readon
   return isDevelopmentNetwork(network) ? [] : RESTRICTED_METHODS;
 }
 
+/**
+ * Development controls served in another namespace than their own (docs/rpc.md §4.10), with the dev
+ * namespace each belongs to: it answers where that namespace answers (`eth_sendUnsignedTransaction`
+ * with `anvil`: off on mainnet and testnet and with `rpc.modules.anvil` off) unless `methods` names
+ * it, and a gateway key calls it with that namespace or by name, never through the one it is served in.
+ */
+export const DEV_METHODS: Readonly<Record<string, RpcModuleName>> = {eth_sendUnsignedTransaction: "anvil"};
+
+/** The dev methods whose own namespace is off (`isNamespaceEnabled` as the registry decides it). */
+export function devMethodsDisabled(isNamespaceEnabled: (namespace: RpcModuleName) => boolean): string[] {
+  return Object.entries(DEV_METHODS)
+    .filter(([, namespace]) => !isNamespaceEnabled(namespace))
+    .map(([name]) => name);
+}
+
 /** Whether eth_call takes a state override on `network` when `allowCallStateOverride` is unset. */
 export function isCallStateOverrideAllowedByDefault(network: NetworkParams["name"]): boolean {
   return isDevelopmentNetwork(network);
+}
+
+/** The revert errors of `network` unless `configured`: geth's where dev tools run, rskj's on public networks. */
+export function revertErrorStyle(
+  configured: RevertErrorStyle | undefined,
+  network: NetworkParams["name"],
+): RevertErrorStyle {
+  return configured ?? (isDevelopmentNetwork(network) ? "geth" : "rskj");
+}
+
+/**
+ * The CORS origins of `network` unless `configured`: a dapp served from loopback (`http://localhost:3000`)
+ * on a development network, as its WebSocket is (docs/rpc.md §5.4); none on public networks.
+ */
+export function corsOriginRules(
+  configured: readonly string[] | undefined,
+  network: NetworkParams["name"],
+): readonly string[] {
+  return configured ?? (isDevelopmentNetwork(network) ? LOOPBACK_NAMES : []);
 }
 
 function isDevelopmentNetwork(network: NetworkParams["name"]): boolean {

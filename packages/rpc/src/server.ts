@@ -25,7 +25,14 @@ import {IpLimits} from "./limits/ipLimits.ts";
 import {nodeRequestLimits} from "./limits/requestLimits.ts";
 import type {ModuleDeps} from "./moduleDeps.ts";
 import {buildMethodTables} from "./modules/index.ts";
-import {isModuleEnabledByDefault, methodsDisabledByDefault, type RpcModuleName, type RpcOptions} from "./options.ts";
+import {
+  corsOriginRules,
+  devMethodsDisabled,
+  isModuleEnabledByDefault,
+  methodsDisabledByDefault,
+  type RpcModuleName,
+  type RpcOptions,
+} from "./options.ts";
 import {ALWAYS_READY} from "./transport/health.ts";
 import {createHttpTransport} from "./transport/http.ts";
 import {InFlightRequests} from "./transport/inFlight.ts";
@@ -77,6 +84,8 @@ export class RpcServer {
       callCache: new CallResultCache(options.callCacheBytes),
       blockJson: new BlockJsonCache(options.blockCacheBytes),
     };
+    // A block hash keys the eth_call answers: a dev control's edit changes the state it names.
+    events.onStateEdited(() => services.callCache.clear());
     const moduleDeps: ModuleDeps = {
       ...deps,
       peers: deps.peers ?? NO_PEERS,
@@ -99,6 +108,7 @@ export class RpcServer {
       const addressLimits = options.ipLimits.enabled && !gateway ? new IpLimits(options.ipLimits) : undefined;
       const limits = {
         ...options,
+        corsOrigins: corsOriginRules(options.corsOrigins, deps.chainspec.params.name),
         requests,
         health: deps.health ?? ALWAYS_READY,
         admission: gateway ?? new OpenAdmission(nodeLimits, addressLimits),
@@ -107,18 +117,19 @@ export class RpcServer {
       };
       // rpc.discover describes the registry the tables end up in; it reads it only when called.
       const tables = buildMethodTables(moduleDeps, () => registry);
+      const isModuleEnabled = (namespace: RpcModuleName) =>
+        options.modules[namespace]?.enabled ?? isModuleEnabledByDefault(namespace, deps.chainspec.params.name);
       const registry = new MethodRegistry(tables, {
-        isNamespaceEnabled: (namespace) =>
-          namespace === RPC_NAMESPACE ||
-          (options.modules[namespace as RpcModuleName]?.enabled ??
-            isModuleEnabledByDefault(namespace as RpcModuleName, deps.chainspec.params.name)),
+        isNamespaceEnabled: (namespace) => namespace === RPC_NAMESPACE || isModuleEnabled(namespace as RpcModuleName),
         enabledMethods: options.methods.enabled,
         disabledMethods: [
           ...options.methods.disabled,
-          // With the gateway on, restricted methods answer the keys granted them (docs/gateway.md).
-          ...(gateway ? [] : methodsDisabledByDefault(deps.chainspec.params.name)).filter(
-            (m) => !options.methods.enabled.includes(m),
-          ),
+          ...[
+            // With the gateway on, restricted methods answer the keys granted them (docs/gateway.md).
+            ...(gateway ? [] : methodsDisabledByDefault(deps.chainspec.params.name)),
+            // A dev control of another namespace follows its own (docs/rpc.md §4.10).
+            ...devMethodsDisabled(isModuleEnabled),
+          ].filter((m) => !options.methods.enabled.includes(m)),
         ],
       });
       const dispatchOptions: DispatchOptions = {

@@ -55,7 +55,11 @@ export class PrivateKeyWallet implements DevWallet {
   }
 
   signMessage(from: Uint8Array, message: Uint8Array): Uint8Array {
-    const {r, s, recovery} = signHash(personalMessageHash(message), this.keyOf(from));
+    return this.signDigest(from, personalMessageHash(message));
+  }
+
+  signDigest(from: Uint8Array, digest: Uint8Array): Uint8Array {
+    const {r, s, recovery} = signHash(digest, this.keyOf(from));
     return concatBytes(r, s, Uint8Array.of(27 + recovery));
   }
 

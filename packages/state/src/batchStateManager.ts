@@ -24,6 +24,12 @@ const RLP_EMPTY = Uint8Array.of(0x80);
  * trie's database, the accounts and storage tries in the caches) is the one of the stock flush.
  */
 export class BatchFlushStateManager extends MerkleStateManager {
+  /**
+   * When set, every flush adds the preimage of each account and slot key it writes, by the key's
+   * hex (`StateOptions.recordPreimages`); the session's commit hands them out with the trie writes.
+   */
+  preimages: Map<string, Uint8Array> | undefined;
+
   /** The stock method with `lookupTrieValue` reading the trie on a cache miss. */
   override async getAccount(address: Address): Promise<Account | undefined> {
     const cached = this._caches?.account?.get(address);
@@ -83,11 +89,19 @@ export class BatchFlushStateManager extends MerkleStateManager {
     await this.flushStorage(caches.storage?.flush() ?? []);
     const accountWrites: TrieWrite[] = [];
     for (const [addressHex, {accountRLP}] of caches.account?.flush() ?? []) {
-      accountWrites.push([keccak256(hexToBytes(addressHex)), accountRLP]);
+      accountWrites.push([this.hashedKey(addressHex), accountRLP]);
     }
     if (accountWrites.length > 0) {
       this._trie.root(await applyTrieWrites(this._trie.database(), this._trie.root(), accountWrites));
     }
+  }
+
+  /** keccak256 of an address or slot given in hex, its preimage noted when recording. */
+  private hashedKey(keyHex: string): Uint8Array {
+    const key = hexToBytes(keyHex);
+    const hash = keccak256(key);
+    this.preimages?.set(bytesToHex(hash), key);
+    return hash;
   }
 
   /** Each account's slot writes in one pass over its storage trie; the new storage root goes to the account cache. */
@@ -101,7 +115,7 @@ export class BatchFlushStateManager extends MerkleStateManager {
       }
       // The cache holds RLP(value), 0x80 for zero: the trie stores RLP of the unpadded value, and deletes zero.
       const value = RLP.decode(encoded ?? new Uint8Array(0)) as Uint8Array;
-      writes.push([keccak256(hexToBytes(slotHex)), value.length > 0 ? RLP.encode(value) : undefined]);
+      writes.push([this.hashedKey(slotHex), value.length > 0 ? RLP.encode(value) : undefined]);
     }
     for (const [addressHex, writes] of byAccount) {
       const address = createAddressFromString(`0x${addressHex}`);

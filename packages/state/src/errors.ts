@@ -13,6 +13,8 @@ export enum StateErrorCode {
   BAD_LENGTH = "STATE_BAD_LENGTH",
   /** A genesis allocation lists the same address twice. */
   DUPLICATE_GENESIS_ACCOUNT = "STATE_DUPLICATE_GENESIS_ACCOUNT",
+  /** A state dump would pass its size limit (`miner.dumpStateMaxBytes`). */
+  DUMP_TOO_LARGE = "STATE_DUMP_TOO_LARGE",
 }
 
 export type StateErrorType =
@@ -21,7 +23,8 @@ export type StateErrorType =
   | {code: StateErrorCode.CHECKPOINT_OPEN}
   | {code: StateErrorCode.READ_ONLY; operation: string}
   | {code: StateErrorCode.BAD_LENGTH; field: "address" | "slot" | "root"; expected: number; actual: number}
-  | {code: StateErrorCode.DUPLICATE_GENESIS_ACCOUNT; address: string};
+  | {code: StateErrorCode.DUPLICATE_GENESIS_ACCOUNT; address: string}
+  | {code: StateErrorCode.DUMP_TOO_LARGE; maxBytes: number};
 
 /** A failure of the state package. */
 export class StateError extends NodeError<StateErrorType> {}

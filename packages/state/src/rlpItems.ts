@@ -26,7 +26,8 @@ export function rlpItemsOf(bytes: Uint8Array, outer: RlpItem): RlpItem[] {
   return items;
 }
 
-function rlpItemAt(bytes: Uint8Array, offset: number): RlpItem {
+/** The RLP item that starts at `offset` of `bytes` (trusted input, as `rlpListItems`). */
+export function rlpItemAt(bytes: Uint8Array, offset: number): RlpItem {
   const prefix = bytes[offset];
   if (prefix === undefined) throw new RangeError("RLP item beyond the end of the buffer");
   if (prefix < 0x80) return {start: offset, end: offset + 1, list: false};

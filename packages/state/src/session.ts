@@ -1,5 +1,7 @@
 import type {MerklePatriciaTrie} from "@ethereumjs/mpt";
-import type {MerkleStateManager} from "@ethereumjs/statemanager";
+import {type BatchOp, Bucket, bucketKey} from "@xchain/db";
+import {hexToBytes} from "@xchain/utils";
+import type {BatchFlushStateManager} from "./batchStateManager.ts";
 import {StateError, StateErrorCode} from "./errors.ts";
 import {type TrieNodeStore, trieWrite} from "./nodeStore.ts";
 import type {SessionTrieDB} from "./sessionDb.ts";
@@ -19,7 +21,7 @@ export class TrieStateSession implements StateSession {
   private lastCommitRoot: Uint8Array | undefined;
 
   constructor(
-    readonly stateManager: MerkleStateManager,
+    readonly stateManager: BatchFlushStateManager,
     private readonly trie: MerklePatriciaTrie,
     private readonly db: SessionTrieDB,
     private readonly nodes: TrieNodeStore,
@@ -40,7 +42,13 @@ export class TrieStateSession implements StateSession {
     const entries = this.db.takeWrites(root);
     this.nodes.remember(entries);
     this.lastCommitRoot = root;
-    return {root, writes: entries.map(([key, value]) => trieWrite(key, value))};
+    const writes = entries.map(([key, value]) => trieWrite(key, value));
+    const preimages = this.stateManager.preimages;
+    if (preimages !== undefined && preimages.size > 0) {
+      writes.push(...preimageWrites(preimages));
+      preimages.clear();
+    }
+    return {root, writes};
   }
 
   release(): void {
@@ -51,4 +59,13 @@ export class TrieStateSession implements StateSession {
   forgetPersisted(): void {
     this.db.forgetPersisted();
   }
+}
+
+/** The `preimage` bucket's writes of the keys a flush noted (hash hex -> address or slot). */
+function preimageWrites(preimages: ReadonlyMap<string, Uint8Array>): BatchOp[] {
+  const writes: BatchOp[] = [];
+  for (const [hashHex, key] of preimages) {
+    writes.push({type: "put", key: bucketKey(Bucket.preimage, hexToBytes(hashHex)), value: key});
+  }
+  return writes;
 }

@@ -11,12 +11,13 @@ import {CodeCache, TrieStateReader} from "./reader.ts";
 import {ReadOnlyTrieDB} from "./readOnlyDb.ts";
 import {TrieStateSession} from "./session.ts";
 import {SessionTrieDB} from "./sessionDb.ts";
+import {dumpState, type StateDump, type StateDumpLimits} from "./stateDump.ts";
 import {EMPTY_TRIE_ROOT, openTrie} from "./trie.ts";
 import type {StateCommit, StateReader, StateSession, StateSource} from "./types.ts";
 
 /** What a `StateDatabase` reads from. */
 export interface StateModules {
-  /** The node's store; only the `stateTrie` bucket is read. */
+  /** The node's store; the `stateTrie` bucket is read, and `preimage` by dumps. */
   store: KeyValueStore;
 }
 
@@ -37,10 +38,13 @@ export class StateDatabase implements StateSource {
   /** The last released session, reusable by the next session opened at its root (warm caches). */
   private warm: {root: string; common: Common; session: TrieStateSession} | undefined;
 
+  private readonly store: KeyValueStore;
+
   constructor(
     private readonly opts: StateOptions,
     {store}: StateModules,
   ) {
+    this.store = store;
     this.cache = new NodeCache(opts.nodeCacheBytes);
     this.code = new CodeCache(opts.codeCacheBytes);
     this.nodes = new TrieNodeStore(store, this.cache);
@@ -63,6 +67,7 @@ export class StateDatabase implements StateSource {
     // a one-block session gets caches sized for one block.
     const caches = boundedCaches(options.transient ? ONE_BLOCK_CACHES : LONG_LIVED_CACHES);
     const stateManager = new BatchFlushStateManager({trie, common, caches});
+    if (this.opts.recordPreimages) stateManager.preimages = new Map();
     return new TrieStateSession(stateManager, trie, db, this.nodes, (session, committed) => {
       this.warm = {root: bytesToHex(committed), common, session};
     });
@@ -144,6 +149,15 @@ export class StateDatabase implements StateSource {
   async hasRoot(root: Uint8Array): Promise<boolean> {
     checkLength(root, 32, "root");
     return equalBytes(root, EMPTY_TRIE_ROOT) || this.nodes.isStored(root);
+  }
+
+  /**
+   * The state at the stored `root` listed by address and slot, as far as preimages name it (see
+   * `stateDump.ts`); throws DUMP_TOO_LARGE past `limits`.
+   */
+  async dump(root: Uint8Array, limits: StateDumpLimits): Promise<StateDump> {
+    await this.requireRoot(root);
+    return dumpState(this.store, root, limits);
   }
 
   /** Size and hit counters of the shared trie-node cache. */

@@ -109,7 +109,9 @@ export class Relay {
   }
 
   private pending(tx: Transaction): void {
-    if (this.transactions.fromNetwork(tx.hash())) return;
+    // An impersonated transaction (a dev node's, docs/rpc.md §4.10) is valid to this node only: a peer
+    // would recover another sender and count it against us.
+    if (tx.impersonatedSender || this.transactions.fromNetwork(tx.hash())) return;
     void this.send("transaction", () => this.network.publishTransaction(tx));
   }
 

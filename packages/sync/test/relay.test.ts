@@ -4,13 +4,13 @@
  * block with an unknown parent handing over to the sync manager.
  */
 import {PeerEvent} from "@xchain/p2p";
-import type {Block} from "@xchain/primitives";
+import {type Block, Transaction} from "@xchain/primitives";
 import {headerValues} from "@xchain/test-utils";
 import {bytesToHex} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import type {FakeHub} from "./support/fakeNetwork.ts";
 import {syncSuite} from "./support/suite.ts";
-import {cows, hex, newHub, type TestNode, transfer, waitFor} from "./support/testNode.ts";
+import {cows, hex, newHub, regtest, type TestNode, transfer, waitFor} from "./support/testNode.ts";
 
 const suite = syncSuite();
 
@@ -145,6 +145,22 @@ describe("Relay", () => {
     expect(hub.verdicts.find((v) => v.node === "peer")?.verdict).toBe("accept");
     // The peer admitted it from gossip: no echo back.
     expect(peer.network.publishedTransactions).toEqual([]);
+  });
+
+  it("does not publish an impersonated transaction (a peer would recover another sender)", async () => {
+    const {local} = await pair();
+    const values = {
+      nonce: 0n,
+      gasPrice: 0n,
+      gasLimit: 21_000n,
+      value: 1n,
+      data: new Uint8Array(0),
+      to: cows[5]!.address,
+    };
+    const impersonated = Transaction.impersonate(values, cows[1]!.address, regtest.params.chainId);
+    await local.txpool.add(impersonated);
+    expect(local.txpool.get(impersonated.hash())).toBeDefined();
+    expect(local.network.publishedTransactions).toEqual([]);
   });
 
   it("rejects an invalid transaction with INVALID_TRANSACTION and ignores one refused for our state", async () => {

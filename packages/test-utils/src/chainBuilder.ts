@@ -56,6 +56,11 @@ export interface BuildBlockOptions {
   extraData?: Uint8Array;
   /** Keep going when assembly skips a candidate (default: throw, naming the reasons). */
   allowSkipped?: boolean;
+  /**
+   * The state to build on, stored in the builder's store; default the parent's stateRoot (a chain's
+   * dev-edited state, `Chain.stateRootAfter`, for a builder sharing the chain's store).
+   */
+  parentStateRoot?: Uint8Array;
 }
 
 /** A built block with what its assembly produced. */
@@ -131,7 +136,7 @@ export class ChainBuilder {
     const assembled = await this.executor.assembleBlock({
       block: context,
       candidates: options.transactions ?? [],
-      parentStateRoot: p.stateRoot,
+      parentStateRoot: options.parentStateRoot ?? p.stateRoot,
       chain: this.chainView(parent, number),
     });
     if (assembled.skipped.length > 0 && !options.allowSkipped) {

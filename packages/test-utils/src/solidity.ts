@@ -11,17 +11,21 @@ function loadSolc(): typeof Solc {
   return solc;
 }
 
-/** A compiled contract: creation code and the 4-byte selector of each function signature. */
+/** A compiled contract: creation code, the 4-byte selector of each function signature and the JSON ABI. */
 export interface CompiledContract {
   bytecode: Uint8Array;
   selectors: Record<string, Uint8Array>;
+  abi: readonly Record<string, unknown>[];
 }
 
 interface SolcOutput {
   errors?: {severity: string; formattedMessage: string}[];
   contracts: Record<
     string,
-    Record<string, {evm: {bytecode: {object: string}; methodIdentifiers: Record<string, string>}}>
+    Record<
+      string,
+      {abi: Record<string, unknown>[]; evm: {bytecode: {object: string}; methodIdentifiers: Record<string, string>}}
+    >
   >;
 }
 
@@ -33,7 +37,7 @@ export function compileSolidity(source: string): Record<string, CompiledContract
     settings: {
       evmVersion: "cancun",
       optimizer: {enabled: true, runs: 200},
-      outputSelection: {"*": {"*": ["evm.bytecode.object", "evm.methodIdentifiers"]}},
+      outputSelection: {"*": {"*": ["abi", "evm.bytecode.object", "evm.methodIdentifiers"]}},
     },
   };
   const output = JSON.parse(loadSolc().compile(JSON.stringify(input))) as SolcOutput;
@@ -45,7 +49,7 @@ export function compileSolidity(source: string): Record<string, CompiledContract
     for (const [signature, selector] of Object.entries(contract.evm.methodIdentifiers)) {
       selectors[signature] = hexToBytes(selector);
     }
-    contracts[name] = {bytecode: hexToBytes(contract.evm.bytecode.object), selectors};
+    contracts[name] = {bytecode: hexToBytes(contract.evm.bytecode.object), selectors, abi: contract.abi};
   }
   return contracts;
 }

@@ -10,14 +10,20 @@ import {TxPoolError, type TxPoolErrorType} from "./errors.ts";
 import {POOL_ENTRY_BYTES, poolTransaction} from "./pool/poolTransaction.ts";
 import type {SenderTransactions} from "./pool/senderTransactions.ts";
 import {type TxPoolAddResult, TxPoolErrorCode} from "./types.ts";
+import {checkImpersonation} from "./validate/impersonation.ts";
 import {replacementGasPrice, validateAdmission} from "./validate/rules.ts";
 import {checkSize, checkTransaction} from "./validate/transaction.ts";
 
-/** Validates and stores `tx`; throws the `TxPoolError` of the first rule it breaks. */
-export async function admit(ctx: PoolContext, tx: Transaction): Promise<TxPoolAddResult> {
+/**
+ * Validates and stores `tx`; throws the `TxPoolError` of the first rule it breaks. `unsigned`: an
+ * impersonated transaction sent as such (eth_sendUnsignedTransaction), admitted whether or not its
+ * sender is impersonated.
+ */
+export async function admit(ctx: PoolContext, tx: Transaction, unsigned = false): Promise<TxPoolAddResult> {
   const {store, options, chainspec} = ctx;
   checkSize(tx.encode().length, options.maxTransactionBytes);
   const sender = checkTransaction(tx, chainspec.params.chainId);
+  if (tx.impersonatedSender) checkImpersonation(sender, ctx.impersonation, unsigned);
   const hash = bytesToHex(tx.hash());
   if (store.get(hash)) throw new TxPoolError({code: TxPoolErrorCode.ALREADY_KNOWN, hash});
 

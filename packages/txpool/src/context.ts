@@ -4,7 +4,7 @@ import type {HeadView} from "./headView.ts";
 import type {TxPoolOptions} from "./options.ts";
 import type {PoolTransaction} from "./pool/poolTransaction.ts";
 import type {TransactionStore} from "./pool/transactionStore.ts";
-import type {TxPoolStats} from "./types.ts";
+import type {ImpersonationPolicy, TxPoolStats} from "./types.ts";
 
 /** The pool's internals, handed to admission and maintenance (which run one at a time). */
 export interface PoolContext {
@@ -14,6 +14,8 @@ export interface PoolContext {
   /** The head the pool is in step with; maintenance replaces it. */
   view: HeadView;
   readonly stats: TxPoolStats;
+  /** Which senders impersonated transactions may come from; absent: none. */
+  readonly impersonation: ImpersonationPolicy | undefined;
   /** The clock of `addedAtMs` and the queued lifetime. */
   nowMs(): number;
   /** The next arrival sequence number. */

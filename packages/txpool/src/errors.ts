@@ -25,7 +25,10 @@ export type TxPoolErrorType =
   | {code: TxPoolErrorCode.REPLACEMENT_UNDERPRICED; gasPrice: bigint; required: bigint}
   | {code: TxPoolErrorCode.SENDER_LIMIT; limit: number}
   | {code: TxPoolErrorCode.POOL_FULL; limit: number; unit: "transactions" | "bytes"}
-  | {code: TxPoolErrorCode.STORAGE_UNAVAILABLE; reason: string};
+  | {code: TxPoolErrorCode.STORAGE_UNAVAILABLE; reason: string}
+  | {code: TxPoolErrorCode.IMPERSONATION_DISABLED; sender: string}
+  | {code: TxPoolErrorCode.NOT_IMPERSONATED; sender: string}
+  | {code: TxPoolErrorCode.RESERVED_SENDER; sender: string};
 
 /** A refused transaction; `message` is what RPC shows (-32010). */
 export class TxPoolError extends NodeError<TxPoolErrorType> {
@@ -72,5 +75,11 @@ function describe(t: TxPoolErrorType): string {
       return `txpool is full: ${t.limit} ${t.unit}, none cheaper than this one`;
     case TxPoolErrorCode.STORAGE_UNAVAILABLE:
       return `the node cannot store blocks now: ${t.reason}`;
+    case TxPoolErrorCode.IMPERSONATION_DISABLED:
+      return `unsigned transaction from ${t.sender} refused: the dev controls are off on this node (miner.devControls)`;
+    case TxPoolErrorCode.NOT_IMPERSONATED:
+      return `unsigned transaction from ${t.sender} refused: the account is not impersonated (anvil_impersonateAccount)`;
+    case TxPoolErrorCode.RESERVED_SENDER:
+      return `unsigned transaction from ${t.sender} refused: the zero address sends every block's REMASC transaction, whose nonce it must keep`;
   }
 }

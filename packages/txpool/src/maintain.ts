@@ -1,10 +1,11 @@
 /**
  * The pool's reaction to a new best block (reth's `maintain`): drop what the new chain included or
  * made stale, re-check the balances of the senders whose state changed, expire old queued
- * transactions, and admit again the transactions of blocks that left the canonical chain.
+ * transactions, and admit again the transactions of blocks that left the canonical chain. An edit of
+ * the head's state (dev controls, `stateEdited`) re-checks every sender against the edited state.
  */
 import type {EventEmitter} from "node:events";
-import type {ChainEvents, ChainReader, NewHeadEvent} from "@xchain/chain";
+import type {ChainEvents, ChainHead, ChainReader, NewHeadEvent, StateEditedEvent} from "@xchain/chain";
 import {isRemascTransaction} from "@xchain/primitives";
 import {bytesToHex} from "@xchain/utils";
 import {admit} from "./admission.ts";
@@ -13,20 +14,20 @@ import {TxPoolError} from "./errors.ts";
 import {type AccountSnapshot, HeadView} from "./headView.ts";
 import type {SenderTransactions} from "./pool/senderTransactions.ts";
 
-/** Subscribes to `newHead` and hands each event to `schedule`; `close()` unsubscribes. */
+/** Subscribes to `newHead` and `stateEdited` and hands each event to its handler; `close()` unsubscribes. */
 export class PoolMaintenance {
-  private readonly listener: (event: NewHeadEvent) => void;
-
   constructor(
     private readonly events: EventEmitter<ChainEvents>,
-    schedule: (event: NewHeadEvent) => void,
+    private readonly onNewHead: (event: NewHeadEvent) => void,
+    private readonly onStateEdited: (event: StateEditedEvent) => void,
   ) {
-    this.listener = schedule;
-    events.on("newHead", this.listener);
+    events.on("newHead", onNewHead);
+    events.on("stateEdited", onStateEdited);
   }
 
   close(): void {
-    this.events.off("newHead", this.listener);
+    this.events.off("newHead", this.onNewHead);
+    this.events.off("stateEdited", this.onStateEdited);
   }
 }
 
@@ -52,24 +53,7 @@ export async function applyNewHead(
     }
   }
   const keys = store.senderKeys().filter((key) => event.removed.length > 0 || touched.has(key));
-  const view = new HeadView(chain, event.head);
-  const accounts = await Promise.all(
-    keys.map((key) => view.account((store.sender(key) as SenderTransactions).address)),
-  );
-
-  // From here on, synchronously: the pool moves to the new head in one step.
-  ctx.view = view;
-  keys.forEach((key, i) => {
-    const account = accounts[i] as AccountSnapshot;
-    const outcome = store.rebase(key, account.nonce, account.balance);
-    if (!outcome) return;
-    for (const ptx of outcome.stale) {
-      if (included.has(ptx.hash)) stats.included++;
-      else stats.stale++;
-    }
-    stats.unaffordable += outcome.unaffordable.length;
-    ctx.announce(outcome.promoted);
-  });
+  await rebase(ctx, chain, event.head, keys, included);
   for (const ptx of store.queuedBefore(ctx.nowMs() - ctx.options.queuedLifetimeMs)) {
     store.delete(ptx);
     stats.expired++;
@@ -84,4 +68,48 @@ export async function applyNewHead(
       stats.readmitRefused++;
     }
   }
+}
+
+/**
+ * Moves the pool onto the edited state of the same head (a dev control set a balance, a nonce, code…):
+ * every sender is re-checked, as any account may have changed; a raised nonce makes transactions stale,
+ * a lowered one or a larger balance can make queued ones pending.
+ */
+export function applyStateEdit(
+  ctx: PoolContext,
+  chain: Pick<ChainReader, "stateAt">,
+  event: StateEditedEvent,
+): Promise<void> {
+  return rebase(ctx, chain, event.head, ctx.store.senderKeys(), new Set());
+}
+
+/**
+ * Reads the accounts of the senders `keys` at `head`, then, synchronously, moves the pool to that head in one
+ * step: each sender rebased on its nonce and balance (`included`: hashes the new blocks hold, counted apart from
+ * the stale).
+ */
+async function rebase(
+  ctx: PoolContext,
+  chain: Pick<ChainReader, "stateAt">,
+  head: ChainHead,
+  keys: string[],
+  included: ReadonlySet<string>,
+): Promise<void> {
+  const {store, stats} = ctx;
+  const view = new HeadView(chain, head);
+  const accounts = await Promise.all(
+    keys.map((key) => view.account((store.sender(key) as SenderTransactions).address)),
+  );
+  ctx.view = view;
+  keys.forEach((key, i) => {
+    const account = accounts[i] as AccountSnapshot;
+    const outcome = store.rebase(key, account.nonce, account.balance);
+    if (!outcome) return;
+    for (const ptx of outcome.stale) {
+      if (included.has(ptx.hash)) stats.included++;
+      else stats.stale++;
+    }
+    stats.unaffordable += outcome.unaffordable.length;
+    ctx.announce(outcome.promoted);
+  });
 }

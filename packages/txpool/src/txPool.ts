@@ -1,11 +1,11 @@
 /**
  * The transaction pool: admission as docs/protocol/transactions.md, pending and queued transactions per
  * sender, same-nonce replacement, limits with eviction, block ordering, and maintenance on every
- * new best block. Admissions and maintenance run one at a time, in submission order, so that
+ * new best block and edit of the head's state. Admissions and maintenance run one at a time, in submission order, so that
  * concurrent adds of one sender cannot interleave their state reads and writes.
  */
 import type {EventEmitter} from "node:events";
-import type {ChainEvents, ChainReader, NewHeadEvent} from "@xchain/chain";
+import type {ChainEvents, ChainReader, NewHeadEvent, StateEditedEvent} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import type {Transaction} from "@xchain/primitives";
 import {bytesToHex, type CacheUsage, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
@@ -13,22 +13,25 @@ import {admit} from "./admission.ts";
 import type {PoolContext} from "./context.ts";
 import {TxPoolError} from "./errors.ts";
 import {HeadView} from "./headView.ts";
-import {applyNewHead, PoolMaintenance} from "./maintain.ts";
+import {applyNewHead, applyStateEdit, PoolMaintenance} from "./maintain.ts";
 import type {TxPoolOptions} from "./options.ts";
 import {bestTransactions} from "./pool/best.ts";
 import type {PoolTransaction} from "./pool/poolTransaction.ts";
 import {TransactionStore} from "./pool/transactionStore.ts";
+import {restoreSnapshot, takeSnapshot} from "./snapshot.ts";
 import {
+  type ImpersonationPolicy,
   type TxPoolAddResult,
   type TxPoolApi,
   type TxPoolContent,
   TxPoolErrorCode,
+  type TxPoolSnapshot,
   type TxPoolStats,
   type TxPoolStatus,
 } from "./types.ts";
 import {checkSize, decodeTransaction} from "./validate/transaction.ts";
 
-/** What the pool reads of the chain: the best block, state at a block, and `newHead`. */
+/** What the pool reads of the chain: the best block, state at a block, `newHead` and `stateEdited`. */
 export type TxPoolChain = Pick<ChainReader, "head" | "stateAt"> & {readonly events: EventEmitter<ChainEvents>};
 
 /** The components the pool is built with. */
@@ -41,6 +44,8 @@ export interface TxPoolModules {
   logger?: Logger;
   /** Why the node cannot store blocks now (a full disk), when it cannot: transactions are refused meanwhile. */
   storageFault?: () => string | undefined;
+  /** Which senders impersonated transactions may come from (a dev node's, docs/rpc.md §4.10); absent: none. */
+  impersonation?: ImpersonationPolicy;
 }
 
 /** The pool; `close()` stops following the chain. */
@@ -64,9 +69,11 @@ export class TxPool implements TxPoolApi {
   private sequence = 0;
 
   private readonly storageFault: (() => string | undefined) | undefined;
+  private readonly chain: TxPoolChain;
 
   constructor(options: TxPoolOptions, modules: TxPoolModules) {
     const {chain, chainspec} = modules;
+    this.chain = chain;
     this.storageFault = modules.storageFault;
     const nowMs = modules.nowMs ?? Date.now;
     this.ctx = {
@@ -75,26 +82,30 @@ export class TxPool implements TxPoolApi {
       store: this.store,
       view: new HeadView(chain, chain.head()),
       stats: this.stats,
+      impersonation: modules.impersonation,
       nowMs,
       nextSequence: () => this.sequence++,
       announce: (promoted) => this.announce(promoted),
     };
     const logger = modules.logger ?? noopLogger;
-    this.maintenance = new PoolMaintenance(chain.events, (event: NewHeadEvent) => {
-      this.queue
-        .run(() => applyNewHead(this.ctx, chain, event))
-        .catch((e: unknown) => {
-          this.stats.maintenanceFailures++;
-          logger.error({err: e}, "txpool maintenance after a new block failed");
-        });
-    });
+    const maintain = (run: () => Promise<void>, after: string) =>
+      this.queue.run(run).catch((e: unknown) => {
+        this.stats.maintenanceFailures++;
+        logger.error({err: e}, `txpool maintenance after ${after} failed`);
+      });
+    this.maintenance = new PoolMaintenance(
+      chain.events,
+      (event: NewHeadEvent) => maintain(() => applyNewHead(this.ctx, chain, event), "a new block"),
+      (event: StateEditedEvent) => maintain(() => applyStateEdit(this.ctx, chain, event), "an edit of the state"),
+    );
   }
 
   add(tx: Transaction): Promise<TxPoolAddResult> {
-    const fault = this.storageFault?.();
-    if (fault !== undefined)
-      return Promise.reject(new TxPoolError({code: TxPoolErrorCode.STORAGE_UNAVAILABLE, reason: fault}));
-    return this.queue.run(() => admit(this.ctx, tx));
+    return this.admitQueued(tx, false);
+  }
+
+  addUnsigned(tx: Transaction): Promise<TxPoolAddResult> {
+    return this.admitQueued(tx, true);
   }
 
   async addRaw(raw: Uint8Array): Promise<TxPoolAddResult> {
@@ -147,6 +158,34 @@ export class TxPool implements TxPoolApi {
     return this.store.revision;
   }
 
+  snapshot(): TxPoolSnapshot {
+    return takeSnapshot(this.ctx);
+  }
+
+  restore(snapshot: TxPoolSnapshot): Promise<number> {
+    return this.queue.run(() => restoreSnapshot(this.ctx, this.chain, snapshot));
+  }
+
+  drop(hash: Uint8Array): Promise<boolean> {
+    return this.queue.run(async () => {
+      const ptx = this.store.get(bytesToHex(hash));
+      if (ptx) this.store.delete(ptx);
+      return ptx !== undefined;
+    });
+  }
+
+  dropSender(sender: Uint8Array): Promise<number> {
+    return this.queue.run(async () => this.store.deleteSender(bytesToHex(sender)));
+  }
+
+  dropAll(): Promise<number> {
+    return this.queue.run(async () => {
+      let dropped = 0;
+      for (const key of this.store.senderKeys()) dropped += this.store.deleteSender(key);
+      return dropped;
+    });
+  }
+
   /** `listener` runs synchronously for each transaction that becomes pending; it must not throw. */
   onPending(listener: (tx: Transaction) => void): () => void {
     this.listeners.add(listener);
@@ -162,6 +201,13 @@ export class TxPool implements TxPoolApi {
   async close(): Promise<void> {
     this.maintenance.close();
     await this.settled();
+  }
+
+  private admitQueued(tx: Transaction, unsigned: boolean): Promise<TxPoolAddResult> {
+    const fault = this.storageFault?.();
+    if (fault !== undefined)
+      return Promise.reject(new TxPoolError({code: TxPoolErrorCode.STORAGE_UNAVAILABLE, reason: fault}));
+    return this.queue.run(() => admit(this.ctx, tx, unsigned));
   }
 
   private announce(promoted: readonly PoolTransaction[]): void {

@@ -24,6 +24,23 @@ export enum TxPoolErrorCode {
   SENDER_LIMIT = "TXPOOL_SENDER_LIMIT",
   /** The node cannot store blocks (a full disk): nothing it accepts could be mined. */
   STORAGE_UNAVAILABLE = "TXPOOL_STORAGE_UNAVAILABLE",
+  /** An impersonated transaction where the node's dev controls are off (docs/rpc.md §4.10). */
+  IMPERSONATION_DISABLED = "TXPOOL_IMPERSONATION_DISABLED",
+  /** An impersonated transaction from a sender that is not impersonated (docs/rpc.md §4.10). */
+  NOT_IMPERSONATED = "TXPOOL_NOT_IMPERSONATED",
+  /** An impersonated transaction from the zero address, which sends every block's REMASC transaction. */
+  RESERVED_SENDER = "TXPOOL_RESERVED_SENDER",
+}
+
+/**
+ * Which senders the pool takes impersonated transactions from (their sender carried, not recovered;
+ * docs/rpc.md §4.10). The miner's `ImpersonatedAccounts` implements it; a pool without one takes none.
+ */
+export interface ImpersonationPolicy {
+  /** Whether the node's dev controls are on: impersonated transactions are refused otherwise. */
+  readonly enabled: boolean;
+  /** Whether `sender` is impersonated now (or every sender is: auto-impersonation). */
+  allows(sender: Uint8Array): boolean;
 }
 
 /** Where an admitted transaction sits. */
@@ -49,10 +66,23 @@ export interface TxPoolContent {
   queued: Map<string, Map<bigint, Transaction>>;
 }
 
+/** The pooled transactions of one moment, pending and queued, oldest first (a dev snapshot, `snapshot.ts`). */
+export interface TxPoolSnapshot {
+  readonly transactions: readonly Transaction[];
+}
+
 /** What RPC and the miner need from the pool. */
 export interface TxPoolApi {
-  /** Validates and admits a transaction; throws `TxPoolError` with the reason. */
+  /**
+   * Validates and admits a transaction; throws `TxPoolError` with the reason. An impersonated one
+   * needs the dev controls on and its sender impersonated (`ImpersonationPolicy`).
+   */
   add(tx: Transaction): Promise<TxPoolAddResult>;
+  /**
+   * Admits an impersonated transaction sent as such (`eth_sendUnsignedTransaction`, which names its
+   * sender): as `add`, with the dev controls on whether or not the sender is impersonated.
+   */
+  addUnsigned(tx: Transaction): Promise<TxPoolAddResult>;
   /** Decodes raw bytes (size limit, legacy only, chain id) and admits them. */
   addRaw(raw: Uint8Array): Promise<TxPoolAddResult>;
   get(hash: Uint8Array): Transaction | undefined;
@@ -68,6 +98,23 @@ export interface TxPoolApi {
   onPending(listener: (tx: Transaction) => void): () => void;
   /** A number that changes whenever the pool's transactions change (admission, replacement, maintenance, eviction). */
   revision(): number;
+  /** The pooled transactions now, pending and queued, for a dev snapshot (docs/rpc.md §4.10); O(pool). */
+  snapshot(): TxPoolSnapshot;
+  /**
+   * Empties the pool and admits the snapshot's transactions again at the chain's current head, after
+   * every add and maintenance submitted before (a dev revert; see `snapshot.ts`); resolves with how
+   * many were admitted.
+   */
+  restore(snapshot: TxPoolSnapshot): Promise<number>;
+  /**
+   * Removes one transaction (the dev controls, docs/rpc.md §4.10): its sender's later nonces wait behind the gap
+   * it leaves (queued); false when the pool does not hold it.
+   */
+  drop(hash: Uint8Array): Promise<boolean>;
+  /** Removes every transaction of `sender`; returns how many. */
+  dropSender(sender: Uint8Array): Promise<number>;
+  /** Removes every transaction; returns how many. */
+  dropAll(): Promise<number>;
 }
 
 /** What maintenance and eviction removed or re-admitted since the pool started (for logs and metrics). */

@@ -5,8 +5,8 @@
 import {createRemascTransaction, encodeRlp, SECP256K1_N, Transaction, TransactionField} from "@xchain/primitives";
 import {bigIntToBytes} from "@xchain/utils";
 import {beforeEach, describe, expect, it} from "vitest";
-import {type TxPool, TxPoolError, TxPoolErrorCode} from "../src/index.ts";
-import {account, cows, openPool, regtest, signTx} from "./helpers.ts";
+import {type TxPool, TxPoolErrorCode} from "../src/index.ts";
+import {account, cows, openPool, refusal, regtest, signTx} from "./helpers.ts";
 
 const MGP = 1_000n;
 const alice = cows[0]!;
@@ -23,16 +23,6 @@ beforeEach(async () => {
     options: {maxNonceGap: 16},
   }));
 });
-
-/** The refusal of `attempt`, or a failure if it was admitted. */
-async function refusal(attempt: Promise<unknown>): Promise<TxPoolError> {
-  const error = await attempt.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TxPoolError);
-  return error as TxPoolError;
-}
 
 /** `tx`'s encoding with some of its nine elements replaced. */
 function withFields(tx: Transaction, changes: Partial<Record<TransactionField, Uint8Array>>): Uint8Array {

@@ -12,7 +12,15 @@ import {MemoryStore} from "@xchain/db";
 import {publicKeyToAddress, Transaction, type TransactionValues} from "@xchain/primitives";
 import {ChainBuilder, cowAccounts, type DevAccount} from "@xchain/test-utils";
 import {bytesToHex, keccak256, publicKeyOf, utf8ToBytes} from "@xchain/utils";
-import {defaultTxPoolOptions, TxPool, type TxPoolModules, type TxPoolOptions} from "../src/index.ts";
+import {expect} from "vitest";
+import {
+  defaultTxPoolOptions,
+  type ImpersonationPolicy,
+  TxPool,
+  TxPoolError,
+  type TxPoolModules,
+  type TxPoolOptions,
+} from "../src/index.ts";
 
 export const regtest: Chainspec = getChainspec("regtest");
 
@@ -33,6 +41,8 @@ export interface TestSetup {
   alloc?: GenesisAllocAccount[];
   options?: Partial<TxPoolOptions>;
   nowMs?: () => number;
+  /** Which senders impersonated transactions may come from (none without it). */
+  impersonation?: ImpersonationPolicy;
 }
 
 /** A pool on a real chain, and a builder for the same genesis. */
@@ -54,7 +64,12 @@ export async function openPool(setup: TestSetup = {}): Promise<TestPool> {
     genesis,
     difficulty: (h, p) => calculateDifficulty(h, p, regtest),
   });
-  const modules: TxPoolModules = {chainspec: regtest, chain, ...(setup.nowMs && {nowMs: setup.nowMs})};
+  const modules: TxPoolModules = {
+    chainspec: regtest,
+    chain,
+    ...(setup.nowMs && {nowMs: setup.nowMs}),
+    ...(setup.impersonation && {impersonation: setup.impersonation}),
+  };
   const pool = new TxPool({...defaultTxPoolOptions, ...setup.options}, modules);
   return {pool, chain, builder};
 }
@@ -71,4 +86,14 @@ export function signTx(from: DevAccount, values: Partial<TransactionValues> & {n
 /** Hex hashes, to compare lists of transactions. */
 export function hashes(txs: readonly Transaction[]): string[] {
   return txs.map((tx) => bytesToHex(tx.hash()));
+}
+
+/** The refusal of `attempt`, or a failure if it was admitted. */
+export async function refusal(attempt: Promise<unknown>): Promise<TxPoolError> {
+  const error = await attempt.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TxPoolError);
+  return error as TxPoolError;
 }

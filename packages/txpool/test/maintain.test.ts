@@ -131,3 +131,31 @@ describe("maintenance", () => {
     expect(pool.status()).toEqual({pending: 1, queued: 0});
   });
 });
+
+describe("maintenance after an edit of the head's state (dev controls)", () => {
+  it("re-checks every sender: a raised nonce makes transactions stale, a set balance drops or keeps them", async () => {
+    const setup = await openPool();
+    const {pool, chain} = setup;
+    const stale = signTx(alice, {nonce: 0n});
+    const waiting = signTx(bob, {nonce: 3n});
+    const costly = signTx(carol, {nonce: 0n, gasPrice: 1n});
+    for (const tx of [stale, waiting, costly]) await pool.add(tx);
+    expect(pool.status()).toEqual({pending: 2, queued: 1});
+    const announced: Transaction[] = [];
+    pool.onPending((tx) => announced.push(tx));
+
+    await chain.editHeadState(async (state) => {
+      await state.setNonce(alice.address, 1n);
+      await state.setNonce(bob.address, 3n);
+      await state.setBalance(carol.address, 0n);
+    });
+    await pool.settled();
+
+    expect(pool.get(stale.hash())).toBeUndefined();
+    expect(pool.get(costly.hash())).toBeUndefined();
+    expect(hashes(announced)).toEqual(hashes([waiting]));
+    expect(pool.status()).toEqual({pending: 1, queued: 0});
+    expect(pool.stats).toMatchObject({stale: 1, unaffordable: 1});
+    expect(await pool.nextNonce(alice.address)).toBe(1n);
+  });
+});

@@ -1,6 +1,7 @@
 // End-to-end: a default regtest node refuses what a web page could send it (docs/rpc.md §5.4): a
 // WebSocket from a foreign Origin and an HTTP request with a foreign Host get 403; Node clients
-// (no Origin, a loopback Host) and loopback pages are served.
+// (no Origin, a loopback Host) and loopback pages are served, over HTTP with CORS headers (a
+// preflight answered), which a foreign page's request does not get.
 import {request} from "node:http";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import WebSocket from "ws";
@@ -83,5 +84,36 @@ describe("browser-origin defences of a default node", () => {
     expect(await accountsOverWs("http://localhost:3000")).toEqual(plain);
     expect(await rpc<string[]>(node.httpUrl, "eth_accounts")).toEqual("accounts" in plain ? plain.accounts : []);
     expect((await postWithHost("localhost:4444")).status).toBe(200);
+  });
+
+  it("answers a loopback page over HTTP with CORS, a preflight included; a foreign page gets no CORS headers", async () => {
+    for (const origin of ["http://localhost:3000", "http://127.0.0.1:5173", "http://[::1]:8080"]) {
+      const preflight = await fetch(node.httpUrl, {
+        method: "OPTIONS",
+        headers: {origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type"},
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe(origin);
+      expect(preflight.headers.get("access-control-allow-methods")).toBe("POST, OPTIONS");
+      expect(preflight.headers.get("access-control-allow-headers")).toBe("content-type");
+      const answer = await fetch(node.httpUrl, {
+        method: "POST",
+        headers: {origin, "content-type": "application/json"},
+        body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "eth_chainId", params: []}),
+      });
+      expect(answer.headers.get("access-control-allow-origin")).toBe(origin);
+      expect(((await answer.json()) as {result: string}).result).toBe("0x21");
+    }
+    const foreign = await fetch(node.httpUrl, {
+      method: "OPTIONS",
+      headers: {origin: "http://evil.example", "access-control-request-method": "POST"},
+    });
+    expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
+    const foreignPost = await fetch(node.httpUrl, {
+      method: "POST",
+      headers: {origin: "http://evil.example", "content-type": "application/json"},
+      body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "eth_chainId", params: []}),
+    });
+    expect(foreignPost.headers.get("access-control-allow-origin")).toBeNull();
   });
 });

@@ -76,15 +76,14 @@ describe("ethers 6 against xchain regtest", () => {
     expect(events.map((e) => e.blockNumber)).toEqual(mine.map((l) => l.blockNumber));
   });
 
-  it("surfaces a revert as -32015 with its reason", async () => {
+  it("surfaces a revert as geth's code 3 with its reason (rpc.revertErrors, docs/rpc.md §7)", async () => {
     await expect(counter.getFunction("fail")(11)).rejects.toMatchObject({code: "CALL_EXCEPTION", reason: "too big"});
     const data = counter.interface.encodeFunctionData("fail", [11]);
     const fault = await rpc(node.httpUrl, "eth_call", [{to: await counter.getAddress(), data}, "latest"]).catch(
       (e) => e,
     );
     expect(fault).toBeInstanceOf(JsonRpcFault);
-    expect(fault).toMatchObject({code: -32015});
-    expect((fault as JsonRpcFault).message).toMatch(/^VM Exception while processing transaction: revert too big/);
+    expect(fault).toMatchObject({code: 3, message: "execution reverted: too big"});
   });
 
   it("lists the cow accounts and sends and signs for them (eth_sendTransaction, eth_sign)", async () => {

@@ -7,7 +7,7 @@
 import type {Chainspec} from "@xchain/chainspec";
 import {HeaderError, isBetterHead, totalDifficulty} from "@xchain/consensus";
 import {type BatchOp, WriteBatch} from "@xchain/db";
-import {BlockExecutionError, type BlockExecutionResult} from "@xchain/execution";
+import {BlockExecutionError, type BlockExecutionResult, type TransactionOutcome} from "@xchain/execution";
 import {MergedMiningError} from "@xchain/merged-mining";
 import {Block, BlockDecodeError, type BlockHeader} from "@xchain/primitives";
 import {bytesToPrefixedHex, equalBytes, type NodeError} from "@xchain/utils";
@@ -27,6 +27,8 @@ export interface BlockImporterDeps {
   executor: BlockExecutorApi;
   /** The local clock, in seconds, for the future-timestamp rule. */
   nowSeconds: () => number;
+  /** The state root a block's children execute on (`StateOverrides.rootAfter`). */
+  stateRootAfter(header: BlockHeader): Uint8Array;
   /** Told the state writes of a block stored with the node's own execution (`StateDatabase.rememberWrites`). */
   rememberWrites?: (writes: BatchOp[]) => void;
 }
@@ -34,7 +36,8 @@ export interface BlockImporterDeps {
 /** The result of an import, and when the block became the head, the switch that was written. */
 export interface ImportOutcome {
   result: ImportResult;
-  newHead?: {head: ChainHead; change: HeadChange};
+  /** Set when the block became the head: the canonical change and what its transactions did. */
+  newHead?: {head: ChainHead; change: HeadChange; outcomes: readonly TransactionOutcome[]};
 }
 
 // The errors that mean "this block is invalid"; anything else is a fault of the node and propagates.
@@ -117,7 +120,10 @@ export class BlockImporter {
     await store.kv.write(batch);
     store.blocks.remember(header);
     if (!change) return {result: {kind: ImportResultKind.IMPORTED_NOT_BEST, hash, number}};
-    return {result: {kind: ImportResultKind.IMPORTED_BEST, hash, number}, newHead: {head: candidate, change}};
+    return {
+      result: {kind: ImportResultKind.IMPORTED_BEST, hash, number},
+      newHead: {head: candidate, change, outcomes: result.outcomes},
+    };
   }
 }
 

@@ -1,6 +1,6 @@
 import type {Chainspec} from "@xchain/chainspec";
 import {type BlockExecutionResult, blockContextOf, type ExecuteBlockInput} from "@xchain/execution";
-import type {Block} from "@xchain/primitives";
+import type {Block, BlockHeader} from "@xchain/primitives";
 import type {LocalExecution} from "../types.ts";
 import type {AncestorView} from "./ancestors.ts";
 import {executedAlike} from "./localExecution.ts";
@@ -10,21 +10,29 @@ export interface BlockExecutorApi {
   execute(input: ExecuteBlockInput): Promise<BlockExecutionResult>;
 }
 
+/** What executing a block on its parent reads besides the block. */
+export interface ExecuteOnParentDeps {
+  chainspec: Chainspec;
+  executor: BlockExecutorApi;
+  /** The state root after a block: its dev state override, if any, else its stateRoot (`StateOverrides.rootAfter`). */
+  stateRootAfter(header: BlockHeader): Uint8Array;
+}
+
 /**
- * Executes `block` on its parent's state (the parent is `ancestors.parent`), with BLOCKHASH and the
- * REMASC matured block read from the block's own chain; `local`, this node's own execution of the
- * block, is the result when it ran exactly this block on this state (`executedAlike`). The caller has
- * checked the transactions root against the body (import's `transactionsRootRule`, or the stored
- * block's verification).
+ * Executes `block` on its parent's state (the parent is `ancestors.parent`; a dev-edited parent's
+ * edited state), with BLOCKHASH and the REMASC matured block read from the block's own chain;
+ * `local`, this node's own execution of the block, is the result when it ran exactly this block on
+ * this state (`executedAlike`). The caller has checked the transactions root against the body
+ * (import's `transactionsRootRule`, or the stored block's verification).
  */
 export async function executeOnParent(
-  deps: {chainspec: Chainspec; executor: BlockExecutorApi},
+  deps: ExecuteOnParentDeps,
   block: Block,
   ancestors: AncestorView,
   local?: LocalExecution,
 ): Promise<BlockExecutionResult> {
   const {header} = block;
-  const parentStateRoot = ancestors.parent.stateRoot;
+  const parentStateRoot = deps.stateRootAfter(ancestors.parent);
   if (local && executedAlike(local, block, parentStateRoot)) return local.result;
   const maturity = deps.chainspec.params.remascMaturity;
   // docs/protocol/README.md §2: block N pays out the fees of block N − maturity of its own chain.

@@ -1,7 +1,10 @@
 /**
  * Blocks, canonical or not: `header` (hash → full header RLP), `body` (hash → RLP [transactions as
  * received, uncles in full encoding]) and `blocksByNumber` (number ‖ hash → empty), which lists
- * every stored block of a height.
+ * every stored block of a height. A dev node's own impersonated transactions (docs/rpc.md §4.10)
+ * add `impersonatedSender` (transaction hash → sender) in the same batch, so that their sender is
+ * carried again when the body is read: one lookup, only for a transaction whose signature has the
+ * impersonation form.
  */
 import {Bucket, type KeyValueStore, numberKey, type WriteBatch} from "@xchain/db";
 import {
@@ -58,6 +61,9 @@ export class BlockStore {
     batch.put(Bucket.header, hash, block.header.encode());
     batch.put(Bucket.body, hash, encodeBody(block));
     batch.put(Bucket.blocksByNumber, concatBytes(numberKey(block.header.number), hash), new Uint8Array(0));
+    for (const tx of block.transactions) {
+      if (tx.impersonatedSender) batch.put(Bucket.impersonatedSender, tx.hash(), tx.impersonatedSender);
+    }
   }
 
   /**
@@ -90,7 +96,9 @@ export class BlockStore {
   async getBlock(hash: Uint8Array): Promise<Block | undefined> {
     const header = await this.getHeader(hash);
     const body = header && (await this.store.get(Bucket.body, hash));
-    return body ? decodeBody(header, body, this.decodeOptions) : undefined;
+    if (!body) return undefined;
+    const block = decodeBody(header, body, this.decodeOptions);
+    return block.transactions.some((tx) => tx.impersonationClaim()) ? this.withImpersonatedSenders(block) : block;
   }
 
   /** The uncle headers of a stored block (without decoding its transactions). */
@@ -98,6 +106,23 @@ export class BlockStore {
     const body = await this.store.get(Bucket.body, hash);
     if (!body) return undefined;
     return decodeUncles(decodeRlpList(body, "body")[1], this.decodeOptions);
+  }
+
+  /**
+   * `block` with the senders of its own impersonated transactions carried again: those of the
+   * impersonation form this node recorded when it stored them. Any other of that form (a peer's)
+   * keeps its recovered sender.
+   */
+  private async withImpersonatedSenders(block: Block): Promise<Block> {
+    const transactions = await Promise.all(
+      block.transactions.map(async (tx) => {
+        const claim = tx.impersonationClaim();
+        if (!claim) return tx;
+        const recorded = await this.store.get(Bucket.impersonatedSender, tx.hash());
+        return recorded && equalBytes(recorded, claim) ? tx.asImpersonated() : tx;
+      }),
+    );
+    return new Block(block.header, transactions, block.uncles);
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
  * `xchain db repair`'s rewind: the head goes back to a block whose chain and state are whole, and
- * every block above its height is forgotten (header, body, receipts, total difficulty, the indexes),
+ * every block above its height is forgotten (header, body, receipts, total difficulty, dev state
+ * override, the indexes),
  * canonical or not, so that a peer's copy of them is imported (and executed) again rather than
  * found already stored. One batch; reads no header above the new head, which may be the damaged part.
  */
@@ -31,7 +32,8 @@ export async function rewindChain(kv: KeyValueStore, blockNumber: number): Promi
   for await (const [key] of kv.entries(Bucket.blocksByNumber, above)) {
     const blockHash = key.subarray(8);
     removed.add(bytesToHex(blockHash));
-    for (const bucket of [Bucket.header, Bucket.body, Bucket.receipts, Bucket.totalDifficulty])
+    // A forgotten block's dev state override goes with it: an import of the same block must not find it.
+    for (const bucket of [Bucket.header, Bucket.body, Bucket.receipts, Bucket.totalDifficulty, Bucket.stateOverride])
       batch.del(bucket, blockHash);
     batch.del(Bucket.blocksByNumber, key);
   }

@@ -1,7 +1,7 @@
 /**
  * `xchain db verify`'s walk (docs/operations.md §6): the canonical chain from genesis to the head,
  * each block against what references it (the canonical index, its parent, its header's roots), then
- * the whole state at the head. It reads through the store only (no caches) and stops at the first
+ * the whole state at the head (the dev-edited state when a dev control edited it). It reads through the store only (no caches) and stops at the first
  * damage, which it names with the block it belongs to.
  */
 import type {Chainspec} from "@xchain/chainspec";
@@ -13,6 +13,7 @@ import {type StateVerification, verifyState} from "@xchain/state";
 import {bytesToPrefixedHex, equalBytes, keccak256} from "@xchain/utils";
 import {defaultChainOptions} from "../options.ts";
 import {ChainStore} from "../store/chainStore.ts";
+import {StateOverrides} from "../store/stateOverrides.ts";
 
 /** The first damage found: the block it belongs to and what is wrong. */
 export interface ChainDamage {
@@ -83,7 +84,7 @@ export async function verifyChain(kv: KeyValueStore, modules: ChainVerifyModules
       unreadable: false,
     };
   }
-  const state = await verifyStateDamage(kv, headHeader.stateRoot, signal);
+  const state = await verifyStateDamage(kv, await effectiveRoot(kv, headHeader), signal);
   const unreadable = state.damage?.problem === "unreadable";
   return {head, wholeThrough: head.number, state: {...state, block: head.number}, unreadable};
 }
@@ -103,7 +104,14 @@ export async function verifyStateAt(
   const hash = await store.canonical.hashAt(blockNumber);
   const header = hash && (await store.blocks.getHeader(hash));
   if (!hash || !header) return {nodes: 0, accounts: 0, codes: 0, damage: {key: "", problem: "missing"}};
-  return verifyStateDamage(kv, header.stateRoot, signal);
+  return verifyStateDamage(kv, await effectiveRoot(kv, header), signal);
+}
+
+/** The state root the node reads after `header`: a dev-edited state's when the block has one. */
+async function effectiveRoot(kv: KeyValueStore, header: BlockHeader): Promise<Uint8Array> {
+  const overrides = new StateOverrides(kv);
+  await overrides.load();
+  return overrides.rootAfter(header);
 }
 
 /** `verifyState`, with damage LevelDB itself detects reported as damage of the state. */

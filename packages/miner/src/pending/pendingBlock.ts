@@ -1,7 +1,8 @@
 /**
  * The pending block (docs/rpc.md §4.3, rskj `ExecutionBlockRetriever`): the block this node would
  * mine now on its head, number + 1, the miner clock's time, the pool's best transactions applied.
- * It is built on request and kept until the head, the pool or the clock's shift changes; its state
+ * It is built on request and kept until the head, the pool, the clock's settings or the head's state (a
+ * dev control's edit, `invalidate`) changes; its state
  * is staged with the state RPC reads, so reads at its root work without storing it.
  */
 import type {ChainHead} from "@xchain/chain";
@@ -27,10 +28,15 @@ export class PendingBlockBuilder {
 
   constructor(private readonly sources: PendingBlockSources) {}
 
+  /** The head's state changed without a new head (a dev control's edit): the next request builds again. */
+  invalidate(): void {
+    this.cached = undefined;
+  }
+
   /** The pending block on the current head; concurrent requests share one build. */
   current(): Promise<PendingBlock> {
     const head = this.sources.head();
-    const key = `${bytesToHex(head.hash)}:${this.sources.poolRevision()}:${this.sources.clock.adjustmentSeconds}`;
+    const key = `${bytesToHex(head.hash)}:${this.sources.poolRevision()}:${this.sources.clock.revision}`;
     if (this.cached?.key === key) return this.cached.block;
     const block = this.build(head);
     const entry = {key, block};

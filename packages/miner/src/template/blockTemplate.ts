@@ -66,8 +66,8 @@ export async function assembleNextBlock(sources: TemplateSources, head: ChainHea
   const {chain, chainspec, options} = sources;
   const parent = head.header;
   const number = head.number + 1;
-  // docs/protocol/mining-rpc.md §6: max(now + shift, parent + 1).
-  const timestamp = Math.max(sources.clock.nowSeconds(), parent.timestamp + 1);
+  // docs/protocol/mining-rpc.md §6: max(now + shift, parent + 1), or what the time controls set (docs/rpc.md §4.10).
+  const timestamp = sources.clock.timestampAfter(parent.timestamp);
   const uncles = await sources.uncles.candidates(parent);
   const block = {
     number,
@@ -84,7 +84,8 @@ export async function assembleNextBlock(sources: TemplateSources, head: ChainHea
     }),
     minimumGasPrice: nextMinimumGasPrice(parent.minimumGasPrice, options.minGasPriceInWei),
   };
-  const parentStateRoot = parent.stateRoot;
+  // The head's effective state: a dev control's edit of it enters this block (docs/architecture.md).
+  const parentStateRoot = chain.stateRootAfter(parent);
   const {transactions, result} = await sources.assembler.assembleBlock({
     block,
     candidates: sources.txpool.pendingForBlock(),

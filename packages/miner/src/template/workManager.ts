@@ -17,7 +17,9 @@ export class WorkManager {
   /** Bumped by `invalidate`: the latest template is current only when built in this epoch. */
   private epoch = 0;
   private latestEpoch = -1;
-  private outdated = false;
+  /** Bumped by `markOutdated`; the latest template saw the marks up to `latestMarks` when its build began. */
+  private marks = 0;
+  private latestMarks = 0;
   private building: Promise<void> | undefined;
   private lastParent = "";
   private notifiedFees = 0n;
@@ -35,18 +37,18 @@ export class WorkManager {
 
   /** Newer transactions are pending: `current(true)` rebuilds once. */
   markOutdated(): void {
-    this.outdated = true;
+    this.marks++;
   }
 
   /**
    * The current work, on the head. With `fresh`, a template older than the last pending
-   * transactions is rebuilt first (once: a stream of transactions cannot keep it waiting); a build
-   * already under way started before them, so it is waited for and the rebuild comes after it.
+   * transactions is rebuilt first (once: a stream of transactions cannot keep it waiting).
    */
   async current(fresh = false): Promise<Work> {
-    if (fresh && this.outdated) {
+    if (fresh && this.latestMarks < this.marks) {
+      // A build in flight may have begun before the newest transactions: let it end, then build once more.
       await this.settled();
-      if (this.outdated) await this.rebuild();
+      if (this.latestMarks < this.marks) await this.rebuild();
     }
     for (;;) {
       const work = this.latest;
@@ -70,20 +72,15 @@ export class WorkManager {
   /** A template invalidated while it was built (the head moved) is dropped: `current` builds again. */
   private async buildOnHead(): Promise<void> {
     const epoch = this.epoch;
-    this.outdated = false;
-    let template: BlockTemplate;
-    try {
-      template = await this.build(this.head());
-    } catch (e) {
-      // A failed build leaves nothing behind: the next request builds again rather than reuse older work.
-      this.outdated = true;
-      throw e;
-    }
+    const marks = this.marks;
+    // A failed build leaves nothing behind: the next request builds again rather than reuse older work.
+    const template = await this.build(this.head());
     if (epoch !== this.epoch) return;
     const work: Work = {template, notify: this.notifies(template)};
     this.cache.add(work);
     this.latest = work;
     this.latestEpoch = epoch;
+    this.latestMarks = marks;
   }
 
   private notifies({header}: BlockTemplate): boolean {

@@ -4,7 +4,7 @@
  * controls on a public network. Each is refused at start-up unless its `unsafe.*` key accepts it,
  * which then logs a warning.
  */
-import {isModuleEnabledByDefault, type RpcOptions} from "@xchain/rpc";
+import {DEV_METHODS, isModuleEnabledByDefault, type RpcOptions} from "@xchain/rpc";
 import {isLoopback, type Logger, parseIp} from "@xchain/utils";
 import type {NodeOptions, UnsafeOptions} from "../options.ts";
 import {ConfigError, ConfigErrorCode} from "./errors.ts";
@@ -115,12 +115,17 @@ function devControls(options: NodeOptions): string[] {
   return found;
 }
 
-/** Whether any method of `namespace` answers: the namespace is on, or one of its methods is. */
+/**
+ * Whether any method of `namespace` answers: the namespace is on, or one of its methods is (a dev
+ * method served in another namespace counts as its own: `eth_sendUnsignedTransaction` as anvil's).
+ */
 function serves(options: NodeOptions, namespace: "evm" | "anvil" | "hardhat" | "personal"): boolean {
   const {rpc} = options;
   const listening = rpc.http.enabled || rpc.ws.enabled;
   const on = rpc.modules[namespace]?.enabled ?? isModuleEnabledByDefault(namespace, options.network);
-  return listening && (on || rpc.methods.enabled.some((m) => m.startsWith(`${namespace}_`)));
+  return (
+    listening && (on || rpc.methods.enabled.some((m) => m.startsWith(`${namespace}_`) || DEV_METHODS[m] === namespace))
+  );
 }
 
 function listeners(rpc: RpcOptions): [string, RpcOptions["http"]][] {
@@ -133,7 +138,7 @@ function listeners(rpc: RpcOptions): [string, RpcOptions["http"]][] {
 /** The settings that let any web page in: `*` among the CORS origins, HTTP vhosts or WebSocket origins. */
 function wildcards(rpc: RpcOptions): string[] {
   const found: string[] = [];
-  if (rpc.http.enabled && rpc.corsOrigins.includes("*")) found.push('rpc.corsOrigins = ["*"]');
+  if (rpc.http.enabled && rpc.corsOrigins?.includes("*")) found.push('rpc.corsOrigins = ["*"]');
   if (rpc.http.enabled && rpc.http.vhosts.includes("*")) found.push('rpc.http.vhosts = ["*"]');
   if (rpc.ws.enabled && rpc.ws.origins.includes("*")) found.push('rpc.ws.origins = ["*"]');
   return found;

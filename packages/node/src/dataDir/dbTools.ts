@@ -133,6 +133,11 @@ export async function repairDatabase(
         out.line(`rewound the head to block ${target}`);
       }
       out.line(`rebuilt the state of blocks 0..${target}`);
+      if (rebuild.editDropped) {
+        out.line(
+          `block ${target}'s state had been edited by a dev control, which no rebuild can recreate: it reads its own state again`,
+        );
+      }
     } else {
       out.line(`the chain and the state at block ${target} are whole`);
     }

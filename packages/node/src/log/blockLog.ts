@@ -1,6 +1,7 @@
 /**
  * What a person reads about the chain: one info line per new block (number, short hash, user
- * transactions, gas used, age of its timestamp, import time), a warning for a reorganization with
+ * transactions, gas used, age of its timestamp, import time; at debug for a block without user
+ * transactions when `quietEmptyBlocks`), a warning for a reorganization with
  * its depth, and an info line when `evm_revert`/`evm_reset` move the head back.
  *
  * The rule for sync: a block gets its own line when no sync is running and its timestamp is at
@@ -26,6 +27,8 @@ export interface BlockLogModules {
   syncTarget(): number | undefined;
   /** Milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
+  /** Write the line of a block without user transactions at debug (where transactions have lines of their own). */
+  quietEmptyBlocks?: boolean;
 }
 
 /** The transactions of a block a user sent (the REMASC transaction every block ends with is left out). */
@@ -80,11 +83,13 @@ export class BlockLog {
         this.count(block);
         continue;
       }
-      logger.info(
+      const txs = userTransactionCount(block);
+      const level = txs === 0 && this.modules.quietEmptyBlocks ? "debug" : "info";
+      logger[level](
         {
           number: block.header.number,
           hash: shortHash(block.hash()),
-          txs: userTransactionCount(block),
+          txs,
           gasUsed: Number(block.header.gasUsed),
           ageMs: now - block.header.timestamp * 1000,
           importMs: last ? Math.round(importMs) : undefined,

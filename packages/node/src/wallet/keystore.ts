@@ -108,6 +108,11 @@ export class KeystoreWallet implements DevWallet, Keystore {
     return this.unlocked.signMessage(from, message);
   }
 
+  signDigest(from: Uint8Array, digest: Uint8Array): Uint8Array {
+    this.purgeExpired();
+    return this.unlocked.signDigest(from, digest);
+  }
+
   storedAccounts(): Uint8Array[] {
     return [...this.files.keys()].map((hex) => hexToBytesOrNull(hex) as Uint8Array);
   }

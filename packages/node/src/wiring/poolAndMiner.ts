@@ -1,12 +1,13 @@
 /**
  * Wiring step 3, the pool and the miner: the txpool with its journal, and the miner with block
  * assembly on a state database of its own (same store), so that it does not take the chain's warm
- * session away from imports (state README).
+ * session away from imports (state README). The impersonated accounts (a dev control, docs/rpc.md
+ * §4.10) are built first: the pool admits by them and RPC drives them.
  */
 import {join} from "node:path";
 import type {Chain} from "@xchain/chain";
 import {BlockExecutor} from "@xchain/execution";
-import {Miner} from "@xchain/miner";
+import {ImpersonatedAccounts, Miner} from "@xchain/miner";
 import {StateDatabase} from "@xchain/state";
 import {JOURNAL_FILE, TxJournal, TxPool} from "@xchain/txpool";
 import type {Logger} from "../logger.ts";
@@ -19,6 +20,8 @@ import type {Storage} from "./storage.ts";
 export interface PoolAndMiner {
   txpool: TxPool;
   miner: Miner;
+  /** The senders the node sends for without their key (refusing everything where `miner.devControls` is off). */
+  impersonation: ImpersonatedAccounts;
   /** Block assembly's state (its caches are reported with the others). */
   assemblerState: StateDatabase;
   /**
@@ -43,11 +46,13 @@ export function startPoolAndMiner(
   {storage: {chainspec, db, state}, chain, notSyncedReason, logger}: PoolAndMinerModules,
   closers: Closers,
 ): PoolAndMiner {
+  const impersonation = new ImpersonatedAccounts(opts.miner);
   const txpool = new TxPool(opts.txpool, {
     chainspec,
     chain,
     logger: logger.child({module: "txpool"}),
     storageFault: () => db.diskFull?.message,
+    impersonation,
   });
   // The journal is written once the pool takes nothing more (docs/operations.md §7).
   const journal = opts.txpool.journal
@@ -58,7 +63,9 @@ export function startPoolAndMiner(
     : undefined;
   closers.push({name: "txpool", close: () => txpool.close().then(() => journal?.close())});
 
-  const assemblerState = new StateDatabase(stateOptions(opts.state, SECONDARY_STATE_SHARE), {store: db});
+  const assemblerState = new StateDatabase(stateOptions(opts.state, SECONDARY_STATE_SHARE, opts.miner.devControls), {
+    store: db,
+  });
   const miner = new Miner(opts.miner, {
     chain,
     txpool,
@@ -66,6 +73,9 @@ export function startPoolAndMiner(
     chainspec,
     // The pending block's state is staged where RPC reads state.
     pendingState: state,
+    stateDumps: state,
+    // anvil_dealERC20's probes of a token's storage run calls on the miner's own state.
+    probeState: assemblerState,
     logger: logger.child({module: "miner"}),
     notSyncedReason,
   });
@@ -75,5 +85,5 @@ export function startPoolAndMiner(
     await journal.load();
     journal.start();
   };
-  return {txpool, miner, assemblerState, replayJournal};
+  return {txpool, miner, impersonation, assemblerState, replayJournal};
 }

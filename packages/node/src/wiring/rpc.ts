@@ -5,8 +5,8 @@
 import {join} from "node:path";
 import type {Chain} from "@xchain/chain";
 import {type BlockExecutor, CallService, callWorkerCount} from "@xchain/execution";
-import type {Miner} from "@xchain/miner";
-import {formatClientVersion, type HealthProbe, RpcServer} from "@xchain/rpc";
+import type {ImpersonationControls, Miner} from "@xchain/miner";
+import {formatClientVersion, type HealthProbe, type LoggingSwitch, RpcServer} from "@xchain/rpc";
 import type {TxPool} from "@xchain/txpool";
 import type {Logger} from "../logger.ts";
 import {SECONDARY_STATE_SHARE, stateOptions} from "../memoryBudget.ts";
@@ -43,15 +43,19 @@ export interface RpcSources {
   executor: BlockExecutor;
   txpool: TxPool;
   miner: Miner;
+  /** The impersonated accounts (anvil_impersonateAccount…), which the pool admits by. */
+  impersonation: ImpersonationControls;
   p2p: P2PStack | undefined;
   /** `web3_clientVersion`'s version part. */
   version: string;
   logger: Logger;
+  /** The transaction log's switch (anvil_setLoggingEnabled). */
+  logging: LoggingSwitch;
 }
 
 /** Starts the call workers, opens the keystore and starts the RPC server. */
 export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: Closers): Promise<RpcParts> {
-  const {storage, chain, executor, txpool, miner, p2p, version, logger} = sources;
+  const {storage, chain, executor, txpool, miner, impersonation, p2p, version, logger, logging} = sources;
   const {chainspec, db} = storage;
   // Calls and estimates on worker threads over the same database, when there are cores for them.
   const calls = new CallService(
@@ -94,6 +98,7 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
       chain,
       txpool,
       miner,
+      impersonation,
       pendingBlock: miner,
       executor: calls,
       wallet: keystore ?? createDevWallet(opts.wallet.enabled, chainspec.params.chainId),
@@ -105,6 +110,7 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
       scoring: p2p?.scoring,
       wireQueue: p2p?.wireQueue,
       health,
+      logging,
     },
   );
   closers.push({name: "rpc", close: () => rpc.close()});

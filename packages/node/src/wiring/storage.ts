@@ -37,6 +37,6 @@ export async function openStorage(opts: NodeOptions, logger: Logger, closers: Cl
     logger,
   );
   closers.push({name: "database", close: () => db.close()});
-  const state = new StateDatabase(stateOptions(opts.state, 1), {store: db});
+  const state = new StateDatabase(stateOptions(opts.state, 1, opts.miner.devControls), {store: db});
   return {chainspec, genesis, db, record, state};
 }

@@ -115,7 +115,7 @@ describe("resolveNodeOptions", () => {
     expect(e.type).toMatchObject({
       code: ConfigErrorCode.UNKNOWN_KEY,
       key: "log.levl",
-      validKeys: ["level", "headStallSeconds"],
+      validKeys: ["level", "headStallSeconds", "transactions"],
     });
     expect(e.message).toMatch(/unknown key "log\.levl".*level/);
     const top = await refusal(resolveNodeOptions({configFile: configFile("[nope]\na = 1\n")}));

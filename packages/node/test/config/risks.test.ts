@@ -121,6 +121,15 @@ describe("riskyConfigurations", () => {
     );
     // evm_* answer nothing but refusals while the miner's dev controls are off.
     expect(await codesOf({network: "testnet", "rpc.modules.evm.enabled": "true"})).toEqual([]);
+    // eth_sendUnsignedTransaction switched on alone counts as anvil's.
+    const [unsigned] = riskyConfigurations(
+      await optionsOf({
+        network: "mainnet",
+        "rpc.methods.enabled": "eth_sendUnsignedTransaction",
+        "miner.devControls": "true",
+      }),
+    );
+    expect(unsigned?.code).toBe(RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_NETWORK);
   });
 
   it("marks a risk accepted by its unsafe key", async () => {

@@ -51,6 +51,15 @@ describe("BlockLog", () => {
     ]);
   });
 
+  it("writes a block without user transactions at debug when told to (the transaction log is on)", () => {
+    const {lines, logger} = recorder();
+    const log = new BlockLog({logger, syncTarget: () => undefined, now: () => NOW, quietEmptyBlocks: true});
+    logs.push(log);
+    log.onNewHead(event([fakeBlock(6, 1_000)]));
+    log.onNewHead(event([fakeBlock(7, 1_000, 1)]));
+    expect(lines.map((l) => l.level)).toEqual(["debug", "info"]);
+  });
+
   it("counts old blocks and blocks of a running sync into one summary", () => {
     const {lines, logger} = recorder();
     let now = NOW;

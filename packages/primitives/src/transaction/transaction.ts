@@ -14,6 +14,7 @@ import {
   TransactionField,
   type TransactionValues,
 } from "./fields.ts";
+import {impersonationClaim, impersonationSignature} from "./impersonation.ts";
 import {isRemascTransaction, REMASC_ADDRESS, REMASC_SENDER} from "./remasc.ts";
 import {encodeV, MAX_CHAIN_ID, parseSignature, recoverAddress, type TransactionSignature} from "./signature.ts";
 
@@ -37,13 +38,19 @@ export class Transaction implements Readonly<TransactionValues> {
   readonly chainId: number | undefined;
   /** The nine RLP elements exactly as received (views into the decoded buffer) or as built. */
   readonly receivedFields: readonly Uint8Array[];
+  /**
+   * The sender a dev node carries for an impersonated transaction (impersonation.ts), which `sender()`
+   * answers without recovery; undefined for every signed or received transaction.
+   */
+  readonly impersonatedSender: Uint8Array | undefined;
 
   private readonly signature: TransactionSignature | undefined;
   private cachedHash?: Uint8Array;
   private cachedSender?: Uint8Array;
 
-  private constructor(raw: Uint8Array[], options: TransactionDecodeOptions) {
+  private constructor(raw: Uint8Array[], options: TransactionDecodeOptions, impersonatedSender?: Uint8Array) {
     this.receivedFields = raw;
+    this.impersonatedSender = impersonatedSender;
     const field = (i: TransactionField) => raw[i] as Uint8Array;
     this.nonce = numberField(field(TransactionField.nonce), "nonce", 256);
     this.gasPrice = numberField(field(TransactionField.gasPrice), "gasPrice", 255);
@@ -131,21 +138,43 @@ export class Transaction implements Readonly<TransactionValues> {
    * value zero empty). Without `chainId` (or with 0, which rskj treats alike) v is 27/28.
    */
   static sign(values: TransactionValues, privateKey: Uint8Array, chainId?: number): Transaction {
-    if (chainId !== undefined && (!Number.isInteger(chainId) || chainId < 0 || chainId > MAX_CHAIN_ID)) {
-      throw new RangeError(`chain id ${chainId} does not fit a one-byte v`);
-    }
-    const id = chainId === 0 ? undefined : chainId;
-    const fields = [
-      encodeUnsigned(values.nonce),
-      encodeCoinNonNullZero(values.gasPrice),
-      encodeUnsigned(values.gasLimit),
-      values.to ?? EMPTY,
-      encodeCoinNullZero(values.value),
-      values.data,
-    ];
+    const id = signingChainId(chainId);
+    const fields = payloadOf(values);
     const {r, s, recovery} = signHash(signingHashOf(fields, id), privateKey);
     const signature = [encodeUnsigned(BigInt(encodeV(recovery, id))), minimal(r), minimal(s)];
     return new Transaction([...fields, ...signature], {chainId: id ?? 0});
+  }
+
+  /**
+   * The impersonated transaction of `sender` (20 bytes): `values` encoded as `sign` encodes them,
+   * the signature of impersonation.ts, and `sender` carried instead of recovered. Only a dev node
+   * builds one, for a sender its dev controls impersonate (docs/rpc.md §4.10).
+   */
+  static impersonate(values: TransactionValues, sender: Uint8Array, chainId?: number): Transaction {
+    const id = signingChainId(chainId);
+    const {r, s} = impersonationSignature(sender);
+    const signature = [encodeUnsigned(BigInt(encodeV(0, id))), encodeUnsigned(r), encodeUnsigned(s)];
+    return new Transaction([...payloadOf(values), ...signature], {chainId: id ?? 0}, sender.slice());
+  }
+
+  /**
+   * The sender an impersonation signature names (impersonation.ts), or undefined for any other
+   * signature: what a block store checks before it looks up whether the transaction is one of its own
+   * impersonated ones. A transaction of that form received from elsewhere is not believed.
+   */
+  impersonationClaim(): Uint8Array | undefined {
+    return this.signature && impersonationClaim(this.r, this.s);
+  }
+
+  /**
+   * This transaction with the sender its impersonation signature names carried, not recovered: a
+   * dev node's own impersonated transaction read back from its store. A RangeError for any other
+   * signature.
+   */
+  asImpersonated(): Transaction {
+    const sender = this.impersonationClaim();
+    if (!sender) throw new RangeError("not an impersonated transaction: its signature names no sender");
+    return new Transaction([...this.receivedFields], {chainId: this.chainId ?? 0}, sender);
   }
 
   /**
@@ -171,8 +200,12 @@ export class Transaction implements Readonly<TransactionValues> {
     return signingHashOf(this.payloadFields(), this.chainId);
   }
 
-  /** The 20-byte sender recovered from the signature (the zero address for REMASC, as in rskj). */
+  /**
+   * The 20-byte sender recovered from the signature (the zero address for REMASC, as in rskj), or
+   * the impersonated sender carried.
+   */
   sender(): Uint8Array {
+    if (this.impersonatedSender) return this.impersonatedSender;
     if (!this.signature) return REMASC_SENDER;
     this.cachedSender ??= recoverAddress(this.signingHash(), this.signature);
     return this.cachedSender;
@@ -213,6 +246,26 @@ export function createRemascTransaction(blockNumber: number): Transaction {
     EMPTY,
   ];
   return Transaction.fromRlpItem(fields, {chainId: 0, allowRemasc: true});
+}
+
+/** The chain id `sign` and `impersonate` write: undefined for none or 0 (v 27/28); a RangeError beyond a one-byte v. */
+function signingChainId(chainId: number | undefined): number | undefined {
+  if (chainId !== undefined && (!Number.isInteger(chainId) || chainId < 0 || chainId > MAX_CHAIN_ID)) {
+    throw new RangeError(`chain id ${chainId} does not fit a one-byte v`);
+  }
+  return chainId === 0 ? undefined : chainId;
+}
+
+/** The six payload fields with rskj's encodings (nonce and gasLimit minimal, gasPrice zero as `0x00`, value zero empty). */
+function payloadOf(values: TransactionValues): Uint8Array[] {
+  return [
+    encodeUnsigned(values.nonce),
+    encodeCoinNonNullZero(values.gasPrice),
+    encodeUnsigned(values.gasLimit),
+    values.to ?? EMPTY,
+    encodeCoinNullZero(values.value),
+    values.data,
+  ];
 }
 
 function typedTransaction(txType: number | undefined): TransactionDecodeError {

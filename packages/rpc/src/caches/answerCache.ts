@@ -28,6 +28,8 @@ export class AnswerCache<V extends {}> {
   private readonly entries: LRUCache<string, V> | undefined;
   private hits = 0;
   private misses = 0;
+  /** Bumped by `clear`: an answer computed from before it is not kept (`set`'s `since`). */
+  private generation = 0;
 
   constructor({maxBytes, sizeOf, maxEntryBytes}: AnswerCacheLimits<V>) {
     this.entries =
@@ -43,8 +45,20 @@ export class AnswerCache<V extends {}> {
     return value;
   }
 
-  set(key: string, value: V): void {
-    this.entries?.set(key, value);
+  /** The generation to pass to `set` for an answer computed from now on. */
+  currentGeneration(): number {
+    return this.generation;
+  }
+
+  /** Keeps `value`, unless the cache was cleared since the generation `since` its computation began. */
+  set(key: string, value: V, since = this.generation): void {
+    if (since === this.generation) this.entries?.set(key, value);
+  }
+
+  /** Drops every answer, and those being computed (what their key names has changed: a dev state edit). */
+  clear(): void {
+    this.entries?.clear();
+    this.generation++;
   }
 
   stats(): AnswerCacheStats {

@@ -3,7 +3,9 @@
  * ran at and every field that changes its run (sender, recipient, gas, gas price, value, data), so
  * an entry never goes stale: a block hash names the state, the block context and the ancestry the
  * call saw. A tag or number is never a key (it names another block after the head moves). Calls with
- * a state override are not kept. Bounded by entries and bytes, least recently used dropped first.
+ * a state override are not kept. A dev control's edit of the head's state is the one change a block
+ * hash does not name: the server clears the cache on the chain's `stateEdited`. Bounded by entries
+ * and bytes, least recently used dropped first.
  */
 import {toData} from "@xchain/utils";
 import type {RpcError} from "../jsonrpc/errors.ts";

@@ -29,8 +29,10 @@ export enum RpcErrorCode {
   TRANSACTION_REJECTED = -32010,
   /** The request timed out or its response is too large (docs/protocol/errors.md). */
   TIMEOUT = -32011,
-  /** Execution reverted (docs/rpc.md §7). */
+  /** Execution reverted, rskj's form (docs/rpc.md §7, `rpc.revertErrors = "rskj"`). */
   REVERTED = -32015,
+  /** Execution reverted, geth's form (docs/rpc.md §7, `rpc.revertErrors = "geth"`): what viem and web3.py decode. */
+  EXECUTION_REVERTED = 3,
   /** A mining submission failed (docs/protocol/mining-rpc.md §3). */
   MINING_ERROR = -33000,
 }
@@ -112,6 +114,15 @@ export class RpcError extends Error {
     const message =
       reason === undefined ? `${REVERT_PREFIX} transaction reverted` : `${REVERT_PREFIX} revert ${reason}`;
     return new RpcError(RpcErrorCode.REVERTED, message, data);
+  }
+
+  /**
+   * 3: `execution reverted: <reason>` (`execution reverted` without one) with the payload, as geth answers
+   * (docs/rpc.md §7).
+   */
+  static executionReverted(reason: string | undefined, data: string): RpcError {
+    const message = reason === undefined ? "execution reverted" : `execution reverted: ${reason}`;
+    return new RpcError(RpcErrorCode.EXECUTION_REVERTED, message, data);
   }
 
   /** -32011 (docs/protocol/errors.md). */

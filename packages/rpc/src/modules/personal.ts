@@ -63,7 +63,11 @@ export function personalMethods({
       async (request, pass, context) => {
         const stored =
           request.from && keystore ? await keystore.decryptedWallet(request.from, pass, context.signal) : undefined;
-        return sendFromWallet(stored ?? wallet, txpool, request, chain.head().header.minimumGasPrice, miner);
+        return sendFromWallet(stored ?? wallet, request, {
+          txpool,
+          miner,
+          minimumGasPrice: chain.head().header.minimumGasPrice,
+        });
       },
     ),
   };

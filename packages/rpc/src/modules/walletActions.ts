@@ -1,10 +1,16 @@
 /**
- * What eth_sendTransaction, eth_sign and personal_* share: the dev wallet's account checks and
- * sending from it (docs/rpc.md §4.4: gas 90,000 unless given, gasPrice 0 where the pool admits it, else
- * eth_gasPrice's; the nonce follows the txpool's pending transactions).
+ * What eth_sendTransaction, eth_sendUnsignedTransaction, eth_sign and personal_* share: the dev
+ * wallet's account checks and sending from it or from an impersonated account (docs/rpc.md §4.4: gas
+ * 90,000 unless given, gasPrice 0 where the pool admits it, else eth_gasPrice's; the nonce follows the
+ * txpool's pending transactions; §4.10 for impersonation).
  */
-import type {MinerApi} from "@xchain/miner";
-import {type Transaction, TransactionDecodeError, TransactionDecodeErrorCode} from "@xchain/primitives";
+import type {ImpersonationControls, MinerApi} from "@xchain/miner";
+import {
+  type Transaction,
+  TransactionDecodeError,
+  TransactionDecodeErrorCode,
+  type TransactionValues,
+} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
 import {toData} from "@xchain/utils";
 import type {DevWallet} from "../deps.ts";
@@ -15,12 +21,26 @@ import {suggestedGasPrice} from "./eth/chainInfo.ts";
 /** docs/rpc.md §8: eth_sendTransaction's default gas. */
 const DEFAULT_GAS = 90_000n;
 
-/** The wallet holding `address`, or -32000 saying why not. */
-export function requireAccount(wallet: DevWallet | undefined, address: Uint8Array): DevWallet {
+/**
+ * The wallet holding `address`, or -32000 saying why not; where the node can impersonate
+ * (`impersonation` on), the message names that way too.
+ */
+export function requireAccount(
+  wallet: DevWallet | undefined,
+  address: Uint8Array,
+  impersonation?: Pick<ImpersonationControls, "enabled">,
+): DevWallet {
+  const impersonable = impersonation?.enabled === true;
   if (!wallet) {
-    throw RpcError.server("this node holds no accounts: sign transactions yourself and use eth_sendRawTransaction");
+    throw RpcError.server(
+      "this node holds no accounts: sign transactions yourself and use eth_sendRawTransaction" +
+        (impersonable ? ", or impersonate the account (anvil_impersonateAccount)" : ""),
+    );
   }
-  if (!wallet.hasAccount(address)) throw RpcError.server(`unknown account ${toData(address)}`);
+  if (!wallet.hasAccount(address)) {
+    const orImpersonated = impersonable ? ", and not impersonated (anvil_impersonateAccount)" : "";
+    throw RpcError.server(`unknown account ${toData(address)}${orImpersonated}`);
+  }
   return wallet;
 }
 
@@ -33,20 +53,32 @@ export async function submittedHash(miner: Pick<MinerApi, "whenMined"> | undefin
   return toData(hash);
 }
 
+/** Where a sent transaction goes: the pool, and the miner that may mine it at once. */
+export interface SendTarget {
+  txpool: Pick<TxPoolApi, "add" | "addUnsigned" | "nextNonce">;
+  miner?: Pick<MinerApi, "whenMined"> | undefined;
+  /** The best block's minimum gas price, which the pool admits no less than. */
+  minimumGasPrice: bigint;
+}
+
+/** `request.from`, required: -32602 without it. */
+export function requireFrom(request: CallRequest): Uint8Array {
+  if (!request.from) throw RpcError.invalidParams("invalid argument 0 (transaction.from): required");
+  return request.from;
+}
+
 /**
- * Signs `request` with the wallet's key for `request.from` and submits it; returns the hash (see
- * `submittedHash`). `minimumGasPrice` is the best block's, which the pool admits no less than.
+ * Builds the transaction `request` asks `from` to send (docs/rpc.md §4.4's defaults) with `build`
+ * (a wallet's signature, or an impersonation's), submits it to the pool (`unsigned`: as
+ * eth_sendUnsignedTransaction) and answers its hash (see `submittedHash`).
  */
-export async function sendFromWallet(
-  wallet: DevWallet | undefined,
-  txpool: Pick<TxPoolApi, "add" | "nextNonce">,
+export async function sendRequest(
   request: CallRequest,
-  minimumGasPrice: bigint,
-  miner?: Pick<MinerApi, "whenMined">,
+  from: Uint8Array,
+  build: (values: TransactionValues) => Transaction,
+  {txpool, miner, minimumGasPrice}: SendTarget,
+  unsigned = false,
 ): Promise<string> {
-  const {from} = request;
-  if (!from) throw RpcError.invalidParams("invalid argument 0 (transaction.from): required");
-  const signer = requireAccount(wallet, from);
   const values = {
     nonce: request.nonce ?? (await txpool.nextNonce(from)),
     // docs/rpc.md §8: rskj's 0 where the pool admits it, else what eth_gasPrice suggests.
@@ -58,7 +90,7 @@ export async function sendFromWallet(
   };
   let tx: Transaction;
   try {
-    tx = signer.signTransaction(from, values);
+    tx = build(values);
   } catch (e) {
     // value and gasPrice are signed coins, below 2^255 (docs/protocol/encoding.md §2): a bad argument, named.
     if (e instanceof TransactionDecodeError && e.type.code === TransactionDecodeErrorCode.NUMBER_OUT_OF_RANGE) {
@@ -68,5 +100,17 @@ export async function sendFromWallet(
     }
     throw e;
   }
-  return submittedHash(miner, (await txpool.add(tx)).hash);
+  const added = unsigned ? await txpool.addUnsigned(tx) : await txpool.add(tx);
+  return submittedHash(miner, added.hash);
+}
+
+/** Signs `request` with the wallet's key for `request.from` and submits it; returns the hash (see `sendRequest`). */
+export function sendFromWallet(
+  wallet: DevWallet | undefined,
+  request: CallRequest,
+  target: SendTarget,
+): Promise<string> {
+  const from = requireFrom(request);
+  const signer = requireAccount(wallet, from);
+  return sendRequest(request, from, (values) => signer.signTransaction(from, values), target);
 }

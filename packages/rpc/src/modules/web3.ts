@@ -19,11 +19,18 @@ export function clientVersionNumber(clientVersion: string): string {
   return name === "xchain" && version ? version : clientVersion;
 }
 
-/** web3_* methods. */
-export function web3Methods({clientVersion}: Pick<ModuleDeps, "clientVersion">): Record<string, RpcMethod> {
+/**
+ * web3_* methods. web3_clientVersion answers `rpc.clientVersion` when set (docs/rpc.md §4.2: the
+ * string Hardhat's network helpers check); rpc.discover keeps the node's own version.
+ */
+export function web3Methods({
+  clientVersion,
+  options,
+}: Pick<ModuleDeps, "clientVersion" | "options">): Record<string, RpcMethod> {
+  const answered = options.clientVersion ?? clientVersion;
   return {
     /** Handler for `web3_clientVersion` */
-    clientVersion: method([], () => clientVersion),
+    clientVersion: method([], () => answered),
     /** Handler for `web3_sha3`: Keccak-256, not SHA3-256 (docs/rpc.md §4.2) */
     sha3: method([param("data", data)], (bytes) => toData(keccak256(bytes))),
   };

@@ -63,3 +63,8 @@ export const nonNegativeInteger: Codec<number> = withSchema(COUNT_SCHEMA, (value
   }
   return parseQuantityNumber(value, path);
 });
+
+/** A non-negative integer of at most 256 bits as a QUANTITY or a JSON safe integer (anvil's and Hardhat's amounts). */
+export const nonNegativeBigInt: Codec<bigint> = withSchema(COUNT_SCHEMA, (value, path) =>
+  typeof value === "number" ? BigInt(nonNegativeInteger(value, path)) : parseQuantity(value, path),
+);

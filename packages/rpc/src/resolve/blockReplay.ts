@@ -8,9 +8,12 @@ import {blockContextOf, type ExecuteBlockInput} from "@xchain/execution";
 import type {Block} from "@xchain/primitives";
 import {ancestorLookup, blockHashView} from "./callEnvironment.ts";
 
-/** The replay of `block`, or undefined for the genesis block (which executes nothing). */
+/**
+ * The replay of `block`, or undefined for the genesis block (which executes nothing). It runs on the
+ * parent's effective state, as import did: a dev-edited parent's edited state.
+ */
 export async function replayInput(
-  chain: Pick<ChainReader, "getHeader" | "getHeaderByNumber">,
+  chain: Pick<ChainReader, "getHeader" | "getHeaderByNumber" | "stateRootAfter">,
   block: Block,
   remascMaturity: number,
 ): Promise<ExecuteBlockInput | undefined> {
@@ -23,7 +26,7 @@ export async function replayInput(
   return {
     block: blockContextOf(header),
     transactions: block.transactions,
-    parentStateRoot: parent.stateRoot,
+    parentStateRoot: chain.stateRootAfter(parent),
     chain: {
       blockHash: blockHashView(chain, header),
       maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},

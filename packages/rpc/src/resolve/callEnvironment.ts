@@ -56,13 +56,19 @@ export function blockHashView(chain: AncestorChain, header: BlockHeader): Execut
   };
 }
 
-/** Builds the environment of a call at `header`. */
-export function callEnvironment(chain: AncestorChain, header: BlockHeader): CallEnvironment {
+/**
+ * Builds the environment of a call at `header`: the state after it is its effective state (a dev
+ * control's edit of it, when there was one; docs/architecture.md, "Dev state edits").
+ */
+export function callEnvironment(
+  chain: AncestorChain & Pick<ChainReader, "stateRootAfter">,
+  header: BlockHeader,
+): CallEnvironment {
   return {
     block: blockContextOf(header),
     // A call runs no REMASC transaction.
     chain: {blockHash: blockHashView(chain, header), maturedBlock: undefined},
-    stateRoot: header.stateRoot,
+    stateRoot: chain.stateRootAfter(header),
     parentHash: header.parentHash,
   };
 }

@@ -1,6 +1,7 @@
 /**
  * JSON-RPC over HTTP (docs/rpc.md §4.1): POST with a JSON content type, bodies up to `maxBodyBytes`
- * (larger: 413 and the connection closed), CORS for the configured origins, HTTP 400 only for the
+ * (larger: 413 and the connection closed), CORS for the origins `corsOrigins` matches (the rules of
+ * `ws.origins`, docs/rpc.md §5.4), HTTP 400 only for the
  * top-level errors of docs/protocol/errors.md. A `Host` outside `http.vhosts` gets 403 first (docs/rpc.md §5.4). A client that disconnects mid-request aborts its work; nothing is
  * written to a closed response. A request whose headers and body take longer than `bodyTimeoutMs`
  * gets 408 and is disconnected. Dropped clients are debug lines and a warn summary (`DroppedClients`).
@@ -21,7 +22,7 @@ import {isPending} from "../jsonrpc/pending.ts";
 import type {Admission} from "../limits/admission.ts";
 import type {IpLimits} from "../limits/ipLimits.ts";
 import type {RpcOptions} from "../options.ts";
-import {browserRefusal} from "./browserGuard.ts";
+import {browserRefusal, isOriginAllowed} from "./browserGuard.ts";
 import {capConnections} from "./connectionCap.ts";
 import {requestsOfSocket} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
@@ -32,7 +33,9 @@ import type {TlsCredentials} from "./tls.ts";
 
 /** What the HTTP transport needs. */
 export type HttpTransportOptions = ReplyLimits &
-  Pick<RpcOptions, "corsOrigins" | "maxBodyBytes" | "http" | "bodyTimeoutMs"> & {
+  Pick<RpcOptions, "maxBodyBytes" | "http" | "bodyTimeoutMs"> & {
+    /** Origin rules answered with CORS headers (`corsOriginRules`: the network's default resolved). */
+    corsOrigins: readonly string[];
     /** `GET /ready`. */
     health: HealthProbe;
     /** Whom each request runs for: the gateway, or the node's limits per address (docs/gateway.md). */
@@ -220,11 +223,15 @@ function dropReason(req: IncomingMessage): string {
   return code === "ERR_HTTP_REQUEST_TIMEOUT" ? "http body timeout" : "http client left";
 }
 
-/** The CORS headers of an answer to a page of an allowed origin; undefined (no object made) for any other request. */
+/**
+ * The CORS headers of an answer to a page of an allowed origin, which is echoed (`*` when any is
+ * allowed); undefined (no object made) for any other request. A refused origin gets no headers, so
+ * its page cannot read the answer; its preflight gets none either, so the browser sends nothing.
+ */
 function corsHeaders(req: IncomingMessage, allowed: readonly string[]): Record<string, string> | undefined {
   const origin = req.headers.origin;
   if (allowed.length === 0 || origin === undefined) return undefined;
-  const allowOrigin = allowed.includes("*") ? "*" : allowed.includes(origin) ? origin : undefined;
+  const allowOrigin = allowed.includes("*") ? "*" : isOriginAllowed(origin, allowed) ? origin : undefined;
   if (!allowOrigin) return undefined;
   return {
     "Access-Control-Allow-Origin": allowOrigin,

@@ -18,7 +18,7 @@ const specMethods = readJsonVector<{methods: string[]}>("rpc-api-method-names.js
 
 /** `| `eth_x` | implemented |` (and `rpc.discover`) rows of docs/rpc.md. */
 const documented = new Map(
-  [...docs.matchAll(/^\| `([a-z0-9]+[_.][A-Za-z0-9]+)` \| (implemented|unsupported) \|/gm)].map((m) => [m[1], m[2]]),
+  [...docs.matchAll(/^\| `([a-z0-9]+[_.][A-Za-z0-9_]+)` \| (implemented|unsupported) \|/gm)].map((m) => [m[1], m[2]]),
 );
 
 let node: TestNode;

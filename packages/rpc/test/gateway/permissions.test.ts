@@ -41,4 +41,20 @@ describe("permissionRefusal", () => {
     expect(permissionRefusal(granted, "k1", "xchain_getStorageBytesAt")).toBeUndefined();
     expect(permissionRefusal(granted, "k1", "evm_snapshot")).toMatch(/evm namespace/);
   });
+
+  it("grants eth_sendUnsignedTransaction (anvil's) by name or with the anvil namespace, never with eth", () => {
+    expect(permissionRefusal(defaults, "k1", "eth_sendUnsignedTransaction")).toBe(
+      "it is a development control of the anvil namespace and API key k1 is not granted it",
+    );
+    expect(
+      permissionRefusal(
+        {namespaces: ["eth"], methods: ["eth_sendUnsignedTransaction"]},
+        "k1",
+        "eth_sendUnsignedTransaction",
+      ),
+    ).toBeUndefined();
+    expect(
+      permissionRefusal({namespaces: ["eth", "anvil"], methods: []}, "k1", "eth_sendUnsignedTransaction"),
+    ).toBeUndefined();
+  });
 });

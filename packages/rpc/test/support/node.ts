@@ -9,7 +9,7 @@ import {type Chainspec, type GenesisParams, getChainspec, regtestGenesis} from "
 import {calculateDifficulty} from "@xchain/consensus";
 import {MemoryStore} from "@xchain/db";
 import {BlockExecutor} from "@xchain/execution";
-import {defaultMinerOptions, Miner, type MinerOptions} from "@xchain/miner";
+import {defaultMinerOptions, ImpersonatedAccounts, Miner, type MinerOptions} from "@xchain/miner";
 import {type Block, Transaction, type TransactionValues} from "@xchain/primitives";
 import {defaultStateOptions, StateDatabase} from "@xchain/state";
 import {
@@ -64,7 +64,9 @@ export class TestNode {
     const genesis = options.genesis ?? regtestGenesis;
     const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis, state});
     const executor = new BlockExecutor({}, {chainspec: regtest, state});
-    const txpool = new TxPool(defaultTxPoolOptions, {chainspec: regtest, chain});
+    // The dev controls as the miner's option says (regtest: on), whether or not a miner runs.
+    const impersonation = new ImpersonatedAccounts({devControls: options.miner?.devControls ?? true});
+    const txpool = new TxPool(defaultTxPoolOptions, {chainspec: regtest, chain, impersonation});
     const miner = options.miner
       ? new Miner(
           {...defaultMinerOptions(regtest), enabled: false, ...options.miner},
@@ -88,6 +90,7 @@ export class TestNode {
       chain,
       txpool,
       miner,
+      impersonation,
       pendingBlock: miner,
       executor: options.wrapExecutor?.(executor) ?? executor,
       wallet:

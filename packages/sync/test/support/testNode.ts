@@ -57,7 +57,9 @@ export class TestNode {
   /** A node over `store` (a fresh one unless given: pass the old one to restart a node). */
   static async create(hub: FakeHub, id: PeerId, store = new MemoryStore()): Promise<TestNode> {
     const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: regtestGenesis});
-    const txpool = new TxPool(defaultTxPoolOptions, {chainspec: regtest, chain});
+    // Impersonated transactions admitted from every sender, as a dev node auto-impersonating would.
+    const impersonation = {enabled: true, allows: () => true};
+    const txpool = new TxPool(defaultTxPoolOptions, {chainspec: regtest, chain, impersonation});
     return new TestNode(id, store, chain, txpool, hub.node(id, chain));
   }
 

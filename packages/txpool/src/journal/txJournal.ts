@@ -154,6 +154,8 @@ export class TxJournal {
  * The raw transactions to journal within `budget` bytes: the pending ones in block order (the best
  * paying first, each sender's in nonce order), then the queued ones, each sender's in nonce order;
  * the first that does not fit ends the list (each record costs 4 bytes of length besides its bytes).
+ * Impersonated transactions are left out: their sender is not in their bytes, and the impersonation
+ * that admitted them does not outlive the node (docs/operations.md §7).
  */
 export function journalRecords(pool: Pick<JournalPool, "pendingForBlock" | "content">, budget: number): Uint8Array[] {
   const queued = [...pool.content().queued.values()].flatMap((byNonce) =>
@@ -162,6 +164,7 @@ export function journalRecords(pool: Pick<JournalPool, "pendingForBlock" | "cont
   const records: Uint8Array[] = [];
   let used = 0;
   for (const tx of [...pool.pendingForBlock(), ...queued]) {
+    if (tx.impersonatedSender) continue;
     const raw = tx.encode();
     used += 4 + raw.length;
     if (used > budget) break;

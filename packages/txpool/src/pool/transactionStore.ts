@@ -57,7 +57,7 @@ export class TransactionStore {
     return outcome;
   }
 
-  /** Removes a queued transaction or a sender's last one. */
+  /** Removes a transaction; a pending one's later nonces become queued behind the gap. */
   delete(ptx: PoolTransaction): void {
     const sender = this.bySender.get(ptx.senderKey);
     if (!sender || this.byHash.get(ptx.hash) !== ptx) return;
@@ -65,6 +65,24 @@ export class TransactionStore {
     this.changes++;
     this.forget(ptx);
     if (sender.size === 0) this.bySender.delete(ptx.senderKey);
+  }
+
+  /** Removes every transaction (a dev snapshot's restore). */
+  clear(): void {
+    this.byHash.clear();
+    this.bySender.clear();
+    this.heldBytes = 0;
+    this.changes++;
+  }
+
+  /** Removes every transaction of a sender; returns how many. */
+  deleteSender(senderKey: string): number {
+    const sender = this.bySender.get(senderKey);
+    if (!sender) return 0;
+    const all = [...sender.pending(), ...sender.queued()];
+    // From the highest nonce down: no removal demotes the ones still to go.
+    for (const ptx of all.reverse()) this.delete(ptx);
+    return all.length;
   }
 
   /** Applies a sender's new account state (see `SenderTransactions.rebase`). */

@@ -76,6 +76,19 @@ export const minerKeys: readonly ConfigKey[] = [
   },
   {key: "miner.devControls", kind: {type: "boolean"}, description: "whether the evm_* controls work"},
   {
+    key: "miner.dumpStateMaxBytes",
+    kind: {type: "integer", min: 1, max: 2 ** 31 - 1},
+    placeholder: "bytes",
+    description:
+      "the largest state anvil_dumpState writes and anvil_loadState reads, in bytes of JSON before compression (docs/rpc.md §4.10)",
+  },
+  {
+    key: "miner.maxBlocksPerMine",
+    kind: {type: "integer", min: 1, max: 1_000_000},
+    placeholder: "blocks",
+    description: "most blocks one anvil_mine, hardhat_mine or evm_mine call mines (each a whole block, 5 to 15 ms)",
+  },
+  {
     key: "miner.allowSolo",
     kind: {type: "boolean"},
     description:

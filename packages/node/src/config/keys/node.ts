@@ -47,6 +47,13 @@ export const nodeKeys: readonly ConfigKey[] = [
       "warn when no new block came for this long; 0 = never; unset = 3 × the miner's block time, or 3 × the network's target interval (off on regtest without a block time)",
   },
   {
+    key: "log.transactions",
+    kind: {type: "boolean"},
+    optional: true,
+    description:
+      "an info line per transaction of each new block (hash, from, to or created, status, revert reason, gas), empty blocks at debug; unset, on for regtest and custom",
+  },
+  {
     key: "wallet.enabled",
     kind: {type: "boolean"},
     description: "the cow accounts as dev accounts (eth_accounts, eth_sendTransaction, eth_sign); regtest only",

@@ -1,5 +1,5 @@
 /** The `[rpc]` tables: `RpcOptions` of @xchain/rpc. */
-import {RPC_MODULE_NAMES} from "@xchain/rpc";
+import {REVERT_ERROR_STYLES, RPC_MODULE_NAMES} from "@xchain/rpc";
 import type {ConfigKey} from "../configKey.ts";
 import type {ValueKind} from "../values.ts";
 
@@ -44,7 +44,25 @@ export const rpcKeys: readonly ConfigKey[] = [
     key: "rpc.corsOrigins",
     kind: {type: "strings"},
     placeholder: "origins",
-    description: 'origins answered with CORS headers over HTTP ("*" for any; comma-separated as a flag)',
+    optional: true,
+    description:
+      'origins answered with CORS headers over HTTP, rules as rpc.ws.origins ("*" for any; comma-separated as a flag); unset, the loopback names on regtest and custom, none elsewhere',
+  },
+  {
+    key: "rpc.revertErrors",
+    kind: {type: "string", choices: REVERT_ERROR_STYLES},
+    placeholder: "style",
+    optional: true,
+    description:
+      "a reverted eth_call/eth_estimateGas: rskj (-32015 VM Exception...) or geth (3, execution reverted: ...); unset, geth on regtest and custom, rskj elsewhere",
+  },
+  {
+    key: "rpc.clientVersion",
+    kind: {type: "string"},
+    placeholder: "text",
+    optional: true,
+    description:
+      "what web3_clientVersion answers instead of xchain/<version>/...; HardhatNetwork/xchain satisfies Hardhat's network helpers",
   },
   {key: "rpc.maxBatchSize", kind: COUNT, description: "most requests in one batch"},
   {key: "rpc.maxBodyBytes", kind: COUNT, description: "largest HTTP body or WebSocket message, in bytes"},

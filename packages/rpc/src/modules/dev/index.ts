@@ -5,11 +5,24 @@
  */
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
+import {accountMethods} from "./accounts.ts";
+import {chainMethods} from "./chain.ts";
+import {environmentMethods} from "./environment.ts";
+import {miningMethods} from "./mining.ts";
+import {stateMethods} from "./state.ts";
+import {timeMethods} from "./time.ts";
 
 /** Builds one group's methods, by name without the prefix. */
 type DevMethodGroup = (deps: ModuleDeps) => Record<string, RpcMethod>;
 
-const GROUPS: readonly DevMethodGroup[] = [];
+const GROUPS: readonly DevMethodGroup[] = [
+  stateMethods,
+  accountMethods,
+  chainMethods,
+  miningMethods,
+  timeMethods,
+  environmentMethods,
+];
 
 /** The methods of the `anvil` and `hardhat` namespaces (the same table for both). */
 export function devControlMethods(deps: ModuleDeps): Record<string, RpcMethod>[] {

@@ -15,6 +15,7 @@ import {failedCallError} from "../../format/revert.ts";
 import {RpcError} from "../../jsonrpc/errors.ts";
 import type {RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
+import {revertErrorStyle} from "../../options.ts";
 import {blockRef, PENDING} from "../../params/blockRef.ts";
 import {callRequest} from "../../params/callObject.ts";
 import {method, optional, param} from "../../params/method.ts";
@@ -30,6 +31,7 @@ export function ethCallMethods(
   deps: Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "pendingBlock" | "options" | "executions" | "callCache">,
 ): Record<string, RpcMethod> {
   const {options, executions, callCache} = deps;
+  const revertStyle = revertErrorStyle(options.revertErrors, deps.chainspec.params.name);
   const overrideParam = optional("stateOverride", stateOverride(options.stateOverride.maxAccounts));
   /** An empty override is accepted where overrides are off, as rskj does (docs/protocol/state-override.md §1). */
   const checkOverrideAllowed = (overrides: StateOverride | undefined, context: RequestContext): void => {
@@ -51,7 +53,7 @@ export function ethCallMethods(
     }
   };
   return {
-    /** Handler for `eth_call`: a revert is -32015 with the reason and payload (docs/rpc.md §7) */
+    /** Handler for `eth_call`: a revert is -32015 or 3 (`rpc.revertErrors`) with the reason and payload (docs/rpc.md §7) */
     call: method(
       [param("transaction", callRequest), param("block", blockRef), overrideParam],
       (request, block, overrides, context) => {
@@ -65,13 +67,15 @@ export function ethCallMethods(
           return cached ? answerOf(cached) : runAndKeep(header, key);
         };
         const runAndKeep = async (header: BlockHeader, key: string | undefined): Promise<string> => {
+          // An edit of the state during the run clears the cache: this answer is not kept then.
+          const since = callCache.currentGeneration();
           const answer = await inSlot(context, async (): Promise<CachedCallAnswer> => {
             const prepared = await prepareCall(deps, request, header, context, overrides);
             const result = await prepared.run(gas);
             if (!result) return {error: RpcError.server(`intrinsic gas too low: ${gas} < ${prepared.intrinsicGas}`)};
-            return result.status ? {ok: toData(result.returnValue)} : {error: failedCallError(result)};
+            return result.status ? {ok: toData(result.returnValue)} : {error: failedCallError(result, revertStyle)};
           });
-          if (key !== undefined) callCache.set(key, answer);
+          if (key !== undefined) callCache.set(key, answer, since);
           return answerOf(answer);
         };
         // At the head no lookup is needed: a kept answer goes back at once, without a promise.
@@ -96,6 +100,7 @@ export function ethCallMethods(
             intrinsicGas: prepared.intrinsicGas,
             upperBound: bound,
             signal: context.signal,
+            revertStyle,
           });
           return toQuantity(estimate);
         }),

@@ -2,6 +2,7 @@
  * Answers of cheap state reads at the head, formatted once per head state root (docs/rpc.md §4.3):
  * a balance, nonce or storage word asked for again at `latest` is the same string until the head
  * moves, so it is kept by method and raw parameters and dropped when the head's state root changes.
+ * The root is the head's effective one: a dev control's edit of the head's state changes it too.
  * Only successful answers are kept, and only for reads at `latest` (named or by default).
  */
 import type {RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
@@ -16,11 +17,11 @@ export class HeadMemo {
   /** One table per memoized method, so that a key is a parameter string as parsed (its hash cached), not a concatenation. */
   private readonly tables: Map<string, unknown>[] = [];
 
-  constructor(private readonly chain: Pick<ModuleDeps["chain"], "head">) {}
+  constructor(private readonly chain: Pick<ModuleDeps["chain"], "head" | "stateRootAfter">) {}
 
-  /** The head's state root now; a new one empties the memo. */
+  /** The head's state root now (the same object while it lasts); a new one empties the memo. */
   currentRoot(): Uint8Array {
-    const root = this.chain.head().header.stateRoot;
+    const root = this.chain.stateRootAfter(this.chain.head().header);
     if (root !== this.root) {
       this.root = root;
       for (const table of this.tables) table.clear();

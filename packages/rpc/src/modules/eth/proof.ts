@@ -1,4 +1,8 @@
-/** eth_getProof (EIP-1186, docs/protocol/proofs.md §1): account and storage proofs at a block. */
+/**
+ * eth_getProof (EIP-1186, docs/protocol/proofs.md §1): account and storage proofs at a block. They prove
+ * the state the node reads after the block: after a dev control edited it (anvil_setBalance…), the
+ * edited state's root, which is not the header's stateRoot (docs/rpc.md §4.10 "State").
+ */
 import {EMPTY_TRIE_ROOT} from "@xchain/state";
 import {bigIntToFixedBytes, bytesToBigInt, keccak256, toData, toQuantity} from "@xchain/utils";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
@@ -45,7 +49,7 @@ export function ethProofMethods({
   pendingBlock,
 }: Pick<ModuleDeps, "chain" | "options" | "pendingBlock">): Record<string, RpcMethod> {
   return {
-    /** Handler for `eth_getProof`: proofs root first against the block's stateRoot and the account's storageHash */
+    /** Handler for `eth_getProof`: proofs root first against the block's (effective) state root and the account's storageHash */
     getProof: method(
       [
         param("address", address),

@@ -15,6 +15,25 @@ describe("web3_clientVersion", () => {
   });
 });
 
+describe("rpc.clientVersion", () => {
+  it("is what web3_clientVersion answers (Hardhat's helpers check its start); rpc.discover keeps the node's version", async () => {
+    const node = await TestNode.start({
+      deps: {clientVersion: formatClientVersion("1.2.3")},
+      rpc: {clientVersion: "HardhatNetwork/xchain"},
+    });
+    try {
+      const version = await node.result("web3_clientVersion");
+      expect(version).toBe("HardhatNetwork/xchain");
+      // @nomicfoundation/hardhat-network-helpers 1.x accepts a node whose version starts so.
+      expect(String(version).toLowerCase().startsWith("hardhatnetwork")).toBe(true);
+      const discovered = (await node.result("rpc.discover")) as {info: {version: string}};
+      expect(discovered.info.version).toBe("1.2.3");
+    } finally {
+      await node.close();
+    }
+  });
+});
+
 describe("web3_sha3", () => {
   it("is Keccak-256 of the data (docs/rpc.md §4.2)", async () => {
     const node = await TestNode.start();

@@ -1,6 +1,7 @@
 /** The HTTP transport: methods, content type, body limit, CORS, statuses, timeouts, disconnects. */
 import {request as httpRequest} from "node:http";
 import {connect} from "node:net";
+import {getChainspec} from "@xchain/chainspec";
 import {toData} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
 import {buildFixture, type Fixture} from "../../support/fixture.ts";
@@ -85,6 +86,33 @@ describe("HTTP transport", () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-methods")).toBe("POST, OPTIONS");
     expect(preflight.headers.get("access-control-allow-headers")).toBe("content-type");
+  });
+
+  it("matches rpc.corsOrigins as origin rules: a rule's scheme must match, a rule without port allows any", async () => {
+    const otherPort = await node.post(chainId, {origin: "https://app.example:8443"});
+    expect(otherPort.headers.get("access-control-allow-origin")).toBe("https://app.example:8443");
+    const otherScheme = await node.post(chainId, {origin: "http://app.example"});
+    expect(otherScheme.headers.get("access-control-allow-origin")).toBeNull();
+    const loopback = await node.post(chainId, {origin: "http://localhost:3000"});
+    expect(loopback.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("answers loopback origins by default on regtest, none on mainnet (docs/rpc.md §5.4)", async () => {
+    const regtest = await TestNode.start();
+    const mainnet = await TestNode.start({rpcChainspec: getChainspec("mainnet")});
+    try {
+      for (const origin of ["http://localhost:3000", "http://127.0.0.1:5173", "http://[::1]:8080"]) {
+        const answer = await regtest.post(chainId, {origin});
+        expect(answer.headers.get("access-control-allow-origin")).toBe(origin);
+        expect(answer.headers.get("vary")).toBe("Origin");
+        expect((await mainnet.post(chainId, {origin})).headers.get("access-control-allow-origin")).toBeNull();
+      }
+      const foreign = await regtest.post(chainId, {origin: "http://evil.example"});
+      expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
+    } finally {
+      await regtest.close();
+      await mainnet.close();
+    }
   });
 
   it("uses HTTP 400 only for -32700, -32600 and -32602 at the top level (docs/protocol/errors.md)", async () => {

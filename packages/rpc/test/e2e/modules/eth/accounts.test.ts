@@ -41,13 +41,14 @@ describe("eth_sendTransaction", () => {
   });
 
   it("fails clearly for an unknown account and without a wallet", async () => {
+    // Where the dev controls are on (regtest), the message names impersonation too (docs/rpc.md §4.10).
     expect(await node.error("eth_sendTransaction", [{from: `0x${"12".repeat(20)}`}])).toEqual({
       code: -32000,
-      message: `unknown account 0x${"12".repeat(20)}`,
+      message: `unknown account 0x${"12".repeat(20)}, and not impersonated (anvil_impersonateAccount)`,
     });
     expect(await walletless.error("eth_sendTransaction", [{from: toData(alice.address)}])).toEqual({
       code: -32000,
-      message: NO_ACCOUNTS,
+      message: `${NO_ACCOUNTS}, or impersonate the account (anvil_impersonateAccount)`,
     });
     expect((await node.error("eth_sendTransaction", [{to: toData(dave.address)}])).message).toBe(
       "invalid argument 0 (transaction.from): required",

@@ -39,21 +39,32 @@ describe("eth_call", () => {
     expect(await node.result("eth_getStorageAt", [toData(fixture.contract), "0x0", "latest"])).toBe(word(42n));
   });
 
-  it("answers a revert with -32015, the reason and the payload (docs/rpc.md §7)", async () => {
+  it("answers a revert as geth does on regtest: 3, the reason and the payload (docs/rpc.md §7)", async () => {
     expect(
       await node.error("eth_call", [{to: toData(fixture.contract), data: toData(probeCall.fail())}, "latest"]),
-    ).toEqual({
-      code: -32015,
-      message: "VM Exception while processing transaction: revert nope",
-      data: toData(NOPE),
-    });
+    ).toEqual({code: 3, message: "execution reverted: nope", data: toData(NOPE)});
     expect(
       await node.error("eth_call", [{to: toData(fixture.contract), data: toData(probeCall.failBare())}, "latest"]),
-    ).toEqual({
-      code: -32015,
-      message: "VM Exception while processing transaction: transaction reverted",
-      data: "0x",
-    });
+    ).toEqual({code: 3, message: "execution reverted", data: "0x"});
+  });
+
+  it("answers a revert with -32015, the reason and the payload under rpc.revertErrors = rskj", async () => {
+    const rskj = await TestNode.start({rpc: {revertErrors: "rskj"}});
+    try {
+      const probeAt = toData((await buildFixture(rskj)).contract);
+      expect(await rskj.error("eth_call", [{to: probeAt, data: toData(probeCall.fail())}, "latest"])).toEqual({
+        code: -32015,
+        message: "VM Exception while processing transaction: revert nope",
+        data: toData(NOPE),
+      });
+      expect(await rskj.error("eth_call", [{to: probeAt, data: toData(probeCall.failBare())}, "latest"])).toEqual({
+        code: -32015,
+        message: "VM Exception while processing transaction: transaction reverted",
+        data: "0x",
+      });
+    } finally {
+      await rskj.close();
+    }
   });
 
   it("answers out of gas with -32000", async () => {

@@ -69,3 +69,23 @@ describe("the eth_call answer cache (docs/rpc.md §4.4)", () => {
     expect(stats()).toMatchObject({hits: before.hits, misses: before.misses});
   });
 });
+
+describe("the eth_call answer cache after a dev state edit", () => {
+  /** Answers its storage slot 0. */
+  const SLOT0 = "0x60005460005260206000f3";
+  const CONTRACT = `0x${"c0".repeat(20)}`;
+
+  it("does not answer from before an edit of the head's state: the same block hash, another state", async () => {
+    const dev = await TestNode.start({miner: {}});
+    try {
+      expect(await dev.result("anvil_setCode", [CONTRACT, SLOT0])).toBe(null);
+      const word = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+      expect(await dev.result("eth_call", [{to: CONTRACT}, "latest"])).toBe(word(0));
+      expect(await dev.result("anvil_setStorageAt", [CONTRACT, "0x0", word(5)])).toBe(true);
+      expect(await dev.result("eth_call", [{to: CONTRACT}, "latest"])).toBe(word(5));
+      expect(await dev.result("eth_getStorageAt", [CONTRACT, "0x0", "latest"])).toBe(word(5));
+    } finally {
+      await dev.close();
+    }
+  });
+});

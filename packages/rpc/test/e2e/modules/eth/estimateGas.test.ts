@@ -41,11 +41,23 @@ describe("eth_estimateGas", () => {
     expect(estimate).toBeLessThan(1_000_000n);
   });
 
-  it("answers a revert with -32015 and the reason (docs/rpc.md §7)", async () => {
-    const error = await node.error("eth_estimateGas", [{to: toData(fixture.contract), data: toData(probeCall.fail())}]);
-    expect(error.code).toBe(-32015);
-    expect(error.message).toBe("VM Exception while processing transaction: revert nope");
+  it("answers a revert with the reason and payload in rpc.revertErrors' form (docs/rpc.md §7)", async () => {
+    const revert = {to: toData(fixture.contract), data: toData(probeCall.fail())};
+    const error = await node.error("eth_estimateGas", [revert]);
+    expect(error.code).toBe(3);
+    expect(error.message).toBe("execution reverted: nope");
     expect(error.data).toMatch(/^0x08c379a0/);
+    const rskj = await TestNode.start({rpc: {revertErrors: "rskj"}});
+    try {
+      const rskjError = await rskj.error("eth_estimateGas", [
+        {...revert, to: toData((await buildFixture(rskj)).contract)},
+      ]);
+      expect(rskjError.code).toBe(-32015);
+      expect(rskjError.message).toBe("VM Exception while processing transaction: revert nope");
+      expect(rskjError.data).toMatch(/^0x08c379a0/);
+    } finally {
+      await rskj.close();
+    }
   });
 
   it("answers -32000 `insufficient funds for transfer` when value exceeds the balance (docs/rpc.md §7)", async () => {

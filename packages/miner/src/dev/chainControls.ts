@@ -1,0 +1,114 @@
+/**
+ * The chain controls of a dev node (docs/rpc.md §4.10 "Snapshots, reset, dump and load"): evm_snapshot,
+ * evm_revert, evm_reset and anvil's dumpState/loadState.
+ *
+ * A snapshot is the head's hash, the head's effective state root (a dev edit's, `Chain.stateRootAfter`),
+ * the pool's transactions and the miner clock's adjustments. Trie nodes are never deleted, so the state
+ * of a snapshot stays stored: taking one and reverting to it cost nothing in the size of the state
+ * (`Chain.setHead` with the saved root; O(pool) for the pool). Snapshots are numbered 1, 2, … as in
+ * rskj (`SnapshotManager`); reverting to one forgets it and every later one (rskj's and Hardhat's).
+ */
+import {REMASC_SENDER} from "@xchain/primitives";
+import type {DumpedAccount, StateDump} from "@xchain/state";
+import type {TxPoolSnapshot} from "@xchain/txpool";
+import {equalBytes} from "@xchain/utils";
+import type {MinerClock, MinerClockState} from "../clock.ts";
+import type {MinerChain, MinerTxPool} from "../deps.ts";
+import type {WorkManager} from "../template/workManager.ts";
+import type {StateDumpSource} from "../types.ts";
+import {notAllowed} from "./notAllowed.ts";
+import type {ChainControls} from "./types.ts";
+
+/** What the chain controls act on. */
+export interface ChainControlsDeps {
+  chain: Pick<MinerChain, "head" | "setHead" | "genesisHash" | "getHeader" | "stateRootAfter" | "editHeadState">;
+  txpool: Pick<MinerTxPool, "snapshot" | "restore">;
+  clock: MinerClock;
+  work: WorkManager;
+  /** Where the head's state is listed from (the node's state database); absent, dumps are refused. */
+  states: StateDumpSource | undefined;
+  /** The largest dump, in bytes of JSON (the miner's `dumpStateMaxBytes`). */
+  dumpMaxBytes: number;
+}
+
+interface Snapshot {
+  hash: Uint8Array;
+  stateRoot: Uint8Array;
+  pool: TxPoolSnapshot;
+  clock: MinerClockState;
+}
+
+const EMPTY_POOL: TxPoolSnapshot = {transactions: []};
+
+/** Snapshots, revert, reset, dump and load over the chain, the pool and the clock. */
+export class DevChainControls implements ChainControls {
+  private readonly snapshots: Snapshot[] = [];
+  readonly dumpMaxBytes: number;
+
+  constructor(private readonly deps: ChainControlsDeps) {
+    this.dumpMaxBytes = deps.dumpMaxBytes;
+  }
+
+  snapshot(): number {
+    const {chain, txpool, clock} = this.deps;
+    const head = chain.head();
+    this.snapshots.push({
+      hash: head.hash,
+      stateRoot: chain.stateRootAfter(head.header),
+      pool: txpool.snapshot(),
+      clock: clock.save(),
+    });
+    return this.snapshots.length;
+  }
+
+  async revert(id: number): Promise<boolean> {
+    const snapshot = Number.isSafeInteger(id) && id >= 1 ? this.snapshots[id - 1] : undefined;
+    if (!snapshot) return false;
+    this.snapshots.length = id - 1;
+    await this.moveHead(snapshot.hash, snapshot.stateRoot);
+    this.deps.clock.restore(snapshot.clock);
+    await this.deps.txpool.restore(snapshot.pool);
+    return true;
+  }
+
+  async reset(): Promise<void> {
+    const {chain, clock, txpool} = this.deps;
+    this.snapshots.length = 0;
+    // A reset starts over in time too: a shift that broke mining must not outlive it.
+    clock.reset();
+    const genesis = await chain.getHeader(chain.genesisHash);
+    // The genesis block is always stored; its own state root drops any edit of the genesis state.
+    await this.moveHead(chain.genesisHash, genesis?.stateRoot);
+    await txpool.restore(EMPTY_POOL);
+  }
+
+  async dumpState(): Promise<StateDump> {
+    const {chain, states} = this.deps;
+    if (!states) throw notAllowed("this miner was built without a state to list: anvil_dumpState is not available");
+    return states.dump(chain.stateRootAfter(chain.head().header), {maxBytes: this.dumpMaxBytes});
+  }
+
+  async loadState(accounts: readonly DumpedAccount[]): Promise<void> {
+    await this.deps.chain.editHeadState(async (state) => {
+      for (const {address, nonce, balance, code, storage} of accounts) {
+        const current = await state.getAccount(address);
+        // anvil keeps the higher nonce, so that a load cannot make sent transactions replayable. The
+        // REMASC sender's nonce counts this chain's blocks (each block's REMASC transaction carries it):
+        // a dump of another height must not move it.
+        const currentNonce = current?.nonce ?? 0n;
+        const kept = currentNonce > nonce || equalBytes(address, REMASC_SENDER);
+        await state.setNonce(address, kept ? currentNonce : nonce);
+        await state.setBalance(address, balance);
+        if (code.length > 0 || (current?.code.length ?? 0) > 0) await state.setCode(address, code);
+        for (const [slot, value] of storage) await state.setStorage(address, slot, value);
+      }
+    });
+  }
+
+  /** Work on the abandoned blocks must not be solved: it would bring them back as the heavier chain. */
+  private async moveHead(hash: Uint8Array, stateRoot: Uint8Array | undefined): Promise<void> {
+    await this.deps.chain.setHead(hash, stateRoot ? {stateRoot} : {});
+    this.deps.work.cache.clear();
+    this.deps.work.invalidate();
+  }
+}
