@@ -45,7 +45,7 @@ const mineOptions: Codec<MineOptions> = withSchema(MINE_OPTIONS_SCHEMA, (value, 
 
 /** evm_* methods. */
 export function evmMethods(
-  deps: Pick<ModuleDeps, "miner" | "chain" | "chainspec" | "clientVersion" | "logging">,
+  deps: Pick<ModuleDeps, "miner" | "chain" | "chainspec" | "clientVersion" | "options" | "logging">,
 ): Record<string, RpcMethod> {
   const {miner} = deps;
   const mining = miningMethods(deps);

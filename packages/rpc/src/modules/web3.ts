@@ -19,15 +19,17 @@ export function clientVersionNumber(clientVersion: string): string {
   return name === "xchain" && version ? version : clientVersion;
 }
 
+/** What web3_clientVersion answers: `rpc.clientVersion` when set, else the node's own version. */
+export function answeredClientVersion({clientVersion, options}: Pick<ModuleDeps, "clientVersion" | "options">): string {
+  return options.clientVersion ?? clientVersion;
+}
+
 /**
  * web3_* methods. web3_clientVersion answers `rpc.clientVersion` when set (docs/rpc.md §4.2: the
  * string Hardhat's network helpers check); rpc.discover keeps the node's own version.
  */
-export function web3Methods({
-  clientVersion,
-  options,
-}: Pick<ModuleDeps, "clientVersion" | "options">): Record<string, RpcMethod> {
-  const answered = options.clientVersion ?? clientVersion;
+export function web3Methods(deps: Pick<ModuleDeps, "clientVersion" | "options">): Record<string, RpcMethod> {
+  const answered = answeredClientVersion(deps);
   return {
     /** Handler for `web3_clientVersion` */
     clientVersion: method([], () => answered),

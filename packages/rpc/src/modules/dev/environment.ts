@@ -15,7 +15,7 @@ import {address, nonNegativeBigInt} from "../../params/hex.ts";
 import {method, param} from "../../params/method.ts";
 import {suggestedGasPrice} from "../eth/chainInfo.ts";
 import {requireMiner} from "../unavailable.ts";
-import {clientVersionNumber} from "../web3.ts";
+import {answeredClientVersion, clientVersionNumber} from "../web3.ts";
 
 const NO_BASE_FEE =
   "Rootstock has no EIP-1559 base fee: blocks carry a minimumGasPrice instead (anvil_setMinGasPrice moves it)";
@@ -30,7 +30,11 @@ export function environmentMethods({
   chainspec,
   clientVersion,
   logging,
-}: Pick<ModuleDeps, "miner" | "chain" | "chainspec" | "clientVersion" | "logging">): Record<string, RpcMethod> {
+  options,
+}: Pick<ModuleDeps, "miner" | "chain" | "chainspec" | "clientVersion" | "options" | "logging">): Record<
+  string,
+  RpcMethod
+> {
   const environment = () => requireMiner(miner).devControls().environment;
   return {
     /** Handler for `anvil_setCoinbase`: the next blocks' coinbase (and eth_coinbase) */
@@ -79,7 +83,8 @@ export function environmentMethods({
       const {instanceId} = environment().settings();
       const head = chain.head();
       return {
-        clientVersion,
+        // What web3_clientVersion answers (clients compare them); the semver is the node's own.
+        clientVersion: answeredClientVersion({clientVersion, options}),
         clientSemver: clientVersionNumber(clientVersion),
         clientCommitSha: null,
         chainId: chainspec.params.chainId,

@@ -9,11 +9,12 @@ import {accountMethods} from "./accounts.ts";
 import {chainMethods} from "./chain.ts";
 import {environmentMethods} from "./environment.ts";
 import {miningMethods} from "./mining.ts";
+import type {DevNamespace} from "./namespace.ts";
 import {stateMethods} from "./state.ts";
 import {timeMethods} from "./time.ts";
 
 /** Builds one group's methods, by name without the prefix. */
-type DevMethodGroup = (deps: ModuleDeps) => Record<string, RpcMethod>;
+type DevMethodGroup = (deps: ModuleDeps, namespace: DevNamespace) => Record<string, RpcMethod>;
 
 const GROUPS: readonly DevMethodGroup[] = [
   stateMethods,
@@ -24,7 +25,7 @@ const GROUPS: readonly DevMethodGroup[] = [
   environmentMethods,
 ];
 
-/** The methods of the `anvil` and `hardhat` namespaces (the same table for both). */
-export function devControlMethods(deps: ModuleDeps): Record<string, RpcMethod>[] {
-  return GROUPS.map((group) => group(deps));
+/** The methods of the `anvil` or the `hardhat` namespace (the same methods under both). */
+export function devControlMethods(deps: ModuleDeps, namespace: DevNamespace): Record<string, RpcMethod>[] {
+  return GROUPS.map((group) => group(deps, namespace));
 }

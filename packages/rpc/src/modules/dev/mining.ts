@@ -10,6 +10,7 @@ import {bool} from "../../params/codec.ts";
 import {address, hash, nonNegativeInteger} from "../../params/hex.ts";
 import {method, optional, param} from "../../params/method.ts";
 import {requireMiner} from "../unavailable.ts";
+import type {DevNamespace} from "./namespace.ts";
 
 /**
  * `mine`'s time budget: the default `miner.maxBlocksPerMine` (1,000) at up to 60 ms each on a loaded machine.
@@ -18,7 +19,10 @@ import {requireMiner} from "../unavailable.ts";
 const MINE_TIMEOUT_MS = 60_000;
 
 /** The mining group's methods (also evm_setAutomine and evm_setIntervalMining, evm.ts). */
-export function miningMethods({miner}: Pick<ModuleDeps, "miner">): Record<string, RpcMethod> {
+export function miningMethods(
+  {miner}: Pick<ModuleDeps, "miner">,
+  namespace: DevNamespace = "anvil",
+): Record<string, RpcMethod> {
   const mining = () => requireMiner(miner).devControls().mining;
   return {
     /** Handler for `anvil_mine` / `hardhat_mine`: `[blocks = 1, interval = 0 s]`, each block `interval` after the one before */
@@ -46,10 +50,15 @@ export function miningMethods({miner}: Pick<ModuleDeps, "miner">): Record<string
       mining().setIntervalMining(seconds);
       return null;
     }),
-    /** Handler for `anvil_dropTransaction`: the hash when the pool held it, else null */
-    dropTransaction: method([param("hash", hash)], async (txHash) =>
-      (await mining().dropTransaction(txHash)) ? toData(txHash) : null,
-    ),
+    /**
+     * Handler for `anvil_dropTransaction` (the hash when the pool held it, else null) and `hardhat_dropTransaction`
+     * (true or false: Hardhat's answer, which its network helpers check)
+     */
+    dropTransaction: method([param("hash", hash)], async (txHash) => {
+      const dropped = await mining().dropTransaction(txHash);
+      if (namespace === "hardhat") return dropped;
+      return dropped ? toData(txHash) : null;
+    }),
     /** Handler for `anvil_dropAllTransactions` */
     dropAllTransactions: method([], async () => {
       await mining().dropAllTransactions();
