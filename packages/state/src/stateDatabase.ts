@@ -1,8 +1,9 @@
 import type {Common} from "@ethereumjs/common";
-import {Caches, CacheType} from "@ethereumjs/statemanager";
+import type {Caches} from "@ethereumjs/statemanager";
 import type {BatchOp, KeyValueStore} from "@xchain/db";
 import {bytesToHex, bytesToPrefixedHex, type CacheUsage, equalBytes} from "@xchain/utils";
 import {BatchFlushStateManager} from "./batchStateManager.ts";
+import {LONG_LIVED_CACHES, ONE_BLOCK_CACHES, SessionCachePool} from "./cachePool.ts";
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
 import {NodeCache, type NodeCacheStats} from "./nodeCache.ts";
 import {TrieNodeStore, trieWriteEntry} from "./nodeStore.ts";
@@ -36,7 +37,9 @@ export class StateDatabase implements StateSource {
   /** States computed but not stored (the pending block's), by root hex, oldest first: see `stageUnpersisted`. */
   private readonly staged = new Map<string, ReadonlyMap<string, Uint8Array>>();
   /** The last released session, reusable by the next session opened at its root (warm caches). */
-  private warm: {root: string; common: Common; session: TrieStateSession} | undefined;
+  private warm: {root: string; common: Common; session: TrieStateSession; caches: Caches} | undefined;
+  /** The caches of sessions that can no longer be reused, emptied for the next cold session. */
+  private readonly cachePool = new SessionCachePool();
 
   private readonly store: KeyValueStore;
 
@@ -64,12 +67,15 @@ export class StateDatabase implements StateSource {
     const db = new SessionTrieDB(this.nodes);
     const trie = await openTrie(db, root, common);
     // Allocating an LRU cache costs time in proportion to its size (3.4 ms for the long-lived ones):
-    // a one-block session gets caches sized for one block.
-    const caches = boundedCaches(options.transient ? ONE_BLOCK_CACHES : LONG_LIVED_CACHES);
+    // a one-block session gets caches sized for one block, a long-lived one reuses emptied ones.
+    const caches = this.cachePool.take(options.transient ? ONE_BLOCK_CACHES : LONG_LIVED_CACHES);
     const stateManager = new BatchFlushStateManager({trie, common, caches});
     if (this.opts.recordPreimages) stateManager.preimages = new Map();
     return new TrieStateSession(stateManager, trie, db, this.nodes, (session, committed) => {
-      this.warm = {root: bytesToHex(committed), common, session};
+      const displaced = this.warm;
+      this.warm = {root: bytesToHex(committed), common, session, caches};
+      // The displaced session was released (its owner is done with it) and is no longer reusable.
+      if (displaced !== undefined && displaced.session !== session) this.cachePool.give(displaced.caches);
     });
   }
 
@@ -192,29 +198,3 @@ const MAX_STAGED_STATES = 3;
 
 /** Readers kept for reuse (the head and a few recent blocks). */
 const MAX_CACHED_READERS = 4;
-
-/** LRU caches, so that a session reused block after block keeps a bounded working set. */
-function boundedCaches(sizes: CacheSizes): Caches {
-  return new Caches({
-    account: {type: CacheType.LRU, size: sizes.accounts},
-    storage: {type: CacheType.LRU, size: sizes.accountsWithStorage},
-    code: {type: CacheType.LRU, size: sizes.codes},
-  });
-}
-
-/**
- * Entries a session's caches hold, by account (the storage cache keeps each account's slots
- * together). A session must not drop an entry it has yet to write before it commits, so each
- * must hold all that one block can touch: at 6,800,000 gas and 400 gas for the cheapest touch
- * (BALANCE), 17,000 accounts.
- */
-interface CacheSizes {
-  accounts: number;
-  accountsWithStorage: number;
-  codes: number;
-}
-
-/** A session reused block after block (import, mining): its caches stay warm across blocks. */
-const LONG_LIVED_CACHES: CacheSizes = {accounts: 100_000, accountsWithStorage: 50_000, codes: 5_000};
-/** A session for one block (tracing), 1 ms to create. */
-const ONE_BLOCK_CACHES: CacheSizes = {accounts: 20_000, accountsWithStorage: 20_000, codes: 1_000};
