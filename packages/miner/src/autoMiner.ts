@@ -155,12 +155,14 @@ export class AutoMiner {
       const mined = await this.queue.run(async () => {
         const {template} = await this.deps.work.current(true);
         // Only the REMASC transaction: nothing pending made it into the template.
-        if (template.transactions.length <= 1) return false;
+        if (template.transactions.length <= 1) return undefined;
         await this.mine(template);
-        return true;
+        return template;
       });
       if (mined) {
         idle = 0;
+        // A template on the new head executes a block: build it only for what this block left pending.
+        if (!this.leftPending(mined)) return;
         continue;
       }
       // Transactions came while it looked (its template may have read the pool before them): look again.
@@ -173,6 +175,18 @@ export class AutoMiner {
       await this.idleRetry();
       this.deps.work.markOutdated();
     }
+  }
+
+  /**
+   * Whether the pool lists a transaction `mined` did not include (the pool may still list the block's
+   * own until its maintenance has run). The template holds the pool's objects; one that is not (a
+   * re-admitted copy) only costs a template.
+   */
+  private leftPending(mined: BlockTemplate): boolean {
+    const pending = this.deps.txpool.pendingForBlock();
+    if (pending.length === 0) return false;
+    const included = new Set(mined.transactions);
+    return pending.some((tx) => !included.has(tx));
   }
 
   /** Waits IDLE_RETRY_MS, or less when transactions become pending meanwhile (or mining stops). */

@@ -378,10 +378,15 @@ export class Miner implements MinerApi, PendingBlockSource {
     }, this.options.pendingDebounceMs);
   };
 
-  /** Rebuilds now if someone will use the template soon: the built-in miner, or a miner that polled recently. */
+  /**
+   * Rebuilds now if someone will use the template soon: the built-in miner, or a miner that polled recently.
+   * Under instant mining the built-in miner builds the template it mines when transactions arrive (and
+   * evm_mine and work requests build on demand): one built ahead on every new head would be rebuilt.
+   */
   private refreshInBackground(): void {
     const polled = this.now() - this.lastWorkRequestAt < 2 * this.options.rebuildIntervalMs;
-    if (polled || this.autoMiner.isRunning) {
+    const minesAhead = this.autoMiner.isRunning && !(this.options.instant && this.options.autoMine);
+    if (polled || minesAhead) {
       this.work.current(true).catch((err: unknown) => this.rebuildFailures.report(err));
     }
   }

@@ -105,6 +105,8 @@ export interface TestMiner<P extends MinerTxPool> {
   options: MinerOptions;
   /** How many blocks the chain's import has executed (a block imported with its template's execution is not). */
   importExecutions: () => number;
+  /** How many blocks the miner has assembled (templates and pending blocks built). */
+  assemblies: () => number;
 }
 
 /** What a test can change besides the options: the clock, and the pool (default a `TestPool`). */
@@ -162,7 +164,14 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
   const errors: unknown[] = [];
   const infos: string[] = [];
   const options = {...defaultMinerOptions(regtest), enabled: false, ...overrides};
-  const assembler = new BlockExecutor({}, {chainspec: regtest, state: new StateDatabase(stateOptions, {store})});
+  const assemblyExecutor = new BlockExecutor({}, {chainspec: regtest, state: new StateDatabase(stateOptions, {store})});
+  let assemblies = 0;
+  const assembler = {
+    assembleBlock: (input: Parameters<BlockExecutor["assembleBlock"]>[0]) => {
+      assemblies++;
+      return assemblyExecutor.assembleBlock(input);
+    },
+  };
   // The miner logs a failure of background work at error level with the error as `err`.
   const logger: Logger = {
     ...noopLogger,
@@ -186,7 +195,16 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
   };
   const miner = new Miner(options, setup.now ? {...modules, now: setup.now} : modules);
   miners.push(miner);
-  return {miner, chain, pool, errors, infos, options, importExecutions: () => importExecutions};
+  return {
+    miner,
+    chain,
+    pool,
+    errors,
+    infos,
+    options,
+    importExecutions: () => importExecutions,
+    assemblies: () => assemblies,
+  };
 }
 
 /** A signed regtest transfer; gasPrice 0 and gasLimit 21,000 unless given. */

@@ -3,8 +3,10 @@
  * pending, with no debounce; `whenMined` holds the sender's answer until its block is in; a burst
  * is coalesced into a few blocks; interval blocks still come when configured.
  */
+
+import {bytesToBigInt} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
-import {account, cows, openMiner, settlesAtOnce, transfer, waitFor} from "./helpers.ts";
+import {account, cows, openMiner, settlesAtOnce, solvedBlock, transfer, waitFor} from "./helpers.ts";
 
 describe("instant mining", () => {
   it("is regtest's default", async () => {
@@ -33,6 +35,28 @@ describe("instant mining", () => {
     expect(chain.head().number).toBeGreaterThanOrEqual(2);
     for (const tx of txs) expect(await chain.getTransactionLocation(tx.hash())).toBeDefined();
     expect(importExecutions()).toBe(0);
+  });
+
+  it("builds no template on a new head that nothing pending needs, and work requests still get fresh work", async () => {
+    const {chain, pool, miner, assemblies} = await openMiner({enabled: true});
+    const txs = [0n, 1n, 2n].map((nonce) => transfer(cows[0]!, {nonce}));
+    // Its look at the (empty) pool at start.
+    await waitFor(() => assemblies() === 1);
+    for (const tx of txs) {
+      pool.add(tx);
+      await miner.whenMined(tx.hash());
+    }
+    await miner.close();
+    expect(chain.head().number).toBe(3);
+    // One template per transfer besides: none on the heads they made.
+    expect(assemblies()).toBe(1 + txs.length);
+    // mnr_getWork builds on the head when asked: its block extends block 3.
+    const work = await miner.getWork();
+    const result = await miner.submitBitcoinBlock(
+      solvedBlock(work.blockHashForMergedMining, bytesToBigInt(work.target)),
+    );
+    expect(result.blockIncludedHeight).toBe(4);
+    expect(chain.head().number).toBe(4);
   });
 
   it("answers whenMined at once for a transaction it does not expect", async () => {
