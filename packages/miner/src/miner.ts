@@ -3,7 +3,8 @@
  * and submissions, the built-in CPU miner and the dev controls (`evm_*`, and `chainControls`). It rebuilds the template on a
  * new best block, on new pending transactions (debounced; under instant mining the built-in miner
  * takes them at once instead, `MinerOptions.instant`) and every `rebuildIntervalMs`; eagerly
- * while the built-in miner runs or a miner asked for work recently, otherwise on the next request.
+ * while the built-in miner runs (not under instant mining: it builds what it mines) or a miner asked
+ * for work recently, otherwise on the next request.
  * `events` tells of work served, external solutions and blocks mined (`MinerEvents`).
  */
 import {EventEmitter} from "node:events";
