@@ -4,26 +4,11 @@
 // code, storage and nonces; and a dump made by real anvil 1.7.1 loaded and read back.
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
-import {
-  type Address,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
-  type Hex,
-  http,
-  numberToHex,
-  pad,
-  parseEther,
-} from "viem";
+import {type Address, type Hex, numberToHex, pad, parseEther} from "viem";
 import {generatePrivateKey, privateKeyToAccount} from "viem/accounts";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import {regtestChain} from "../support/viemChain.ts";
+import {NO_INTERVAL_BLOCKS as FLAGS, SLOT0_READER, viemDevClients} from "../support/devClients.ts";
 import {type RunningNode, startNode} from "../support/xchainProcess.ts";
-
-// Blocks only when transactions come (instant mining): the head stays where the test puts it.
-const FLAGS = ["--miner.blockTimeMs", "0"];
-// PUSH1 0 SLOAD PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN: answers its storage slot 0.
-const SLOT0_READER: Hex = "0x60005460005260206000f3";
 
 const anvilDump = JSON.parse(
   readFileSync(join(import.meta.dirname, "../../vectors/anvil/anvil-1.7.1-state-dump.json"), "utf8"),
@@ -51,17 +36,7 @@ function rpc(
   return client.request({method, params} as never);
 }
 
-function clients(mode: "anvil" | "hardhat") {
-  const account = privateKeyToAccount(generatePrivateKey());
-  const chain = regtestChain(node.httpUrl);
-  const transport = http(node.httpUrl);
-  return {
-    account,
-    test: createTestClient({mode, chain, transport}),
-    publicClient: createPublicClient({chain, transport, pollingInterval: 50}),
-    wallet: createWalletClient({account, chain, transport}),
-  };
-}
+const clients = (mode: "anvil" | "hardhat") => viemDevClients(node.httpUrl, mode);
 
 describe.each(["anvil", "hardhat"] as const)("viem's test client, mode %s", (mode) => {
   it("revert returns to the snapshot's blocks and edited state; the snapshot is then gone", async () => {

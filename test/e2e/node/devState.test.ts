@@ -7,26 +7,20 @@ import {compileSolidity} from "@xchain/test-utils";
 import {bytesToPrefixedHex} from "@xchain/utils";
 import {
   type Address,
-  createPublicClient,
   createTestClient,
-  createWalletClient,
   erc20Abi,
   type Hex,
   http,
   numberToHex,
+  type PrivateKeyAccount,
   pad,
   parseEther,
 } from "viem";
 import {generatePrivateKey, privateKeyToAccount} from "viem/accounts";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {NO_INTERVAL_BLOCKS as FLAGS, SLOT0_READER, viemDevClients} from "../support/devClients.ts";
 import {regtestChain} from "../support/viemChain.ts";
 import {type RunningNode, startNode} from "../support/xchainProcess.ts";
-
-// Blocks only when transactions come (instant mining): the head stays where the test puts it.
-const FLAGS = ["--miner.blockTimeMs", "0"];
-
-// PUSH1 0 SLOAD PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN: answers its storage slot 0.
-const SLOT0_READER: Hex = "0x60005460005260206000f3";
 
 const TOKENS = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
@@ -54,16 +48,7 @@ afterAll(async () => {
   await node?.stop();
 });
 
-function clients(mode: "anvil" | "hardhat", account = privateKeyToAccount(generatePrivateKey())) {
-  const chain = regtestChain(node.httpUrl);
-  const transport = http(node.httpUrl);
-  return {
-    account,
-    test: createTestClient({mode, chain, transport}),
-    publicClient: createPublicClient({chain, transport, pollingInterval: 50}),
-    wallet: createWalletClient({account, chain, transport}),
-  };
-}
+const clients = (mode: "anvil" | "hardhat", account?: PrivateKeyAccount) => viemDevClients(node.httpUrl, mode, account);
 
 /** Accounts the restart test reads back. */
 const kept: {address: Address; balance: bigint; code?: Hex; word?: Hex}[] = [];

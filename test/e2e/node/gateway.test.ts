@@ -134,6 +134,20 @@ describe("API-key gateway", () => {
       code: -32601,
       message: expect.stringMatching(/evm_mine .*not granted the evm namespace/),
     });
+    // anvil's and Hardhat's controls likewise, on regtest where the node serves them (docs/gateway.md §2).
+    for (const [method, params, namespace] of [
+      ["anvil_setBalance", [COW, "0x1"], "anvil"],
+      ["hardhat_mine", [], "hardhat"],
+      ["anvil_impersonateAccount", [COW], "anvil"],
+    ] as const) {
+      await expect(rpc(`${node.httpUrl}/${keys.main}`, method, [...params])).rejects.toMatchObject({
+        code: -32601,
+        message: expect.stringContaining(`not granted the ${namespace} namespace`),
+      });
+    }
+    await expect(
+      rpc(`${node.httpUrl}/${keys.main}`, "eth_sendUnsignedTransaction", [{from: COW, to: COW}]),
+    ).rejects.toThrow(/development control of the anvil namespace/);
     await expect(
       rpc(`${node.httpUrl}/${keys.main}`, "xchain_getStorageBytesAt", [COW, "0x0", "latest"]),
     ).rejects.toThrow(/restricted/);

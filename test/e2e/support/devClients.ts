@@ -6,8 +6,23 @@
 import {spawn} from "node:child_process";
 import {join} from "node:path";
 import {pathToFileURL} from "node:url";
-import {createPublicClient, http, type PublicClient} from "viem";
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  type PrivateKeyAccount,
+  type PublicClient,
+} from "viem";
+import {generatePrivateKey, privateKeyToAccount} from "viem/accounts";
+import {regtestChain} from "./viemChain.ts";
 import {startNode} from "./xchainProcess.ts";
+
+/** Blocks only when transactions come (instant mining) or on request: the head stays where a test puts it. */
+export const NO_INTERVAL_BLOCKS = ["--miner.blockTimeMs", "0"];
+
+/** PUSH1 0 SLOAD PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN: a contract that answers its storage slot 0. */
+export const SLOT0_READER = "0x60005460005260206000f3";
 
 /** What `web3_clientVersion` answers: the helpers refuse a node whose version does not start with HardhatNetwork, anvil or zksync. */
 export const DEV_CLIENT_VERSION = "HardhatNetwork/xchain";
@@ -32,7 +47,7 @@ export function devTargetKind(): DevTarget["kind"] {
  */
 export async function startDevTarget(): Promise<DevTarget> {
   if (devTargetKind() === "anvil") return startAnvil();
-  const node = await startNode(["--miner.blockTimeMs", "0", "--rpc.clientVersion", DEV_CLIENT_VERSION]);
+  const node = await startNode([...NO_INTERVAL_BLOCKS, "--rpc.clientVersion", DEV_CLIENT_VERSION]);
   return {kind: "xchain", url: node.httpUrl, stop: async () => void (await node.stop())};
 }
 
@@ -68,5 +83,21 @@ async function startAnvil(): Promise<DevTarget> {
       child.kill("SIGTERM");
       return exited;
     },
+  };
+}
+
+/** viem's test client in `mode`, a reader and a wallet of `account` (a fresh key by default) on the node at `url`. */
+export function viemDevClients(
+  url: string,
+  mode: "anvil" | "hardhat",
+  account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()),
+) {
+  const chain = regtestChain(url);
+  const transport = http(url);
+  return {
+    account,
+    test: createTestClient({mode, chain, transport}),
+    publicClient: createPublicClient({chain, transport, pollingInterval: 50}),
+    wallet: createWalletClient({account, chain, transport}),
   };
 }

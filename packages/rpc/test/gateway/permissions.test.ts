@@ -19,6 +19,8 @@ describe("permissionRefusal", () => {
 
   it("refuses other namespaces and restricted methods, naming why", () => {
     expect(permissionRefusal(defaults, "k1", "evm_mine")).toBe("API key k1 is not granted the evm namespace");
+    expect(permissionRefusal(defaults, "k1", "anvil_setBalance")).toBe("API key k1 is not granted the anvil namespace");
+    expect(permissionRefusal(defaults, "k1", "hardhat_mine")).toBe("API key k1 is not granted the hardhat namespace");
     for (const m of [
       "debug_traceTransaction",
       "trace_filter",
