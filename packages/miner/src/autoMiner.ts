@@ -141,6 +141,14 @@ export class AutoMiner {
     return this.queue.run(async () => this.mine((await this.deps.work.current(true)).template));
   }
 
+  /**
+   * Runs `task` between two mining tasks: after the block in flight, before the next (a dev control's head
+   * move or state edit, after which the next block is made on fresh work).
+   */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    return this.queue.run(task);
+  }
+
   /** Stops, abandons a grind in progress and waits for the block in flight. */
   async close(): Promise<void> {
     this.stop();

@@ -174,7 +174,8 @@ export class Miner implements MinerApi, PendingBlockSource {
       work: this.work,
       minGasLimit: chainspec.params.minGasLimit,
     });
-    const state = new DevStateControls({chain, chainspec, probeState});
+    const exclusive = <T>(task: () => Promise<T>) => this.autoMiner.exclusive(task);
+    const state = new DevStateControls({chain, chainspec, probeState, exclusive});
     const chainControls = new DevChainControls({
       chain,
       txpool,
@@ -182,6 +183,7 @@ export class Miner implements MinerApi, PendingBlockSource {
       work: this.work,
       states: stateDumps,
       dumpMaxBytes: options.dumpStateMaxBytes,
+      exclusive,
     });
     return {state, chain: chainControls, mining, time, environment};
   }

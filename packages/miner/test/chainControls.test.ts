@@ -54,6 +54,35 @@ describe("chain controls", () => {
     await pool.close();
   });
 
+  it("revert waits for the block the built-in miner is making: it cannot bring the abandoned chain back", async () => {
+    const {miner, chain} = await openMiner();
+    const controls = miner.devControls().chain;
+    const id = controls.snapshot();
+    await miner.mineBlock();
+    await miner.mineBlock();
+    // A block in the making on head 2 (an interval or instant block) when the revert comes: imported after
+    // the head moved back, it would be the heavier chain again (block 3 on 2), the revert undone.
+    const inFlight = miner.mineBlock();
+    const reverted = controls.revert(id);
+    await Promise.all([inFlight, reverted]);
+    expect(await reverted).toBe(true);
+    expect(chain.head().number).toBe(0);
+    await miner.mineBlock();
+    expect(chain.head().number).toBe(1);
+  });
+
+  it("a state edit waits for the block in the making: the next block is made on the edited state", async () => {
+    const {miner, chain} = await openMiner();
+    const alice = account("edit in flight");
+    const inFlight = miner.mineBlock();
+    const edited = miner.devControls().state.setBalance(alice.address, 9n);
+    await Promise.all([inFlight, edited]);
+    expect(chain.head().number).toBe(1);
+    await miner.mineBlock();
+    expect(chain.head().number).toBe(2);
+    expect(await (await chain.stateAfter(chain.head().header)).getBalance(alice.address)).toBe(9n);
+  });
+
   it("revert to the same head restores an edited state without moving the head", async () => {
     const {miner, chain} = await openMiner();
     const alice = account("same head");

@@ -29,6 +29,8 @@ export interface ChainControlsDeps {
   states: StateDumpSource | undefined;
   /** The largest dump, in bytes of JSON (the miner's `dumpStateMaxBytes`). */
   dumpMaxBytes: number;
+  /** Runs a head move or state edit with the built-in miner held (`AutoMiner.exclusive`). */
+  exclusive: <T>(task: () => Promise<T>) => Promise<T>;
 }
 
 interface Snapshot {
@@ -89,26 +91,34 @@ export class DevChainControls implements ChainControls {
   }
 
   async loadState(accounts: readonly DumpedAccount[]): Promise<void> {
-    await this.deps.chain.editHeadState(async (state) => {
-      for (const {address, nonce, balance, code, storage} of accounts) {
-        const current = await state.getAccount(address);
-        // anvil keeps the higher nonce, so that a load cannot make sent transactions replayable. The
-        // REMASC sender's nonce counts this chain's blocks (each block's REMASC transaction carries it):
-        // a dump of another height must not move it.
-        const currentNonce = current?.nonce ?? 0n;
-        const kept = currentNonce > nonce || equalBytes(address, REMASC_SENDER);
-        await state.setNonce(address, kept ? currentNonce : nonce);
-        await state.setBalance(address, balance);
-        if (code.length > 0 || (current?.code.length ?? 0) > 0) await state.setCode(address, code);
-        for (const [slot, value] of storage) await state.setStorage(address, slot, value);
-      }
-    });
+    await this.deps.exclusive(() =>
+      this.deps.chain.editHeadState(async (state) => {
+        for (const {address, nonce, balance, code, storage} of accounts) {
+          const current = await state.getAccount(address);
+          // anvil keeps the higher nonce, so that a load cannot make sent transactions replayable. The
+          // REMASC sender's nonce counts this chain's blocks (each block's REMASC transaction carries it):
+          // a dump of another height must not move it.
+          const currentNonce = current?.nonce ?? 0n;
+          const kept = currentNonce > nonce || equalBytes(address, REMASC_SENDER);
+          await state.setNonce(address, kept ? currentNonce : nonce);
+          await state.setBalance(address, balance);
+          if (code.length > 0 || (current?.code.length ?? 0) > 0) await state.setCode(address, code);
+          for (const [slot, value] of storage) await state.setStorage(address, slot, value);
+        }
+      }),
+    );
   }
 
-  /** Work on the abandoned blocks must not be solved: it would bring them back as the heavier chain. */
-  private async moveHead(hash: Uint8Array, stateRoot: Uint8Array | undefined): Promise<void> {
-    await this.deps.chain.setHead(hash, stateRoot ? {stateRoot} : {});
-    this.deps.work.cache.clear();
-    this.deps.work.invalidate();
+  /**
+   * Work on the abandoned blocks must not be solved: it would bring them back as the heavier chain. So the
+   * move waits for the block the built-in miner is making (an interval block, an instant one) and holds the
+   * next one back until the work on the old head is dropped.
+   */
+  private moveHead(hash: Uint8Array, stateRoot: Uint8Array | undefined): Promise<void> {
+    return this.deps.exclusive(async () => {
+      await this.deps.chain.setHead(hash, stateRoot ? {stateRoot} : {});
+      this.deps.work.cache.clear();
+      this.deps.work.invalidate();
+    });
   }
 }

@@ -24,6 +24,11 @@ export interface StateControlsDeps {
   chainspec: Chainspec;
   /** The state the ERC-20 probes run calls on; absent, dealERC20 and setERC20Allowance refuse. */
   probeState?: StateSource;
+  /**
+   * Runs an edit with the built-in miner held (`AutoMiner.exclusive`): a block made on the state before
+   * the edit would not import on the edited one.
+   */
+  exclusive: <T>(task: () => Promise<T>) => Promise<T>;
 }
 
 /** The state controls; every one NOT_ALLOWED when the dev controls are disabled. */
@@ -71,7 +76,7 @@ export class DevStateControls implements StateControls {
   /** The one way in: the dev controls' check, REMASC's account refused, then the edit of the head's state. */
   private edit(address: Uint8Array, change: (state: HeadStateEditor) => Promise<void>): Promise<void> {
     refuseRemascAccount(address);
-    return this.deps.chain.editHeadState(change);
+    return this.deps.exclusive(() => this.deps.chain.editHeadState(change));
   }
 
   /** Finds the slot the getter `data` reads (on the state being edited) and writes `value` there. */
