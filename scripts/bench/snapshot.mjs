@@ -110,12 +110,12 @@ async function inProcess(count) {
     const samples = [];
     for (let i = 0; i < rounds + 10; i++) {
       const t0 = performance.now();
-      const id = miner.chainControls.snapshot();
+      const id = miner.devControls().chain.snapshot();
       const t1 = performance.now();
       await chain.editHeadState((s) => s.setBalance(edited, BigInt(i + 1)));
       if (mine) await miner.mineBlock();
       const t2 = performance.now();
-      await miner.chainControls.revert(id);
+      await miner.devControls().chain.revert(id);
       if (i >= 10) samples.push(t1 - t0 + (performance.now() - t2));
     }
     console.log(
