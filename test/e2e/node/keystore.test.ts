@@ -26,10 +26,14 @@ async function fault(work: Promise<unknown>): Promise<JsonRpcFault> {
   throw new Error("expected a JSON-RPC error");
 }
 
+// A keyfile's scrypt takes a second or more, several on a loaded machine: the request timeout (5 s by
+// default) must not decide the answer.
+const NO_SHORT_TIMEOUT = ["--rpc.requestTimeoutMs", "120000"];
+
 describe("keystore (personal_*)", () => {
   it("imports, unlocks, locks and sends; its keyfile decrypts in ethers; ethers' keyfile unlocks after a restart", async () => {
     const dataDir = tempDataDir();
-    let node = await startNode([], dataDir);
+    let node = await startNode(NO_SHORT_TIMEOUT, dataDir);
     running.push(node);
     let url = node.httpUrl;
 
@@ -64,7 +68,7 @@ describe("keystore (personal_*)", () => {
     const other = new Wallet(Wallet.createRandom().privateKey);
     writeFileSync(join(dir, "from-ethers.json"), await encryptKeystoreJson(other, "ethers", {scrypt: {N: 1024}}));
     expect((await node.stop()).code).toBe(0);
-    node = await startNode([], dataDir);
+    node = await startNode(NO_SHORT_TIMEOUT, dataDir);
     running.push(node);
     url = node.httpUrl;
     const listed = await rpc<string[]>(url, "personal_listAccounts");
