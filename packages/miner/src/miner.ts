@@ -168,7 +168,15 @@ export class Miner implements MinerApi, PendingBlockSource {
       maxSecondsInFuture: chainspec.params.newBlockMaxSecondsInTheFuture,
     });
     const options = this.options;
-    const mining = new MinerMiningControls({head, clock: this.clock, autoMiner: this.autoMiner, options, txpool, time});
+    const mining = new MinerMiningControls({
+      head,
+      clock: this.clock,
+      autoMiner: this.autoMiner,
+      options,
+      txpool,
+      time,
+      work: this.work,
+    });
     const environment = new MinerEnvironmentControls({
       options,
       work: this.work,

@@ -1,4 +1,5 @@
 /** The mining, time and environment dev controls (docs/rpc.md §4.10) on a miner over a regtest chain. */
+import type {Transaction} from "@xchain/primitives";
 import {describe, expect, it} from "vitest";
 import {MinerErrorCode} from "../src/index.ts";
 import {cows, openMiner, transfer} from "./helpers.ts";
@@ -55,6 +56,24 @@ describe("mining controls", () => {
     pool.add(tx);
     expect(await miner.devControls().mining.dropTransaction(tx.hash())).toBe(true);
     expect(pool.size).toBe(0);
+  });
+
+  it("a dropped transaction is not mined from work built before the drop", async () => {
+    const {miner, pool, chain} = await openMiner();
+    const {mining} = miner.devControls();
+    const first = transfer(cows[0]!, {nonce: 0n});
+    const second = transfer(cows[1]!, {nonce: 0n});
+    const cases: [Transaction, () => Promise<unknown>][] = [
+      [first, () => mining.dropTransaction(first.hash())],
+      [second, () => mining.dropAllTransactions()],
+    ];
+    for (const [tx, drop] of cases) {
+      pool.add(tx);
+      await miner.getWork(); // a template that holds the pooled transaction
+      await drop();
+      await miner.mineBlock();
+      expect((await chain.getBlock(chain.head().hash))?.transactions).toHaveLength(1); // REMASC's alone
+    }
   });
 });
 

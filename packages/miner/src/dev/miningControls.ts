@@ -7,6 +7,7 @@ import type {AutoMiner} from "../autoMiner.ts";
 import {MAX_SHIFTED_SECONDS, type MinerClock} from "../clock.ts";
 import type {MinerTxPool} from "../deps.ts";
 import type {MinerOptions} from "../options.ts";
+import type {WorkManager} from "../template/workManager.ts";
 import {notAllowed} from "./notAllowed.ts";
 import type {ClockTimeControls} from "./timeControls.ts";
 import type {MiningControls} from "./types.ts";
@@ -18,11 +19,13 @@ const MAX_INTERVAL_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 export interface MiningControlsDeps {
   head: () => ChainHead;
   clock: MinerClock;
-  autoMiner: Pick<AutoMiner, "mineBlock" | "start" | "isRunning" | "setBlockTime" | "pendingChanged">;
+  autoMiner: Pick<AutoMiner, "mineBlock" | "start" | "isRunning" | "setBlockTime" | "pendingChanged" | "exclusive">;
   /** The miner's own options, changed here at run time. */
   options: Pick<MinerOptions, "autoMine" | "instant" | "blockTimeMs" | "maxBlocksPerMine">;
   txpool: Pick<MinerTxPool, "drop" | "dropSender" | "dropAll">;
   time: Pick<ClockTimeControls, "setNextBlockTimestamp">;
+  /** Templates built before a drop hold the dropped transactions. */
+  work: Pick<WorkManager, "invalidate">;
 }
 
 /** anvil_mine, automine, interval mining and the pool's drops. */
@@ -88,14 +91,26 @@ export class MinerMiningControls implements MiningControls {
   }
 
   dropTransaction(hash: Uint8Array): Promise<boolean> {
-    return this.deps.txpool.drop(hash);
+    return this.dropping(() => this.deps.txpool.drop(hash));
   }
 
   dropAllTransactions(): Promise<number> {
-    return this.deps.txpool.dropAll();
+    return this.dropping(() => this.deps.txpool.dropAll());
   }
 
   removePoolTransactions(sender: Uint8Array): Promise<number> {
-    return this.deps.txpool.dropSender(sender);
+    return this.dropping(() => this.deps.txpool.dropSender(sender));
+  }
+
+  /**
+   * A drop between two mining tasks, then the work built before it dropped: a template (or a block in the
+   * making) holding a dropped transaction would still mine it.
+   */
+  private dropping<T>(drop: () => Promise<T>): Promise<T> {
+    return this.deps.autoMiner.exclusive(async () => {
+      const dropped = await drop();
+      this.deps.work.invalidate();
+      return dropped;
+    });
   }
 }
