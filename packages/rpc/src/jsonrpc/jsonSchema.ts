@@ -42,7 +42,7 @@ export function objectSchema(title: string, properties: Record<string, JsonSchem
   return {title, type: "object", properties, ...(closed ? {additionalProperties: false} : {})};
 }
 
-/** `schema` or an array of it. */
+/** `schema` or an array of it (anyOf: an undescribed `schema`, `{}`, also matches the array). */
 export function oneOrManySchema(schema: JsonSchema): JsonSchema {
-  return {oneOf: [schema, {type: "array", items: schema}]};
+  return {anyOf: [schema, {type: "array", items: schema}]};
 }

@@ -10,8 +10,9 @@ const HEX = /^0x[0-9a-fA-F]{1,64}$/;
 const DECIMAL = /^[0-9]{1,78}$/;
 const UINT256_MAX = (1n << 256n) - 1n;
 
+// anyOf: a QUANTITY is also hex "with leading zeros" (none), which a oneOf would refuse.
 const SCHEMA: JsonSchema = {
-  oneOf: [
+  anyOf: [
     QUANTITY_SCHEMA,
     {title: "hex with leading zeros", type: "string", pattern: HEX.source},
     {title: "decimal", type: "string", pattern: DECIMAL.source},

@@ -35,9 +35,11 @@ const HASH_LENGTH = 66;
 
 const NUMBER_OR_TAG_SCHEMA: JsonSchema = {title: "block number or tag", oneOf: [QUANTITY_SCHEMA, BLOCK_TAG_SCHEMA]};
 const HASH_SCHEMA = dataSchema(32);
+// anyOf: a block hash not starting with a zero digit is also QUANTITY-shaped (the codec reads a
+// 32-byte string as a hash); a oneOf would refuse it.
 const BLOCK_REF_SCHEMA: JsonSchema = {
   title: "block reference",
-  oneOf: [
+  anyOf: [
     QUANTITY_SCHEMA,
     BLOCK_TAG_SCHEMA,
     HASH_SCHEMA,

@@ -31,7 +31,8 @@ const HASH_THRESHOLD = 20;
 
 const TRACE_BLOCK_SCHEMA = {
   title: "block number, tag or hash",
-  oneOf: [QUANTITY_SCHEMA, BLOCK_TAG_SCHEMA, dataSchema(32)],
+  // anyOf: a hash is also QUANTITY-shaped when it does not start with a zero digit.
+  anyOf: [QUANTITY_SCHEMA, BLOCK_TAG_SCHEMA, dataSchema(32)],
 };
 
 /** trace_block's argument; a tag in any case. */

@@ -1,11 +1,14 @@
 /** The OpenRPC document built from a registry (docs/rpc.md §4.9), and the schemas codecs describe. */
+import {Ajv} from "ajv";
 import {describe, expect, it} from "vitest";
 import {MethodRegistry, wireName} from "../../src/jsonrpc/registry.ts";
 import {OPENRPC_VERSION, openRpcDocument} from "../../src/openrpc/document.ts";
+import {anvilUint} from "../../src/params/anvilNumber.ts";
 import {blockRef} from "../../src/params/blockRef.ts";
-import {withSchema} from "../../src/params/codec.ts";
+import {type Codec, oneOrMany, withSchema} from "../../src/params/codec.ts";
 import {address, quantity} from "../../src/params/hex.ts";
 import {method, optional, param, unsupported} from "../../src/params/method.ts";
+import {traceBlockRef} from "../../src/params/traceFilter.ts";
 
 const undescribed = (value: unknown) => value;
 
@@ -90,6 +93,26 @@ describe("codec schemas", () => {
     expect(pattern(quantity.schema).test("0x0")).toBe(true);
     expect(pattern(quantity.schema).test("0x01")).toBe(false);
     expect(pattern(address.schema).test(`0x${"ab".repeat(20)}`)).toBe(true);
-    expect(blockRef.schema).toHaveProperty("oneOf");
+    expect(blockRef.schema).toHaveProperty("anyOf");
   });
+
+  // A value two alternatives both describe (a block hash not starting with a zero digit is also
+  // QUANTITY-shaped) is valid: a `oneOf` of them refused it.
+  const ajv = new Ajv({strict: false});
+  const HASH = "0xa236ef142c6cf891d13f0a5344e9f7495bd33eaef5cf126bc0a0df9276e9d38d";
+  const cases: [string, Codec<unknown>, unknown][] = [
+    ["a block reference by hash", blockRef, HASH],
+    ["a block reference by number", blockRef, "0x10"],
+    ["trace_block's block by hash", traceBlockRef, HASH],
+    ["an anvil number as a QUANTITY", anvilUint, "0x10"],
+    ["an anvil number with leading zeros", anvilUint, "0x0010"],
+    ["many values of an undescribed codec", oneOrMany(undescribed), [1, 2]],
+  ];
+  for (const [what, codec, value] of cases) {
+    it(`describe ${what} as valid, as the codec accepts it`, () => {
+      expect(() => codec(value, "arg")).not.toThrow();
+      const validate = ajv.compile(codec.schema ?? {});
+      expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
+    });
+  }
 });
