@@ -65,7 +65,7 @@ const EXCEPTIONS: Record<string, Exception> = {
     kind: "differs",
     reason:
       "Rootstock's members, as `eth_getBlockByHash`; the `pending` block has `number`, `hash`, `nonce` and `logsBloom` null " +
-      "(the JSON-RPC specification's and rskj's pending block, §4.3), where the document has no pending block; " +
+      "as the seed specification says (§2.3), where the document has no pending block; " +
       "the `safe` and `finalized` tags: being added (issue 24)",
     differences: [
       ...ROOTSTOCK_BLOCK_MEMBERS,
@@ -291,6 +291,30 @@ describe("the execution API's OpenRPC document (docs/rpc.md §4.11)", () => {
   }
 });
 
+describe("the chain the calls read", () => {
+  /** The result of the first call of `method` with `params`. */
+  const answered = (method: string, ...params: unknown[]): unknown => {
+    const found = made.find((m) => m.method === method && JSON.stringify(m.params) === JSON.stringify(params));
+    return found && "result" in found.answer ? found.answer.result : undefined;
+  };
+  const length = (value: unknown) => (Array.isArray(value) ? value.length : 0);
+
+  it("made answers worth checking: transactions in a block, logs, filter changes, proofs", () => {
+    const block = answered("eth_getBlockByNumber", chain.block.number, true) as {transactions?: unknown[]};
+    expect(length(block?.transactions)).toBeGreaterThan(0);
+    const receipt = answered("eth_getTransactionReceipt", chain.incrementHash) as {logs?: unknown[]};
+    expect(length(receipt?.logs)).toBeGreaterThan(0);
+    for (const filter of [chain.logFilter, chain.blockFilter, chain.pendingFilter]) {
+      expect(length(answered("eth_getFilterChanges", filter)), filter).toBeGreaterThan(0);
+    }
+    expect(length(answered("eth_getFilterLogs", chain.logFilter))).toBeGreaterThan(0);
+    const proof = made.find((m) => m.method === "eth_getProof" && m.params[0] === chain.counter)?.answer;
+    expect(proof && "result" in proof ? proof.result : undefined).toMatchObject({
+      storageProof: [{value: "0x1"}, {value: "0x0"}],
+    });
+  });
+});
+
 describe("rpc.discover's own document (docs/rpc.md §4.9)", () => {
   let discovered: OpenRpcDocument;
   const ID = "xchain:rpc.discover";
@@ -327,7 +351,7 @@ describe("docs/rpc.md §4.11", () => {
   it("lists the same exceptions, with the same reasons", () => {
     const doc = readFileSync(join(import.meta.dirname, "..", "..", "..", "docs", "rpc.md"), "utf8");
     const section = doc.slice(doc.indexOf("### 4.11 "), doc.indexOf("\n## 5. "));
-    const rows = [...section.matchAll(/^\| `([a-z0-9_]+)` \| (not served|differs) \| (.+) \|$/gm)].map((m) => ({
+    const rows = [...section.matchAll(/^\| `([A-Za-z0-9_]+)` \| (not served|differs) \| (.+) \|$/gm)].map((m) => ({
       method: m[1] as string,
       kind: m[2] as string,
       reason: m[3] as string,
