@@ -49,7 +49,7 @@ const EXCEPTIONS: Record<string, Exception> = {
   },
   eth_decrypt: {kind: "not served", reason: "MetaMask's own decryption with a user's key, not a node's method"},
   eth_getEncryptionPublicKey: {kind: "not served", reason: "MetaMask's own, as `eth_decrypt`"},
-  eth_getBlockReceipts: {kind: "not served", reason: "being added (issue 24)"},
+  eth_getBlockReceipts: {kind: "not served", reason: "being added"},
   eth_blobBaseFee: {kind: "not served", reason: "Rootstock has no blob transactions (EIP-4844), so no blob gas"},
   eth_feeHistory: {kind: "not served", reason: NO_FEE_MARKET},
   eth_maxPriorityFeePerGas: {kind: "not served", reason: NO_FEE_MARKET},
@@ -66,7 +66,7 @@ const EXCEPTIONS: Record<string, Exception> = {
     reason:
       "Rootstock's members, as `eth_getBlockByHash`; the `pending` block has `number`, `hash`, `nonce` and `logsBloom` null " +
       "as the seed specification says (§2.3), where the document has no pending block; " +
-      "the `safe` and `finalized` tags: being added (issue 24)",
+      "the `safe` and `finalized` tags: being added",
     differences: [
       ...ROOTSTOCK_BLOCK_MEMBERS,
       '["finalized",true]: error -32602',
@@ -308,6 +308,9 @@ describe("the chain the calls read", () => {
       expect(length(answered("eth_getFilterChanges", filter)), filter).toBeGreaterThan(0);
     }
     expect(length(answered("eth_getFilterLogs", chain.logFilter))).toBeGreaterThan(0);
+    // The call object's `input` (the document's name for `data`) is read: the counter answers 1.
+    const count = answered("eth_call", {to: chain.counter, input: counter.encodeFunctionData("count")}, "latest");
+    expect(BigInt(count as string)).toBe(1n);
     const proof = made.find((m) => m.method === "eth_getProof" && m.params[0] === chain.counter)?.answer;
     expect(proof && "result" in proof ? proof.result : undefined).toMatchObject({
       storageProof: [{value: "0x1"}, {value: "0x0"}],
@@ -419,32 +422,10 @@ async function signedTransfer(): Promise<string> {
   return cow2.signTransaction({type: 0, to: RECIPIENT, value: 1n, gasLimit: 21_000, gasPrice: 0n, nonce, chainId: 33});
 }
 
-/** EIP-712 typed data (the document's own example's types) for a dev account to sign. */
-function typedData(): object {
-  return {
-    types: {
-      EIP712Domain: [
-        {name: "name", type: "string"},
-        {name: "version", type: "string"},
-        {name: "chainId", type: "uint256"},
-        {name: "verifyingContract", type: "address"},
-      ],
-      Person: [
-        {name: "name", type: "string"},
-        {name: "wallet", type: "address"},
-      ],
-      Mail: [
-        {name: "from", type: "Person"},
-        {name: "to", type: "Person"},
-        {name: "contents", type: "string"},
-      ],
-    },
-    primaryType: "Mail",
-    domain: {name: "Ether Mail", version: "1", chainId: 33, verifyingContract: `0x${"cc".repeat(20)}`},
-    message: {
-      from: {name: "Cow", wallet: `0x${"cd".repeat(20)}`},
-      to: {name: "Bob", wallet: `0x${"bb".repeat(20)}`},
-      contents: "Hello, Bob!",
-    },
-  };
+/** The typed data of the document's own example of eth_signTypedData_v4 (a dev account signs it). */
+function typedData(): unknown {
+  const example = EXECUTION_API.methods.find((m) => m.name === "eth_signTypedData_v4")?.examples?.[0];
+  const data = example?.params.find((p) => p.name === "TypedData")?.value;
+  if (data === undefined) throw new Error("the document has no example of eth_signTypedData_v4's typed data");
+  return data;
 }

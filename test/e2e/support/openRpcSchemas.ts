@@ -18,6 +18,7 @@ export interface OpenRpcMethod {
   name: string;
   params: ContentDescriptor[];
   result: ContentDescriptor;
+  examples?: {params: {name: string; value: unknown}[]}[];
 }
 
 /** The members of an OpenRPC document this test reads. */
