@@ -329,6 +329,8 @@ describe("rpc.discover's own document (docs/rpc.md §4.9)", () => {
 
   it("is an OpenRPC document by OpenRPC's meta-schema, and valid by its own result schema", () => {
     expect(validators.openRpcErrors(discovered)).toEqual([]);
+    // The meta-schema is not vacuous: a document without its `info` is refused.
+    expect(validators.openRpcErrors({...discovered, info: undefined})).toContain("/: must have required property 'info'");
     expect(validators.method("rpc.discover", ID).resultErrors(discovered)).toEqual([]);
   });
 
