@@ -53,6 +53,13 @@ const EXCEPTIONS: Record<string, Exception> = {
   eth_blobBaseFee: {kind: "not served", reason: "Rootstock has no blob transactions (EIP-4844), so no blob gas"},
   eth_feeHistory: {kind: "not served", reason: NO_FEE_MARKET},
   eth_maxPriorityFeePerGas: {kind: "not served", reason: NO_FEE_MARKET},
+  eth_getTransactionByHash: {
+    kind: "differs",
+    reason:
+      "a pending transaction has `blockHash`, `blockNumber` and `transactionIndex` null, as the seed specification " +
+      "says (§2.4) and geth answers, where the document has no pending transaction",
+    differences: ["/blockHash: must be string", "/blockNumber: must be string", "/transactionIndex: must be string"],
+  },
   eth_getBlockByHash: {
     kind: "differs",
     reason:
@@ -88,6 +95,8 @@ interface Chain {
   counter: string;
   deployHash: string;
   incrementHash: string;
+  /** A transaction left in the pool: mining stops before it is sent. */
+  pendingHash: string;
   /** The block of the increment (its transaction emits the log). */
   block: {number: string; hash: string};
   logFilter: string;
@@ -156,7 +165,7 @@ const CALLS: Record<string, Calls> = {
   eth_getBlockTransactionCountByNumber: (c) => [[c.block.number], [FAR_BLOCK]],
   eth_getUncleCountByBlockHash: (c) => [[c.block.hash], [UNKNOWN_HASH]],
   eth_getUncleCountByBlockNumber: (c) => [[c.block.number], [FAR_BLOCK]],
-  eth_getTransactionByHash: (c) => [[c.deployHash], [c.incrementHash], [UNKNOWN_HASH]],
+  eth_getTransactionByHash: (c) => [[c.deployHash], [c.incrementHash], [c.pendingHash], [UNKNOWN_HASH]],
   eth_getTransactionByBlockHashAndIndex: (c) => [
     [c.block.hash, "0x0"],
     [c.block.hash, "0x9"],
@@ -165,7 +174,7 @@ const CALLS: Record<string, Calls> = {
     [c.block.number, "0x0"],
     [FAR_BLOCK, "0x0"],
   ],
-  eth_getTransactionReceipt: (c) => [[c.deployHash], [c.incrementHash], [UNKNOWN_HASH]],
+  eth_getTransactionReceipt: (c) => [[c.deployHash], [c.incrementHash], [c.pendingHash], [UNKNOWN_HASH]],
   eth_getLogs: (c) => [
     [{fromBlock: "0x0", toBlock: c.block.number, address: c.counter, topics: [INCREMENTED]}],
     [{fromBlock: c.block.number, toBlock: c.block.number}],
@@ -221,11 +230,15 @@ beforeAll(async () => {
     node.httpUrl,
     (await result(call("eth_sendRawTransaction", [await signedTransfer()]))) as string,
   );
+  // Mining stops here: a transaction sent now stays pending.
+  await result(call("evm_setAutomine", [false]));
+  const pendingHash = (await result(call("eth_sendRawTransaction", [await signedTransfer()]))) as string;
   chain = {
     from: from as string,
     counter: address,
     deployHash,
     incrementHash,
+    pendingHash,
     block: {number: incremented.blockNumber as string, hash: incremented.blockHash as string},
     logFilter,
     blockFilter,
@@ -330,7 +343,9 @@ describe("rpc.discover's own document (docs/rpc.md §4.9)", () => {
   it("is an OpenRPC document by OpenRPC's meta-schema, and valid by its own result schema", () => {
     expect(validators.openRpcErrors(discovered)).toEqual([]);
     // The meta-schema is not vacuous: a document without its `info` is refused.
-    expect(validators.openRpcErrors({...discovered, info: undefined})).toContain("/: must have required property 'info'");
+    expect(validators.openRpcErrors({...discovered, info: undefined})).toContain(
+      "/: must have required property 'info'",
+    );
     expect(validators.method("rpc.discover", ID).resultErrors(discovered)).toEqual([]);
   });
 
