@@ -4,19 +4,14 @@
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import {type RunningNode, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
+import {addGatewayKey} from "../support/gatewayKeys.ts";
+import {type RunningNode, startNode, tempDataDir} from "../support/xchainProcess.ts";
 
 let node: RunningNode;
 let dataDir: string;
 
 /** `xchain keys add` on the node's data directory: the printed secret and id. */
-async function addKey(args: string[]): Promise<{id: string; secret: string}> {
-  const exit = await runXchain(["keys", "add", "--datadir", dataDir, ...args]);
-  expect(exit.code, exit.stderr).toBe(0);
-  const id = /^id\s+(\S+)$/m.exec(exit.stdout)?.[1] as string;
-  const secret = /^key\s+([0-9a-f]{64})$/m.exec(exit.stdout)?.[1] as string;
-  return {id, secret};
-}
+const addKey = (args: string[]) => addGatewayKey(dataDir, args);
 
 /** POSTs one request with `secret` in the path: the HTTP status. */
 async function send(secret: string, method: string): Promise<number> {

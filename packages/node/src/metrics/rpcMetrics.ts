@@ -39,24 +39,20 @@ export function createRpcMetrics(registry: Registry): EventListeners<RpcEvents> 
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
-  const byKey = new Counter({
-    name: "xchain_rpc_key_requests_total",
-    help: "JSON-RPC requests answered, by API key id (only when the caller's key is known)",
-    labelNames: ["key"] as const,
-    registers: [registry],
-  });
-  const errorsByKey = new Counter({
-    name: "xchain_rpc_key_errors_total",
-    help: "JSON-RPC requests answered with an error, by API key id (permission refusals included)",
-    labelNames: ["key"] as const,
-    registers: [registry],
-  });
-  const rateLimitedByKey = new Counter({
-    name: "xchain_rpc_key_rate_limited_total",
-    help: "JSON-RPC requests refused for their API key's rate (docs/gateway.md §3), by API key id",
-    labelNames: ["key"] as const,
-    registers: [registry],
-  });
+  const perKey = (name: string, help: string) =>
+    new Counter({name, help, labelNames: ["key"] as const, registers: [registry]});
+  const byKey = perKey(
+    "xchain_rpc_key_requests_total",
+    "JSON-RPC requests answered, by API key id (only when the caller's key is known)",
+  );
+  const errorsByKey = perKey(
+    "xchain_rpc_key_errors_total",
+    "JSON-RPC requests answered with an error, by API key id (permission refusals included)",
+  );
+  const rateLimitedByKey = perKey(
+    "xchain_rpc_key_rate_limited_total",
+    "JSON-RPC requests refused for their API key's rate (docs/gateway.md §3), by API key id",
+  );
   const children = new Map<string, MethodChildren>();
   return {
     request({method, durationMs, failed, keyId}) {
