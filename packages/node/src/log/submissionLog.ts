@@ -24,7 +24,7 @@ export function submissionLog(logger: Logger): EventListeners<MinerEvents> {
         return;
       }
       const {error} = outcome;
-      const fields = {method, ...(error instanceof NodeError ? error.type : {})};
+      const fields = {...(error instanceof NodeError ? error.type : {}), method};
       if (outcome.kind === "refused") {
         logger.info(fields, `${method} refused: ${outcome.reason}`);
         return;
