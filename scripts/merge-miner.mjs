@@ -73,9 +73,9 @@ let requestId = 0;
 /**
  * One JSON-RPC call; an error answer throws an RpcError, a transport failure a TypeError from fetch.
  * A transient one is retried: fetch's pool drops a socket that failed, so the retry runs on a new
- * connection. Every method here may be sent twice: mnr_getWork and eth_getWork only read, and a
- * solution the node already imported answers EXIST (eth_submitWork true) rather than a second block;
- * a block is counted once, when its answer arrives.
+ * connection. Every method here may be sent twice: mnr_getWork, eth_getWork and eth_getBlockByNumber
+ * only read, and a solution the node already imported answers EXIST (eth_submitWork true) rather than
+ * a second block; a block is counted once, when its answer arrives.
  */
 async function rpc(method, params) {
   const body = JSON.stringify({jsonrpc: "2.0", id: ++requestId, method, params});
