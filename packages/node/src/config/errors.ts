@@ -67,6 +67,7 @@ function describe(t: ConfigErrorType): string {
     case ConfigErrorCode.BAD_BOOTNODE:
       return `${t.key}: ${JSON.stringify(t.value)} is not a bootnode multiaddr: ${t.reason}`;
     case ConfigErrorCode.DATADIR_UNCREATABLE:
-      return `${t.key}: cannot create the data directory ${t.path}: ${t.reason}`;
+      // The reason names the path and the component that failed (DirectoryError).
+      return `${t.key}: ${t.reason}`;
   }
 }

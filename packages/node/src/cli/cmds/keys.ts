@@ -3,7 +3,6 @@
  * file a running node reloads on change. `add` prints the new secret once; the file keeps only
  * its SHA-256.
  */
-import {mkdir} from "node:fs/promises";
 import {dirname} from "node:path";
 import {
   type ApiKeyRecord,
@@ -17,6 +16,7 @@ import {
   readKeysFile,
   writeKeysFile,
 } from "@xchain/rpc";
+import {makeDirectory} from "@xchain/utils";
 import {type Command, Option} from "commander";
 import {NETWORK_CHOICES, type NetworkChoice} from "../../network.ts";
 import {defaultDataDir, gatewayKeysFile} from "../../options.ts";
@@ -98,7 +98,7 @@ function keysPath(flags: FileFlags): string {
 /** Checks the new content as the node will parse it, then writes it. */
 async function save(path: string, file: KeysFile): Promise<void> {
   parseKeysFile(JSON.stringify(file), path);
-  await mkdir(dirname(path), {recursive: true});
+  await makeDirectory(dirname(path));
   await writeKeysFile(path, file);
 }
 
