@@ -3,6 +3,7 @@
  * file a running node reloads on change. `add` prints the new secret once; the file keeps only
  * its SHA-256.
  */
+import {existsSync} from "node:fs";
 import {dirname} from "node:path";
 import {
   type ApiKeyRecord,
@@ -66,7 +67,16 @@ export function registerKeys(program: Command): void {
   withFile(
     keys.command("list").description("list the keys (ids, labels, permissions, limits; never the secrets)"),
   ).action(async (flags: FileFlags) => {
-    for (const key of (await readKeysFile(keysPath(flags))).keys) console.log(describeKey(key));
+    const path = keysPath(flags);
+    const {keys} = await readKeysFile(path);
+    // On stderr, so that stdout stays one line per key: which file was read, since the default depends on --network.
+    if (keys.length > 0) console.error(`${keys.length} key${keys.length === 1 ? "" : "s"} in ${path}`);
+    else if (existsSync(path)) console.error(`no keys in ${path}`);
+    else
+      console.error(
+        `no keys: ${path} does not exist (xchain keys add creates it; --datadir or --keys-file read another)`,
+      );
+    for (const key of keys) console.log(describeKey(key));
   });
 
   withFile(keys.command("revoke").argument("<id>", "the key's id").description("remove a key")).action(
