@@ -16,7 +16,7 @@
  * credentials the handshake is over HTTPS (WSS). A handshake must arrive within `bodyTimeoutMs`.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
-import {createServer as createHttpsServer} from "node:https";
+import {createServer as createHttpsServer, type Server as HttpsServer} from "node:https";
 import type {Duplex} from "node:stream";
 import type {Logger} from "@xchain/utils";
 import {type RawData, WebSocket, WebSocketServer} from "ws";
@@ -34,7 +34,7 @@ import {ConnectionRequests} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
 import {requestTimeouts} from "./requestTimeouts.ts";
 import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
-import type {TlsCredentials} from "./tls.ts";
+import {answerPlainHttp, type TlsCredentials} from "./tls.ts";
 
 /** WebSocket close code for a revoked API key: 1008, policy violation. */
 const REVOKED_CLOSE_CODE = 1008;
@@ -75,6 +75,7 @@ export function createWsTransport(
     : createServer(timeouts, notUpgraded);
   // Upgrades are taken here rather than by `ws`, so that a refusal can carry a JSON-RPC body.
   const dropped = new DroppedClients(logger);
+  if (options.tlsCredentials) answerPlainHttp(server as HttpsServer);
   if (options.addressLimits) capConnections(server, options.addressLimits, dropped);
   const wss = new WebSocketServer({noServer: true, maxPayload: options.maxBodyBytes, perMessageDeflate: false});
   server.on("upgrade", (req, socket, head) => {
