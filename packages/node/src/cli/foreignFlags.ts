@@ -5,7 +5,7 @@
  */
 import type {Command} from "commander";
 
-/** Where the docs list them (docs/config.md, "Coming from anvil, Hardhat or geth"). */
+/** The hints by flag; docs/config.md ("Coming from anvil, Hardhat or geth") lists them. */
 const FOREIGN_FLAG_HINTS: Readonly<Record<string, string>> = {
   "--port":
     "anvil's and Hardhat's --port is --rpc.http.port (WebSocket has its own, --rpc.ws.port); geth's is --p2p.port",
