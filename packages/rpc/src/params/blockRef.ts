@@ -1,22 +1,22 @@
 /**
- * Block references (docs/rpc.md §4.3): a hex number, a tag (`latest`, `earliest`, `pending`), a block
+ * Block references (docs/rpc.md §4.3): a hex number, a tag (`latest`, `earliest`, `pending`, `safe`,
+ * `finalized`), a block
  * hash where the method allows one, and the node reference's map `{blockHash}` / `{blockNumber}`
  * (EIP-1898, with `requireCanonical`).
  */
 import {toData, toQuantity} from "@xchain/utils";
-import {
-  BLOCK_TAG_SCHEMA,
-  BOOLEAN_SCHEMA,
-  dataSchema,
-  type JsonSchema,
-  objectSchema,
-  QUANTITY_SCHEMA,
-} from "../jsonrpc/jsonSchema.ts";
+import {BOOLEAN_SCHEMA, dataSchema, type JsonSchema, objectSchema, QUANTITY_SCHEMA} from "../jsonrpc/jsonSchema.ts";
 import {bool, type Codec, jsonType, objectMembers, optionalMember, ParamError, withSchema} from "./codec.ts";
 import {hash, quantityNumber} from "./hex.ts";
 
+/** The block tags, as the JSON-RPC spec and geth name them. */
+export const BLOCK_TAGS = ["latest", "earliest", "pending", "safe", "finalized"] as const;
+
+/** A block tag; `safe` and `finalized` are confirmation depths below the head (docs/rpc.md §4.3). */
+export type BlockTag = (typeof BLOCK_TAGS)[number];
+
 /** A block tag. */
-export type BlockTag = "latest" | "earliest" | "pending";
+export const BLOCK_TAG_SCHEMA: JsonSchema = {title: "block tag", type: "string", enum: [...BLOCK_TAGS]};
 
 /** A block by canonical number or tag. */
 export type BlockNumberOrTag = {kind: "number"; number: number} | {kind: "tag"; tag: BlockTag};
@@ -30,7 +30,6 @@ export const LATEST: BlockNumberOrTag = {kind: "tag", tag: "latest"};
 /** The default block of eth_estimateGas: the next block, where the transaction will run (docs/rpc.md §4.4). */
 export const PENDING: BlockNumberOrTag = {kind: "tag", tag: "pending"};
 
-const TAGS: readonly string[] = ["latest", "earliest", "pending"];
 const HASH_LENGTH = 66;
 
 const NUMBER_OR_TAG_SCHEMA: JsonSchema = {title: "block number or tag", oneOf: [QUANTITY_SCHEMA, BLOCK_TAG_SCHEMA]};
@@ -54,7 +53,7 @@ export const blockNumberOrTag: Codec<BlockNumberOrTag> = withSchema(NUMBER_OR_TA
   if (typeof value !== "string") {
     throw new ParamError(path, `expected a block number or tag, got ${jsonType(value)}`);
   }
-  if (TAGS.includes(value)) return {kind: "tag", tag: value as BlockTag};
+  if ((BLOCK_TAGS as readonly string[]).includes(value)) return {kind: "tag", tag: value as BlockTag};
   if (!value.startsWith("0x")) throw new ParamError(path, `invalid block identifier "${value}"`);
   return {kind: "number", number: quantityNumber(value, path)};
 });

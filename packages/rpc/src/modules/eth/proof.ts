@@ -60,7 +60,7 @@ export function ethProofMethods({
         param("block", blockRef),
       ],
       async (account, keys, block) => {
-        const state = await stateAt(chain, block, pendingBlock);
+        const state = await stateAt(chain, block, options, pendingBlock);
         const [found, accountProof] = await Promise.all([state.getAccount(account), state.accountProof(account)]);
         const storageProof = await Promise.all(
           keys.map(async ({slot, echo}) => {
