@@ -13,9 +13,8 @@ import {bytesToBigInt, type Logger, toQuantity} from "@xchain/utils";
 import type {RpcClient} from "../jsonrpc/client.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {RpcOptions} from "../options.ts";
-import type {BlockNumberOrTag} from "../params/blockRef.ts";
+import {type BlockNumberOrTag, heightAt, isHeadTag, type TagDepths} from "../params/blockRef.ts";
 import type {LogMatchRequest} from "../params/filterObject.ts";
-import {blockNumberOf, isHeadTag, type TagDepths} from "../resolve/blocks.ts";
 import {BoundedBuffer} from "./boundedBuffer.ts";
 import type {EventHub} from "./eventHub.ts";
 import {logMatches} from "./logMatcher.ts";
@@ -177,8 +176,7 @@ export class FilterManager {
 // `safe` and `finalized`, resolved against the head that brought the log (docs/rpc.md §4.3).
 function inRange(query: LogFilterQuery, entry: LogWithContext, head: number, depths: TagDepths): boolean {
   const bound = (ref: BlockNumberOrTag | undefined, fallback: number) => {
-    if (ref === undefined || isHeadTag(ref)) return fallback;
-    return blockNumberOf({head: () => ({number: head})}, ref, depths);
+    return ref === undefined || isHeadTag(ref) ? fallback : heightAt(head, ref, depths);
   };
   const from = bound(query.fromBlock, 0);
   const to = bound(query.toBlock, Number.POSITIVE_INFINITY);

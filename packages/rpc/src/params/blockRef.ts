@@ -6,6 +6,7 @@
  */
 import {toData, toQuantity} from "@xchain/utils";
 import {BOOLEAN_SCHEMA, dataSchema, type JsonSchema, objectSchema, QUANTITY_SCHEMA} from "../jsonrpc/jsonSchema.ts";
+import type {RpcOptions} from "../options.ts";
 import {bool, type Codec, jsonType, objectMembers, optionalMember, ParamError, withSchema} from "./codec.ts";
 import {hash, quantityNumber} from "./hex.ts";
 
@@ -77,6 +78,32 @@ export const blockRef: Codec<BlockRef> = withSchema(BLOCK_REF_SCHEMA, (value, pa
     requireCanonical: optionalMember(members, "requireCanonical", bool, path) ?? false,
   };
 });
+
+/** The confirmations `safe` and `finalized` stand for (`rpc.safeDepth`, `rpc.finalizedDepth`, docs/rpc.md §4.3). */
+export type TagDepths = Pick<RpcOptions, "safeDepth" | "finalizedDepth">;
+
+/** Whether `ref` is a tag that reads as the head: `latest`, and `pending` where no pending block is built. */
+export function isHeadTag(ref: BlockRef): boolean {
+  return ref.kind === "tag" && (ref.tag === "latest" || ref.tag === "pending");
+}
+
+/**
+ * The height a number or tag names with the head at `head` (a number may be above it): `safe` and
+ * `finalized` are their depth below the head, genesis on a shorter chain.
+ */
+export function heightAt(head: number, ref: BlockNumberOrTag, depths: TagDepths): number {
+  if (ref.kind === "number") return ref.number;
+  switch (ref.tag) {
+    case "earliest":
+      return 0;
+    case "safe":
+      return Math.max(0, head - depths.safeDepth);
+    case "finalized":
+      return Math.max(0, head - depths.finalizedDepth);
+    default:
+      return head;
+  }
+}
 
 /** How a reference reads in messages (`Block 0x10 not found`). */
 export function describeBlockRef(ref: BlockRef): string {

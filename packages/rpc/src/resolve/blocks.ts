@@ -6,17 +6,20 @@
  * the canonical block `safeDepth` / `finalizedDepth` below the head, genesis on a shorter chain
  * (docs/rpc.md §4.3).
  */
-import type {ChainHead, ChainReader} from "@xchain/chain";
+import type {ChainReader} from "@xchain/chain";
 import type {PendingBlockSource} from "@xchain/miner";
 import type {Block, BlockHeader} from "@xchain/primitives";
 import type {StateReader} from "@xchain/state";
 import {equalBytes} from "@xchain/utils";
 import {RpcError} from "../jsonrpc/errors.ts";
-import type {RpcOptions} from "../options.ts";
-import {type BlockNumberOrTag, type BlockRef, describeBlockRef} from "../params/blockRef.ts";
-
-/** The confirmations `safe` and `finalized` stand for (`rpc.safeDepth`, `rpc.finalizedDepth`). */
-export type TagDepths = Pick<RpcOptions, "safeDepth" | "finalizedDepth">;
+import {
+  type BlockNumberOrTag,
+  type BlockRef,
+  describeBlockRef,
+  heightAt,
+  isHeadTag,
+  type TagDepths,
+} from "../params/blockRef.ts";
 
 /** Builds the pending block; undefined on a node without a miner, where `pending` reads as `latest`. */
 export type PendingSource = PendingBlockSource | undefined;
@@ -24,11 +27,6 @@ export type PendingSource = PendingBlockSource | undefined;
 /** Whether `ref` is the `pending` tag. */
 export function isPendingRef(ref: BlockRef): boolean {
   return ref.kind === "tag" && ref.tag === "pending";
-}
-
-/** Whether `ref` is a tag that reads as the head: `latest`, and `pending` where no pending block is built. */
-export function isHeadTag(ref: BlockRef): boolean {
-  return ref.kind === "tag" && (ref.tag === "latest" || ref.tag === "pending");
 }
 
 /** The head's header when `ref` is `latest`: no lookup, no promise. */
@@ -42,27 +40,8 @@ async function pendingBlockFor(ref: BlockRef, pending: PendingSource): Promise<B
 }
 
 /** The canonical height a number or tag names (it may be above the head). */
-export function blockNumberOf(
-  chain: {head(): Pick<ChainHead, "number">},
-  ref: BlockNumberOrTag,
-  depths: TagDepths,
-): number {
-  if (ref.kind === "number") return ref.number;
-  switch (ref.tag) {
-    case "earliest":
-      return 0;
-    case "safe":
-      return confirmedNumber(chain.head().number, depths.safeDepth);
-    case "finalized":
-      return confirmedNumber(chain.head().number, depths.finalizedDepth);
-    default:
-      return chain.head().number;
-  }
-}
-
-/** The height `depth` blocks below `head`, genesis when the chain is shorter. */
-export function confirmedNumber(head: number, depth: number): number {
-  return Math.max(0, head - depth);
+export function blockNumberOf(chain: Pick<ChainReader, "head">, ref: BlockNumberOrTag, depths: TagDepths): number {
+  return ref.kind === "number" ? ref.number : heightAt(chain.head().number, ref, depths);
 }
 
 /** Whether `header` is on the canonical chain. */

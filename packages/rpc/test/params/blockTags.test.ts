@@ -4,12 +4,10 @@
  */
 import {describe, expect, it} from "vitest";
 import {defaultRpcOptions} from "../../src/options.ts";
-import {blockNumberOrTag, blockRef} from "../../src/params/blockRef.ts";
+import {blockNumberOrTag, blockRef, heightAt, isHeadTag} from "../../src/params/blockRef.ts";
 import {traceBlockRef} from "../../src/params/traceFilter.ts";
-import {blockNumberOf, confirmedNumber, isHeadTag} from "../../src/resolve/blocks.ts";
 
 const depths = {safeDepth: 12, finalizedDepth: 4000};
-const at = (number: number) => ({head: () => ({number})});
 
 describe("safe and finalized tags", () => {
   it("are parsed by every block parameter codec", () => {
@@ -30,20 +28,20 @@ describe("safe and finalized tags", () => {
   });
 
   it("resolve to the head minus their depth", () => {
-    expect(blockNumberOf(at(10_000), {kind: "tag", tag: "safe"}, depths)).toBe(9_988);
-    expect(blockNumberOf(at(10_000), {kind: "tag", tag: "finalized"}, depths)).toBe(6_000);
-    expect(blockNumberOf(at(10_000), {kind: "tag", tag: "latest"}, depths)).toBe(10_000);
-    expect(blockNumberOf(at(10_000), {kind: "tag", tag: "earliest"}, depths)).toBe(0);
-    expect(blockNumberOf(at(10_000), {kind: "number", number: 5}, depths)).toBe(5);
+    expect(heightAt(10_000, {kind: "tag", tag: "safe"}, depths)).toBe(9_988);
+    expect(heightAt(10_000, {kind: "tag", tag: "finalized"}, depths)).toBe(6_000);
+    expect(heightAt(10_000, {kind: "tag", tag: "latest"}, depths)).toBe(10_000);
+    expect(heightAt(10_000, {kind: "tag", tag: "earliest"}, depths)).toBe(0);
+    expect(heightAt(10_000, {kind: "number", number: 5}, depths)).toBe(5);
   });
 
   it("are genesis while the chain is shorter than their depth, and the head at depth 0", () => {
-    expect(blockNumberOf(at(11), {kind: "tag", tag: "safe"}, depths)).toBe(0);
-    expect(blockNumberOf(at(12), {kind: "tag", tag: "safe"}, depths)).toBe(0);
-    expect(blockNumberOf(at(13), {kind: "tag", tag: "safe"}, depths)).toBe(1);
-    expect(blockNumberOf(at(3_999), {kind: "tag", tag: "finalized"}, depths)).toBe(0);
-    expect(confirmedNumber(0, 12)).toBe(0);
-    expect(blockNumberOf(at(7), {kind: "tag", tag: "safe"}, {safeDepth: 0, finalizedDepth: 0})).toBe(7);
+    expect(heightAt(11, {kind: "tag", tag: "safe"}, depths)).toBe(0);
+    expect(heightAt(12, {kind: "tag", tag: "safe"}, depths)).toBe(0);
+    expect(heightAt(13, {kind: "tag", tag: "safe"}, depths)).toBe(1);
+    expect(heightAt(3_999, {kind: "tag", tag: "finalized"}, depths)).toBe(0);
+    expect(heightAt(0, {kind: "tag", tag: "safe"}, depths)).toBe(0);
+    expect(heightAt(7, {kind: "tag", tag: "safe"}, {safeDepth: 0, finalizedDepth: 0})).toBe(7);
   });
 
   it("do not read as the head, unlike latest and pending", () => {

@@ -10,11 +10,11 @@ import {type BlockJson, formatBlock, formatPendingBlock} from "../../format/bloc
 import {RawJson} from "../../jsonrpc/rawJson.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
-import {type BlockNumberOrTag, blockNumberOrTag} from "../../params/blockRef.ts";
+import {type BlockNumberOrTag, blockNumberOrTag, isHeadTag, type TagDepths} from "../../params/blockRef.ts";
 import {bool} from "../../params/codec.ts";
 import {hash, quantityNumber} from "../../params/hex.ts";
 import {method, optional, param} from "../../params/method.ts";
-import {blockNumberOf, findBlock, isHeadTag, isPendingRef, type TagDepths} from "../../resolve/blocks.ts";
+import {blockNumberOf, findBlock, isPendingRef} from "../../resolve/blocks.ts";
 
 /** eth_getBlockBy*, eth_getBlockTransactionCountBy*, eth_getUncleCountBy*, eth_getUncleBy*. */
 export function ethBlockMethods({
