@@ -2,6 +2,7 @@ export {cowAccounts, type DevAccount} from "./accounts.ts";
 export {type BuildBlockOptions, ChainBuilder, headerValues} from "./chainBuilder.ts";
 export {FREE_PORT_SETTINGS, freePortFlags} from "./nodeFlags.ts";
 export {plainHeader} from "./plainHeader.ts";
+export {rskjBlockJson} from "./rskjBlockJson.ts";
 export {sealHeader} from "./sealHeader.ts";
 export {makeSelfSignedCertificate, type SelfSignedCertificate} from "./selfSigned.ts";
 export {type CompiledContract, compileSolidity} from "./solidity.ts";
