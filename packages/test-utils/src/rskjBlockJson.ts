@@ -4,10 +4,9 @@
  * headers of `test/vectors/`, which hold headers, not JSON. Quantities are written as rskj's
  * `toQuantityJsonHex` writes them (leading zero bytes dropped, so a signed difficulty or a raw gasLimit loses
  * its sign byte); data fields as they are. The headers hold no uncle hashes, only their count: `uncles` lists
- * that many zero hashes unless the caller has the real ones. No body: `transactions` is empty.
+ * that many zero hashes unless the caller has the real ones. No body: `transactions` is empty. Left out:
+ * hashForMergedMining, size and the difficulty totals, which no header is rebuilt from.
  */
-import type {Chainspec} from "@xchain/chainspec";
-import {sealedHashForMergedMining} from "@xchain/merged-mining";
 import type {BlockHeader} from "@xchain/primitives";
 import {toData, toQuantity} from "@xchain/utils";
 
@@ -16,7 +15,6 @@ const ZERO_HASH = `0x${"00".repeat(32)}`;
 /** rskj's JSON block object (header fields, hash, number, uncles) for `header`. */
 export function rskjBlockJson(
   header: BlockHeader,
-  chainspec: Chainspec,
   uncles: string[] = Array.from({length: header.uncleCount}, () => ZERO_HASH),
 ): Record<string, unknown> {
   const mm = header.mergedMining;
@@ -41,9 +39,6 @@ export function rskjBlockJson(
     bitcoinMergedMiningHeader: toData(mm?.bitcoinHeader ?? new Uint8Array(0)),
     bitcoinMergedMiningCoinbaseTransaction: toData(mm?.coinbase ?? new Uint8Array(0)),
     bitcoinMergedMiningMerkleProof: toData(mm?.merkleProof ?? new Uint8Array(0)),
-    hashForMergedMining: mm
-      ? toData(sealedHashForMergedMining(header, chainspec.isActive("RSKIP110", header.number)))
-      : null,
     paidFees: toQuantity(header.paidFees),
   };
 }

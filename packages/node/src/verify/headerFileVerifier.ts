@@ -121,6 +121,9 @@ function hashEncodingHint(e: NodeError<{code: string}>): string {
 /** The previous header could not be read, so this header's parent-dependent rules cannot run. */
 class ParentUnavailableError extends NodeError<{code: "HEADER_PARENT_UNAVAILABLE"}> {
   constructor() {
-    super({code: "HEADER_PARENT_UNAVAILABLE"}, "the previous header could not be read, so this header's parent is unknown");
+    super(
+      {code: "HEADER_PARENT_UNAVAILABLE"},
+      "the previous header could not be read, so this header's parent is unknown",
+    );
   }
 }

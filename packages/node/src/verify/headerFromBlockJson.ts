@@ -9,7 +9,15 @@
  */
 import type {Chainspec} from "@xchain/chainspec";
 import {BlockHeader, decodeRlpList, HeaderField, type HeaderValues} from "@xchain/primitives";
-import {bigIntToBytes, bytesToPrefixedHex, equalBytes, HexError, NodeError, parseData, parseQuantity} from "@xchain/utils";
+import {
+  bigIntToBytes,
+  bytesToPrefixedHex,
+  equalBytes,
+  HexError,
+  NodeError,
+  parseData,
+  parseQuantity,
+} from "@xchain/utils";
 
 /** Each reason a JSON block object does not give a verifiable header. */
 export enum BlockJsonErrorCode {

@@ -171,7 +171,8 @@ export class RpcBlockFetcher {
     if (!Array.isArray(parsed)) bad(`is not a JSON-RPC batch answer (an array): ${quote(body)}${batchHint(parsed)}`);
     const byId = new Map<unknown, Record<string, unknown>>();
     for (const item of parsed as unknown[]) {
-      if (typeof item === "object" && item !== null) byId.set((item as {id?: unknown}).id, item as Record<string, unknown>);
+      if (typeof item === "object" && item !== null)
+        byId.set((item as {id?: unknown}).id, item as Record<string, unknown>);
     }
     const blocks: FetchedBlock[] = [];
     for (let n = from; n <= to; n++) {

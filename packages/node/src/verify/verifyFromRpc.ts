@@ -10,8 +10,8 @@
 import type {Chainspec} from "@xchain/chainspec";
 import {FORK_DETECTION_ANCESTORS} from "@xchain/consensus";
 import {bytesToPrefixedHex} from "@xchain/utils";
-import {BlockJsonError, BlockJsonErrorCode, headerFromBlockJson} from "./headerFromBlockJson.ts";
 import {HeaderFileVerifier, type HeaderVerdict} from "./headerFileVerifier.ts";
+import {BlockJsonError, BlockJsonErrorCode, headerFromBlockJson} from "./headerFromBlockJson.ts";
 import {ProgressLine} from "./progressLine.ts";
 import {type FetchedBlock, RpcBlockFetcher, type VerifyRpcOptions} from "./rpcBlockFetcher.ts";
 import {

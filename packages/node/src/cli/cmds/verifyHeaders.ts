@@ -33,12 +33,18 @@ export function registerVerifyHeaders(program: Command): void {
     .option("--to <number>", "last block to verify (with --rpc)", blockNumber)
     .option("--batch-size <n>", "blocks per JSON-RPC batch request", count, defaultVerifyRpcOptions.batchSize)
     .option("--concurrency <n>", "batch requests in flight at once", count, defaultVerifyRpcOptions.concurrency)
-    .option("--rate <blocks/s>", "blocks requested per second at most; 0 for no limit", rate, defaultVerifyRpcOptions.rate)
+    .option(
+      "--rate <blocks/s>",
+      "blocks requested per second at most; 0 for no limit",
+      rate,
+      defaultVerifyRpcOptions.rate,
+    )
     .option("--retries <n>", "retries of a transient failure, with backoff", retries, defaultVerifyRpcOptions.retries)
     .option("--state <file>", "save progress to this file after every batch (with --rpc)")
     .option("--resume", "continue the run that --state records, after its last verified block")
     .action(async (file: string | undefined, opts: VerifyHeadersFlags, command: Command) => {
-      const invalid = opts.rpc === undefined ? await runFileMode(file, opts, command) : await runRpcMode(file, opts, command);
+      const invalid =
+        opts.rpc === undefined ? await runFileMode(file, opts, command) : await runRpcMode(file, opts, command);
       process.exitCode = invalid === 0 ? 0 : EXIT_INVALID_HEADERS;
     });
 }
