@@ -66,7 +66,10 @@ describe("xchain verify-headers --rpc", () => {
         "--to",
         `${number}`,
       );
-      expect(r.stdout.trim()).toBe("1 valid, 0 invalid");
+      // Block 64,746's fork-detection data reads 449 ancestors the endpoint does not have: the note says so.
+      const out = r.stdout.trim().split("\n");
+      expect(out.at(-1)).toBe("1 valid, 0 invalid");
+      expect(out).toHaveLength(number < 449 ? 1 : 2);
       expect(r.code).toBe(0);
     }
   });
@@ -133,7 +136,8 @@ describe("xchain verify-headers --rpc", () => {
   it("retries transient failures (HTTP 503) with backoff, and gives up with a precise error after --retries", async () => {
     node.failNext = 2;
     const ok = await verify("--from", String(FIRST), "--to", String(FIRST + 99), "--rate", "0");
-    expect(ok.stdout.trim()).toBe("100 valid, 0 invalid");
+    expect(ok.stdout.trim().split("\n").at(-1)).toBe("100 valid, 0 invalid");
+    expect(ok.code).toBe(0);
     node.failNext = 5;
     const r = await verify("--from", String(FIRST), "--to", String(FIRST + 9), "--retries", "1");
     expect(r.code).toBe(2);
