@@ -75,7 +75,7 @@ describe("xchain verify-headers --rpc", () => {
   });
 
   it("rejects a block with one field changed, naming block, field set and hash, and orphans its child", async () => {
-    const tampered = {...(node.blocks.get(4480340) as Record<string, unknown>), gasUsed: "0x1234"};
+    const tampered = {...(node.blocks.get(4480340) as {hash: string}), gasUsed: "0x1234"};
     node.blocks.set(4480340, tampered);
     const r = await verify("--from", String(FIRST), "--to", String(LAST), "--rate", "0");
     const out = r.stdout.trim().split("\n");

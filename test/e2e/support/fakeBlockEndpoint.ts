@@ -7,6 +7,12 @@
 import {createServer, type Server} from "node:http";
 import type {AddressInfo} from "node:net";
 
+interface JsonRpcRequest {
+  id?: unknown;
+  method?: unknown;
+  params?: unknown[];
+}
+
 export class FakeBlockEndpoint {
   /** The block objects served, by number. */
   readonly blocks = new Map<number, unknown>();
@@ -44,11 +50,11 @@ export class FakeBlockEndpoint {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }
 
-  private answer(request: unknown): unknown {
+  private answer(request: JsonRpcRequest | JsonRpcRequest[]): unknown {
     return Array.isArray(request) ? request.map((r) => this.answerOne(r)) : this.answerOne(request);
   }
 
-  private answerOne(request: {id?: unknown; method?: unknown; params?: unknown[]}): unknown {
+  private answerOne(request: JsonRpcRequest): unknown {
     const {id} = request;
     if (request.method !== "eth_getBlockByNumber") {
       return {jsonrpc: "2.0", id, error: {code: -32601, message: "the method does not exist/is not available"}};

@@ -1,5 +1,5 @@
 /**
- * The state file of `verify-headers --rpc --state FILE` (docs/operations.md §12): one small JSON object,
+ * The state file of `verify-headers --rpc --state FILE` (docs/operations.md §9): one small JSON object,
  * replaced atomically after every batch, so that `--resume` continues after the last block verified. It
  * records the run's network and range (a resume must ask for the same), the next block to verify, the hash
  * of the block before it (checked against the node on resume: a reorganised chain is not silently mixed in)
