@@ -9,8 +9,11 @@ import {BlockHeader} from "@xchain/primitives";
 import {readJsonVector, readMainnetHeaderLines, rskjBlockJson, vectorPath} from "@xchain/test-utils";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from "vitest";
+import {NO_INTERVAL_BLOCKS} from "./support/devClients.ts";
 import {FakeBlockEndpoint} from "./support/fakeBlockEndpoint.ts";
+import {rpc} from "./support/jsonRpc.ts";
 import {runCliWithInput, runCli as xchain} from "./support/runCli.ts";
+import {startNode} from "./support/xchainProcess.ts";
 
 const FIRST = 4479841;
 const LAST = 4480900;
@@ -156,6 +159,30 @@ describe("xchain verify-headers --rpc", () => {
   it("refuses --rpc without a range, and a range upside down", async () => {
     expect((await verify("--from", "5")).stderr).toMatch(/--rpc needs --from and --to/);
     expect((await verify("--from", "5", "--to", "4")).stderr).toMatch(/--to 4 is below --from 5/);
+  });
+});
+
+describe("xchain verify-headers --rpc against a real xchain node", () => {
+  it("verifies the blocks a regtest node mined, from its own eth_getBlockByNumber", async () => {
+    const node = await startNode(NO_INTERVAL_BLOCKS);
+    try {
+      for (let i = 0; i < 5; i++) await rpc(node.httpUrl, "evm_mine", []);
+      const r = await xchain(
+        "verify-headers",
+        "--network",
+        "regtest",
+        "--rpc",
+        node.httpUrl,
+        "--from",
+        "1",
+        "--to",
+        "5",
+      );
+      expect(r.stdout.trim()).toBe("5 valid, 0 invalid");
+      expect(r.code).toBe(0);
+    } finally {
+      await node.stop();
+    }
   });
 });
 
