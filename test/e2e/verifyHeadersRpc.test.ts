@@ -6,11 +6,10 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {getChainspec} from "@xchain/chainspec";
 import {BlockHeader} from "@xchain/primitives";
-import {readJsonVector, readMainnetHeaderLines, rskjBlockJson, vectorPath} from "@xchain/test-utils";
+import {FakeBlockEndpoint, readJsonVector, readMainnetHeaderLines, rskjBlockJson, vectorPath} from "@xchain/test-utils";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from "vitest";
 import {NO_INTERVAL_BLOCKS} from "./support/devClients.ts";
-import {FakeBlockEndpoint} from "./support/fakeBlockEndpoint.ts";
 import {rpc} from "./support/jsonRpc.ts";
 import {runCliWithInput, runCli as xchain} from "./support/runCli.ts";
 import {startNode} from "./support/xchainProcess.ts";
@@ -39,10 +38,7 @@ describe("xchain verify-headers --rpc", () => {
   beforeEach(() => {
     node.blocks.clear();
     for (const header of headers) node.blocks.set(header.number, rskjBlockJson(header));
-    node.requested.length = 0;
-    node.head = Number.POSITIVE_INFINITY;
-    node.failNext = 0;
-    node.rawBody = undefined;
+    node.reset();
   });
 
   it("verifies the 1,060 real mainnet blocks, saying where fork-detection data could not be checked", async () => {
