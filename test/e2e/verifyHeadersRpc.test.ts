@@ -152,7 +152,20 @@ describe("xchain verify-headers --rpc", () => {
     );
   });
 
-  it("refuses --rpc without a range, and a range upside down", async () => {
+  it("refuses --rpc without a range, a range upside down, and a URL that is not http(s)", async () => {
+    const notHttp = await xchain(
+      "verify-headers",
+      "--network",
+      "mainnet",
+      "--rpc",
+      "127.0.0.1:4444",
+      "--from",
+      "1",
+      "--to",
+      "2",
+    );
+    expect(notHttp.stderr).toMatch(/--rpc 127\.0\.0\.1:4444: expected an http:\/\/ or https:\/\/ URL/);
+    expect(notHttp.code).toBe(2);
     expect((await verify("--from", "5")).stderr).toMatch(/--rpc needs --from and --to/);
     expect((await verify("--from", "5", "--to", "4")).stderr).toMatch(/--to 4 is below --from 5/);
   });

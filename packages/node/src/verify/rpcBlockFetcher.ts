@@ -110,7 +110,7 @@ export class RpcBlockFetcher {
         if (attempt >= this.opts.retries) {
           throw new RpcFetchError(
             {code: RpcFetchErrorCode.UNREACHABLE, url: this.url, attempts: attempt + 1, reason: e.message},
-            `${this.url}: blocks ${from} to ${to} failed ${attempt + 1} times (${e.message})`,
+            `${this.url}: blocks ${from} to ${to} failed ${attempt + 1} time${attempt === 0 ? "" : "s"} (${e.message})`,
           );
         }
         await sleep(e.retryAfterMs ?? Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt), undefined, {signal});

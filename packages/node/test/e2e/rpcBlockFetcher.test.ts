@@ -68,7 +68,7 @@ describe("RpcBlockFetcher", () => {
     const closedUrl = await closed.start();
     await closed.stop();
     const error = await failure(new RpcBlockFetcher(closedUrl, {...OPTIONS, retries: 0}), 1, 1);
-    expect(error.message).toBe(`${closedUrl}: blocks 1 to 1 failed 1 times (ECONNREFUSED)`);
+    expect(error.message).toBe(`${closedUrl}: blocks 1 to 1 failed 1 time (ECONNREFUSED)`);
   });
 
   it("reports a JSON-RPC error for a block, naming the block, code and message", async () => {

@@ -72,12 +72,16 @@ async function runFileMode(file: string | undefined, opts: VerifyHeadersFlags, c
 
 async function runRpcMode(file: string | undefined, opts: VerifyHeadersFlags, command: Command): Promise<number> {
   if (file !== undefined) command.error("error: give either a header file or --rpc, not both");
+  const url = opts.rpc as string;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    command.error(`error: --rpc ${opts.rpc}: expected an http:// or https:// URL`);
+  }
   if (opts.from === undefined || opts.to === undefined) command.error("error: --rpc needs --from and --to");
   if (opts.from === 0) command.error("error: --from 0: the genesis block is not mined; start at 1");
   if (opts.to < opts.from) command.error(`error: --to ${opts.to} is below --from ${opts.from}`);
   if (opts.resume && opts.state === undefined) command.error("error: --resume needs --state <file>");
   const state = await verifyFromRpc({
-    url: opts.rpc as string,
+    url,
     network: opts.network,
     chainspec: getChainspec(opts.network),
     from: opts.from,
