@@ -7,6 +7,7 @@
  * `RpcFetchError` that says what came back.
  */
 import {setTimeout as sleep} from "node:timers/promises";
+import {TokenBucket} from "@xchain/rpc";
 import {NodeError, toQuantity} from "@xchain/utils";
 
 /** How `RpcBlockFetcher` talks to the node (defaults: `defaultVerifyRpcOptions` in options.ts). */
@@ -67,13 +68,18 @@ const MAX_RETRY_AFTER_MS = 60_000;
 const QUOTE_LENGTH = 200;
 
 export class RpcBlockFetcher {
-  /** When the rate limit lets the next batch go (ms since the epoch). */
-  private nextSlotAt = 0;
+  /** `rate` blocks a second, a batch or a second's worth at once (none without a rate). */
+  private readonly bucket: TokenBucket | undefined;
 
   constructor(
     private readonly url: string,
     private readonly opts: VerifyRpcOptions,
-  ) {}
+  ) {
+    this.bucket =
+      opts.rate > 0
+        ? new TokenBucket({ratePerSecond: opts.rate, burst: Math.max(opts.batchSize, opts.rate)})
+        : undefined;
+  }
 
   /** Blocks `from` to `to` inclusive, in order. Stopping early aborts the requests in flight. */
   async *blocks(from: number, to: number): AsyncGenerator<FetchedBlock> {
@@ -120,11 +126,10 @@ export class RpcBlockFetcher {
 
   /** Waits for the rate limit to allow `count` more blocks. */
   private async pace(count: number, signal: AbortSignal): Promise<void> {
-    if (this.opts.rate <= 0) return;
-    const now = Date.now();
-    const at = Math.max(now, this.nextSlotAt);
-    this.nextSlotAt = at + (count * 1000) / this.opts.rate;
-    if (at > now) await sleep(at - now, undefined, {signal});
+    if (!this.bucket) return;
+    for (let wait = this.bucket.take(count); wait > 0; wait = this.bucket.take(count)) {
+      await sleep(Math.ceil(wait), undefined, {signal});
+    }
   }
 
   private async requestBatch(from: number, to: number, signal: AbortSignal): Promise<FetchedBlock[]> {

@@ -44,6 +44,12 @@ describe("RpcBlockFetcher", () => {
     expect([...node.requested].sort((a, b) => a - b)).toEqual(blocks.map((b) => b.number));
   });
 
+  it("fetches everything under a rate limit that makes it wait", async () => {
+    // 20 blocks a second with batches of 10: the third batch waits for the bucket to refill.
+    const blocks = await collect(new RpcBlockFetcher(url, {...OPTIONS, batchSize: 10, rate: 20}), 1, 30);
+    expect(blocks.map((b) => b.number)).toEqual(Array.from({length: 30}, (_, i) => i + 1));
+  });
+
   it("asks for no more than `concurrency` batches ahead of what was consumed", async () => {
     const blocks = new RpcBlockFetcher(url, OPTIONS).blocks(1, 100);
     await blocks.next();
