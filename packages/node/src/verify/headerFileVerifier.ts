@@ -1,6 +1,7 @@
 /**
  * Validates a file of consecutive block headers (one full-RLP hex string per line, oldest
- * first) as `xchain verify-headers` does, or the headers rebuilt from a node's JSON blocks (`--rpc`): the standalone rules for every header, the
+ * first) as `xchain verify-headers` does, or the headers rebuilt from a node's JSON blocks
+ * (`--rpc`, `verifyHeader`): the standalone rules for every header, the
  * parent-dependent rules from the second line on, and fork-detection data wherever the
  * file holds the ancestors it needs. Each header's parent is the header decoded from the
  * previous line, valid or not, so one forged header costs at most two lines: itself, and its
