@@ -27,7 +27,7 @@ export function checkStatus(ours: PeerStatus, theirs: PeerStatus): StatusMismatc
     return {event: PeerEvent.INVALID_NETWORK, reason: `network id ${theirs.networkId}`};
   }
   if (!equalBytes(theirs.genesisHash, ours.genesisHash)) {
-    return {event: PeerEvent.INVALID_NETWORK, reason: `genesis ${bytesToHex(theirs.genesisHash)}`};
+    return {event: PeerEvent.INVALID_NETWORK, reason: `genesis 0x${bytesToHex(theirs.genesisHash)}`};
   }
   return undefined;
 }
