@@ -77,15 +77,10 @@ export class StatusProtocol {
       // Already scored and hung up (another network, banned), or the connection is gone.
       if (e instanceof P2PError && e.code === P2PErrorCode.HANDSHAKE_FAILED) return;
       const unsupported = e instanceof P2PError && UNSUPPORTED_PROTOCOL.test(e.message);
-      this.context.handshakeFailed(
-        peer,
-        unsupported
-          ? `it does not speak ${this.context.ids.status} (a node of another network, or not an xchain node)`
-          : e instanceof Error
-            ? e.message
-            : String(e),
-        unsupported,
-      );
+      const reason = unsupported
+        ? `it does not speak ${this.context.ids.status} (a node of another network, or not an xchain node)`
+        : String(e instanceof Error ? e.message : e);
+      this.context.handshakeFailed(peer, reason, unsupported);
       this.context.report(peer, PeerEvent.FAILED_HANDSHAKE);
       this.context.hangUp(peer, "handshake failed");
     } finally {

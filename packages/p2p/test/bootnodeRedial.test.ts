@@ -6,33 +6,10 @@
 import {generateKeyPair} from "@libp2p/crypto/keys";
 import {UnexpectedPeerError} from "@libp2p/interface";
 import {peerIdFromPrivateKey} from "@libp2p/peer-id";
-import type {Logger} from "@xchain/utils";
 import {afterEach, beforeEach, describe, expect, it, vi} from "vitest";
 import {type BootnodeHost, BootnodeKeeper, DEFAULT_REDIAL_TIMING, redialDelay} from "../src/bootnodeKeeper.ts";
 import {dialFailureOf} from "../src/dialFailure.ts";
-
-interface Line {
-  level: "debug" | "info" | "warn" | "error";
-  context: Record<string, unknown>;
-  message: string;
-}
-
-function recordingLogger(lines: Line[]): Logger {
-  const at =
-    (level: Line["level"]) =>
-    (context: object | string, message?: string): void => {
-      if (typeof context === "string") lines.push({level, context: {}, message: context});
-      else lines.push({level, context: context as Record<string, unknown>, message: message ?? ""});
-    };
-  const logger: Logger = {
-    debug: at("debug"),
-    info: at("info"),
-    warn: at("warn"),
-    error: at("error"),
-    child: () => logger,
-  };
-  return logger;
-}
+import {type LogLine, recordingLogger} from "./support/logger.ts";
 
 /** A host whose every dial fails with `failure()`'s error, recording when it was dialled (fake time). */
 function failingHost(failure: () => Error) {
@@ -64,7 +41,7 @@ afterEach(() => {
 
 describe("BootnodeKeeper redials", () => {
   it("backs off from minDelayMs to maxDelayMs and no further, and warns once for a cause that does not change", async () => {
-    const lines: Line[] = [];
+    const lines: LogLine[] = [];
     const fake = failingHost(refused);
     const bootnode = `/ip4/127.0.0.1/tcp/1/p2p/${await peerId()}`;
     const keeper = new BootnodeKeeper(fake.host, [bootnode], recordingLogger(lines));
@@ -88,7 +65,7 @@ describe("BootnodeKeeper redials", () => {
   });
 
   it("warns again when the cause changes, and after the bootnode connected in between", async () => {
-    const lines: Line[] = [];
+    const lines: LogLine[] = [];
     const expected = await peerId();
     const found = await peerId();
     let error: () => Error = refused;
