@@ -35,7 +35,7 @@ export {
 export {hashSecret, newKeyId, newSecret} from "./gateway/secret.ts";
 export {RpcError, RpcErrorCode, type RpcErrorObject} from "./jsonrpc/errors.ts";
 export {MethodRegistry} from "./jsonrpc/registry.ts";
-export type {RequestEvent, RpcEvents} from "./jsonrpc/requestEvents.ts";
+export type {RateLimitedEvent, RequestEvent, RpcEvents} from "./jsonrpc/requestEvents.ts";
 export {KeystoreBusyCode, KeystoreBusyError, type KeystoreBusyType} from "./keystoreBusy.ts";
 export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
 export {formatClientVersion} from "./modules/web3.ts";
