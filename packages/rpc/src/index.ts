@@ -1,9 +1,12 @@
 export type {CallCacheStats} from "./caches/callCache.ts";
 export type {
+  AdminNodeInfo,
+  AdminPeerInfo,
   DevWallet,
   HealthProbe,
   Keystore,
   LoggingSwitch,
+  PeerAdmin,
   PeerScoringAdmin,
   PeersInfo,
   Readiness,

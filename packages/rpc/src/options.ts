@@ -1,7 +1,7 @@
 /**
  * The rpc options (`[rpc]` of node.config.toml, `--rpc.*` flags) and their defaults. Which
  * namespaces answer depends on the network unless configured: on regtest all of them; on
- * mainnet and testnet `mnr` is on and `evm`, `anvil`, `hardhat`, `personal`, `debug`, `trace` and `sco` are off.
+ * mainnet and testnet `mnr` is on and `evm`, `anvil`, `hardhat`, `personal`, `debug`, `trace`, `sco` and `admin` are off.
  */
 import type {NetworkParams} from "@xchain/chainspec";
 
@@ -34,6 +34,7 @@ export const RPC_MODULE_NAMES = [
   "debug",
   "trace",
   "sco",
+  "admin",
   "db",
   "shh",
 ] as const;
@@ -272,7 +273,16 @@ export const defaultRpcOptions: RpcOptions = {
   tls: {},
 };
 
-const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "anvil", "hardhat", "personal", "debug", "trace", "sco"];
+const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = [
+  "evm",
+  "anvil",
+  "hardhat",
+  "personal",
+  "debug",
+  "trace",
+  "sco",
+  "admin",
+];
 
 /**
  * Whether a namespace answers on `network` when the options do not say. A custom network runs

@@ -30,7 +30,7 @@ function listener(transport: "http" | "ws", what: string): ConfigKey[] {
 
 /** What every `rpc.modules.<name>.enabled` left unset means; said once, above those flags in `--help`. */
 export const RPC_MODULES_DEFAULT_TEXT =
-  "unset, the network decides: all on regtest; evm, personal, debug, trace, sco off on mainnet and testnet";
+  "unset, the network decides: all on regtest; evm, personal, debug, trace, sco, admin off on mainnet and testnet";
 
 /** Per-namespace switches: unset, a namespace follows its network default. */
 const moduleKeys: ConfigKey[] = RPC_MODULE_NAMES.map((name) => ({
