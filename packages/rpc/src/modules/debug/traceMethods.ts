@@ -22,7 +22,7 @@ import {createCallTracer, gethCallFrame} from "../../trace/gethCallTracer.ts";
 import {PrestateReader, prestateDiff, TouchRecorder} from "../../trace/prestateTracer.ts";
 import {StructLogTracer} from "../../trace/structLogger.ts";
 
-type DebugTraceDeps = Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "pendingBlock">;
+type DebugTraceDeps = Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "pendingBlock" | "options">;
 
 /** One traced transaction's result as JSON text. */
 interface TracedResult {
@@ -50,7 +50,7 @@ export function debugTraceMethods(deps: DebugTraceDeps): Record<string, RpcMetho
     /** Handler for `debug_traceBlockByNumber`: as by hash, for a number, tag or hash */
     traceBlockByNumber: method([param("block", blockRef), options], async (ref, opts, context) => {
       const pending = deps.pendingBlock && isPendingRef(ref) ? await deps.pendingBlock.pendingBlock() : undefined;
-      const header = pending ? undefined : await findHeader(deps.chain, ref);
+      const header = pending ? undefined : await findHeader(deps.chain, ref, deps.options);
       const block = pending?.block ?? (header && (await deps.chain.getBlock(header.hash())));
       return block ? blockResult(await traceBlock(deps, block, opts, context, {}), context) : null;
     }),
