@@ -39,7 +39,7 @@ describe("--version and --help", () => {
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
     const help = await runXchain(["--help"]);
     expect(help.code).toBe(0);
-    for (const name of ["start [options]", "verify-headers [options] <file>", "keys <add|list|revoke|set>", "db"]) {
+    for (const name of ["start [options]", "verify-headers [options] [file]", "keys <add|list|revoke|set>", "db"]) {
       expect(help.stdout).toContain(`  ${name}`);
     }
     const genesis = await runXchain(["help", "genesis"]);

@@ -26,8 +26,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "verify-headers",
-    summary: "validate a file of consecutive full block headers",
-    term: "[options] <file>",
+    summary: "validate consecutive full block headers, from a file or a node's RPC (--rpc)",
+    term: "[options] [file]",
     load: async () => (await import("./cmds/verifyHeaders.ts")).registerVerifyHeaders,
   },
   {

@@ -72,7 +72,7 @@ describe("the xchain entry point", () => {
       expect(termOf(command!), entry.name).toBe(entry.term);
     }
     const lazy = await buildProgram(() => false);
-    expect(lazy.helpInformation()).toMatch(/verify-headers \[options\] <file> +validate a file/);
+    expect(lazy.helpInformation()).toMatch(/verify-headers \[options\] \[file\] +validate consecutive/);
     expect(lazy.helpInformation()).toMatch(/keys <add\|list\|revoke\|set> +manage the API keys/);
   });
 
