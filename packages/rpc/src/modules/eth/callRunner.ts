@@ -4,7 +4,9 @@
  * transfer`, docs/rpc.md §7), and a runner for any gas limit.
  */
 import {
+  type CallInput,
   type CallResult,
+  type ExecutionTracer,
   intrinsicGas,
   type StateOverride,
   TransactionInvalidCode,
@@ -27,6 +29,8 @@ export interface PreparedCall {
   intrinsicGas: bigint;
   /** Runs the message; undefined when `gasLimit` is below the intrinsic gas. */
   run(gasLimit: bigint): Promise<CallResult | undefined>;
+  /** Runs the message told to `tracer` (debug_traceCall); undefined when `gasLimit` is below the intrinsic gas. */
+  trace(gasLimit: bigint, tracer: ExecutionTracer): Promise<CallResult | undefined>;
 }
 
 const ZERO_ADDRESS = new Uint8Array(20);
@@ -61,35 +65,40 @@ export async function prepareCall(
   const {to} = request;
   const gasPrice = request.gasPrice ?? 0n;
   const intrinsic = intrinsicGas({to, data});
+  // One literal of fixed keys: spreads here made new hidden classes per call.
+  const input = (gasLimit: bigint): CallInput => ({
+    block,
+    chain: view,
+    stateRoot,
+    from,
+    to,
+    value,
+    data,
+    gasPrice,
+    gasLimit,
+    intrinsicGas: intrinsic,
+    parentHash,
+    signal,
+    overrides,
+  });
   return {
     header,
     balanceAfterValue: async () => (await balanceOf()) - value,
     intrinsicGas: intrinsic,
-    run: async (gasLimit) => {
-      try {
-        // One literal of fixed keys: spreads here made new hidden classes per call.
-        return await executor.call({
-          block,
-          chain: view,
-          stateRoot,
-          from,
-          to,
-          value,
-          data,
-          gasPrice,
-          gasLimit,
-          intrinsicGas: intrinsic,
-          parentHash,
-          signal,
-          overrides,
-        });
-      } catch (e) {
-        if (e instanceof TransactionInvalidError && e.code === TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW)
-          return undefined;
-        throw e;
-      }
-    },
+    run: (gasLimit) => unlessIntrinsicTooLow(executor.call(input(gasLimit))),
+    trace: (gasLimit, tracer) => unlessIntrinsicTooLow(executor.traceCall(input(gasLimit), tracer)),
   };
+}
+
+/** The run's result, or undefined when its gas limit was below the intrinsic gas. */
+async function unlessIntrinsicTooLow(run: Promise<CallResult>): Promise<CallResult | undefined> {
+  try {
+    return await run;
+  } catch (e) {
+    if (e instanceof TransactionInvalidError && e.code === TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW)
+      return undefined;
+    throw e;
+  }
 }
 
 async function readBalance(chain: ModuleDeps["chain"], header: BlockHeader, address: Uint8Array): Promise<bigint> {
