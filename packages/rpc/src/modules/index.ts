@@ -12,6 +12,7 @@ import {
 } from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import type {RpcModuleName} from "../options.ts";
+import {debugTraceCallMethods} from "./debug/traceCall.ts";
 import {debugTraceMethods} from "./debug/traceMethods.ts";
 import {wireProtocolMethods} from "./debug/wireProtocol.ts";
 import {devControlMethods} from "./dev/index.ts";
@@ -43,7 +44,7 @@ export const rpcModules = {
   mnr: (deps) => [mnrMethods(deps)],
   personal: (deps) => [personalMethods(deps)],
   txpool: (deps) => [txpoolMethods(deps)],
-  debug: (deps) => [debugTraceMethods(deps), wireProtocolMethods(deps)],
+  debug: (deps) => [debugTraceMethods(deps), debugTraceCallMethods(deps), wireProtocolMethods(deps)],
   trace: (deps) => [traceMethods(deps)],
   sco: (deps) => [scoMethods(deps)],
   db: () => [dbMethods()],
