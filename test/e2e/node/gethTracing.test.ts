@@ -5,7 +5,7 @@
 // an inner frame, none for a custom error); debug_traceCall with each tracer and with a
 // `stateOverrides` that turns a revert into a success; and a trace past the response cap refused by
 // debug_traceCall as debug_traceTransaction refuses it.
-import {compileSolidity} from "@xchain/test-utils";
+import {compileSolidity, REVERT_REASONS_SOURCE} from "@xchain/test-utils";
 import {bytesToPrefixedHex} from "@xchain/utils";
 import {
   type Abi,
@@ -25,24 +25,6 @@ import {privateKeyToAccount} from "viem/accounts";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {regtestChain} from "../support/viemChain.ts";
 import {type RunningNode, startNode} from "../support/xchainProcess.ts";
-
-const SOURCE = `// SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
-error Custom(uint256 n);
-contract Inner {
-  uint256 public limit = 10;
-  function check(uint256 x) external view returns (uint256) { require(x < limit, "inner: too big"); return x; }
-  function overflow(uint256 x) external pure returns (uint256) { return x + type(uint256).max; }
-  function custom() external pure { revert Custom(7); }
-  function spin() external pure { uint256 i; while (true) { i++; } }
-}
-contract Outer {
-  function run(address inner, uint256 x) external returns (uint256) {
-    (bool ok, ) = inner.call(abi.encodeWithSignature("overflow(uint256)", 1));
-    (ok, ) = inner.call(abi.encodeWithSignature("custom()"));
-    return Inner(inner).check(x);
-  }
-}`;
 
 const account = privateKeyToAccount(keccak256(toBytes("cow1")));
 const OUTER_ABI = parseAbi(["function run(address inner, uint256 x) returns (uint256)"]);
@@ -91,7 +73,7 @@ beforeAll(async () => {
   const transport = http(node.httpUrl);
   client = createPublicClient({chain, transport, pollingInterval: 50});
   const wallet = createWalletClient({account, chain, transport});
-  const compiled = compileSolidity(SOURCE);
+  const compiled = compileSolidity(REVERT_REASONS_SOURCE);
   const deploy = async (name: "Inner" | "Outer") => {
     const {abi, bytecode} = compiled[name]!;
     const hash = await wallet.deployContract({
@@ -144,7 +126,7 @@ describe("struct logger: geth's gas, failed and returnValue beside rskj's keys",
   it("a successful transaction: not failed, its output as returnValue", async () => {
     const receipt = await client.getTransactionReceipt({hash: succeeded});
     const trace = await request<StructLoggerResult>("debug_traceTransaction", [succeeded, {disableMemory: true}]);
-    expect(trace).toMatchObject({gas: Number(receipt.gasUsed), failed: false, returnValue: word(5)});
+    expect(trace).toMatchObject({gas: Number(receipt.gasUsed), failed: false, returnValue: word(5n)});
   });
 });
 
@@ -167,7 +149,7 @@ describe("debug_traceCall", () => {
     expect(trace).toMatchObject({failed: true, reverted: true});
     expect(decodeErrorResult({abi: [], data: `0x${trace.returnValue}`}).args).toEqual(["inner: too big"]);
     const ok = await request<StructLoggerResult>("debug_traceCall", [runCall(5n), "latest", {disableMemory: true}]);
-    expect(ok).toMatchObject({failed: false, returnValue: word(5)});
+    expect(ok).toMatchObject({failed: false, returnValue: word(5n)});
     // The call charges what the mined transaction was charged.
     const receipt = await client.getTransactionReceipt({hash: succeeded});
     expect(ok.gas).toBe(Number(receipt.gasUsed));

@@ -5,31 +5,11 @@
  * debug_traceTransaction, debug_traceBlockByNumber and debug_traceCall alike; debug_traceCall with
  * each tracer, state and block overrides, the tracing limits and bad input.
  */
-import {compileSolidity} from "@xchain/test-utils";
+import {compileSolidity, REVERT_REASONS_SOURCE} from "@xchain/test-utils";
 import {bigIntToFixedBytes, concatBytes, keccak256, toData, toQuantity, utf8ToBytes} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {createdContractAddress} from "../../../../src/format/receipt.ts";
 import {cows, signTx, TestNode} from "../../../support/node.ts";
-
-const SOURCE = `
-// SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
-error Custom(uint256 n);
-contract Inner {
-  uint256 public limit = 10;
-  function check(uint256 x) external view returns (uint256) { require(x < limit, "inner: too big"); return x; }
-  function overflow(uint256 x) external pure returns (uint256) { return x + type(uint256).max; }
-  function custom() external pure { revert Custom(7); }
-  function spin() external pure { uint256 i; while (true) { i++; } }
-}
-contract Outer {
-  function run(address inner, uint256 x) external returns (uint256) {
-    (bool ok, ) = inner.call(abi.encodeWithSignature("overflow(uint256)", 1));
-    (ok, ) = inner.call(abi.encodeWithSignature("custom()"));
-    return Inner(inner).check(x);
-  }
-  function when() external view returns (uint256, uint256) { return (block.number, block.timestamp); }
-}`;
 
 const selector = (signature: string) => keccak256(utf8ToBytes(signature)).subarray(0, 4);
 const arg = (n: bigint | Uint8Array) => bigIntToFixedBytes(typeof n === "bigint" ? n : BigInt(toData(n)), 32);
@@ -46,15 +26,12 @@ const callOf = (x: bigint) => ({from: toData(alice.address), to: toData(outer), 
 
 beforeAll(async () => {
   node = await TestNode.start({rpc: {maxResponseBytes: 2_000_000}});
-  const {Inner, Outer} = compileSolidity(SOURCE);
-  inner = createdContractAddress(alice.address, 0n);
-  outer = createdContractAddress(alice.address, 1n);
-  await node.mine({
-    transactions: [
-      signTx(alice, {nonce: 0n, gasLimit: 1_000_000n, data: Inner!.bytecode}),
-      signTx(alice, {nonce: 1n, gasLimit: 1_000_000n, data: Outer!.bytecode}),
-    ],
-  });
+  const {Inner, Outer} = compileSolidity(REVERT_REASONS_SOURCE);
+  const deployments = [Inner!, Outer!].map(({bytecode}, nonce) =>
+    signTx(alice, {nonce: BigInt(nonce), gasLimit: 1_000_000n, data: bytecode}),
+  );
+  [inner, outer] = [0n, 1n].map((nonce) => createdContractAddress(alice.address, nonce)) as [Uint8Array, Uint8Array];
+  await node.mine({transactions: deployments});
   const tx = signTx(alice, {
     nonce: 2n,
     to: outer,
@@ -197,20 +174,15 @@ describe("debug_traceCall", () => {
 
   it("bad input: a missing block, an unknown block, a gas below the intrinsic gas, value above the balance", async () => {
     const call = {to: toData(outer), data: toData(selector("when()"))};
-    expect(await node.error("debug_traceCall", [call])).toEqual({
-      code: -32602,
-      message: "missing value for required argument 1 (block)",
-    });
-    expect((await node.error("debug_traceCall", [call, "0x99"])).code).toBe(-32600);
-    expect(await node.error("debug_traceCall", [{...call, gas: "0x5208"}, "latest"])).toMatchObject({
-      code: -32000,
-      message: expect.stringContaining("intrinsic gas too low"),
-    });
-    const rich = {...call, from: toData(new Uint8Array(20).fill(0x42)), value: "0x1"};
-    expect(await node.error("debug_traceCall", [rich, "latest"])).toMatchObject({
-      code: -32000,
-      message: "insufficient funds for transfer",
-    });
+    const stranger = toData(new Uint8Array(20).fill(0x42));
+    const refusals: [unknown[], object][] = [
+      [[call], {code: -32602, message: "missing value for required argument 1 (block)"}],
+      [[call, "0x99"], {code: -32600}],
+      [[{...call, gas: "0x5208"}, "latest"], {code: -32000, message: expect.stringContaining("intrinsic gas too low")}],
+      [[{...call, from: stranger, value: "0x1"}, "latest"], {code: -32000, message: "insufficient funds for transfer"}],
+    ];
+    for (const [params, refusal] of refusals)
+      expect(await node.error("debug_traceCall", params)).toMatchObject(refusal);
   });
 });
 
