@@ -13,8 +13,9 @@
 //
 // --blocks 0 (the default) mines until interrupted; --interval waits between blocks. Each block is
 // printed as "mined block <number> <hash> (<mode>, <detail>)"; a rejected solution is printed to
-// stderr and mining goes on with new work; an unreachable node, or 10 failures in a row, ends the
-// process with exit code 1.
+// stderr in one line and mining goes on with new work; a connection the node (or a proxy) closed or
+// reset before answering is retried on a fresh connection, up to 3 times with backoff, one stderr
+// line per retry; an unreachable node, or 10 failures in a row, ends the process with exit code 1.
 import {randomBytes} from "node:crypto";
 import {setTimeout as sleep} from "node:timers/promises";
 import {parseArgs} from "node:util";
@@ -62,18 +63,41 @@ if (!["mnr", "eth"].includes(values.mode) || !Number.isSafeInteger(blocks) || bl
 const NONCE_SPACE = 2 ** 32;
 const MAX_FAILURES_IN_A_ROW = 10;
 const RETRY_MS = 200;
+// A connection lost before the answer: a keep-alive connection the server closed as the request went
+// out ("other side closed"), or one reset on the way. Not a refused connection: that node is down.
+const TRANSIENT_CODES = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+const TRANSPORT_RETRIES = 3;
+const TRANSPORT_BACKOFF_MS = 100;
 let requestId = 0;
 
-/** One JSON-RPC call; an error answer throws an RpcError, a transport failure a TypeError from fetch. */
+/**
+ * One JSON-RPC call; an error answer throws an RpcError, a transport failure a TypeError from fetch.
+ * A transient one is retried: fetch's pool drops a socket that failed, so the retry runs on a new
+ * connection. Every method here may be sent twice: mnr_getWork, eth_getWork and eth_getBlockByNumber
+ * only read, and a solution the node already imported answers EXIST (eth_submitWork true) rather than
+ * a second block; a block is counted once, when its answer arrives.
+ */
 async function rpc(method, params) {
-  const response = await fetch(values.rpc, {
-    method: "POST",
-    headers: {"content-type": "application/json"},
-    body: JSON.stringify({jsonrpc: "2.0", id: ++requestId, method, params}),
-  });
-  const body = await response.json();
-  if (body.error) throw new RpcError(method, body.error);
-  return body.result;
+  const body = JSON.stringify({jsonrpc: "2.0", id: ++requestId, method, params});
+  for (let retry = 1; ; retry++) {
+    try {
+      return await post(method, body);
+    } catch (e) {
+      const cause = e instanceof TypeError ? e.cause : undefined;
+      if (!TRANSIENT_CODES.has(cause?.code) || retry > TRANSPORT_RETRIES) throw e;
+      process.stderr.write(
+        `${method}: connection lost (${cause.message}); retry ${retry}/${TRANSPORT_RETRIES} on a fresh connection\n`,
+      );
+      await sleep(TRANSPORT_BACKOFF_MS * 2 ** (retry - 1));
+    }
+  }
+}
+
+async function post(method, body) {
+  const response = await fetch(values.rpc, {method: "POST", headers: {"content-type": "application/json"}, body});
+  const answer = await response.json();
+  if (answer.error) throw new RpcError(method, answer.error);
+  return answer.result;
 }
 
 class RpcError extends Error {

@@ -37,6 +37,8 @@ export interface AutoMinerDeps {
   logger: Logger;
   /** Called when auto-mining has nothing left to mine: nothing it took is still on its way into a block. */
   onIdle: () => void;
+  /** The timestamp a block on the head would carry if built now (the miner's clock and its time controls). */
+  stampNow: () => number;
 }
 
 /** Nonces tried between two yields to the event loop. */
@@ -138,7 +140,7 @@ export class AutoMiner {
 
   /** Mines one block on the freshest work now (evm_mine), running or not; empty if nothing is pending. */
   mineBlock(): Promise<SubmitBlockResult> {
-    return this.queue.run(async () => this.mine((await this.deps.work.current(true)).template));
+    return this.queue.run(async () => this.mine(await this.sealable()));
   }
 
   /**
@@ -161,7 +163,7 @@ export class AutoMiner {
     let idle = 0;
     while (this.running && !this.closed) {
       const mined = await this.queue.run(async () => {
-        const {template} = await this.deps.work.current(true);
+        const template = await this.sealable();
         // Only the REMASC transaction: nothing pending made it into the template.
         if (template.transactions.length <= 1) return undefined;
         await this.mine(template);
@@ -218,6 +220,11 @@ export class AutoMiner {
       .finally(() => {
         this.intervalBusy = false;
       });
+  }
+
+  /** The freshest work, stamped when this block is mined rather than when its template was built. */
+  private async sealable(): Promise<BlockTemplate> {
+    return (await this.deps.work.forSealing(this.deps.stampNow)).template;
   }
 
   private async mine(template: BlockTemplate): Promise<SubmitBlockResult> {

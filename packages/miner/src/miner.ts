@@ -122,6 +122,7 @@ export class Miner implements MinerApi, PendingBlockSource {
       options,
       logger: this.logger,
       onIdle: () => this.inclusion.releaseAll(),
+      stampNow: () => clock.timestampAfter(chain.head().header.timestamp),
     });
     this.dev = new EvmControls({
       chain,
@@ -210,6 +211,7 @@ export class Miner implements MinerApi, PendingBlockSource {
       feesPaidToMiner: header.paidFees,
       notify,
       parentBlockHash: header.parentHash,
+      height: header.number,
     };
   }
 

@@ -18,6 +18,8 @@ export interface MergedMiningWork {
   /** True when the parent changed or the fees rose enough since the last answer for this work. */
   notify: boolean;
   parentBlockHash: Uint8Array;
+  /** The number of the block being mined (the parent's plus one): xchain's addition, rskj has no such field. */
+  height: number;
 }
 
 /** A submission that reached import (docs/protocol/mining-rpc.md §3 success object). */

@@ -89,6 +89,7 @@ describe("block templates", () => {
     expect(bytesToHex(work.target)).toBe("55".repeat(32));
     expect(work.parentBlockHash).toEqual(chain.genesisHash);
     expect(work.feesPaidToMiner).toBe(0n);
+    expect(work.height).toBe(1);
     expect(work.notify).toBe(true);
     expect((await miner.getWork()).notify).toBe(false);
     await miner.submitBitcoinBlock(solvedBlock(work.blockHashForMergedMining, 2n ** 256n / 3n));

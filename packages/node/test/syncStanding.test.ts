@@ -46,7 +46,9 @@ describe("the start-up warning of a node alone", () => {
 
   it("says what the network is, whose it is and how to add bootnodes", () => {
     const {lines, logger} = capture();
-    expect(warnIfAlone({network: "testnet", chainId: 31, p2pEnabled: true, bootnodes: []}, logger)).toBe(true);
+    expect(
+      warnIfAlone({network: "testnet", chainId: 31, p2pEnabled: true, bootnodes: [], allowSolo: false}, logger),
+    ).toBe(true);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("testnet (chain id 31) is xchain's own testnet, not Rootstock's");
     expect(lines[0]).toContain("no bootnodes are configured");
@@ -58,24 +60,34 @@ describe("the start-up warning of a node alone", () => {
   it("names p2p being off, and stays quiet with bootnodes or on regtest", () => {
     const {lines, logger} = capture();
     warnIfAlone(
-      {network: "mainnet", chainId: 30, p2pEnabled: false, bootnodes: ["/ip4/1.2.3.4/tcp/5050/p2p/x"]},
+      {
+        network: "mainnet",
+        chainId: 30,
+        p2pEnabled: false,
+        bootnodes: ["/ip4/1.2.3.4/tcp/5050/p2p/x"],
+        allowSolo: false,
+      },
       logger,
     );
     expect(lines[0]).toContain("p2p is off (p2p.enabled = false)");
-    expect(warnIfAlone({network: "mainnet", chainId: 30, p2pEnabled: true, bootnodes: ["/ip4/1.2.3.4"]}, logger)).toBe(
-      false,
-    );
-    expect(warnIfAlone({network: "regtest", chainId: 33, p2pEnabled: true, bootnodes: []}, logger)).toBe(false);
+    expect(
+      warnIfAlone(
+        {network: "mainnet", chainId: 30, p2pEnabled: true, bootnodes: ["/ip4/1.2.3.4"], allowSolo: false},
+        logger,
+      ),
+    ).toBe(false);
+    expect(
+      warnIfAlone({network: "regtest", chainId: 33, p2pEnabled: true, bootnodes: [], allowSolo: false}, logger),
+    ).toBe(false);
     expect(lines).toHaveLength(1);
   });
 });
 
 describe("net_peerList's entries", () => {
-  it("tell peers apart by the end of their ids (all start with 16Uiu2HAm)", () => {
-    const entry = (id: string) => formatPeer({id, remoteAddress: "/ip4/127.0.0.1/tcp/50501"});
-    expect(entry("16Uiu2HAmVjddjq5XBuk2RtSR2dZSuUSGha7wXksDvQJCsnEmoPEP")).toBe("…snEmoPEP@127.0.0.1:50501");
-    expect(entry("16Uiu2HAmVjddjq5XBuk2RtSR2dZSuUSGha7wXksDvQJCsnEmoABC")).not.toBe(
-      entry("16Uiu2HAmVjddjq5XBuk2RtSR2dZSuUSGha7wXksDvQJCsnEmoPEP"),
-    );
+  it("give the full peer id, then host and port", () => {
+    const entry = (id: string, remoteAddress = "/ip4/127.0.0.1/tcp/50501") => formatPeer({id, remoteAddress});
+    const id = "16Uiu2HAmVjddjq5XBuk2RtSR2dZSuUSGha7wXksDvQJCsnEmoPEP";
+    expect(entry(id)).toBe(`${id}@127.0.0.1:50501`);
+    expect(entry(id, "/ip6/::1/tcp/50501")).toBe(`${id}@[::1]:50501`);
   });
 });

@@ -1,9 +1,12 @@
 export type {CallCacheStats} from "./caches/callCache.ts";
 export type {
+  AdminNodeInfo,
+  AdminPeerInfo,
   DevWallet,
   HealthProbe,
   Keystore,
   LoggingSwitch,
+  PeerAdmin,
   PeerScoringAdmin,
   PeersInfo,
   Readiness,
@@ -32,9 +35,10 @@ export {
 export {hashSecret, newKeyId, newSecret} from "./gateway/secret.ts";
 export {RpcError, RpcErrorCode, type RpcErrorObject} from "./jsonrpc/errors.ts";
 export {MethodRegistry} from "./jsonrpc/registry.ts";
-export type {RequestEvent, RpcEvents} from "./jsonrpc/requestEvents.ts";
+export type {RateLimitedEvent, RequestEvent, RpcEvents} from "./jsonrpc/requestEvents.ts";
 export {KeystoreBusyCode, KeystoreBusyError, type KeystoreBusyType} from "./keystoreBusy.ts";
 export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
+export {type RateLimit, TokenBucket} from "./limits/tokenBucket.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {
   DEV_METHODS,

@@ -1,7 +1,9 @@
 export {cowAccounts, type DevAccount} from "./accounts.ts";
 export {type BuildBlockOptions, ChainBuilder, headerValues} from "./chainBuilder.ts";
+export {FakeBlockEndpoint} from "./fakeBlockEndpoint.ts";
 export {FREE_PORT_SETTINGS, freePortFlags} from "./nodeFlags.ts";
 export {plainHeader} from "./plainHeader.ts";
+export {rskjBlockJson} from "./rskjBlockJson.ts";
 export {sealHeader} from "./sealHeader.ts";
 export {makeSelfSignedCertificate, type SelfSignedCertificate} from "./selfSigned.ts";
 export {type CompiledContract, compileSolidity} from "./solidity.ts";

@@ -6,6 +6,7 @@ import {JsonRpcProvider, WebSocketProvider} from "ethers";
 import {createPublicClient, http, webSocket} from "viem";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import WebSocket from "ws";
+import {addGatewayKey} from "../support/gatewayKeys.ts";
 import {JsonRpcFault, rpc} from "../support/jsonRpc.ts";
 import {type RunningNode, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
 
@@ -16,13 +17,7 @@ let dataDir: string;
 const keys: Record<string, string> = {};
 
 /** `xchain keys add` on the node's data directory: the printed secret and id. */
-async function addKey(args: string[]): Promise<{id: string; secret: string}> {
-  const exit = await runXchain(["keys", "add", "--datadir", dataDir, ...args]);
-  expect(exit.code, exit.stderr).toBe(0);
-  const id = /^id\s+(\S+)$/m.exec(exit.stdout)?.[1] as string;
-  const secret = /^key\s+([0-9a-f]{64})$/m.exec(exit.stdout)?.[1] as string;
-  return {id, secret};
-}
+const addKey = (args: string[]) => addGatewayKey(dataDir, args);
 
 /** A raw HTTP POST to `path` (no URL normalization) with `headers`: status, Retry-After and parsed body. */
 function post(

@@ -43,10 +43,14 @@ describe("a testnet node without peers", () => {
     expect((await node.stop()).code).toBe(0);
   });
 
-  it("serves mining work with --miner.allowSolo", async () => {
+  it("serves mining work with --miner.allowSolo, and its warning says so", async () => {
     const node = await start(["--miner.allowSolo"]);
-    const work = await rpc<{blockHashForMergedMining: string; parentBlockHash: string}>(node.httpUrl, "mnr_getWork");
+    const warning = node.logs.find((l) => l.level === 40 && String(l.msg).includes("not Rootstock's"));
+    expect(warning?.msg).toContain("miner.allowSolo is on, so mining work is served alone");
+    expect(warning?.msg).not.toContain("refused");
+    const work = await rpc<{blockHashForMergedMining: string; height: string}>(node.httpUrl, "mnr_getWork");
     expect(work.blockHashForMergedMining).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(work.height).toBe("0x1");
     expect(await rpc<string[]>(node.httpUrl, "eth_getWork")).toHaveLength(3);
     expect((await node.stop()).code).toBe(0);
   });

@@ -57,6 +57,20 @@ export class WorkManager {
     }
   }
 
+  /**
+   * The work the node seals itself now (the built-in miner, evm_mine): the current work, rebuilt when its
+   * timestamp is behind `stampNow()`, what a template built now would carry. A template built ahead (on
+   * the new head, by a drain that found nothing to mine, for a miner's poll) and sealed a second or more
+   * later would otherwise be stamped in the past. Work served to external miners is left as it is: its
+   * timestamp is in the hash they mine, and it stays solvable in the cache.
+   */
+  async forSealing(stampNow: () => number): Promise<Work> {
+    const work = await this.current(true);
+    if (work.template.header.timestamp >= stampNow()) return work;
+    this.invalidate();
+    return this.current(true);
+  }
+
   /** Resolves once the build in progress, if any, has finished (its failure is the requester's). */
   async settled(): Promise<void> {
     await this.building?.catch(() => undefined);

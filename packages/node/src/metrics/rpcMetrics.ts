@@ -2,7 +2,8 @@
  * RPC requests, errors and latency per method (docs/operations.md), counted from the RPC server's
  * `request` events. The rpc package names only registered methods (others are "unknown"), so the
  * `method` label is bounded; each method's children are looked up once and kept, so a request
- * costs a map lookup and three updates.
+ * costs a map lookup and three updates. With the gateway on, requests, errors and rate refusals are
+ * also counted per API key id (`rateLimited` events): the keys file bounds that label.
  */
 import type {RpcEvents} from "@xchain/rpc";
 import type {EventListeners} from "@xchain/utils";
@@ -38,12 +39,20 @@ export function createRpcMetrics(registry: Registry): EventListeners<RpcEvents> 
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
-  const byKey = new Counter({
-    name: "xchain_rpc_key_requests_total",
-    help: "JSON-RPC requests answered, by API key id (only when the caller's key is known)",
-    labelNames: ["key"] as const,
-    registers: [registry],
-  });
+  const perKey = (name: string, help: string) =>
+    new Counter({name, help, labelNames: ["key"] as const, registers: [registry]});
+  const byKey = perKey(
+    "xchain_rpc_key_requests_total",
+    "JSON-RPC requests answered, by API key id (only when the caller's key is known)",
+  );
+  const errorsByKey = perKey(
+    "xchain_rpc_key_errors_total",
+    "JSON-RPC requests answered with an error, by API key id (permission refusals included)",
+  );
+  const rateLimitedByKey = perKey(
+    "xchain_rpc_key_rate_limited_total",
+    "JSON-RPC requests refused for their API key's rate (docs/gateway.md §3), by API key id",
+  );
   const children = new Map<string, MethodChildren>();
   return {
     request({method, durationMs, failed, keyId}) {
@@ -55,7 +64,12 @@ export function createRpcMetrics(registry: Registry): EventListeners<RpcEvents> 
       child.requests.inc();
       if (failed) child.errors.inc();
       child.latency.observe(durationMs / 1000);
-      if (keyId !== undefined) byKey.labels(keyId).inc();
+      if (keyId === undefined) return;
+      byKey.labels(keyId).inc();
+      if (failed) errorsByKey.labels(keyId).inc();
+    },
+    rateLimited({requests, keyId}) {
+      if (keyId !== undefined) rateLimitedByKey.labels(keyId).inc(requests);
     },
   };
 }

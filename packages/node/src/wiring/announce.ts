@@ -47,6 +47,7 @@ export function announceStart(opts: NodeOptions, started: StartedNode): void {
       chainId: chainspec.params.chainId,
       p2pEnabled: opts.p2p.enabled,
       bootnodes: opts.p2p.bootnodes,
+      allowSolo: opts.miner.allowSolo,
     },
     logger.child({module: "p2p"}),
   );

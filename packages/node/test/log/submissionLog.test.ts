@@ -3,15 +3,17 @@ import {EventEmitter} from "node:events";
 import {ImportResultKind} from "@xchain/chain";
 import {MinerError, MinerErrorCode, type MinerEvents} from "@xchain/miner";
 import {type Logger, noopLogger, subscribe} from "@xchain/utils";
+import pino from "pino";
 import {describe, expect, it} from "vitest";
 import {submissionLog} from "../../src/log/submissionLog.ts";
 
 describe("the submission log", () => {
-  it("logs each mnr_* submission's block and result, or why it was refused, with the error as err", () => {
+  it("logs each mnr_* submission's block and result, or why it was refused, with the error's code and metadata", () => {
     const lines: [object, string][] = [];
     const logger: Logger = {
       ...noopLogger,
       info: (fields: object | string, msg?: string) => void lines.push([fields as object, msg ?? ""]),
+      warn: (fields: object | string, msg?: string) => void lines.push([fields as object, `warn ${msg}`]),
     };
     const events = new EventEmitter<MinerEvents>();
     subscribe(events, submissionLog(logger));
@@ -32,10 +34,30 @@ describe("the submission log", () => {
         expect.stringMatching(/^mnr_submitBitcoinBlock: block 7 0x00010203.*IMPORTED_BEST$/),
       ],
       [
-        {method: "mnr_submitBitcoinBlockPartialMerkle", err: error},
-        `mnr_submitBitcoinBlockPartialMerkle refused: ${error.message}`,
+        {method: "mnr_submitBitcoinBlockPartialMerkle", code: MinerErrorCode.RATE_LIMITED, retryAfterMs: 10_000},
+        "mnr_submitBitcoinBlockPartialMerkle refused: Cannot publish block, block submission rate limit exceeded",
       ],
-      [{method: "mnr_submitBitcoinBlock", err: fault}, "mnr_submitBitcoinBlock refused: disk full"],
+      [{method: "mnr_submitBitcoinBlock"}, "warn mnr_submitBitcoinBlock failed: disk full"],
     ]);
+  });
+
+  it("writes an expected refusal as one JSON line without a stack (the rate limit of testnet)", () => {
+    const written: string[] = [];
+    const logger = pino({level: "info", base: undefined}, {write: (line: string) => void written.push(line)});
+    const events = new EventEmitter<MinerEvents>();
+    subscribe(events, submissionLog(logger));
+    const error = new MinerError({code: MinerErrorCode.RATE_LIMITED, retryAfterMs: 9_000});
+    events.emit("submission", {
+      method: "mnr_submitBitcoinBlock",
+      outcome: {kind: "refused", reason: error.message, error},
+    });
+    expect(written).toHaveLength(1);
+    expect(written[0]).not.toContain("stack");
+    expect(JSON.parse(written[0]!)).toMatchObject({
+      level: 30,
+      code: "MINER_RATE_LIMITED",
+      retryAfterMs: 9_000,
+      msg: "mnr_submitBitcoinBlock refused: Cannot publish block, block submission rate limit exceeded",
+    });
   });
 });

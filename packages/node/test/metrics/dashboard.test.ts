@@ -48,12 +48,29 @@ function metricNames(expr: string): string[] {
   );
 }
 
+const readDashboard = (): Dashboard =>
+  JSON.parse(readFileSync(join(root, "docs", "grafana-dashboard.json"), "utf8")) as Dashboard;
+
 describe("the Grafana dashboard", () => {
   it("references only exported metrics", () => {
-    const dashboard = JSON.parse(readFileSync(join(root, "docs", "grafana-dashboard.json"), "utf8")) as Dashboard;
+    const dashboard = readDashboard();
     const exported = exportedNames();
     const referenced = dashboard.panels.flatMap((p) => p.targets.flatMap((t) => metricNames(t.expr)));
     expect(referenced.length).toBeGreaterThan(20);
     expect(referenced.filter((name) => !exported.has(name))).toEqual([]);
+  });
+
+  it("plots every per-key metric of the gateway by key", () => {
+    const perKey = [...exportedNames()].filter((name) => name.startsWith("xchain_rpc_key_"));
+    expect(perKey.sort()).toEqual([
+      "xchain_rpc_key_errors_total",
+      "xchain_rpc_key_rate_limited_total",
+      "xchain_rpc_key_requests_total",
+    ]);
+    const byKey = readDashboard()
+      .panels.flatMap((p) => p.targets.map((t) => t.expr))
+      .filter((expr) => expr.includes("by (key)"))
+      .flatMap(metricNames);
+    expect(byKey.sort()).toEqual(perKey);
   });
 });

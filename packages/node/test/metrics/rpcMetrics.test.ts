@@ -21,4 +21,22 @@ describe("the RPC metrics", () => {
     expect(text).toContain('xchain_rpc_request_duration_seconds_sum{method="eth_blockNumber"} 0.006');
     expect(text).toContain('xchain_rpc_key_requests_total{key="k1"} 1');
   });
+
+  it("count each API key's requests, errors and rate refusals; nothing per key without one", async () => {
+    const registry = new Registry();
+    const events = new EventEmitter<RpcEvents>();
+    subscribe(events, createRpcMetrics(registry));
+    events.emit("request", {method: "eth_chainId", durationMs: 1, failed: false, keyId: "3fa2c1d0"});
+    events.emit("request", {method: "debug_traceCall", durationMs: 1, failed: true, keyId: "3fa2c1d0"});
+    events.emit("request", {method: "eth_chainId", durationMs: 1, failed: true});
+    events.emit("rateLimited", {requests: 3, keyId: "3fa2c1d0"});
+    events.emit("rateLimited", {requests: 1, keyId: "77aa0b1c"});
+    events.emit("rateLimited", {requests: 5});
+    const text = await registry.metrics();
+    expect(text).toContain('xchain_rpc_key_requests_total{key="3fa2c1d0"} 2');
+    expect(text).toContain('xchain_rpc_key_errors_total{key="3fa2c1d0"} 1');
+    expect(text).toContain('xchain_rpc_key_rate_limited_total{key="3fa2c1d0"} 3');
+    expect(text).toContain('xchain_rpc_key_rate_limited_total{key="77aa0b1c"} 1');
+    expect(text.match(/^xchain_rpc_key_\w+\{/gm)).toHaveLength(4);
+  });
 });

@@ -12,8 +12,19 @@ export interface RequestEvent {
   keyId?: string;
 }
 
+/**
+ * A body refused for its sender's rate (docs/gateway.md §3), before any of it ran: `requests` is what it
+ * held (one for a body that did not parse), `keyId` the API key's id when the sender is a key.
+ */
+export interface RateLimitedEvent {
+  requests: number;
+  keyId?: string;
+}
+
 /** The RPC server's events; listeners run synchronously on the request path and must not throw. */
 export interface RpcEvents {
   /** After every answered request, notifications included; requests are timed only while someone listens. */
   request: [RequestEvent];
+  /** After a JSON body was refused for its sender's rate (HTTP 429, or 400 for a batch over the burst). */
+  rateLimited: [RateLimitedEvent];
 }

@@ -12,6 +12,7 @@ import {
 } from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import type {RpcModuleName} from "../options.ts";
+import {adminMethods} from "./admin.ts";
 import {debugTraceCallMethods} from "./debug/traceCall.ts";
 import {debugTraceMethods} from "./debug/traceMethods.ts";
 import {wireProtocolMethods} from "./debug/wireProtocol.ts";
@@ -47,6 +48,7 @@ export const rpcModules = {
   debug: (deps) => [debugTraceMethods(deps), debugTraceCallMethods(deps), wireProtocolMethods(deps)],
   trace: (deps) => [traceMethods(deps)],
   sco: (deps) => [scoMethods(deps)],
+  admin: (deps) => [adminMethods(deps)],
   db: () => [dbMethods()],
   shh: () => [shhMethods()],
 } satisfies Record<RpcModuleName, ModuleFactory>;

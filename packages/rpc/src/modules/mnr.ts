@@ -49,7 +49,10 @@ function submitted(result: SubmitBlockResult): object {
 /** mnr_* methods. */
 export function mnrMethods({miner}: Pick<ModuleDeps, "miner">): Record<string, RpcMethod> {
   return {
-    /** Handler for `mnr_getWork` (docs/protocol/mining-rpc.md §2): feesPaidToMiner is a decimal string */
+    /**
+     * Handler for `mnr_getWork` (docs/protocol/mining-rpc.md §2): feesPaidToMiner is a decimal string; `height`,
+     * the number of the block mined, is xchain's extra field after rskj's five (docs/mining.md, "Get work")
+     */
     getWork: method([], async () => {
       const work = await requireMiner(miner).getWork();
       return {
@@ -58,6 +61,7 @@ export function mnrMethods({miner}: Pick<ModuleDeps, "miner">): Record<string, R
         feesPaidToMiner: work.feesPaidToMiner.toString(10),
         notify: work.notify,
         parentBlockHash: toData(work.parentBlockHash),
+        height: toQuantity(work.height),
       };
     }),
     /** Handler for `mnr_submitBitcoinBlock` */

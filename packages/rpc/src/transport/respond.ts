@@ -18,6 +18,7 @@ import type {Principal, RequestLimits} from "../jsonrpc/principal.ts";
 import type {Connection, RequestContext} from "../jsonrpc/registry.ts";
 import {ResponseBudget} from "../jsonrpc/responseBudget.ts";
 import type {Sender} from "../limits/admission.ts";
+import {requestCount} from "../limits/rateLimit.ts";
 import type {RpcOptions} from "../options.ts";
 import type {ConnectionRequests} from "./connectionRequests.ts";
 import type {InFlightRequests} from "./inFlight.ts";
@@ -68,8 +69,12 @@ export function reply(
     maxBatchSize < dispatchOptions.maxBatchSize ? {...dispatchOptions, maxBatchSize} : dispatchOptions,
   );
   // A body refused before it runs costs its sender a token too: over the rate, the rate's answer.
-  const overRate = sender.checkRate(parsed.kind === "answered" ? undefined : parsed.raw, transport.client);
-  if (overRate) return overRate;
+  const raw = parsed.kind === "answered" ? undefined : parsed.raw;
+  const overRate = sender.checkRate(raw, transport.client);
+  if (overRate) {
+    dispatchOptions.events?.emit("rateLimited", {requests: requestCount(raw), keyId: sender.id});
+    return overRate;
+  }
   if (parsed.kind === "answered") return parsed.result;
   const timeoutMs = dispatchOptions.registry.timeBudgetMs(methodsOf(parsed.raw), limits.requestTimeoutMs);
   // Aborted with -32011 as its reason: a read that stops on it (`throwIfAborted`) ends as a timeout.

@@ -1,5 +1,6 @@
 /**
- * JSON-RPC over WebSocket (docs/rpc.md §4.1, §4.8): text messages through the same dispatch, each at
+ * JSON-RPC over WebSocket (docs/rpc.md §4.1, §4.8): text messages, and binary ones holding UTF-8 JSON
+ * (`frameText`), through the same dispatch and answered as text, each at
  * most `maxBodyBytes` (larger: the `ws` library closes with 1009). A connection runs at most
  * `maxInFlightPerConnection` requests at a time; the messages already read beyond that wait, and
  * the socket is paused until they have started, so a flooding client slows itself down (TCP
@@ -32,6 +33,7 @@ import {browserRefusal} from "./browserGuard.ts";
 import {capConnections} from "./connectionCap.ts";
 import {ConnectionRequests} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
+import {frameText} from "./frameText.ts";
 import {requestTimeouts} from "./requestTimeouts.ts";
 import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
 import type {TlsCredentials} from "./tls.ts";
@@ -194,8 +196,9 @@ function serve(
   };
 
   socket.on("message", (data: RawData, isBinary: boolean) => {
-    // With the default binaryType ("nodebuffer") a message is one Buffer; binary frames are not JSON text.
-    const text = isBinary ? "" : (data as Buffer).toString("utf8");
+    // With the default binaryType ("nodebuffer") a message is one Buffer. A binary one is read as UTF-8 JSON
+    // (web3.py sends those); one that is not UTF-8 reads as "", answered -32700 as any text that is not JSON.
+    const text = frameText(data as Buffer, isBinary) ?? "";
     if (revoked) {
       send(refusalOf(text, revoked));
       return;

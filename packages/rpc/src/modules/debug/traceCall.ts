@@ -34,7 +34,7 @@ export function debugTraceCallMethods(
       [param("transaction", callRequest), param("block", blockRef), traceOptions],
       async (request, block, opts, context) => {
         checkStateOverrideAllowed(opts.stateOverrides, context);
-        const header = await requireHeader(deps.chain, block, deps.pendingBlock);
+        const header = await requireHeader(deps.chain, block, options, deps.pendingBlock);
         const gas = request.gas !== undefined && request.gas < cap ? request.gas : cap;
         return executions.run(context, async () => {
           const prepared = await prepareCall(deps, request, header, context, opts.stateOverrides, opts.blockOverrides);

@@ -19,7 +19,7 @@ import {replayInput} from "../../resolve/blockReplay.ts";
 import {findHeader, isPendingRef} from "../../resolve/blocks.ts";
 import {type TracedResult, traceWithChosenTracer} from "./chosenTracer.ts";
 
-type DebugTraceDeps = Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "pendingBlock">;
+type DebugTraceDeps = Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "pendingBlock" | "options">;
 
 /** debug_trace* methods. */
 export function debugTraceMethods(deps: DebugTraceDeps): Record<string, RpcMethod> {
@@ -41,7 +41,7 @@ export function debugTraceMethods(deps: DebugTraceDeps): Record<string, RpcMetho
     /** Handler for `debug_traceBlockByNumber`: as by hash, for a number, tag or hash */
     traceBlockByNumber: method([param("block", blockRef), options], async (ref, opts, context) => {
       const pending = deps.pendingBlock && isPendingRef(ref) ? await deps.pendingBlock.pendingBlock() : undefined;
-      const header = pending ? undefined : await findHeader(deps.chain, ref);
+      const header = pending ? undefined : await findHeader(deps.chain, ref, deps.options);
       const block = pending?.block ?? (header && (await deps.chain.getBlock(header.hash())));
       return block ? blockResult(await traceBlock(deps, block, opts, context, {}), context) : null;
     }),

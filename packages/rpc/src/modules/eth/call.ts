@@ -60,7 +60,7 @@ export function ethCallMethods(
         };
         // At the head no lookup is needed: a kept answer goes back at once, without a promise.
         const head = headHeaderFor(deps.chain, block);
-        return head ? answerAt(head) : requireHeader(deps.chain, block, deps.pendingBlock).then(answerAt);
+        return head ? answerAt(head) : requireHeader(deps.chain, block, options, deps.pendingBlock).then(answerAt);
       },
     ),
     /** Handler for `eth_estimateGas`: the lowest gas limit that succeeds */
@@ -69,7 +69,7 @@ export function ethCallMethods(
       (request, block, overrides, context) =>
         executions.run(context, async () => {
           checkStateOverrideAllowed(overrides, context);
-          const header = await requireHeader(deps.chain, block, deps.pendingBlock);
+          const header = await requireHeader(deps.chain, block, options, deps.pendingBlock);
           const prepared = await prepareCall(deps, request, header, context, overrides);
           let bound = min(prepared.header.gasLimit, BigInt(options.gasEstimationCap));
           if (request.gas !== undefined) bound = min(bound, request.gas);

@@ -34,19 +34,22 @@ function solve(work: Work, merkleRoot?: Uint8Array): {header: Uint8Array; coinba
 const IMPORTED_BEST = toData(utf8ToBytes(ImportResultKind.IMPORTED_BEST));
 
 describe("mnr_getWork", () => {
-  it("has docs/protocol/mining-rpc.md §2's shape: feesPaidToMiner in decimal, the regtest target", async () => {
+  it("has docs/protocol/mining-rpc.md §2's shape: feesPaidToMiner in decimal, the regtest target; then height", async () => {
     const work = await node.result("mnr_getWork");
+    // rskj's five fields in rskj's order, then xchain's extra height (docs/mining.md): a client reading rskj's shape still reads it.
     expect(Object.keys(work)).toEqual([
       "blockHashForMergedMining",
       "target",
       "feesPaidToMiner",
       "notify",
       "parentBlockHash",
+      "height",
     ]);
     expect(work).toMatchObject({
       target: `0x${"55".repeat(32)}`,
       feesPaidToMiner: "0",
       parentBlockHash: toData(node.chain.head().hash),
+      height: toQuantity(node.chain.head().number + 1),
     });
     expect(work.blockHashForMergedMining).toMatch(/^0x[0-9a-f]{64}$/);
     expect(typeof work.notify).toBe("boolean");
