@@ -28,6 +28,8 @@ export interface CallExecutor {
   call(input: CallInput): Promise<CallResult>;
   /** A block re-executed for a tracer (trace_*, debug_trace*); the outcomes of the traced transactions. */
   trace(input: ExecuteBlockInput, tracer: ExecutionTracer, scope?: TraceScope): Promise<TransactionOutcome[]>;
+  /** One message as `call` runs it, told to a tracer as one transaction (debug_traceCall). */
+  traceCall(input: CallInput, tracer: ExecutionTracer): Promise<CallResult>;
 }
 
 /**

@@ -7,6 +7,6 @@ export {rskjBlockJson} from "./rskjBlockJson.ts";
 export {sealHeader} from "./sealHeader.ts";
 export {makeSelfSignedCertificate, type SelfSignedCertificate} from "./selfSigned.ts";
 export {type CompiledContract, compileSolidity} from "./solidity.ts";
-export {TRACE_CHILD_SOURCE} from "./traceContracts.ts";
+export {REVERT_REASONS_SOURCE, TRACE_CHILD_SOURCE} from "./traceContracts.ts";
 export {readJsonVector, readMainnetHeaderLines, vectorPath, vectorsDir} from "./vectors.ts";
 export {type JsonRpcReply, type Notification, WsClient} from "./wsClient.ts";

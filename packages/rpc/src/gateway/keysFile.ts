@@ -13,7 +13,7 @@ export interface KeyPermissions {
   namespaces: string[];
   /** Single methods granted besides the namespaces, restricted ones (`xchain_getStorageBytesAt`) included. */
   methods: string[];
-  /** Whether its eth_call/eth_estimateGas take a state override; unset, `rpc.allowCallStateOverride` decides. */
+  /** Whether its eth_call/eth_estimateGas/debug_traceCall take a state override; unset, `rpc.allowCallStateOverride` decides. */
   stateOverride?: boolean;
 }
 

@@ -13,6 +13,7 @@ import {
 import type {ModuleDeps} from "../moduleDeps.ts";
 import type {RpcModuleName} from "../options.ts";
 import {adminMethods} from "./admin.ts";
+import {debugTraceCallMethods} from "./debug/traceCall.ts";
 import {debugTraceMethods} from "./debug/traceMethods.ts";
 import {wireProtocolMethods} from "./debug/wireProtocol.ts";
 import {devControlMethods} from "./dev/index.ts";
@@ -44,7 +45,7 @@ export const rpcModules = {
   mnr: (deps) => [mnrMethods(deps)],
   personal: (deps) => [personalMethods(deps)],
   txpool: (deps) => [txpoolMethods(deps)],
-  debug: (deps) => [debugTraceMethods(deps), wireProtocolMethods(deps)],
+  debug: (deps) => [debugTraceMethods(deps), debugTraceCallMethods(deps), wireProtocolMethods(deps)],
   trace: (deps) => [traceMethods(deps)],
   sco: (deps) => [scoMethods(deps)],
   admin: (deps) => [adminMethods(deps)],
