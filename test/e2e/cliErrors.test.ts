@@ -2,7 +2,7 @@
 // --help; `start --help` groups its flags; each setting that would fail start-up halfway is
 // refused before the database opens with one line naming it and exit code 2 (docs/config.md).
 import {execFile, spawn} from "node:child_process";
-import {mkdtempSync, readdirSync, writeFileSync} from "node:fs";
+import {existsSync, mkdtempSync, readdirSync, writeFileSync} from "node:fs";
 import {createServer, type Server} from "node:net";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
@@ -118,8 +118,20 @@ describe("settings refused before the database opens", () => {
     const dataDir = join(parent, "file", "node");
     const r = await runXchain(["start", ...freePortFlags(dataDir)]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^xchain: dataDir: cannot create the data directory ${dataDir}: ENOTDIR`));
-    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr.trim()).toBe(`xchain: dataDir: ${join(parent, "file")} (in ${dataDir}) is a file, not a directory`);
+    const file = await runXchain(["start", ...freePortFlags(join(parent, "file"))]);
+    expect(file.code).toBe(2);
+    expect(file.stderr.trim()).toBe(`xchain: dataDir: ${join(parent, "file")} is a file, not a directory`);
+  });
+
+  // Node's mkdir({recursive: true}) spun at 100 % CPU there forever (ENOENT from a parent that exists).
+  it.runIf(existsSync("/proc/self"))("a data directory under /proc: refused, the process exits", async () => {
+    const r = await runXchain(["start", ...freePortFlags("/proc/nope")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      "xchain: dataDir: cannot create /proc/nope: its parent /proc exists but does not accept new directories " +
+        "(ENOENT: a virtual file system such as /proc, or a dangling symlink)",
+    );
   });
 });
 

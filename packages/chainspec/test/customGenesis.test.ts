@@ -97,6 +97,47 @@ describe("parseCustomGenesis", () => {
     ]);
   });
 
+  it("reads geth's odd-length hex quantities as the numbers they are (difficulty 0x1)", () => {
+    const account = "0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826";
+    const geth = {
+      ...minimal,
+      difficulty: "0x1",
+      gasLimit: "0x1c9c380",
+      timestamp: "0x5",
+      minimumGasPrice: "0xa",
+      alloc: {[account]: {balance: "0x1", nonce: "0x3"}},
+    };
+    const {genesis} = parseCustomGenesis(JSON.stringify(geth));
+    expect(bytesToHex(genesis.header.difficultyBytes)).toBe("01");
+    expect(bytesToHex(genesis.header.gasLimitBytes)).toBe("01c9c380");
+    expect(genesis.header.timestamp).toBe(5);
+    expect(genesis.header.minimumGasPrice).toBe(10n);
+    expect(genesis.alloc[0]!.balance).toBe(1n);
+    expect(genesis.alloc[0]!.nonce).toBe(3n);
+    // An odd-length value reads the same as its zero-padded form, so the genesis block is the same.
+    const padded = parseCustomGenesis(JSON.stringify({...geth, difficulty: "0x01", gasLimit: "0x01c9c380"}));
+    expect(padded.genesis.header).toEqual(genesis.header);
+  });
+
+  it("says what is wrong with malformed hex: the digit, the prefix, the length", () => {
+    expect(errorOf({...minimal, difficulty: "0x1g"}).message).toBe(
+      'genesis: "difficulty" must be 0x-prefixed hex of at most 32 bytes, not "0x1g" ("g" at offset 3 is not a hex digit)',
+    );
+    expect(errorOf({...minimal, gasLimit: "989680"}).message).toBe(
+      'genesis: "gasLimit" must be 0x-prefixed hex of at most 32 bytes, not "989680" (no 0x prefix)',
+    );
+    expect(errorOf({...minimal, gasLimit: 10_000_000}).message).toBe(
+      'genesis: "gasLimit" must be 0x-prefixed hex of at most 32 bytes, not 10000000',
+    );
+    expect(errorOf({...minimal, difficulty: `0x${"01".repeat(33)}`}).message).toMatch(/, not 33 bytes$/);
+    expect(errorOf({...minimal, extraData: "0xabc"}).message).toBe(
+      'genesis: "extraData" must be 0x-prefixed hex bytes, not "0xabc" (3 hex digits: bytes take two each)',
+    );
+    expect(errorOf({...minimal, timestamp: "0x1z"}).message).toMatch(
+      /"timestamp" must be .*, not "0x1z" \("z" at offset 3 is not a hex digit\)$/,
+    );
+  });
+
   it("says why a chain id is refused", () => {
     expect(errorOf({...minimal, config: {chainId: 1337}}).message).toMatch(/1 to 109 .*one byte/);
     expect(errorOf({...minimal, config: {chainId: 31}}).message).toMatch(/Rootstock's testnet/);
@@ -139,7 +180,7 @@ describe("parseCustomGenesis", () => {
     ["a zero difficulty", {...minimal, difficulty: "0x00"}, GenesisErrorCode.BAD_VALUE, "difficulty"],
     ["a negative (signed) difficulty", {...minimal, difficulty: "0x80"}, GenesisErrorCode.BAD_VALUE, "difficulty"],
     ["a difficulty without 0x", {...minimal, difficulty: "01"}, GenesisErrorCode.BAD_VALUE, "difficulty"],
-    ["an odd-length gasLimit", {...minimal, gasLimit: "0x98968"}, GenesisErrorCode.BAD_VALUE, "gasLimit"],
+    ["a gasLimit with a non-hex digit", {...minimal, gasLimit: "0x98968g"}, GenesisErrorCode.BAD_VALUE, "gasLimit"],
     ["a gasLimit below the minimum", {...minimal, gasLimit: "0x2dc6bf"}, GenesisErrorCode.BAD_VALUE, "gasLimit"],
     ["a negative timestamp", {...minimal, timestamp: -1}, GenesisErrorCode.BAD_VALUE, "timestamp"],
     ["a short coinbase", {...minimal, coinbase: "0x3333"}, GenesisErrorCode.BAD_VALUE, "coinbase"],

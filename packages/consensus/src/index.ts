@@ -5,7 +5,12 @@ export {uncleHeaderRules, validateHeaderAgainstParent, validateHeaderStandalone}
 export {btcTimestampRule} from "./rules/btcTimestampRule.ts";
 export {difficultyRule} from "./rules/difficultyRule.ts";
 export {extraDataRule} from "./rules/extraDataRule.ts";
-export {checkForkDetectionData, type HeaderAncestry} from "./rules/forkDetectionDataRule.ts";
+export {
+  checkForkDetectionData,
+  FORK_DETECTION_ANCESTORS,
+  type ForkDetectionCheck,
+  type HeaderAncestry,
+} from "./rules/forkDetectionDataRule.ts";
 export {gasLimitRule} from "./rules/gasLimitRule.ts";
 export {gasUsedRule} from "./rules/gasUsedRule.ts";
 export {mergedMiningRule} from "./rules/mergedMiningRule.ts";

@@ -133,6 +133,14 @@ export class BlockExecutor {
   }
 
   /**
+   * Runs one message as `call` does, telling `tracer` about it as one transaction (debug_traceCall,
+   * tracing/traceMessage.ts); nothing is kept.
+   */
+  traceCall(input: CallInput, tracer: ExecutionTracer): Promise<CallResult> {
+    return this.calls.traceCall(input, tracer);
+  }
+
+  /**
    * Re-executes a block's transactions on its parent's state exactly as `execute` does, telling
    * `tracer` what happens; nothing is written. With `scope.only`, only that transaction is traced
    * and the run stops after it. The outcomes of the traced transactions.

@@ -15,6 +15,7 @@ import {defaultSyncOptions, type SyncOptions} from "@xchain/sync";
 import {defaultTxPoolOptions, type TxPoolOptions} from "@xchain/txpool";
 import type {LogLevel} from "./logger.ts";
 import type {NetworkChoice} from "./network.ts";
+import type {VerifyRpcOptions} from "./verify/rpcBlockFetcher.ts";
 
 export type {NetworkChoice} from "./network.ts";
 
@@ -205,3 +206,15 @@ export function gatewayKeysFile(dataDir: string): string {
 export function defaultDataDir(network: NetworkChoice): string {
   return join(homedir(), ".xchain", network);
 }
+
+/**
+ * `verify-headers --rpc` (docs/operations.md §9): batches of 50 blocks, two in flight, at most 100 blocks a
+ * second (two batch requests: gentle on a public node), 5 retries of a transient failure, 30 s per request.
+ */
+export const defaultVerifyRpcOptions: VerifyRpcOptions = {
+  batchSize: 50,
+  concurrency: 2,
+  rate: 100,
+  retries: 5,
+  timeoutMs: 30_000,
+};

@@ -14,12 +14,12 @@ import {
   type PeerInfo,
   PeerScoringManager,
 } from "@xchain/p2p";
-import type {PeerScoringAdmin, PeersInfo, SyncStatusSource, WireQueue} from "@xchain/rpc";
+import type {PeerAdmin, PeerScoringAdmin, PeersInfo, SyncStatusSource, WireQueue} from "@xchain/rpc";
 import {defaultRelayOptions, Relay, SyncManager, type SyncOptions, type SyncProgress} from "@xchain/sync";
 import type {TxPool} from "@xchain/txpool";
-import {shortPeerId} from "./log/format.ts";
 import {logPeerEvents} from "./log/peerLog.ts";
 import type {Logger} from "./logger.ts";
+import {peerAdminOf} from "./p2pAdmin.ts";
 import {syncStatusOf} from "./syncStanding.ts";
 
 /** What `startP2P` builds: RPC's views, the listen addresses, and `close`. */
@@ -27,6 +27,8 @@ export interface P2PStack {
   peers: PeersInfo;
   sync: SyncStatusSource;
   scoring: PeerScoringAdmin;
+  /** `admin_*`: peers added at run time, node and peer info. */
+  admin: PeerAdmin;
   /** The received messages the p2p layer has not finished handling (`debug_wireProtocolQueueSize`). */
   wireQueue: WireQueue;
   /** Multiaddrs with `/p2p/<peer id>`. */
@@ -92,6 +94,7 @@ export async function startP2P(
     },
     // RPC parses the addresses and blocks; the scoring's entries are its DTOs as they are.
     scoring,
+    admin: peerAdminOf(network, chainspec, chain),
     wireQueue: {queueSize: () => network.queuedMessages()},
     addresses: network.listenAddresses(),
     bestPeerNumber: () => {
@@ -131,10 +134,14 @@ function onSyncChange(sync: SyncManager, listener: (status: SyncProgress | undef
   };
 }
 
-/** docs/rpc.md §4.2: a short peer id (its end, which tells peers apart), a separator, then host and port. */
+/**
+ * docs/rpc.md §4.2: the full peer id (what `admin_addPeer`, `sco_clearPeerScoring` and bootnode lists
+ * take), `@`, then host and port (an IPv6 host in brackets).
+ */
 export function formatPeer(peer: Pick<PeerInfo, "id" | "remoteAddress">): string {
   const parts = peer.remoteAddress.split("/");
-  // /ip4/<host>/tcp/<port>/…
-  const hostPort = parts.length >= 5 ? `${parts[2]}:${parts[4]}` : peer.remoteAddress;
-  return `${shortPeerId(peer.id)}@${hostPort}`;
+  // /ip4/<host>/tcp/<port>/… or /ip6/<host>/tcp/<port>/…
+  const host = parts[1] === "ip6" ? `[${parts[2]}]` : parts[2];
+  const hostPort = parts.length >= 5 ? `${host}:${parts[4]}` : peer.remoteAddress;
+  return `${peer.id}@${hostPort}`;
 }

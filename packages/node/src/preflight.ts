@@ -3,9 +3,9 @@
  * naming it (exit code 2) instead of failing halfway: listeners on distinct, free ports, bootnodes
  * that are multiaddrs with a peer id, and a data directory that can be created.
  */
-import {mkdir} from "node:fs/promises";
 import {createServer} from "node:net";
 import {bootnodeProblem} from "@xchain/p2p";
+import {makeDirectory} from "@xchain/utils";
 import {ConfigError, ConfigErrorCode} from "./config/errors.ts";
 import type {NodeOptions} from "./options.ts";
 
@@ -74,9 +74,10 @@ async function checkPortFree({key, host, port}: Listener): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
+/** The data directory exists or can be created, is a directory, and this process can write in it. */
 async function checkDataDir(path: string): Promise<void> {
   try {
-    await mkdir(path, {recursive: true});
+    await makeDirectory(path);
   } catch (e) {
     throw new ConfigError({
       code: ConfigErrorCode.DATADIR_UNCREATABLE,

@@ -84,11 +84,10 @@ describe("the start-up warning of a node alone", () => {
 });
 
 describe("net_peerList's entries", () => {
-  it("tell peers apart by the end of their ids (all start with 16Uiu2HAm)", () => {
-    const entry = (id: string) => formatPeer({id, remoteAddress: "/ip4/127.0.0.1/tcp/50501"});
-    expect(entry("16Uiu2HAmVjddjq5XBuk2RtSR2dZSuUSGha7wXksDvQJCsnEmoPEP")).toBe("…snEmoPEP@127.0.0.1:50501");
-    expect(entry("16Uiu2HAmVjddjq5XBuk2RtSR2dZSuUSGha7wXksDvQJCsnEmoABC")).not.toBe(
-      entry("16Uiu2HAmVjddjq5XBuk2RtSR2dZSuUSGha7wXksDvQJCsnEmoPEP"),
-    );
+  it("give the full peer id, then host and port", () => {
+    const entry = (id: string, remoteAddress = "/ip4/127.0.0.1/tcp/50501") => formatPeer({id, remoteAddress});
+    const id = "16Uiu2HAmVjddjq5XBuk2RtSR2dZSuUSGha7wXksDvQJCsnEmoPEP";
+    expect(entry(id)).toBe(`${id}@127.0.0.1:50501`);
+    expect(entry(id, "/ip6/::1/tcp/50501")).toBe(`${id}@[::1]:50501`);
   });
 });

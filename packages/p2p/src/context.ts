@@ -28,6 +28,11 @@ export interface NetworkContext {
   report(peer: PeerId, event: PeerEvent): boolean;
   /** Closes every connection with a peer (no score). */
   hangUp(peer: PeerId, reason: string): void;
+  /**
+   * The status handshake with a peer failed: `wrongNetwork` when it is of another network, genesis or
+   * protocol version (the bootnode keeper warns about its bootnodes, docs/p2p.md "Bootnodes").
+   */
+  handshakeFailed(peer: PeerId, reason: string, wrongNetwork: boolean): void;
 }
 
 /** A signal that fires after `timeoutMs` or at shutdown. */

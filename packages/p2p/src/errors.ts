@@ -1,6 +1,6 @@
 /**
  * Typed failures of the p2p package. Callers branch on `err.code` (sync retries another peer on
- * TIMEOUT or BAD_RESPONSE; RPC maps INVALID_BAN_ADDRESS to an invalid-parameter error).
+ * TIMEOUT or BAD_RESPONSE; RPC maps INVALID_BAN_ADDRESS and INVALID_PEER_ADDRESS to invalid-parameter errors).
  */
 import {NodeError} from "@xchain/utils";
 
@@ -25,6 +25,10 @@ export enum P2PErrorCode {
   REQUEST_FAILED = "P2P_REQUEST_FAILED",
   /** The host is not running (before `start` or after `stop`). */
   NOT_RUNNING = "P2P_NOT_RUNNING",
+  /** `admin_addPeer`/`admin_removePeer` with something that is not a multiaddr ending in `/p2p/<peer id>`. */
+  INVALID_PEER_ADDRESS = "P2P_INVALID_PEER_ADDRESS",
+  /** `admin_addPeer` past the most peers it may add. */
+  TOO_MANY_ADDED_PEERS = "P2P_TOO_MANY_ADDED_PEERS",
 }
 
 /** Each code with its metadata. */
@@ -38,7 +42,9 @@ export type P2PErrorType =
   | {code: P2PErrorCode.UNKNOWN_PEER; peer: string}
   | {code: P2PErrorCode.INVALID_REQUEST; reason: string}
   | {code: P2PErrorCode.REQUEST_FAILED; peer: string; protocol: string; reason: string}
-  | {code: P2PErrorCode.NOT_RUNNING};
+  | {code: P2PErrorCode.NOT_RUNNING}
+  | {code: P2PErrorCode.INVALID_PEER_ADDRESS; address: string; reason: string}
+  | {code: P2PErrorCode.TOO_MANY_ADDED_PEERS; limit: number};
 
 /** A failure of the p2p host, its protocols or its configuration. */
 export class P2PError extends NodeError<P2PErrorType> {
@@ -69,5 +75,9 @@ function describe(t: P2PErrorType): string {
       return `request to ${t.peer} on ${t.protocol} failed: ${t.reason}`;
     case P2PErrorCode.NOT_RUNNING:
       return "the p2p host is not running";
+    case P2PErrorCode.INVALID_PEER_ADDRESS:
+      return `invalid peer address ${t.address}: ${t.reason}`;
+    case P2PErrorCode.TOO_MANY_ADDED_PEERS:
+      return `at most ${t.limit} peers may be added with admin_addPeer (admin_removePeer drops one)`;
   }
 }

@@ -4,12 +4,12 @@
  * in the same directory, then a rename), and never replaced: a file that does not hold a key is an
  * error for the operator to look at, because a new key would be a new peer id.
  */
-import {mkdir, readFile} from "node:fs/promises";
+import {readFile} from "node:fs/promises";
 import {join} from "node:path";
 import {generateKeyPair, privateKeyFromProtobuf, privateKeyToProtobuf} from "@libp2p/crypto/keys";
 import type {PrivateKey} from "@libp2p/interface";
 import {peerIdFromPrivateKey} from "@libp2p/peer-id";
-import {writeFileAtomically} from "@xchain/utils";
+import {makeDirectory, writeFileAtomically} from "@xchain/utils";
 import {P2PError, P2PErrorCode} from "./errors.ts";
 
 /** Name of the key file inside the data directory. */
@@ -27,7 +27,7 @@ export async function loadOrCreateIdentity(dataDir: string): Promise<PrivateKey>
   const path = join(dataDir, IDENTITY_FILE);
   const existing = await readKeyFile(path);
   if (existing !== undefined) return parseKey(existing, path);
-  await mkdir(dataDir, {recursive: true});
+  await makeDirectory(dataDir);
   const key = await generateKeyPair("secp256k1");
   await writeFileAtomically(path, privateKeyToProtobuf(key));
   return key;

@@ -8,9 +8,10 @@ import {peerIdFromString} from "@libp2p/peer-id";
 import {multiaddr} from "@multiformats/multiaddr";
 import type {Block, BlockHeader, Transaction} from "@xchain/primitives";
 import {type Logger, noopLogger} from "@xchain/utils";
-import {ipOf} from "./address.ts";
+import {ipOf, peerIdIn} from "./address.ts";
 import {InboundAdmission} from "./admission.ts";
-import {BootnodeKeeper, type TrustedPeers, trustedPeersOf} from "./bootnodes.ts";
+import {BootnodeKeeper} from "./bootnodeKeeper.ts";
+import {bootnodeProblem, MAX_BOOTNODES, type TrustedPeers, trustedPeersOf} from "./bootnodes.ts";
 import type {Host, NetworkContext} from "./context.ts";
 import {P2PError, P2PErrorCode} from "./errors.ts";
 import {createGater} from "./gater.ts";
@@ -68,6 +69,7 @@ export class P2PNetwork implements PeerNetwork {
       shutdown: this.shutdown.signal,
       report: (peer, event) => this.score(peer, event),
       hangUp: (peer, reason) => this.hangUp(peer, reason),
+      handshakeFailed: (peer, reason, wrongNetwork) => this.bootnodes.handshakeFailed(peer, reason, wrongNetwork),
     };
     this.statusProtocol = new StatusProtocol(this.context);
     this.requester = new Requester(this.context);
@@ -115,6 +117,7 @@ export class P2PNetwork implements PeerNetwork {
       this.server.forget(peer);
       this.bootnodes.lost(peer);
     });
+    this.peerBook.events.on("peerConnected", (peer) => this.bootnodes.connected(peer.id));
     if (this.context.options.mdns) {
       this.host.addEventListener("peer:discovery", (event) => {
         if (this.host.getConnections(event.detail.id).length > 0) return;
@@ -216,6 +219,49 @@ export class P2PNetwork implements PeerNetwork {
   async connect(address: string): Promise<void> {
     if (this.host.status !== "started") throw new P2PError({code: P2PErrorCode.NOT_RUNNING});
     await this.host.dial(multiaddr(address), {signal: AbortSignal.timeout(this.context.options.requestTimeoutMs)});
+  }
+
+  /**
+   * `admin_addPeer`: keeps `address` (`…/p2p/<peer id>`) connected from now on, as a bootnode is
+   * (redialled when lost, failures logged), and starts dialling it. Throws `INVALID_PEER_ADDRESS` for
+   * an address that is not such a multiaddr, `TOO_MANY_ADDED_PEERS` past `MAX_BOOTNODES` added peers.
+   */
+  addPeer(address: string): void {
+    if (this.host.status !== "started") throw new P2PError({code: P2PErrorCode.NOT_RUNNING});
+    const problem = bootnodeProblem(address);
+    if (problem !== undefined) throw new P2PError({code: P2PErrorCode.INVALID_PEER_ADDRESS, address, reason: problem});
+    if (!this.bootnodes.add(address, MAX_BOOTNODES)) {
+      throw new P2PError({code: P2PErrorCode.TOO_MANY_ADDED_PEERS, limit: MAX_BOOTNODES});
+    }
+  }
+
+  /**
+   * `admin_removePeer`: stops keeping the peer of `address` (added with `addPeer`; a bootnode stays
+   * kept) and disconnects it. Throws `INVALID_PEER_ADDRESS` as `addPeer` does.
+   */
+  async removePeer(address: string): Promise<void> {
+    const problem = bootnodeProblem(address);
+    if (problem !== undefined) throw new P2PError({code: P2PErrorCode.INVALID_PEER_ADDRESS, address, reason: problem});
+    const peer = peerIdIn(multiaddr(address)) as string;
+    this.bootnodes.remove(peer);
+    if (!this.trusted.peerIds.has(peer)) await this.disconnect(peer);
+  }
+
+  /**
+   * What `admin_peers` adds to a peer's `PeerInfo`: the agent version its identify announced (undefined
+   * before identify ran), whether it is a bootnode (trusted past the limits) and whether it is kept
+   * connected (a bootnode or added with `addPeer`).
+   */
+  async peerExtras(peer: PeerId): Promise<{agentVersion?: string; trusted: boolean; kept: boolean}> {
+    const trusted = this.trusted.peerIds.has(peer);
+    const kept = this.bootnodes.keeps(peer);
+    try {
+      const stored = await this.host.peerStore.get(peerIdFromString(peer));
+      const agent = stored.metadata.get("AgentVersion");
+      return {trusted, kept, ...(agent ? {agentVersion: new TextDecoder().decode(agent)} : {})};
+    } catch {
+      return {trusted, kept};
+    }
   }
 
   async disconnect(peer: PeerId): Promise<void> {

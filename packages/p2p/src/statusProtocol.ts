@@ -27,10 +27,13 @@ export function checkStatus(ours: PeerStatus, theirs: PeerStatus): StatusMismatc
     return {event: PeerEvent.INVALID_NETWORK, reason: `network id ${theirs.networkId}`};
   }
   if (!equalBytes(theirs.genesisHash, ours.genesisHash)) {
-    return {event: PeerEvent.INVALID_NETWORK, reason: `genesis ${bytesToHex(theirs.genesisHash)}`};
+    return {event: PeerEvent.INVALID_NETWORK, reason: `genesis 0x${bytesToHex(theirs.genesisHash)}`};
   }
   return undefined;
 }
+
+// The status protocol is not among the peer's (libp2p's UnsupportedProtocolError, kept in the message).
+const UNSUPPORTED_PROTOCOL = /UnsupportedProtocolError/;
 
 // At most this many status streams at once per connection and direction.
 const MAX_STATUS_STREAMS = 2;
@@ -73,6 +76,11 @@ export class StatusProtocol {
       this.context.log.debug({peer, err: String(e)}, "status handshake failed");
       // Already scored and hung up (another network, banned), or the connection is gone.
       if (e instanceof P2PError && e.code === P2PErrorCode.HANDSHAKE_FAILED) return;
+      const unsupported = e instanceof P2PError && UNSUPPORTED_PROTOCOL.test(e.message);
+      const reason = unsupported
+        ? `it does not speak ${this.context.ids.status} (a node of another network, or not an xchain node)`
+        : String(e instanceof Error ? e.message : e);
+      this.context.handshakeFailed(peer, reason, unsupported);
       this.context.report(peer, PeerEvent.FAILED_HANDSHAKE);
       this.context.hangUp(peer, "handshake failed");
     } finally {
@@ -149,6 +157,7 @@ export class StatusProtocol {
     const mismatch = checkStatus(this.localStatus(), theirs);
     if (mismatch) {
       this.context.log.debug({peer, reason: mismatch.reason}, "peer of another network");
+      this.context.handshakeFailed(peer, mismatchReason(mismatch), true);
       this.context.report(peer, mismatch.event);
       this.context.hangUp(peer, mismatch.reason);
       throw new P2PError({code: P2PErrorCode.HANDSHAKE_FAILED, peer, reason: mismatch.reason});
@@ -175,6 +184,11 @@ export class StatusProtocol {
   private frameContext(peer: string): FrameContext {
     return {peer, protocol: this.context.ids.status, timeoutMs: this.context.options.requestTimeoutMs};
   }
+}
+
+/** A refused status in words: what differs from ours. */
+function mismatchReason(mismatch: StatusMismatch): string {
+  return `its ${mismatch.reason} differs from ours`;
 }
 
 function invalidOrTimeout(error: P2PError): PeerEvent {

@@ -4,7 +4,13 @@ import {peerIdFromPrivateKey} from "@libp2p/peer-id";
 import type {Multiaddr} from "@multiformats/multiaddr";
 import {noopLogger} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
-import {BOOTNODE_DIAL_CONCURRENCY, type BootnodeHost, BootnodeKeeper, bootnodeProblem} from "../src/bootnodes.ts";
+import {
+  BOOTNODE_DIAL_CONCURRENCY,
+  type BootnodeHost,
+  BootnodeKeeper,
+  DEFAULT_REDIAL_TIMING,
+} from "../src/bootnodeKeeper.ts";
+import {bootnodeProblem} from "../src/bootnodes.ts";
 
 /** A host whose dials wait until the test settles them, counting how many are in flight. */
 function recordingHost() {
@@ -44,13 +50,13 @@ async function bootnodeList(count: number): Promise<string[]> {
 /** Lets the dials' settle callbacks (promise reactions) run. */
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 /** The longest timer delay: no redial round comes during a test, however slow the machine. */
-const NO_REDIAL_MS = 2 ** 31 - 1;
+const NO_REDIAL = {...DEFAULT_REDIAL_TIMING, tickMs: 2 ** 31 - 1};
 
 describe("BootnodeKeeper", () => {
   it("returns from start with the dials in flight, at most BOOTNODE_DIAL_CONCURRENCY at once, and dials every bootnode", async () => {
     const list = await bootnodeList(40);
     const fake = recordingHost();
-    const keeper = new BootnodeKeeper(fake.host, list, noopLogger, NO_REDIAL_MS);
+    const keeper = new BootnodeKeeper(fake.host, list, noopLogger, NO_REDIAL);
     keeper.start();
     // start() has returned while no dial has finished.
     expect(fake.inFlight()).toBe(BOOTNODE_DIAL_CONCURRENCY);
@@ -67,7 +73,7 @@ describe("BootnodeKeeper", () => {
 
   it("starts no queued dial after stop", async () => {
     const fake = recordingHost();
-    const keeper = new BootnodeKeeper(fake.host, await bootnodeList(20), noopLogger, NO_REDIAL_MS);
+    const keeper = new BootnodeKeeper(fake.host, await bootnodeList(20), noopLogger, NO_REDIAL);
     keeper.start();
     keeper.stop();
     for (const dial of fake.pending.splice(0)) dial.settle(false);

@@ -28,6 +28,8 @@ export interface CallExecutor {
   call(input: CallInput): Promise<CallResult>;
   /** A block re-executed for a tracer (trace_*, debug_trace*); the outcomes of the traced transactions. */
   trace(input: ExecuteBlockInput, tracer: ExecutionTracer, scope?: TraceScope): Promise<TransactionOutcome[]>;
+  /** One message as `call` runs it, told to a tracer as one transaction (debug_traceCall). */
+  traceCall(input: CallInput, tracer: ExecutionTracer): Promise<CallResult>;
 }
 
 /**
@@ -113,6 +115,47 @@ export interface PeerScoringAdmin {
   clear(peerOrAddress: string): void;
 }
 
+/** `admin_nodeInfo`'s answer, geth's shape in xchain's terms (docs/rpc.md §4.2). */
+export interface AdminNodeInfo {
+  /** The libp2p peer id. */
+  id: string;
+  name: string;
+  /** Where geth gives its enode URL: the first listen multiaddr, which `admin_addPeer` takes. */
+  enode: string;
+  /** Every listen multiaddr. */
+  multiaddrs: string[];
+  ip: string;
+  ports: {discovery: number; listener: number};
+  listenAddr: string;
+  protocols: {xchain: {network: number; difficulty: string; genesis: string; head: string}};
+}
+
+/** One of `admin_peers`' entries, geth's shape in xchain's terms (docs/rpc.md §4.2). */
+export interface AdminPeerInfo {
+  /** Where geth gives the enode URL: the peer's multiaddr with `/p2p/<peer id>`. */
+  enode: string;
+  id: string;
+  /** The agent version the peer's libp2p identify announced; empty when unknown. */
+  name: string;
+  caps: string[];
+  network: {remoteAddress: string; inbound: boolean; trusted: boolean; static: boolean};
+  protocols: {xchain: {version: number; difficulty: string; head: string; number: string}};
+}
+
+/** Peers added and dropped at run time and what the node says of itself (`admin_*`); a node without p2p has none. */
+export interface PeerAdmin {
+  /**
+   * Keeps the peer at `address` (a multiaddr ending in `/p2p/<peer id>`) connected and starts dialling
+   * it; throws the p2p package's INVALID_PEER_ADDRESS or TOO_MANY_ADDED_PEERS.
+   */
+  addPeer(address: string): void;
+  /** Stops keeping the peer at `address` and disconnects it (not a bootnode). */
+  removePeer(address: string): Promise<void>;
+  /** Everything but `name`, which RPC fills with its client version. */
+  nodeInfo(): Omit<AdminNodeInfo, "name">;
+  peers(): Promise<AdminPeerInfo[]>;
+}
+
 /** A sync in progress (docs/rpc.md §2.8). */
 export interface SyncStatus {
   startingBlock: number;
@@ -173,6 +216,8 @@ export interface RpcDeps {
   wireQueue?: WireQueue;
   /** Absent without p2p: `sco_*` answer -32601 "not available". */
   scoring?: PeerScoringAdmin;
+  /** Absent without p2p: `admin_*` answer -32601 "not available". */
+  peerAdmin?: PeerAdmin;
   /** `GET /ready` on the HTTP port; default: always ready. */
   health?: HealthProbe;
   /** The node's transaction log, which anvil_setLoggingEnabled switches (docs/operations.md §4); absent: none. */

@@ -165,6 +165,8 @@ const WIRE: Record<MappedCode, Wire> = {
   P2P_INVALID_REQUEST: "fault",
   P2P_REQUEST_FAILED: "fault",
   P2P_NOT_RUNNING: "fault",
+  P2P_INVALID_PEER_ADDRESS: "invalidParams",
+  P2P_TOO_MANY_ADDED_PEERS: "server",
   // @xchain/primitives: a transaction built from the request that the encoding refuses is a bad argument;
   // stored data that does not decode is a fault.
   TX_DECODE_BAD_RLP: "invalidParams",

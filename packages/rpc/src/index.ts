@@ -1,9 +1,12 @@
 export type {CallCacheStats} from "./caches/callCache.ts";
 export type {
+  AdminNodeInfo,
+  AdminPeerInfo,
   DevWallet,
   HealthProbe,
   Keystore,
   LoggingSwitch,
+  PeerAdmin,
   PeerScoringAdmin,
   PeersInfo,
   Readiness,
@@ -35,6 +38,7 @@ export {MethodRegistry} from "./jsonrpc/registry.ts";
 export type {RateLimitedEvent, RequestEvent, RpcEvents} from "./jsonrpc/requestEvents.ts";
 export {KeystoreBusyCode, KeystoreBusyError, type KeystoreBusyType} from "./keystoreBusy.ts";
 export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
+export {type RateLimit, TokenBucket} from "./limits/tokenBucket.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {
   DEV_METHODS,

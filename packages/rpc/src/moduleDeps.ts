@@ -17,9 +17,15 @@ import type {RpcOptions} from "./options.ts";
  * server's services. The transports' own dependency (`health`) is not theirs.
  */
 export type ModuleDeps = Required<
-  Omit<RpcDeps, "miner" | "impersonation" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "health" | "logging">
+  Omit<
+    RpcDeps,
+    "miner" | "impersonation" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "peerAdmin" | "health" | "logging"
+  >
 > &
-  Pick<RpcDeps, "miner" | "impersonation" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "logging"> & {
+  Pick<
+    RpcDeps,
+    "miner" | "impersonation" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "peerAdmin" | "logging"
+  > & {
     options: RpcOptions;
     events: EventHub;
     filters: FilterManager;

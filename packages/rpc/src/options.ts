@@ -1,7 +1,7 @@
 /**
  * The rpc options (`[rpc]` of node.config.toml, `--rpc.*` flags) and their defaults. Which
  * namespaces answer depends on the network unless configured: on regtest all of them; on
- * mainnet and testnet `mnr` is on and `evm`, `anvil`, `hardhat`, `personal`, `debug`, `trace` and `sco` are off.
+ * mainnet and testnet `mnr` is on and `evm`, `anvil`, `hardhat`, `personal`, `debug`, `trace`, `sco` and `admin` are off.
  */
 import type {NetworkParams} from "@xchain/chainspec";
 
@@ -34,6 +34,7 @@ export const RPC_MODULE_NAMES = [
   "debug",
   "trace",
   "sco",
+  "admin",
   "db",
   "shh",
 ] as const;
@@ -134,6 +135,16 @@ export interface RpcOptions {
   logsMaxBlockRange: number;
   /** eth_getLogs over a longer range: at most this many logs (docs/rpc.md §8, 10,000). */
   logsMaxResults: number;
+  /**
+   * Confirmations the `safe` block tag stands for: it names the block this many below the head,
+   * genesis on a shorter chain (docs/rpc.md §4.3). Default 12.
+   */
+  safeDepth: number;
+  /**
+   * Confirmations the `finalized` block tag stands for, as `safeDepth` (docs/rpc.md §4.3). Default
+   * 4,000: the depth Rootstock's Bridge waits for before it treats a peg-out as irreversible.
+   */
+  finalizedDepth: number;
   /** eth_estimateGas upper bound when the caller gives no gas (rskj `rpc.gasEstimationCap`, 6,800,000). */
   gasEstimationCap: number;
   /** eth_call gas when the caller gives none, and the most it may ask for. Default 50,000,000. */
@@ -245,6 +256,8 @@ export const defaultRpcOptions: RpcOptions = {
   maxPendingFilterChanges: 1_000,
   logsMaxBlockRange: 2_000,
   logsMaxResults: 10_000,
+  safeDepth: 12,
+  finalizedDepth: 4_000,
   gasEstimationCap: 6_800_000,
   callCacheBytes: 16 * 1024 * 1024,
   blockCacheBytes: 8 * 1024 * 1024,
@@ -260,7 +273,16 @@ export const defaultRpcOptions: RpcOptions = {
   tls: {},
 };
 
-const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = ["evm", "anvil", "hardhat", "personal", "debug", "trace", "sco"];
+const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = [
+  "evm",
+  "anvil",
+  "hardhat",
+  "personal",
+  "debug",
+  "trace",
+  "sco",
+  "admin",
+];
 
 /**
  * Whether a namespace answers on `network` when the options do not say. A custom network runs

@@ -48,6 +48,19 @@ describe("TLS", () => {
     expect(status).toBe(200);
   });
 
+  it("answers plain HTTP on both TLS ports with a 400 saying the port speaks HTTPS", async () => {
+    for (const url of [node.httpUrl, node.wsUrl]) {
+      const plain = url.replace(/^(https|wss):/, "http:");
+      const response = await fetch(plain, {
+        method: "POST",
+        headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "eth_chainId", params: []}),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toMatch(/^This port speaks HTTPS .*use https:\/\/ or wss:\/\//);
+    }
+  });
+
   it("refuses a client that does not trust the certificate", async () => {
     const provider = new JsonRpcProvider(node.httpUrl, undefined, {staticNetwork: true});
     await expect(provider.getBlockNumber()).rejects.toThrow(/self[- ]signed|certificate/i);

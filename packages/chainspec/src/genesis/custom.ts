@@ -25,7 +25,15 @@ import {bigIntToFixedBytes, bytesToBigInt, bytesToHex} from "@xchain/utils";
 import {Chainspec} from "../chainspec.ts";
 import {regtest} from "../networks/regtest.ts";
 import {GenesisError, GenesisErrorCode} from "./errors.ts";
-import {type JsonObject, readFixedHex, readHexBytes, readObject, readQuantity, required} from "./jsonValues.ts";
+import {
+  type JsonObject,
+  readFixedHex,
+  readHexBytes,
+  readObject,
+  readQuantity,
+  readQuantityBytes,
+  required,
+} from "./jsonValues.ts";
 import {GENESIS_COINBASE} from "./networks.ts";
 import type {GenesisAllocAccount, GenesisParams} from "./types.ts";
 
@@ -94,7 +102,7 @@ export function parseCustomGenesis(text: string): CustomNetwork {
       .map((k) => `config.${k}`),
     ...GETH_IGNORED_KEYS.filter((k) => Object.hasOwn(root, k)),
   ];
-  const difficultyBytes = readHexBytes(required(root, "difficulty", "difficulty"), "difficulty", 32);
+  const difficultyBytes = readQuantityBytes(required(root, "difficulty", "difficulty"), "difficulty", 32);
   // rskj reads difficulty as a Java signed number: positive, so no top bit (docs/protocol/encoding.md).
   if (bytesToBigInt(difficultyBytes) === 0n || (difficultyBytes[0] as number) >= 0x80) {
     throw new GenesisError({
@@ -103,7 +111,7 @@ export function parseCustomGenesis(text: string): CustomNetwork {
       expected: "hex of a positive difficulty without the top bit set",
     });
   }
-  const gasLimitBytes = readHexBytes(required(root, "gasLimit", "gasLimit"), "gasLimit", 32);
+  const gasLimitBytes = readQuantityBytes(required(root, "gasLimit", "gasLimit"), "gasLimit", 32);
   // Block 1 must stay within 1/1024 of genesis and above the minimum, so a smaller genesis limit is a dead chain.
   if (bytesToBigInt(gasLimitBytes) < regtest.minGasLimit) {
     throw new GenesisError({

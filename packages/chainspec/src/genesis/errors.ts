@@ -21,7 +21,7 @@ export type GenesisErrorType =
   | {code: GenesisErrorCode.INVALID_JSON; reason: string}
   | {code: GenesisErrorCode.UNKNOWN_KEY; key: string}
   | {code: GenesisErrorCode.MISSING_KEY; key: string}
-  | {code: GenesisErrorCode.BAD_VALUE; key: string; expected: string}
+  | {code: GenesisErrorCode.BAD_VALUE; key: string; expected: string; found?: string}
   | {code: GenesisErrorCode.UNSUPPORTED_KEY; key: string; advice: string}
   | {code: GenesisErrorCode.DUPLICATE_ACCOUNT; key: string};
 
@@ -41,7 +41,7 @@ function describe(t: GenesisErrorType): string {
     case GenesisErrorCode.MISSING_KEY:
       return `genesis: missing key "${t.key}"`;
     case GenesisErrorCode.BAD_VALUE:
-      return `genesis: "${t.key}" must be ${t.expected}`;
+      return `genesis: "${t.key}" must be ${t.expected}${t.found === undefined ? "" : `, not ${t.found}`}`;
     case GenesisErrorCode.UNSUPPORTED_KEY:
       return `genesis: "${t.key}" is not supported: ${t.advice}`;
     case GenesisErrorCode.DUPLICATE_ACCOUNT:

@@ -20,6 +20,9 @@ export interface HeaderAncestry {
   headerByNumber(n: number): BlockHeader | undefined;
 }
 
+/** How many ancestors, from the parent back, the rule reads (rskj's whole mainchain view). */
+export const FORK_DETECTION_ANCESTORS = FORK_DETECTION_MIN_BLOCK;
+
 /** The outcome of the fork-detection rule when it does not throw. */
 export type ForkDetectionCheck =
   /** The rule ran to completion and the header passed. */

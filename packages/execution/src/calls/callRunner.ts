@@ -19,7 +19,10 @@ import {gasProfileAt} from "../gas/profile.ts";
 import type {BlockScope} from "../gas/types.ts";
 import {intrinsicGas} from "../intrinsic.ts";
 import type {PreemptionSlot} from "../preemptibleOpcodes.ts";
-import {type MessageInput, runMessage} from "../transactionExecutor.ts";
+import {createOpcodeTraceSink} from "../tracing/traceBlock.ts";
+import {traceMessage} from "../tracing/traceMessage.ts";
+import type {ExecutionTracer} from "../tracing/types.ts";
+import {type MessageInput, runMessage, type TransactionEnvironment} from "../transactionExecutor.ts";
 import type {CallInput, CallResult, ExecutionBlockContext, ExecutionChainView, StateOverride} from "../types.ts";
 import {CallScheduler} from "./preemption.ts";
 import {applyStateOverride} from "./stateOverride.ts";
@@ -55,32 +58,39 @@ export class CallRunner {
 
   /** `BlockExecutor.call`: checks only the intrinsic gas (`TransactionInvalidError`), then runs the message. */
   async call(input: CallInput): Promise<CallResult> {
-    const data = input.data ?? new Uint8Array(0);
-    const intrinsic = input.intrinsicGas ?? intrinsicGas({to: input.to, data});
-    if (input.gasLimit < intrinsic) {
-      throw new TransactionInvalidError(
-        {code: TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW, gasLimit: input.gasLimit, intrinsicGas: intrinsic},
-        `call: gas limit ${input.gasLimit} below intrinsic gas ${intrinsic}`,
-      );
-    }
     return this.run(
       gasProfileAt(this.chainspec, input.block.number),
       this.commons.at(input.block.number),
       input.stateRoot,
       input.block,
       input.chain,
-      {
-        caller: new Address(input.from),
-        to: input.to === undefined ? undefined : new Address(input.to),
-        value: input.value ?? 0n,
-        data,
-        gasLimit: input.gasLimit,
-        gasPrice: input.gasPrice ?? 0n,
-        intrinsicGas: intrinsic,
-      },
+      callMessage(input),
       input.signal,
       input.overrides,
     );
+  }
+
+  /**
+   * `BlockExecutor.traceCall`: `call` told to `tracer` as one transaction. It runs on an EVM of its
+   * own, whose message-making opcodes report to the tracer, with the same preemption as a call.
+   */
+  async traceCall(input: CallInput, tracer: ExecutionTracer): Promise<CallResult> {
+    const message = callMessage(input);
+    const {block} = input;
+    const profile = gasProfileAt(this.chainspec, block.number);
+    const common = this.commons.at(block.number);
+    const preemption = this.scheduler.start(input.signal);
+    try {
+      const state = new OverlayStateManager(await this.stateSource.reader(input.stateRoot, common));
+      if (input.overrides) await applyStateOverride(state, input.overrides);
+      const scope: BlockScope = {selfDestructed: new Set<string>()};
+      const sink = createOpcodeTraceSink();
+      const extras = {preemption: {current: preemption}, trace: sink};
+      const evm = await createBlockEvm(profile, common, state, input.chain, scope, extras);
+      return await traceMessage(this.environment(evm, block, scope), sink, message, tracer);
+    } finally {
+      preemption.finish();
+    }
   }
 
   /**
@@ -107,20 +117,23 @@ export class CallRunner {
       if (overrides) await applyStateOverride(context.state, overrides);
       context.chain.current = chain;
       context.preemption.current = preemption;
-      const env = {
-        evm: context.evm,
-        block,
-        evmBlock: evmBlock(block),
-        scope: context.scope,
-        gasPriceCapActive: this.chainspec.isActive("RSKIP252", block.number),
-      };
-      const result = await runMessage(env, message, false);
+      const result = await runMessage(this.environment(context.evm, block, context.scope), message, false);
       reusable = true;
       return result;
     } finally {
       preemption.finish();
       if (context && reusable) this.release(context);
     }
+  }
+
+  private environment(evm: EVM, block: ExecutionBlockContext, scope: BlockScope): TransactionEnvironment {
+    return {
+      evm,
+      block,
+      evmBlock: evmBlock(block),
+      scope,
+      gasPriceCapActive: this.chainspec.isActive("RSKIP252", block.number),
+    };
   }
 
   private async acquire(profile: GasProfile, common: Common, reader: StateReader): Promise<CallContext> {
@@ -151,4 +164,25 @@ export class CallRunner {
     this.idle = this.idle.filter((c) => c.profile === context.profile && c.common === context.common);
     if (this.idle.length < MAX_IDLE_CONTEXTS) this.idle.push(context);
   }
+}
+
+/** The message of a call; a gas limit below its intrinsic gas is a `TransactionInvalidError`. */
+function callMessage(input: CallInput): MessageInput {
+  const data = input.data ?? new Uint8Array(0);
+  const intrinsic = input.intrinsicGas ?? intrinsicGas({to: input.to, data});
+  if (input.gasLimit < intrinsic) {
+    throw new TransactionInvalidError(
+      {code: TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW, gasLimit: input.gasLimit, intrinsicGas: intrinsic},
+      `call: gas limit ${input.gasLimit} below intrinsic gas ${intrinsic}`,
+    );
+  }
+  return {
+    caller: new Address(input.from),
+    to: input.to === undefined ? undefined : new Address(input.to),
+    value: input.value ?? 0n,
+    data,
+    gasLimit: input.gasLimit,
+    gasPrice: input.gasPrice ?? 0n,
+    intrinsicGas: intrinsic,
+  };
 }

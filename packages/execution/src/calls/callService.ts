@@ -44,10 +44,11 @@ export interface CallServiceOptions {
   workerData: CallWorkerData;
 }
 
-/** What runs on the main thread: `BlockExecutor`'s `call` and `trace`. */
+/** What runs on the main thread: `BlockExecutor`'s `call`, `trace` and `traceCall`. */
 export interface InProcessExecutor {
   call(input: CallInput): Promise<CallResult>;
   trace(input: ExecuteBlockInput, tracer: ExecutionTracer, scope?: TraceScope): Promise<TransactionOutcome[]>;
+  traceCall(input: CallInput, tracer: ExecutionTracer): Promise<CallResult>;
 }
 
 /** What a `CallService` works with. */
@@ -140,6 +141,11 @@ export class CallService {
   /** Tracing runs in-process. */
   trace(...args: Parameters<InProcessExecutor["trace"]>): ReturnType<InProcessExecutor["trace"]> {
     return this.modules.local.trace(...args);
+  }
+
+  /** A traced call runs in-process, as tracing does. */
+  traceCall(input: CallInput, tracer: ExecutionTracer): Promise<CallResult> {
+    return this.modules.local.traceCall(input, tracer);
   }
 
   /** Closes each worker's database handle and ends the workers. */

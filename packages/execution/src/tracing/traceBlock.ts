@@ -4,6 +4,7 @@
  * nothing is written. With `only`, the transactions before it run untraced and the run stops
  * after it.
  */
+import type {EVM} from "@ethereumjs/evm";
 import {Address} from "@ethereumjs/util";
 import {closingRemascTransaction, type Transaction} from "@xchain/primitives";
 import type {BlockRun} from "../blockRun.ts";
@@ -37,7 +38,7 @@ export async function traceBlock(
   const last = transactions.length - 1;
   const end = scope.only === undefined ? last : Math.min(scope.only, last);
   const traced: TransactionOutcome[] = [];
-  const state = stateView(run);
+  const state = stateView(run.env.evm);
   for (let index = 0; index <= end; index++) {
     const transaction = transactions[index] as Transaction;
     const wanted = scope.only === undefined || scope.only === index;
@@ -95,9 +96,9 @@ async function finish(
   return outcome;
 }
 
-/** The run's state, read through its EVM's state manager (what the transactions see). */
-function stateView(run: BlockRun): TraceStateView {
-  const state = run.env.evm.stateManager;
+/** The state an EVM runs on, read through its state manager (what the transactions see). */
+export function stateView(evm: EVM): TraceStateView {
+  const state = evm.stateManager;
   return {
     account: async (address) => {
       const at = new Address(address);

@@ -1,12 +1,16 @@
 /**
  * Calls give the event loop back and stop when told (preemption.ts): an endless loop under a large
  * gas limit neither holds the thread nor outlives its signal, and the pauses change no gas figure.
+ * A traced call (debug_traceCall) is told to its tracer as one transaction of its sender, with the
+ * outcome of the same call, and is preempted and stopped the same way.
  */
 import {getChainspec} from "@xchain/chainspec";
 import {hexToBytes} from "@xchain/utils";
 import {beforeAll, describe, expect, it} from "vitest";
 import {ExecutionInterruptedError} from "../../src/errors.ts";
-import type {CallInput} from "../../src/types.ts";
+import {intrinsicGas} from "../../src/intrinsic.ts";
+import type {ExecutionTracer, TracedTransaction} from "../../src/tracing/types.ts";
+import type {CallInput, TransactionOutcome} from "../../src/types.ts";
 import {ETHER, Signer} from "../support/accounts.ts";
 import {TestChain} from "../support/chain.ts";
 
@@ -83,5 +87,47 @@ describe("preempted calls", () => {
     const exhausted = await chain.executor.call(input(ENDLESS, 200_000n));
     expect(exhausted.status).toBe(false);
     expect(exhausted.gasUsed).toBe(200_000n);
+  });
+});
+
+describe("traced calls (BlockExecutor.traceCall, debug_traceCall)", () => {
+  it("tells the tracer one transaction of the call's sender, its frames and steps, and the call's outcome", async () => {
+    const events: string[] = [];
+    let steps = 0;
+    let started: TracedTransaction | undefined;
+    let ended: TransactionOutcome | undefined;
+    const tracer: ExecutionTracer = {
+      transactionStart: (tx) => {
+        started = tx;
+        events.push("start");
+      },
+      frameStart: (frame) => events.push(`frame ${frame.kind} ${frame.depth}`),
+      frameEnd: (frame) => events.push(`end ${frame.error ?? "ok"}`),
+      step: () => {
+        steps++;
+      },
+      transactionEnd: (_tx, outcome) => {
+        ended = outcome;
+        events.push("tx end");
+      },
+    };
+    const traced = await chain.executor.traceCall(input(COUNTED, 1_000_000n), tracer);
+    const plain = await chain.executor.call(input(COUNTED, 1_000_000n));
+    expect(events).toEqual(["start", "frame create 0", "end ok", "tx end"]);
+    expect(steps).toBeGreaterThan(5_000);
+    expect(traced).toEqual(plain);
+    expect(started?.transaction.sender()).toEqual(alice.address);
+    expect(started).toMatchObject({
+      index: 0,
+      gasLimit: 1_000_000n,
+      intrinsicGas: intrinsicGas({to: undefined, data: COUNTED}),
+    });
+    expect(ended).toMatchObject({status: true, gasUsed: plain.gasUsed, fee: 0n});
+  });
+
+  it("stops when its signal is aborted, without holding the event loop meanwhile", async () => {
+    // A traced call that held the loop would run until its 50M gas are spent and end out of gas instead.
+    const run = chain.executor.traceCall(input(ENDLESS, 50_000_000n, abortedAfterTurns(10)), {step: () => {}});
+    expect(await run.catch((e: unknown) => e)).toBeInstanceOf(ExecutionInterruptedError);
   });
 });

@@ -28,7 +28,7 @@ export enum ConfigErrorCode {
 /** Each code with its metadata; `key` is the dotted key (`rpc.http.port`). */
 export type ConfigErrorType =
   | {code: ConfigErrorCode.FILE_UNREADABLE; path: string; reason: string}
-  | {code: ConfigErrorCode.TOML_SYNTAX; path: string; reason: string}
+  | {code: ConfigErrorCode.TOML_SYNTAX; path: string; line: number; column: number; reason: string; excerpt: string}
   | {code: ConfigErrorCode.UNKNOWN_KEY; key: string; source: string; validKeys: string[]}
   | {code: ConfigErrorCode.BAD_VALUE; key: string; source: string; value: string; expected: string}
   | {code: ConfigErrorCode.CONFLICT; key: string; reason: string}
@@ -50,7 +50,8 @@ function describe(t: ConfigErrorType): string {
     case ConfigErrorCode.FILE_UNREADABLE:
       return `cannot read the config file ${t.path}: ${t.reason}`;
     case ConfigErrorCode.TOML_SYNTAX:
-      return `${t.path} is not valid TOML: ${t.reason}`;
+      // The compiler's form (`file:line:column: message`), which editors and terminals link to, then the lines with a caret.
+      return `${t.path}:${t.line}:${t.column}: not valid TOML: ${t.reason}\n${t.excerpt}`;
     case ConfigErrorCode.UNKNOWN_KEY:
       return `unknown key "${t.key}" (${t.source}); valid keys here: ${t.validKeys.join(", ")}`;
     case ConfigErrorCode.BAD_VALUE:
@@ -66,6 +67,7 @@ function describe(t: ConfigErrorType): string {
     case ConfigErrorCode.BAD_BOOTNODE:
       return `${t.key}: ${JSON.stringify(t.value)} is not a bootnode multiaddr: ${t.reason}`;
     case ConfigErrorCode.DATADIR_UNCREATABLE:
-      return `${t.key}: cannot create the data directory ${t.path}: ${t.reason}`;
+      // The reason names the path and the component that failed (DirectoryError).
+      return `${t.key}: ${t.reason}`;
   }
 }

@@ -48,8 +48,17 @@ export async function readConfigFile(path: string): Promise<Values> {
     table = parse(text, {integersAsBigInt: "asNeeded"});
   } catch (e) {
     if (!(e instanceof TomlError)) throw e;
-    const reason = e.message.split("\n")[0] ?? e.message;
-    throw new ConfigError({code: ConfigErrorCode.TOML_SYNTAX, path, reason});
+    // smol-toml's message is "Invalid TOML document: <reason>" and its code block; line and column are 1-based.
+    const reason = (e.message.split("\n")[0] ?? e.message).replace(/^Invalid TOML document: /, "");
+    const {line, column} = e;
+    throw new ConfigError({
+      code: ConfigErrorCode.TOML_SYNTAX,
+      path,
+      line,
+      column,
+      reason,
+      excerpt: e.codeblock.trimEnd(),
+    });
   }
   const values: Values = new Map();
   collect(table, "", path, values);

@@ -1,6 +1,6 @@
 /**
  * Configurations that hand the node to strangers: dev controls (the dev wallet, `evm_*`,
- * `personal_*`) on an RPC listener beyond loopback, the dev wallet open to any web page, dev
+ * `personal_*`) or `admin_*` on an RPC listener beyond loopback, the dev wallet open to any web page, dev
  * controls on a public network. Each is refused at start-up unless its `unsafe.*` key accepts it,
  * which then logs a warning.
  */
@@ -44,7 +44,9 @@ export function riskyConfigurations(options: NodeOptions): RiskyConfiguration[] 
   const publicListeners = listeners(options.rpc)
     .filter(([, listener]) => isPublicListener(listener))
     .map(([name, listener]) => `rpc.${name}.host = "${listener.host}"`);
-  const exposed = [...wallet, ...controls];
+  // admin_addPeer makes the node dial any address it is given: fine on loopback, not for strangers.
+  const admin = serves(options, "admin") ? ["admin_* (rpc.modules.admin)"] : [];
+  const exposed = [...wallet, ...controls, ...admin];
   if (exposed.length > 0 && publicListeners.length > 0) {
     add(
       RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC,
@@ -119,7 +121,7 @@ function devControls(options: NodeOptions): string[] {
  * Whether any method of `namespace` answers: the namespace is on, or one of its methods is (a dev
  * method served in another namespace counts as its own: `eth_sendUnsignedTransaction` as anvil's).
  */
-function serves(options: NodeOptions, namespace: "evm" | "anvil" | "hardhat" | "personal"): boolean {
+function serves(options: NodeOptions, namespace: "evm" | "anvil" | "hardhat" | "personal" | "admin"): boolean {
   const {rpc} = options;
   const listening = rpc.http.enabled || rpc.ws.enabled;
   const on = rpc.modules[namespace]?.enabled ?? isModuleEnabledByDefault(namespace, options.network);

@@ -3,10 +3,10 @@
  * database is created only in a data directory that never held one; a missing, damaged or rewound
  * database stops start-up with an error naming the damage and the way back.
  */
-import {mkdir, readdir, statfs} from "node:fs/promises";
+import {readdir, statfs} from "node:fs/promises";
 import {join} from "node:path";
 import {DatabaseError, DatabaseErrorCode, LevelStore} from "@xchain/db";
-import type {Logger} from "@xchain/utils";
+import {type Logger, makeDirectory} from "@xchain/utils";
 import {NodeStartError, NodeStartErrorCode} from "../errors.ts";
 import {type DataDirRecord, RECORD_FILE, readRecord} from "./record.ts";
 
@@ -36,7 +36,7 @@ export async function openDatabase(
   logger: Logger,
 ): Promise<OpenedDatabase> {
   const path = databaseDir(dataDir);
-  await mkdir(dataDir, {recursive: true});
+  await makeDirectory(dataDir);
   const {bavail, bsize} = await statfs(dataDir);
   if (bavail * bsize < opts.minFreeBytes) {
     const free = `${((bavail * bsize) / 2 ** 20).toFixed(1)} MiB`;

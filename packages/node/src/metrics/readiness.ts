@@ -40,14 +40,17 @@ export function createReadinessProbe(
       }
       const head = sources.head();
       const age = Math.floor(sources.now() / 1000) - head.timestamp;
+      const best = sources.bestPeerNumber();
       if (!sources.isMining() && age > opts.readyMaxHeadAgeSeconds) {
+        // A genesis block's age is the network's, not a stall's: say where syncing stands instead.
+        if (head.number === 0) return {ready: false, reason: stillAtGenesis(best)};
         return {
           ready: false,
           reason: `head block ${head.number} is ${age} s old (metrics.readyMaxHeadAgeSeconds is ${opts.readyMaxHeadAgeSeconds})`,
         };
       }
-      const best = sources.bestPeerNumber();
       if (best !== undefined && best - head.number > opts.readyMaxBlocksBehind) {
+        if (head.number === 0) return {ready: false, reason: stillAtGenesis(best)};
         return {
           ready: false,
           reason: `head block ${head.number} is ${best - head.number} blocks behind the best peer's ${best} (metrics.readyMaxBlocksBehind is ${opts.readyMaxBlocksBehind})`,
@@ -56,4 +59,11 @@ export function createReadinessProbe(
       return {ready: true};
     },
   };
+}
+
+/** Why a node still at block 0 is not ready, by what its peers report (`best`: none connected when undefined). */
+function stillAtGenesis(best: number | undefined): string {
+  if (best === undefined) return "still at genesis: no peer connected, so syncing has not started";
+  if (best === 0) return "still at genesis, as are the connected peers: no block has been mined on this network yet";
+  return `still at genesis: syncing from peers, the best of which is at block ${best}`;
 }

@@ -9,11 +9,11 @@
  */
 import {randomBytes} from "node:crypto";
 import {renameSync} from "node:fs";
-import {chmod, mkdir, readdir, readFile, rm, writeFile} from "node:fs/promises";
+import {chmod, readdir, readFile, rm, writeFile} from "node:fs/promises";
 import {join} from "node:path";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
 import {type DevWallet, type Keystore, KeystoreErrorCode, PrivateKeyWallet} from "@xchain/rpc";
-import {bytesToHex, hexToBytesOrNull, keccak256, NodeError, utf8ToBytes} from "@xchain/utils";
+import {bytesToHex, hexToBytesOrNull, keccak256, makeDirectory, NodeError, utf8ToBytes} from "@xchain/utils";
 import {type DerivationBounds, DerivationSlots} from "./derivationSlots.ts";
 import {decryptKey, encryptKey, type Keyfile, type ScryptParams} from "./keyfile.ts";
 
@@ -199,7 +199,7 @@ export class KeystoreWallet implements DevWallet, Keystore {
     );
     signal?.throwIfAborted();
     const name = `UTC--${new Date(this.now()).toISOString().replaceAll(":", "-")}--${keyfile.address}`;
-    await mkdir(this.opts.dir, {recursive: true, mode: 0o700});
+    await makeDirectory(this.opts.dir, 0o700);
     const temp = join(this.opts.dir, `.${name}.tmp`);
     try {
       await writeFile(temp, JSON.stringify(keyfile), {mode: 0o600, flag: "wx"});

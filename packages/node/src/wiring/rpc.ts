@@ -108,6 +108,7 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
       peers: p2p?.peers,
       sync: p2p?.sync,
       scoring: p2p?.scoring,
+      peerAdmin: p2p?.admin,
       wireQueue: p2p?.wireQueue,
       health,
       logging,

@@ -164,6 +164,12 @@ describe("resolveNodeOptions", () => {
   it("reports a TOML syntax error and an unreadable file", async () => {
     const syntax = await refusal(resolveNodeOptions({configFile: configFile("[log\n")}));
     expect(syntax.code).toBe(ConfigErrorCode.TOML_SYNTAX);
+    // The file, line and column in the compiler's form, then the line with a caret under the column.
+    const path = configFile('network = "regtest"\n\n[rpc]\nhttp.port = = 3\n');
+    const placed = await refusal(resolveNodeOptions({configFile: path}));
+    expect(placed.message.split("\n")[0]).toBe(`${path}:4:13: not valid TOML: invalid value`);
+    expect(placed.message).toContain("4:  http.port = = 3\n                ^");
+    expect(placed.type).toMatchObject({line: 4, column: 13});
     const missing = await refusal(resolveNodeOptions({configFile: join(dir, "absent.toml")}));
     expect(missing.code).toBe(ConfigErrorCode.FILE_UNREADABLE);
   });

@@ -38,6 +38,7 @@ const PUBLIC_WITHOUT_DEV_CONTROLS = {
   "rpc.modules.anvil.enabled": "false",
   "rpc.modules.hardhat.enabled": "false",
   "rpc.modules.personal.enabled": "false",
+  "rpc.modules.admin.enabled": "false",
 };
 
 describe("riskyConfigurations", () => {
@@ -53,7 +54,7 @@ describe("riskyConfigurations", () => {
         "the dev wallet (wallet.enabled) and the keystore (wallet.keystore) and evm_* (rpc.modules.evm, " +
         "miner.devControls) and anvil_* (rpc.modules.anvil, miner.devControls) and hardhat_* " +
         "(rpc.modules.hardhat, miner.devControls) and personal_* " +
-        '(rpc.modules.personal) served on rpc.http.host = "0.0.0.0", beyond loopback, to anyone who can reach it ' +
+        '(rpc.modules.personal) and admin_* (rpc.modules.admin) served on rpc.http.host = "0.0.0.0", beyond loopback, to anyone who can reach it ' +
         "(there are no API keys)",
       unsafeKey: "unsafe.allowDevControlsOnPublicRpc",
       accepted: false,
@@ -68,6 +69,10 @@ describe("riskyConfigurations", () => {
         "rpc.modules.personal.enabled": "false",
       }),
     ).toEqual([RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC]);
+    // admin_* alone too: admin_addPeer makes the node dial any address a stranger gives it.
+    expect(await codesOf({...PUBLIC_WITHOUT_DEV_CONTROLS, "rpc.modules.admin.enabled": "true"})).toEqual([
+      RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC,
+    ]);
     // The keystore alone too (docs/protocol/keystore.md §4).
     expect(await codesOf({...PUBLIC_WITHOUT_DEV_CONTROLS, "wallet.keystore": "true"})).toEqual([
       RiskyConfigurationCode.DEV_CONTROLS_ON_PUBLIC_RPC,

@@ -44,6 +44,30 @@ describe("the readiness probe", () => {
     expect(probe({...old, isMining: () => true}).readiness()).toEqual({ready: true});
   });
 
+  it("says a node is still at genesis, and why, rather than the genesis block's age", () => {
+    // Mainnet's genesis timestamp is years old: the age says nothing about a fresh node.
+    const genesis = {head: () => ({number: 0, timestamp: NOW_MS / 1000 - 280_933_783})};
+    expect(probe(genesis).readiness()).toEqual({
+      ready: false,
+      reason: "still at genesis: no peer connected, so syncing has not started",
+    });
+    expect(probe({...genesis, bestPeerNumber: () => 5_000}).readiness()).toEqual({
+      ready: false,
+      reason: "still at genesis: syncing from peers, the best of which is at block 5000",
+    });
+    expect(probe({...genesis, bestPeerNumber: () => 0}).readiness()).toEqual({
+      ready: false,
+      reason: "still at genesis, as are the connected peers: no block has been mined on this network yet",
+    });
+    // A recent genesis (a new chain) far behind its peers says the same.
+    const fresh = {head: () => ({number: 0, timestamp: NOW_MS / 1000 - 5}), bestPeerNumber: () => 50};
+    expect(probe(fresh).readiness()).toEqual({
+      ready: false,
+      reason: "still at genesis: syncing from peers, the best of which is at block 50",
+    });
+    expect(probe({...genesis, isMining: () => true}).readiness()).toEqual({ready: true});
+  });
+
   it("is not ready when the best peer is more than the allowed blocks ahead", () => {
     expect(probe({bestPeerNumber: () => 110}).readiness()).toEqual({ready: true});
     expect(probe({bestPeerNumber: () => 111}).readiness()).toEqual({

@@ -4,7 +4,7 @@
  */
 import {generateKeyPair} from "@libp2p/crypto/keys";
 import type {Chain} from "@xchain/chain";
-import type {IpAddressOrRange} from "@xchain/utils";
+import type {IpAddressOrRange, Logger} from "@xchain/utils";
 import {P2PNetwork} from "../../src/network.ts";
 import {defaultP2POptions, type P2POptions} from "../../src/options.ts";
 import type {
@@ -101,6 +101,7 @@ export interface StartOptions {
   scoring?: RecordingScoring;
   options?: Partial<P2POptions>;
   networkId?: number;
+  logger?: Logger;
 }
 
 export async function startHost(start: StartOptions = {}): Promise<TestHost> {
@@ -112,6 +113,7 @@ export async function startHost(start: StartOptions = {}): Promise<TestHost> {
     decodeOptions,
     chain,
     scoring,
+    ...(start.logger ? {logger: start.logger} : {}),
   });
   running.push(network);
   return {network, scoring, chain};

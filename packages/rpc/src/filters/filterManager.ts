@@ -13,7 +13,7 @@ import {bytesToBigInt, type Logger, toQuantity} from "@xchain/utils";
 import type {RpcClient} from "../jsonrpc/client.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {RpcOptions} from "../options.ts";
-import type {BlockNumberOrTag} from "../params/blockRef.ts";
+import {type BlockNumberOrTag, heightAt, isHeadTag, type TagDepths} from "../params/blockRef.ts";
 import type {LogMatchRequest} from "../params/filterObject.ts";
 import {BoundedBuffer} from "./boundedBuffer.ts";
 import type {EventHub} from "./eventHub.ts";
@@ -37,7 +37,8 @@ type Filter = {client: string; lastPollMs: number} & (
 type FilterOptions = Pick<
   RpcOptions,
   "filterTimeoutMs" | "maxFilters" | "maxFiltersPerClient" | "maxFilterChanges" | "maxPendingFilterChanges"
->;
+> &
+  TagDepths;
 
 /** The installed polled filters. */
 export class FilterManager {
@@ -154,7 +155,11 @@ export class FilterManager {
     for (const filter of this.filters.values()) {
       if (filter.kind === "blocks") for (const hash of hashes) filter.changes.push(hash);
       if (filter.kind === "logs") {
-        for (const l of logs) if (inRange(filter.query, l) && logMatches(filter.query, l.log)) filter.changes.push(l);
+        for (const l of logs) {
+          if (inRange(filter.query, l, event.head.number, this.options) && logMatches(filter.query, l.log)) {
+            filter.changes.push(l);
+          }
+        }
       }
     }
   }
@@ -167,11 +172,11 @@ export class FilterManager {
   }
 }
 
-// Tags (latest, pending) leave the range open on that side; a number bounds it.
-function inRange(query: LogFilterQuery, entry: LogWithContext): boolean {
+// The head tags (latest, pending) leave the range open on that side; a number bounds it, and so do
+// `safe` and `finalized`, resolved against the head that brought the log (docs/rpc.md §4.3).
+function inRange(query: LogFilterQuery, entry: LogWithContext, head: number, depths: TagDepths): boolean {
   const bound = (ref: BlockNumberOrTag | undefined, fallback: number) => {
-    if (ref?.kind === "number") return ref.number;
-    return ref?.kind === "tag" && ref.tag === "earliest" ? 0 : fallback;
+    return ref === undefined || isHeadTag(ref) ? fallback : heightAt(head, ref, depths);
   };
   const from = bound(query.fromBlock, 0);
   const to = bound(query.toBlock, Number.POSITIVE_INFINITY);

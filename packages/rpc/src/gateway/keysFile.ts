@@ -13,7 +13,7 @@ export interface KeyPermissions {
   namespaces: string[];
   /** Single methods granted besides the namespaces, restricted ones (`xchain_getStorageBytesAt`) included. */
   methods: string[];
-  /** Whether its eth_call/eth_estimateGas take a state override; unset, `rpc.allowCallStateOverride` decides. */
+  /** Whether its eth_call/eth_estimateGas/debug_traceCall take a state override; unset, `rpc.allowCallStateOverride` decides. */
   stateOverride?: boolean;
 }
 
@@ -54,7 +54,7 @@ export interface KeysFile {
   keys: ApiKeyRecord[];
 }
 
-/** The public read and send set: no evm, personal, debug, trace, sco, mnr or txpool unless granted. */
+/** The public read and send set: no evm, personal, debug, trace, sco, admin, mnr or txpool unless granted. */
 export const DEFAULT_NAMESPACES: readonly string[] = ["eth", "net", "web3", "xchain"];
 
 /** The permissions of a key added without any. */

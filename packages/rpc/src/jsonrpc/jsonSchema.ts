@@ -24,13 +24,6 @@ export function dataSchema(bytes?: number): JsonSchema {
     : {title: `DATA${bytes}`, type: "string", pattern: `^0x[0-9a-fA-F]{${bytes * 2}}$`};
 }
 
-/** A block tag. */
-export const BLOCK_TAG_SCHEMA: JsonSchema = {
-  title: "block tag",
-  type: "string",
-  enum: ["latest", "earliest", "pending"],
-};
-
 /** A boolean. */
 export const BOOLEAN_SCHEMA: JsonSchema = {type: "boolean"};
 

@@ -18,7 +18,7 @@ export interface RequestLimits {
   /** Subscriptions the principal's connections may hold together; undefined: only the node's caps. */
   readonly maxSubscriptions: number | undefined;
   /**
-   * Why eth_call/eth_estimateGas refuse a state override, completing "state override is not allowed
+   * Why eth_call/eth_estimateGas/debug_traceCall refuse a state override, completing "state override is not allowed
    * …" (`for API key 3fa2c1d0`, `on this node (rpc.allowCallStateOverride)`); undefined when allowed.
    */
   readonly stateOverrideRefusal: string | undefined;

@@ -1,11 +1,12 @@
 /**
- * Slots for executions (eth_call, eth_estimateGas): at most `perClient` running for one client
+ * Slots for executions (eth_call, eth_estimateGas, debug_traceCall): at most `perClient` running for one client
  * and `total` across the node. A request beyond either waits in its client's queue, and freed
  * slots go to the waiting clients in turn, so that a client with many calls queued cannot push the
  * others back (docs/rpc.md §8). A request whose signal is aborted while it waits leaves the queue
  * with -32011.
  */
 import {RpcError} from "../jsonrpc/errors.ts";
+import type {RequestContext} from "../jsonrpc/registry.ts";
 
 /** The caps. */
 export interface ExecutionSlotLimits {
@@ -55,6 +56,19 @@ export class ExecutionSlots {
    */
   tryAcquire(client: string): (() => void) | undefined {
     return !this.waiting.has(client) && this.hasRoom(client) ? this.take(client) : undefined;
+  }
+
+  /**
+   * Runs `work` in one of the request's client's slots. A free slot is taken without asking for the
+   * request's signal (an `AbortController` made on demand): a call that ends quickly never needs it.
+   */
+  async run<T>(request: Pick<RequestContext, "client" | "signal">, work: () => Promise<T>): Promise<T> {
+    const release = this.tryAcquire(request.client.key) ?? (await this.acquire(request.client.key, request.signal));
+    try {
+      return await work();
+    } finally {
+      release();
+    }
   }
 
   /** Running executions now (tests, metrics). */

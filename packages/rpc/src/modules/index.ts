@@ -12,6 +12,8 @@ import {
 } from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import type {RpcModuleName} from "../options.ts";
+import {adminMethods} from "./admin.ts";
+import {debugTraceCallMethods} from "./debug/traceCall.ts";
 import {debugTraceMethods} from "./debug/traceMethods.ts";
 import {wireProtocolMethods} from "./debug/wireProtocol.ts";
 import {devControlMethods} from "./dev/index.ts";
@@ -43,9 +45,10 @@ export const rpcModules = {
   mnr: (deps) => [mnrMethods(deps)],
   personal: (deps) => [personalMethods(deps)],
   txpool: (deps) => [txpoolMethods(deps)],
-  debug: (deps) => [debugTraceMethods(deps), wireProtocolMethods(deps)],
+  debug: (deps) => [debugTraceMethods(deps), debugTraceCallMethods(deps), wireProtocolMethods(deps)],
   trace: (deps) => [traceMethods(deps)],
   sco: (deps) => [scoMethods(deps)],
+  admin: (deps) => [adminMethods(deps)],
   db: () => [dbMethods()],
   shh: () => [shhMethods()],
 } satisfies Record<RpcModuleName, ModuleFactory>;

@@ -38,7 +38,7 @@ export function traceMethods(deps: TraceModuleDeps): Record<string, RpcMethod> {
   };
 
   const findBlock = (ref: TraceBlockRef): Promise<Block | undefined> =>
-    ref.kind === "hash" ? chain.getBlock(ref.hash) : findBlockByNumber(chain, ref, deps.pendingBlock);
+    ref.kind === "hash" ? chain.getBlock(ref.hash) : findBlockByNumber(chain, ref, options, deps.pendingBlock);
 
   const writeAll = (groups: readonly TransactionTraces[], context: RequestContext): RawJson => {
     const json = new TraceJsonWriter((bytes) => context.budget.reserve(bytes));
@@ -68,8 +68,8 @@ export function traceMethods(deps: TraceModuleDeps): Record<string, RpcMethod> {
   };
 
   async function filterTraces(request: TraceFilterRequest, context: RequestContext): Promise<RawJson> {
-    const from = blockNumberOf(chain, request.fromBlock);
-    const requestedTo = blockNumberOf(chain, request.toBlock);
+    const from = blockNumberOf(chain, request.fromBlock, options);
+    const requestedTo = blockNumberOf(chain, request.toBlock, options);
     if (from > requestedTo) throw RpcError.invalidParams("fromBlock cannot be greater than toBlock");
     const to = Math.min(requestedTo, chain.head().number);
     const {maxBlockRange} = options.trace;

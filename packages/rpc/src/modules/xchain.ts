@@ -15,7 +15,8 @@ import {getStorageBytesAt} from "./xchainStorage.ts";
 export function xchainMethods({
   chain,
   pendingBlock,
-}: Pick<ModuleDeps, "chain" | "pendingBlock">): Record<string, RpcMethod> {
+  options,
+}: Pick<ModuleDeps, "chain" | "pendingBlock" | "options">): Record<string, RpcMethod> {
   return {
     /** Handler for `xchain_protocolVersion` */
     protocolVersion: method([], () => PROTOCOL_VERSION),
@@ -26,7 +27,7 @@ export function xchainMethods({
     }),
     /** Handler for `xchain_getRawBlockHeaderByNumber` */
     getRawBlockHeaderByNumber: method([param("block", blockNumberOrTag)], async (ref) => {
-      const header = await findHeader(chain, ref, pendingBlock);
+      const header = await findHeader(chain, ref, options, pendingBlock);
       return header ? formatRawHeader(header) : null;
     }),
     /** Handler for `xchain_getRawTransactionReceiptByHash`: the 6-field receipt of a canonical transaction */
@@ -36,6 +37,6 @@ export function xchainMethods({
       return receipt ? toData(receipt.encode()) : null;
     }),
     getTransactionReceiptNodesByHash: receiptNodesMethod(chain),
-    getStorageBytesAt: getStorageBytesAt({chain, pendingBlock}),
+    getStorageBytesAt: getStorageBytesAt({chain, pendingBlock, options}),
   };
 }

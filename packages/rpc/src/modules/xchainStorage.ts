@@ -15,11 +15,15 @@ import {stateAt} from "../resolve/blocks.ts";
  * stored bytes are the word stripped of them (slot value 1 is `"0x01"`); `"0x0"` when absent, as
  * rskj answers. Slots are words: xchain has no native contract keeping longer keys.
  */
-export function getStorageBytesAt({chain, pendingBlock}: Pick<ModuleDeps, "chain" | "pendingBlock">): RpcMethod {
+export function getStorageBytesAt({
+  chain,
+  pendingBlock,
+  options,
+}: Pick<ModuleDeps, "chain" | "pendingBlock" | "options">): RpcMethod {
   return method(
     [param("address", address), param("key", word), param("block", blockRef)],
     async (account, slot, block) => {
-      const value = await (await stateAt(chain, block, pendingBlock)).getStorage(account, slot);
+      const value = await (await stateAt(chain, block, options, pendingBlock)).getStorage(account, slot);
       const start = value.findIndex((b) => b !== 0);
       return start === -1 ? "0x0" : toData(value.subarray(start));
     },

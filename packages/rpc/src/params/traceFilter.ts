@@ -4,9 +4,9 @@
  */
 import {HexError} from "@xchain/utils";
 import {RpcError} from "../jsonrpc/errors.ts";
-import {BLOCK_TAG_SCHEMA, dataSchema, objectSchema, QUANTITY_SCHEMA} from "../jsonrpc/jsonSchema.ts";
-import type {BlockNumberOrTag, BlockTag} from "./blockRef.ts";
-import {blockNumberOrTag} from "./blockRef.ts";
+import {dataSchema, objectSchema, QUANTITY_SCHEMA} from "../jsonrpc/jsonSchema.ts";
+import type {BlockNumberOrTag} from "./blockRef.ts";
+import {BLOCK_TAG_SCHEMA, BLOCK_TAGS, blockNumberOrTag} from "./blockRef.ts";
 import {type Codec, jsonType, oneOrMany, optionalMember, ParamError, withSchema} from "./codec.ts";
 import {address, hash, quantityNumber} from "./hex.ts";
 
@@ -25,7 +25,6 @@ export interface TraceFilterRequest {
   count: number;
 }
 
-const TAGS: readonly BlockTag[] = ["latest", "earliest", "pending"];
 /** rskj reads an argument shorter than this as a number or tag, and a longer one as a block hash. */
 const HASH_THRESHOLD = 20;
 
@@ -40,7 +39,7 @@ export const traceBlockRef: Codec<TraceBlockRef> = withSchema(TRACE_BLOCK_SCHEMA
   if (typeof value !== "string")
     throw new ParamError(path, `expected a block number, tag or hash, got ${jsonType(value)}`);
   if (value.length >= HASH_THRESHOLD) return {kind: "hash", hash: hash(value, path)};
-  const tag = TAGS.find((t) => t === value.toLowerCase());
+  const tag = BLOCK_TAGS.find((t) => t === value.toLowerCase());
   if (tag) return {kind: "tag", tag};
   try {
     return {kind: "number", number: quantityNumber(value, path)};

@@ -37,31 +37,43 @@ export const DEFAULT_TRACE_OPTIONS: TraceOptions = {
 
 const SWITCHES = ["disableStack", "disableMemory", "disableStorage", "onlyTopCall", "withLog", "diffMode"] as const;
 
+/** geth's switch for memory, the inverse of `disableMemory`, read when `disableMemory` is not given. */
+const ENABLE_MEMORY = "enableMemory";
+
 const SWITCH_SCHEMA: JsonSchema = {oneOf: [BOOLEAN_SCHEMA, {type: "string", enum: ["true", "false"]}]};
-const SWITCH_PROPERTIES = Object.fromEntries(SWITCHES.map((key) => [key, SWITCH_SCHEMA]));
-const OPTIONS_SCHEMA = objectSchema("trace options", {
+const SWITCH_PROPERTIES = Object.fromEntries([...SWITCHES, ENABLE_MEMORY].map((key) => [key, SWITCH_SCHEMA]));
+
+/** The members of the options object, for the schemas of objects that hold them (debug_traceCall's). */
+export const TRACE_OPTION_PROPERTIES: Record<string, JsonSchema> = {
   tracer: {type: "string", enum: [...TRACER_NAMES]},
   tracerConfig: objectSchema("tracer config", SWITCH_PROPERTIES),
   ...SWITCH_PROPERTIES,
-});
+};
 
 /** Decodes the options object; switches may be booleans or the strings "true"/"false" (docs/protocol/debug-traces.md §2). */
-export const traceOptions: Codec<TraceOptions> = withSchema(OPTIONS_SCHEMA, (value, path) => {
-  const members = objectMembers(value, path);
+export const traceOptions: Codec<TraceOptions> = withSchema(
+  objectSchema("trace options", TRACE_OPTION_PROPERTIES),
+  (value, path) => decodeTraceOptions(objectMembers(value, path), path),
+);
+
+/** The trace options among `members`, the members of the object at `path`. */
+export function decodeTraceOptions(members: Record<string, unknown>, path: string): TraceOptions {
   const config =
     members.tracerConfig === undefined || members.tracerConfig === null
       ? {}
       : objectMembers(members.tracerConfig, `${path}.tracerConfig`);
   const options: TraceOptions = {...DEFAULT_TRACE_OPTIONS, tracer: tracerName(members.tracer, `${path}.tracer`)};
-  for (const key of SWITCHES) {
+  const read = (key: string): boolean | undefined => {
     const inConfig = config[key] !== undefined && config[key] !== null;
     const raw = inConfig ? config[key] : members[key];
-    if (raw !== undefined && raw !== null) {
-      options[key] = flag(raw, inConfig ? `${path}.tracerConfig.${key}` : `${path}.${key}`);
-    }
-  }
+    if (raw === undefined || raw === null) return undefined;
+    return flag(raw, inConfig ? `${path}.tracerConfig.${key}` : `${path}.${key}`);
+  };
+  for (const key of SWITCHES) options[key] = read(key) ?? options[key];
+  const enableMemory = read(ENABLE_MEMORY);
+  if (enableMemory !== undefined && read("disableMemory") === undefined) options.disableMemory = !enableMemory;
   return options;
-});
+}
 
 function tracerName(value: unknown, path: string): TracerName {
   if (value === undefined || value === null) return DEFAULT_TRACE_OPTIONS.tracer;

@@ -2,7 +2,9 @@
  * Block references resolved against the chain. `pending` names the pending block (docs/rpc.md §4.3)
  * where a `PendingBlockSource` is given, and reads as `latest` on a node without one (no miner). A
  * state read at a block that does not exist is -32600 `Block … not found` (docs/protocol/errors.md);
- * a block lookup that finds nothing is null (docs/rpc.md §7 rule 2).
+ * a block lookup that finds nothing is null (docs/rpc.md §7 rule 2). `safe` and `finalized` name
+ * the canonical block `safeDepth` / `finalizedDepth` below the head, genesis on a shorter chain
+ * (docs/rpc.md §4.3).
  */
 import type {ChainReader} from "@xchain/chain";
 import type {PendingBlockSource} from "@xchain/miner";
@@ -10,7 +12,14 @@ import type {Block, BlockHeader} from "@xchain/primitives";
 import type {StateReader} from "@xchain/state";
 import {equalBytes} from "@xchain/utils";
 import {RpcError} from "../jsonrpc/errors.ts";
-import {type BlockNumberOrTag, type BlockRef, describeBlockRef} from "../params/blockRef.ts";
+import {
+  type BlockNumberOrTag,
+  type BlockRef,
+  describeBlockRef,
+  heightAt,
+  isHeadTag,
+  type TagDepths,
+} from "../params/blockRef.ts";
 
 /** Builds the pending block; undefined on a node without a miner, where `pending` reads as `latest`. */
 export type PendingSource = PendingBlockSource | undefined;
@@ -20,9 +29,9 @@ export function isPendingRef(ref: BlockRef): boolean {
   return ref.kind === "tag" && ref.tag === "pending";
 }
 
-/** The head's header when `ref` is a tag naming the head (not `earliest`, not `pending`): no lookup, no promise. */
+/** The head's header when `ref` is `latest`: no lookup, no promise. */
 export function headHeaderFor(chain: Pick<ChainReader, "head">, ref: BlockRef): BlockHeader | undefined {
-  return ref.kind === "tag" && ref.tag !== "earliest" && !isPendingRef(ref) ? chain.head().header : undefined;
+  return ref.kind === "tag" && ref.tag === "latest" ? chain.head().header : undefined;
 }
 
 /** The pending block when `ref` names it and the node builds one. */
@@ -31,9 +40,8 @@ async function pendingBlockFor(ref: BlockRef, pending: PendingSource): Promise<B
 }
 
 /** The canonical height a number or tag names (it may be above the head). */
-export function blockNumberOf(chain: Pick<ChainReader, "head">, ref: BlockNumberOrTag): number {
-  if (ref.kind === "number") return ref.number;
-  return ref.tag === "earliest" ? 0 : chain.head().number;
+export function blockNumberOf(chain: Pick<ChainReader, "head">, ref: BlockNumberOrTag, depths: TagDepths): number {
+  return ref.kind === "number" ? ref.number : heightAt(chain.head().number, ref, depths);
 }
 
 /** Whether `header` is on the canonical chain. */
@@ -49,13 +57,14 @@ export async function isCanonical(
 export async function findHeader(
   chain: Pick<ChainReader, "head" | "getHeader" | "getHeaderByNumber">,
   ref: BlockRef,
+  depths: TagDepths,
   pending?: PendingSource,
 ): Promise<BlockHeader | undefined> {
   const pendingBlock = await pendingBlockFor(ref, pending);
   if (pendingBlock) return pendingBlock.header;
   // The head is in memory: the tags that name it need no lookup in the canonical index.
-  if (ref.kind === "tag" && ref.tag !== "earliest") return chain.head().header;
-  if (ref.kind !== "hash") return chain.getHeaderByNumber(blockNumberOf(chain, ref));
+  if (isHeadTag(ref)) return chain.head().header;
+  if (ref.kind !== "hash") return chain.getHeaderByNumber(blockNumberOf(chain, ref, depths));
   const header = await chain.getHeader(ref.hash);
   if (!header) return undefined;
   if (ref.requireCanonical && !(await isCanonical(chain, header))) {
@@ -68,18 +77,20 @@ export async function findHeader(
 export async function findBlock(
   chain: Pick<ChainReader, "head" | "getBlockByNumber">,
   ref: BlockNumberOrTag,
+  depths: TagDepths,
   pending?: PendingSource,
 ): Promise<Block | undefined> {
-  return (await pendingBlockFor(ref, pending)) ?? chain.getBlockByNumber(blockNumberOf(chain, ref));
+  return (await pendingBlockFor(ref, pending)) ?? chain.getBlockByNumber(blockNumberOf(chain, ref, depths));
 }
 
 /** The header a reference names, or -32600 `Block … not found` (docs/protocol/errors.md). */
 export async function requireHeader(
   chain: Pick<ChainReader, "head" | "getHeader" | "getHeaderByNumber">,
   ref: BlockRef,
+  depths: TagDepths,
   pending?: PendingSource,
 ): Promise<BlockHeader> {
-  const header = await findHeader(chain, ref, pending);
+  const header = await findHeader(chain, ref, depths, pending);
   if (!header) throw RpcError.invalidRequest(`Block ${describeBlockRef(ref)} not found`);
   return header;
 }
@@ -88,9 +99,10 @@ export async function requireHeader(
 export function stateAt(
   chain: Pick<ChainReader, "head" | "getHeader" | "getHeaderByNumber" | "stateAfter">,
   ref: BlockRef,
+  depths: TagDepths,
   pending?: PendingSource,
 ): Promise<StateReader> {
   // The head's state without a detour through the header lookup (most reads are at the head).
   if (ref.kind === "tag" && ref.tag === "latest") return chain.stateAfter(chain.head().header);
-  return requireHeader(chain, ref, pending).then((header) => chain.stateAfter(header));
+  return requireHeader(chain, ref, depths, pending).then((header) => chain.stateAfter(header));
 }

@@ -15,7 +15,7 @@ import type {
 } from "@xchain/execution";
 import type {Log} from "@xchain/primitives";
 import {toData, toQuantity} from "@xchain/utils";
-import {decodeRevertReason} from "../format/revert.ts";
+import {decodePanic, decodeRevertReason} from "../format/revert.ts";
 import {type CallFrame, CallTreeTracer, type SelfDestructNode, type TransactionCallTree} from "./callTree.ts";
 
 /** A geth call frame, keys in the order written (docs/protocol/debug-traces.md §4.1). */
@@ -140,7 +140,8 @@ function formatFrame(
   } else if (end.error === "revert") {
     json.error = "execution reverted";
     if (end.output.length > 0) json.output = toData(end.output);
-    const reason = decodeRevertReason(end.output);
+    // geth's abi.UnpackRevert: an Error(string)'s message or a Panic(uint256)'s meaning; a custom error has none.
+    const reason = decodeRevertReason(end.output) ?? decodePanic(end.output);
     if (reason !== undefined) json.revertReason = reason;
   } else {
     json.error = gethError(end.error);

@@ -1,7 +1,8 @@
 /**
- * debug_trace*'s default tracer, the struct logger with rskj's top-level keys (docs/protocol/debug-traces.md §3):
- * one JSON object per transaction, its `structLogs` written step by step as text, each entry's bytes
- * reserved before it is kept so that a huge trace stops at the response cap.
+ * debug_trace*'s default tracer, the struct logger with rskj's top-level keys and geth's `gas`,
+ * `failed` and `returnValue` after them (docs/protocol/debug-traces.md §3): one JSON object per
+ * transaction, its `structLogs` written step by step as text, each entry's bytes reserved before
+ * it is kept so that a huge trace stops at the response cap.
  */
 import type {
   ExecutionTracer,
@@ -113,10 +114,11 @@ export class StructLogTracer implements ExecutionTracer {
     const current = this.storages.get(this.rootAddress ?? address) ?? new Map<string, string>();
     const reverted = root?.error === "revert";
     const error = root?.error === undefined || reverted ? "" : gethError(root.error);
+    const output = root ? bytesToHex(root.output) : "";
     const head = `{"contractAddress":"${address}","initStorage":${slotsJson(this.initStorage)},"structLogs":[`;
     const tail =
-      `],"result":"${root ? bytesToHex(root.output) : ""}","error":${JSON.stringify(error)},"reverted":${reverted},` +
-      `"storageSize":${current.size},"currentStorage":${slotsJson(current)}}`;
+      `],"result":"${output}","error":${JSON.stringify(error)},"reverted":${reverted},` +
+      `"storageSize":${current.size},"currentStorage":${slotsJson(current)},${gethSummary(outcome, root, output)}}`;
     this.reserve(head.length + tail.length);
     this.results.push({tx, json: head + this.logs.join(",") + tail});
     this.logs = [];
@@ -159,6 +161,17 @@ export class StructLogTracer implements ExecutionTracer {
     }
     return json;
   }
+}
+
+/**
+ * geth's top-level keys (docs/protocol/debug-traces.md §3.1): `gas`, the gas the receipt charges (a
+ * JSON number); `failed`, whether the root frame failed (a revert included); `returnValue`, the root
+ * frame's output (its revert data on a revert) as hex without 0x, empty after any other failure.
+ */
+function gethSummary(outcome: TransactionOutcome, root: FrameEnd | undefined, output: string): string {
+  const failed = root?.error !== undefined;
+  const returnValue = failed && root?.error !== "revert" ? "" : output;
+  return `"gas":${outcome.gasUsed},"failed":${failed},"returnValue":"${returnValue}"`;
 }
 
 /** A stack word or slot: 64 hex digits without 0x. */

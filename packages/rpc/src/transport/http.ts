@@ -12,7 +12,7 @@
  * With TLS credentials the server speaks HTTPS.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
-import {createServer as createHttpsServer} from "node:https";
+import {createServer as createHttpsServer, type Server as HttpsServer} from "node:https";
 import type {Logger} from "@xchain/utils";
 import type {HealthProbe} from "../deps.ts";
 import {clientOf} from "../jsonrpc/client.ts";
@@ -29,7 +29,7 @@ import {DroppedClients} from "./droppedClients.ts";
 import {healthAnswer} from "./health.ts";
 import {requestTimeouts} from "./requestTimeouts.ts";
 import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
-import type {TlsCredentials} from "./tls.ts";
+import {answerPlainHttp, type TlsCredentials} from "./tls.ts";
 
 /** What the HTTP transport needs. */
 export type HttpTransportOptions = ReplyLimits &
@@ -57,6 +57,7 @@ export function createHttpTransport(
   const server: Server = options.tlsCredentials
     ? createHttpsServer({...timeouts, ...options.tlsCredentials})
     : createServer(timeouts);
+  if (options.tlsCredentials) answerPlainHttp(server as HttpsServer);
   if (options.addressLimits) capConnections(server, options.addressLimits, dropped);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const fail = (error: unknown) => {

@@ -5,7 +5,9 @@
  * so that the node refuses to start rather than serve plain HTTP or fail on the first handshake.
  */
 import {readFile} from "node:fs/promises";
-import {createSecureContext} from "node:tls";
+import type {Server} from "node:https";
+import {Socket} from "node:net";
+import {createSecureContext, type TLSSocket} from "node:tls";
 import {NodeError} from "@xchain/utils";
 import type {RpcTlsOptions} from "../options.ts";
 
@@ -68,4 +70,23 @@ function check(setting: string, path: string, what: string, parts: {cert?: Buffe
 
 function unpaired(setting: string, missing: string): TlsConfigError {
   return new TlsConfigError({code: TlsConfigErrorCode.UNPAIRED, setting}, `${setting} is set without ${missing}`);
+}
+
+/** The answer to plain HTTP on a TLS port: a request a browser or curl shows, not an empty reply. */
+const PLAIN_HTTP_ANSWER =
+  "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n" +
+  "This port speaks HTTPS (TLS is on, rpc.tls.cert): use https:// or wss:// with this host and port.\n";
+
+/**
+ * Answers plain HTTP sent to `server` with a 400 saying the port speaks HTTPS, as nginx's 497 does,
+ * instead of closing the connection without a word. OpenSSL recognises an HTTP request line where
+ * a TLS record should be (`ERR_SSL_HTTP_REQUEST`); the answer goes on the TCP socket under the TLS
+ * one (`_parent`, which Node does not document: without it the connection just closes, as before).
+ */
+export function answerPlainHttp(server: Server): void {
+  server.on("tlsClientError", (error: NodeJS.ErrnoException, tlsSocket: TLSSocket) => {
+    if (error.code !== "ERR_SSL_HTTP_REQUEST") return;
+    const raw = (tlsSocket as unknown as {_parent?: unknown})._parent;
+    if (raw instanceof Socket && raw.writable) raw.end(PLAIN_HTTP_ANSWER);
+  });
 }

@@ -1,5 +1,6 @@
 /**
- * JSON-RPC over WebSocket (docs/rpc.md §4.1, §4.8): text messages through the same dispatch, each at
+ * JSON-RPC over WebSocket (docs/rpc.md §4.1, §4.8): text messages, and binary ones holding UTF-8 JSON
+ * (`frameText`), through the same dispatch and answered as text, each at
  * most `maxBodyBytes` (larger: the `ws` library closes with 1009). A connection runs at most
  * `maxInFlightPerConnection` requests at a time; the messages already read beyond that wait, and
  * the socket is paused until they have started, so a flooding client slows itself down (TCP
@@ -16,7 +17,7 @@
  * credentials the handshake is over HTTPS (WSS). A handshake must arrive within `bodyTimeoutMs`.
  */
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
-import {createServer as createHttpsServer} from "node:https";
+import {createServer as createHttpsServer, type Server as HttpsServer} from "node:https";
 import type {Duplex} from "node:stream";
 import type {Logger} from "@xchain/utils";
 import {type RawData, WebSocket, WebSocketServer} from "ws";
@@ -32,9 +33,10 @@ import {browserRefusal} from "./browserGuard.ts";
 import {capConnections} from "./connectionCap.ts";
 import {ConnectionRequests} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
+import {frameText} from "./frameText.ts";
 import {requestTimeouts} from "./requestTimeouts.ts";
 import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
-import type {TlsCredentials} from "./tls.ts";
+import {answerPlainHttp, type TlsCredentials} from "./tls.ts";
 
 /** WebSocket close code for a revoked API key: 1008, policy violation. */
 const REVOKED_CLOSE_CODE = 1008;
@@ -75,6 +77,7 @@ export function createWsTransport(
     : createServer(timeouts, notUpgraded);
   // Upgrades are taken here rather than by `ws`, so that a refusal can carry a JSON-RPC body.
   const dropped = new DroppedClients(logger);
+  if (options.tlsCredentials) answerPlainHttp(server as HttpsServer);
   if (options.addressLimits) capConnections(server, options.addressLimits, dropped);
   const wss = new WebSocketServer({noServer: true, maxPayload: options.maxBodyBytes, perMessageDeflate: false});
   server.on("upgrade", (req, socket, head) => {
@@ -194,8 +197,9 @@ function serve(
   };
 
   socket.on("message", (data: RawData, isBinary: boolean) => {
-    // With the default binaryType ("nodebuffer") a message is one Buffer; binary frames are not JSON text.
-    const text = isBinary ? "" : (data as Buffer).toString("utf8");
+    // With the default binaryType ("nodebuffer") a message is one Buffer. A binary one is read as UTF-8 JSON
+    // (web3.py sends those); one that is not UTF-8 reads as "", answered -32700 as any text that is not JSON.
+    const text = frameText(data as Buffer, isBinary) ?? "";
     if (revoked) {
       send(refusalOf(text, revoked));
       return;

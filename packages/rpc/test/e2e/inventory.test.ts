@@ -7,6 +7,7 @@ import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {readJsonVector} from "@xchain/test-utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import type {PeerAdmin} from "../../src/deps.ts";
 import type {OpenRpcDocument} from "../../src/openrpc/document.ts";
 import {FakeKeystore} from "../support/keystore.ts";
 import {TestNode} from "../support/node.ts";
@@ -21,10 +22,23 @@ const documented = new Map(
   [...docs.matchAll(/^\| `([a-z0-9]+[_.][A-Za-z0-9_]+)` \| (implemented|unsupported) \|/gm)].map((m) => [m[1], m[2]]),
 );
 
+/** A p2p host's admin view with no peer: this test only reads which methods are registered. */
+const NO_PEERS: PeerAdmin = {
+  addPeer: () => {},
+  removePeer: async () => {},
+  nodeInfo: () => {
+    throw new Error("not read by this test");
+  },
+  peers: async () => [],
+};
+
 let node: TestNode;
 beforeAll(async () => {
   // A node as `xchain start` runs it: mining and on a peer-to-peer network.
-  node = await TestNode.start({miner: {}, deps: {scoring: new RecordingScoring(), keystore: new FakeKeystore()}});
+  node = await TestNode.start({
+    miner: {},
+    deps: {scoring: new RecordingScoring(), keystore: new FakeKeystore(), peerAdmin: NO_PEERS},
+  });
 });
 afterAll(() => node.close());
 

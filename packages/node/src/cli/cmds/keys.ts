@@ -3,7 +3,7 @@
  * file a running node reloads on change. `add` prints the new secret once; the file keeps only
  * its SHA-256.
  */
-import {mkdir} from "node:fs/promises";
+import {existsSync} from "node:fs";
 import {dirname} from "node:path";
 import {
   type ApiKeyRecord,
@@ -17,6 +17,7 @@ import {
   readKeysFile,
   writeKeysFile,
 } from "@xchain/rpc";
+import {makeDirectory} from "@xchain/utils";
 import {type Command, Option} from "commander";
 import {NETWORK_CHOICES, type NetworkChoice} from "../../network.ts";
 import {defaultDataDir, gatewayKeysFile} from "../../options.ts";
@@ -66,7 +67,16 @@ export function registerKeys(program: Command): void {
   withFile(
     keys.command("list").description("list the keys (ids, labels, permissions, limits; never the secrets)"),
   ).action(async (flags: FileFlags) => {
-    for (const key of (await readKeysFile(keysPath(flags))).keys) console.log(describeKey(key));
+    const path = keysPath(flags);
+    const {keys} = await readKeysFile(path);
+    // On stderr, so that stdout stays one line per key: which file was read, since the default depends on --network.
+    if (keys.length > 0) console.error(`${keys.length} key${keys.length === 1 ? "" : "s"} in ${path}`);
+    else if (existsSync(path)) console.error(`no keys in ${path}`);
+    else
+      console.error(
+        `no keys: ${path} does not exist (xchain keys add creates it; --datadir or --keys-file read another)`,
+      );
+    for (const key of keys) console.log(describeKey(key));
   });
 
   withFile(keys.command("revoke").argument("<id>", "the key's id").description("remove a key")).action(
@@ -98,7 +108,7 @@ function keysPath(flags: FileFlags): string {
 /** Checks the new content as the node will parse it, then writes it. */
 async function save(path: string, file: KeysFile): Promise<void> {
   parseKeysFile(JSON.stringify(file), path);
-  await mkdir(dirname(path), {recursive: true});
+  await makeDirectory(dirname(path));
   await writeKeysFile(path, file);
 }
 

@@ -1,6 +1,6 @@
 /** `xchain p2p-id`: print the node's peer id (creating its identity key if missing), for scripting a network. */
-import {mkdir} from "node:fs/promises";
 import {loadOrCreateIdentity, peerIdOf} from "@xchain/p2p";
+import {makeDirectory} from "@xchain/utils";
 import {type Command, Option} from "commander";
 import {NETWORK_CHOICES, type NetworkChoice} from "../../network.ts";
 import {defaultDataDir} from "../../options.ts";
@@ -18,7 +18,7 @@ export function registerP2PId(program: Command): void {
     .option("--datadir <dir>", "the node's data directory (default ~/.xchain/<network>)")
     .action(async (opts: {network: NetworkChoice; datadir?: string}) => {
       const dataDir = opts.datadir ?? defaultDataDir(opts.network);
-      await mkdir(dataDir, {recursive: true});
+      await makeDirectory(dataDir);
       console.log(peerIdOf(await loadOrCreateIdentity(dataDir)));
     });
 }

@@ -6,6 +6,8 @@ import type {ValueKind} from "../values.ts";
 const PORT: ValueKind = {type: "integer", min: 0, max: 65535};
 const COUNT: ValueKind = {type: "integer", min: 1, max: 1_000_000_000};
 const MS: ValueKind = {type: "integer", min: 1, max: 24 * 60 * 60 * 1000};
+/** Confirmations below the head: 0 names the head itself. */
+const DEPTH: ValueKind = {type: "integer", min: 0, max: 1_000_000_000};
 
 function listener(transport: "http" | "ws", what: string): ConfigKey[] {
   return [
@@ -28,7 +30,7 @@ function listener(transport: "http" | "ws", what: string): ConfigKey[] {
 
 /** What every `rpc.modules.<name>.enabled` left unset means; said once, above those flags in `--help`. */
 export const RPC_MODULES_DEFAULT_TEXT =
-  "unset, the network decides: all on regtest; evm, personal, debug, trace, sco off on mainnet and testnet";
+  "unset, the network decides: all on regtest; evm, personal, debug, trace, sco, admin off on mainnet and testnet";
 
 /** Per-namespace switches: unset, a namespace follows its network default. */
 const moduleKeys: ConfigKey[] = RPC_MODULE_NAMES.map((name) => ({
@@ -105,6 +107,16 @@ export const rpcKeys: readonly ConfigKey[] = [
     description: "eth_getLogs: a range up to this many blocks has no cap on logs",
   },
   {key: "rpc.logsMaxResults", kind: COUNT, description: "eth_getLogs over a longer range: at most this many logs"},
+  {
+    key: "rpc.safeDepth",
+    kind: DEPTH,
+    description: "the `safe` block tag names the block this many below the head (genesis on a shorter chain)",
+  },
+  {
+    key: "rpc.finalizedDepth",
+    kind: DEPTH,
+    description: "the `finalized` block tag names the block this many below the head (genesis on a shorter chain)",
+  },
   {key: "rpc.gasEstimationCap", kind: COUNT, description: "eth_estimateGas upper bound when the caller gives no gas"},
   {key: "rpc.callGasCap", kind: COUNT, description: "eth_call gas when the caller gives none, and the most it may ask"},
   {

@@ -5,10 +5,9 @@
  * request's budget as it grows. An unknown transaction or block is null; the genesis block is `[]`;
  * `pending` traces the pending block.
  */
-import type {ExecutionTracer, TracedTransaction, TraceScope} from "@xchain/execution";
+import type {TraceScope} from "@xchain/execution";
 import type {Block} from "@xchain/primitives";
 import {toData} from "@xchain/utils";
-import {RpcError} from "../../jsonrpc/errors.ts";
 import {RawJson} from "../../jsonrpc/rawJson.ts";
 import type {RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
@@ -18,17 +17,9 @@ import {method, optional, param} from "../../params/method.ts";
 import {DEFAULT_TRACE_OPTIONS, type TraceOptions, traceOptions} from "../../params/traceOptions.ts";
 import {replayInput} from "../../resolve/blockReplay.ts";
 import {findHeader, isPendingRef} from "../../resolve/blocks.ts";
-import {createCallTracer, gethCallFrame} from "../../trace/gethCallTracer.ts";
-import {PrestateReader, prestateDiff, TouchRecorder} from "../../trace/prestateTracer.ts";
-import {StructLogTracer} from "../../trace/structLogger.ts";
+import {type TracedResult, traceWithChosenTracer} from "./chosenTracer.ts";
 
-type DebugTraceDeps = Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "pendingBlock">;
-
-/** One traced transaction's result as JSON text. */
-interface TracedResult {
-  tx: TracedTransaction;
-  json: string;
-}
+type DebugTraceDeps = Pick<ModuleDeps, "chain" | "chainspec" | "executor" | "pendingBlock" | "options">;
 
 /** debug_trace* methods. */
 export function debugTraceMethods(deps: DebugTraceDeps): Record<string, RpcMethod> {
@@ -50,7 +41,7 @@ export function debugTraceMethods(deps: DebugTraceDeps): Record<string, RpcMetho
     /** Handler for `debug_traceBlockByNumber`: as by hash, for a number, tag or hash */
     traceBlockByNumber: method([param("block", blockRef), options], async (ref, opts, context) => {
       const pending = deps.pendingBlock && isPendingRef(ref) ? await deps.pendingBlock.pendingBlock() : undefined;
-      const header = pending ? undefined : await findHeader(deps.chain, ref);
+      const header = pending ? undefined : await findHeader(deps.chain, ref, deps.options);
       const block = pending?.block ?? (header && (await deps.chain.getBlock(header.hash())));
       return block ? blockResult(await traceBlock(deps, block, opts, context, {}), context) : null;
     }),
@@ -67,53 +58,7 @@ async function traceBlock(
 ): Promise<TracedResult[]> {
   const input = await replayInput(deps.chain, block, deps.chainspec.params.remascMaturity);
   if (!input) return [];
-  // A refusal thrown inside the EVM's callbacks may come back wrapped: the one recorded here is answered.
-  let stop: unknown;
-  const reserve = (bytes: number) => {
-    if (!context.budget.tryReserve(bytes)) {
-      stop = context.budget.exceeded;
-      throw stop;
-    }
-  };
-  const checkAbort = () => {
-    if (context.signal.aborted) {
-      stop = RpcError.timeout();
-      throw stop;
-    }
-  };
-  const run = async (tracer: ExecutionTracer) => {
-    try {
-      await deps.executor.trace(input, tracer, scope);
-    } catch (e) {
-      throw stop ?? e;
-    }
-    checkAbort();
-  };
-  if (options.tracer === "callTracer") {
-    const calls = createCallTracer(options, checkAbort);
-    await run(calls.tracer);
-    return calls.tree.transactions.map((traced) => {
-      const json = JSON.stringify(gethCallFrame(traced, options, calls.positions));
-      reserve(Buffer.byteLength(json));
-      return {tx: traced.tx, json};
-    });
-  }
-  if (options.tracer === "prestateTracer") {
-    // Two runs: what each transaction touches (and the state after it), then the state before it.
-    const touches = new TouchRecorder(options.diffMode);
-    await run(touches);
-    const reader = new PrestateReader(touches.touched);
-    await run(reader);
-    return [...reader.before].map(([index, before]) => {
-      const result = options.diffMode ? prestateDiff(before, touches.after.get(index) ?? {}) : before;
-      const json = JSON.stringify(result);
-      reserve(Buffer.byteLength(json));
-      return {tx: touches.transactions[index] as TracedTransaction, json};
-    });
-  }
-  const logger = new StructLogTracer(options, reserve, checkAbort);
-  await run(logger);
-  return logger.results;
+  return traceWithChosenTracer(options, context, (tracer) => deps.executor.trace(input, tracer, scope));
 }
 
 /** `[{txHash, result}]` for a block, every tracer alike (docs/protocol/debug-traces.md §1.2). */

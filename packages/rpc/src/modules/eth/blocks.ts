@@ -10,7 +10,7 @@ import {type BlockJson, formatBlock, formatPendingBlock} from "../../format/bloc
 import {RawJson} from "../../jsonrpc/rawJson.ts";
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
-import {type BlockNumberOrTag, blockNumberOrTag} from "../../params/blockRef.ts";
+import {type BlockNumberOrTag, blockNumberOrTag, isHeadTag, type TagDepths} from "../../params/blockRef.ts";
 import {bool} from "../../params/codec.ts";
 import {hash, quantityNumber} from "../../params/hex.ts";
 import {method, optional, param} from "../../params/method.ts";
@@ -22,7 +22,8 @@ export function ethBlockMethods({
   chainspec,
   pendingBlock,
   blockJson,
-}: Pick<ModuleDeps, "chain" | "chainspec" | "pendingBlock" | "blockJson">): Record<string, RpcMethod> {
+  options,
+}: Pick<ModuleDeps, "chain" | "chainspec" | "pendingBlock" | "blockJson" | "options">): Record<string, RpcMethod> {
   const format = async (block: Block | undefined, full: boolean) =>
     block ? formatBlock(block, await chain.getTotalDifficulty(block.hash()), full, chainspec) : null;
   /** A stored block's JSON, from the cache or formatted once and kept (docs/rpc.md §4.3). */
@@ -41,7 +42,7 @@ export function ethBlockMethods({
     return raw;
   };
   const formatByNumber = async (ref: BlockNumberOrTag, full: boolean) => {
-    if (!pendingBlock || !isPendingRef(ref)) return blockByHash(await canonicalHash(chain, ref), full);
+    if (!pendingBlock || !isPendingRef(ref)) return blockByHash(await canonicalHash(chain, ref, options), full);
     const {block} = await pendingBlock.pendingBlock();
     return formatPendingBlock(block, await chain.getTotalDifficulty(block.header.parentHash), full, chainspec);
   };
@@ -65,13 +66,13 @@ export function ethBlockMethods({
     ),
     /** Handler for `eth_getBlockTransactionCountByNumber` */
     getBlockTransactionCountByNumber: method([param("block", blockNumberOrTag)], async (ref) =>
-      count(await findBlock(chain, ref, pendingBlock), "transactions"),
+      count(await findBlock(chain, ref, options, pendingBlock), "transactions"),
     ),
     /** Handler for `eth_getUncleCountByBlockHash` */
     getUncleCountByBlockHash: method([param("blockHash", hash)], async (h) => count(await chain.getBlock(h), "uncles")),
     /** Handler for `eth_getUncleCountByBlockNumber` */
     getUncleCountByBlockNumber: method([param("block", blockNumberOrTag)], async (ref) =>
-      count(await findBlock(chain, ref, pendingBlock), "uncles"),
+      count(await findBlock(chain, ref, options, pendingBlock), "uncles"),
     ),
     /** Handler for `eth_getUncleByBlockHashAndIndex` */
     getUncleByBlockHashAndIndex: method([param("blockHash", hash), param("index", quantityNumber)], async (h, index) =>
@@ -80,7 +81,7 @@ export function ethBlockMethods({
     /** Handler for `eth_getUncleByBlockNumberAndIndex` */
     getUncleByBlockNumberAndIndex: method(
       [param("block", blockNumberOrTag), param("index", quantityNumber)],
-      async (ref, index) => formatUncle(await findBlock(chain, ref, pendingBlock), index),
+      async (ref, index) => formatUncle(await findBlock(chain, ref, options, pendingBlock), index),
     ),
   };
 }
@@ -89,10 +90,11 @@ export function ethBlockMethods({
 async function canonicalHash(
   chain: Pick<ModuleDeps["chain"], "head" | "getHeaderByNumber">,
   ref: BlockNumberOrTag,
+  depths: TagDepths,
 ): Promise<Uint8Array | undefined> {
   // The head is in memory: the tags that name it need no lookup in the canonical index.
-  if (ref.kind === "tag" && ref.tag !== "earliest") return chain.head().hash;
-  return (await chain.getHeaderByNumber(blockNumberOf(chain, ref)))?.hash();
+  if (isHeadTag(ref)) return chain.head().hash;
+  return (await chain.getHeaderByNumber(blockNumberOf(chain, ref, depths)))?.hash();
 }
 
 function count(block: Block | undefined, part: "transactions" | "uncles"): string | null {

@@ -7,13 +7,12 @@
  * pay at its gasPrice. Each request holds one execution slot of its client while it runs, and
  * stops when the request times out or its client leaves (docs/rpc.md §8).
  */
-import type {StateOverride} from "@xchain/execution";
 import type {BlockHeader} from "@xchain/primitives";
 import {toData, toQuantity} from "@xchain/utils";
 import {type CachedCallAnswer, CallResultCache} from "../../caches/callCache.ts";
 import {failedCallError} from "../../format/revert.ts";
 import {RpcError} from "../../jsonrpc/errors.ts";
-import type {RequestContext, RpcMethod} from "../../jsonrpc/registry.ts";
+import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 import {revertErrorStyle} from "../../options.ts";
 import {blockRef, PENDING} from "../../params/blockRef.ts";
@@ -21,7 +20,7 @@ import {callRequest} from "../../params/callObject.ts";
 import {method, optional, param} from "../../params/method.ts";
 import {stateOverride} from "../../params/stateOverride.ts";
 import {headHeaderFor, requireHeader} from "../../resolve/blocks.ts";
-import {prepareCall} from "./callRunner.ts";
+import {checkStateOverrideAllowed, prepareCall} from "./callRunner.ts";
 import {estimateGasLimit} from "./gasEstimator.ts";
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
@@ -33,31 +32,12 @@ export function ethCallMethods(
   const {options, executions, callCache} = deps;
   const revertStyle = revertErrorStyle(options.revertErrors, deps.chainspec.params.name);
   const overrideParam = optional("stateOverride", stateOverride(options.stateOverride.maxAccounts));
-  /** An empty override is accepted where overrides are off, as rskj does (docs/protocol/state-override.md §1). */
-  const checkOverrideAllowed = (overrides: StateOverride | undefined, context: RequestContext): void => {
-    if (overrides === undefined || overrides.length === 0) return;
-    const refusal = context.limits.stateOverrideRefusal;
-    if (refusal !== undefined) throw RpcError.invalidParams(`state override is not allowed ${refusal}`);
-  };
-  /**
-   * Runs `work` in one of the client's execution slots. A free slot is taken without asking for the
-   * request's signal (an `AbortController` made on demand): a call that ends quickly never needs it.
-   */
-  const inSlot = async <T>(context: RequestContext, work: () => Promise<T>): Promise<T> => {
-    const release =
-      executions.tryAcquire(context.client.key) ?? (await executions.acquire(context.client.key, context.signal));
-    try {
-      return await work();
-    } finally {
-      release();
-    }
-  };
   return {
     /** Handler for `eth_call`: a revert is -32015 or 3 (`rpc.revertErrors`) with the reason and payload (docs/rpc.md §7) */
     call: method(
       [param("transaction", callRequest), param("block", blockRef), overrideParam],
       (request, block, overrides, context) => {
-        checkOverrideAllowed(overrides, context);
+        checkStateOverrideAllowed(overrides, context);
         const cap = BigInt(options.callGasCap);
         const gas = min(request.gas ?? cap, cap);
         /** A repeated call at the same block is answered without a slot or a run. */
@@ -69,7 +49,7 @@ export function ethCallMethods(
         const runAndKeep = async (header: BlockHeader, key: string | undefined): Promise<string> => {
           // An edit of the state during the run clears the cache: this answer is not kept then.
           const since = callCache.currentGeneration();
-          const answer = await inSlot(context, async (): Promise<CachedCallAnswer> => {
+          const answer = await executions.run(context, async (): Promise<CachedCallAnswer> => {
             const prepared = await prepareCall(deps, request, header, context, overrides);
             const result = await prepared.run(gas);
             if (!result) return {error: RpcError.server(`intrinsic gas too low: ${gas} < ${prepared.intrinsicGas}`)};
@@ -80,16 +60,16 @@ export function ethCallMethods(
         };
         // At the head no lookup is needed: a kept answer goes back at once, without a promise.
         const head = headHeaderFor(deps.chain, block);
-        return head ? answerAt(head) : requireHeader(deps.chain, block, deps.pendingBlock).then(answerAt);
+        return head ? answerAt(head) : requireHeader(deps.chain, block, options, deps.pendingBlock).then(answerAt);
       },
     ),
     /** Handler for `eth_estimateGas`: the lowest gas limit that succeeds */
     estimateGas: method(
       [param("transaction", callRequest), optional("block", blockRef, PENDING), overrideParam],
       (request, block, overrides, context) =>
-        inSlot(context, async () => {
-          checkOverrideAllowed(overrides, context);
-          const header = await requireHeader(deps.chain, block, deps.pendingBlock);
+        executions.run(context, async () => {
+          checkStateOverrideAllowed(overrides, context);
+          const header = await requireHeader(deps.chain, block, options, deps.pendingBlock);
           const prepared = await prepareCall(deps, request, header, context, overrides);
           let bound = min(prepared.header.gasLimit, BigInt(options.gasEstimationCap));
           if (request.gas !== undefined) bound = min(bound, request.gas);

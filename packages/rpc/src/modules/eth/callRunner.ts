@@ -4,7 +4,10 @@
  * transfer`, docs/rpc.md §7), and a runner for any gas limit.
  */
 import {
+  type CallInput,
   type CallResult,
+  type ExecutionBlockContext,
+  type ExecutionTracer,
   intrinsicGas,
   type StateOverride,
   TransactionInvalidCode,
@@ -27,13 +30,29 @@ export interface PreparedCall {
   intrinsicGas: bigint;
   /** Runs the message; undefined when `gasLimit` is below the intrinsic gas. */
   run(gasLimit: bigint): Promise<CallResult | undefined>;
+  /** Runs the message told to `tracer` (debug_traceCall); undefined when `gasLimit` is below the intrinsic gas. */
+  trace(gasLimit: bigint, tracer: ExecutionTracer): Promise<CallResult | undefined>;
 }
 
 const ZERO_ADDRESS = new Uint8Array(20);
 
 /**
+ * Refuses a state override where the request may not make one (`rpc.allowCallStateOverride`, a
+ * gateway key's grant); an empty override is accepted there, as rskj does (docs/protocol/state-override.md §1).
+ */
+export function checkStateOverrideAllowed(
+  overrides: StateOverride | undefined,
+  context: Pick<RequestContext, "limits">,
+): void {
+  if (overrides === undefined || overrides.length === 0) return;
+  const refusal = context.limits.stateOverrideRefusal;
+  if (refusal !== undefined) throw RpcError.invalidParams(`state override is not allowed ${refusal}`);
+}
+
+/**
  * Checks the balance at `header` (the overridden one when `overrides` sets it) against a nonzero
- * value and returns the runner; the `signal` of `cancel` stops its runs, asked for only when the
+ * value and returns the runner, whose block context is `header`'s changed by `blockOverrides`
+ * (debug_traceCall's); the `signal` of `cancel` stops its runs, asked for only when the
  * executor looks whether the run was aborted (a call in-process at its preemption points, the
  * call service's workers only at calls still running after a while, execution's calls/callService.ts).
  * A call without value reads no balance on this thread: it cannot fail the check, and the run reads
@@ -45,6 +64,7 @@ export async function prepareCall(
   header: BlockHeader,
   cancel: Pick<RequestContext, "signal">,
   overrides?: StateOverride,
+  blockOverrides?: Partial<ExecutionBlockContext>,
 ): Promise<PreparedCall> {
   const from = request.from ?? ZERO_ADDRESS;
   const value = request.value ?? 0n;
@@ -57,39 +77,46 @@ export async function prepareCall(
   };
   if (value > 0n && value > (await balanceOf())) throw RpcError.server("insufficient funds for transfer");
   const signal = new RequestAborted(cancel);
-  const {block, chain: view, stateRoot, parentHash} = callEnvironment(chain, header);
+  const environment = callEnvironment(chain, header);
+  const {chain: view, stateRoot, parentHash} = environment;
+  const block = blockOverrides ? {...environment.block, ...blockOverrides} : environment.block;
   const {to} = request;
   const gasPrice = request.gasPrice ?? 0n;
   const intrinsic = intrinsicGas({to, data});
+  // One literal of fixed keys: spreads here made new hidden classes per call.
+  const input = (gasLimit: bigint): CallInput => ({
+    block,
+    chain: view,
+    stateRoot,
+    from,
+    to,
+    value,
+    data,
+    gasPrice,
+    gasLimit,
+    intrinsicGas: intrinsic,
+    parentHash,
+    signal,
+    overrides,
+  });
   return {
     header,
     balanceAfterValue: async () => (await balanceOf()) - value,
     intrinsicGas: intrinsic,
-    run: async (gasLimit) => {
-      try {
-        // One literal of fixed keys: spreads here made new hidden classes per call.
-        return await executor.call({
-          block,
-          chain: view,
-          stateRoot,
-          from,
-          to,
-          value,
-          data,
-          gasPrice,
-          gasLimit,
-          intrinsicGas: intrinsic,
-          parentHash,
-          signal,
-          overrides,
-        });
-      } catch (e) {
-        if (e instanceof TransactionInvalidError && e.code === TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW)
-          return undefined;
-        throw e;
-      }
-    },
+    run: (gasLimit) => unlessIntrinsicTooLow(executor.call(input(gasLimit))),
+    trace: (gasLimit, tracer) => unlessIntrinsicTooLow(executor.traceCall(input(gasLimit), tracer)),
   };
+}
+
+/** The run's result, or undefined when its gas limit was below the intrinsic gas. */
+async function unlessIntrinsicTooLow(run: Promise<CallResult>): Promise<CallResult | undefined> {
+  try {
+    return await run;
+  } catch (e) {
+    if (e instanceof TransactionInvalidError && e.code === TransactionInvalidCode.INTRINSIC_GAS_TOO_LOW)
+      return undefined;
+    throw e;
+  }
 }
 
 async function readBalance(chain: ModuleDeps["chain"], header: BlockHeader, address: Uint8Array): Promise<bigint> {

@@ -3,6 +3,7 @@
 import type {RpcMethod} from "../../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../../moduleDeps.ts";
 import {ethAccountMethods} from "./accounts.ts";
+import {ethBlockReceiptMethods} from "./blockReceipts.ts";
 import {ethBlockMethods} from "./blocks.ts";
 import {ethCallMethods} from "./call.ts";
 import {ethChainInfoMethods} from "./chainInfo.ts";
@@ -23,6 +24,7 @@ export function ethModule(deps: ModuleDeps): Record<string, RpcMethod>[] {
     ethProofMethods(deps),
     ethBlockMethods(deps),
     ethTransactionMethods(deps),
+    ethBlockReceiptMethods(deps),
     ethAccountMethods(deps),
     ethCallMethods(deps),
     ethLogMethods(deps),

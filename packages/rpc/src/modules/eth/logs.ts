@@ -46,8 +46,8 @@ export async function findLogs(
     return logs;
   }
   const control = {signal, onLog};
-  const from = blockNumberOf(chain, request.fromBlock ?? LATEST);
-  const requestedTo = blockNumberOf(chain, request.toBlock ?? LATEST);
+  const from = blockNumberOf(chain, request.fromBlock ?? LATEST, options);
+  const requestedTo = blockNumberOf(chain, request.toBlock ?? LATEST, options);
   if (from > requestedTo) throw RpcError.invalidParams("invalid argument 0 (filter): fromBlock is after toBlock");
   const to = Math.min(requestedTo, chain.head().number);
   const keyRange = principal?.requestLimits.logsMaxBlockRange;

@@ -17,18 +17,21 @@ const EMPTY_CODE_HASH = toData(keccak256(new Uint8Array(0)));
 const EMPTY_STORAGE_HASH = toData(EMPTY_TRIE_ROOT);
 const KEY = /^0x[0-9a-fA-F]{1,64}$/;
 
-/** A storage key as asked: the slot, and the key as the answer echoes it. */
+/** A storage key as asked: the slot, and the key as the answer gives it. */
 interface StorageKey {
   slot: Uint8Array;
   echo: string;
 }
 
-/** `0x` and 1 to 64 hex digits; echoed as given when it is 32 bytes, otherwise as a QUANTITY (geth). */
+/**
+ * `0x` and 1 to 64 hex digits; answered as a QUANTITY whatever its length, as the spec types it
+ * (docs/rpc.md §2.10; geth answers a 32-byte key as DATA32, for its older clients).
+ */
 const storageKey: Codec<StorageKey> = (value, path) => {
   if (typeof value !== "string") throw new ParamError(path, `expected a hex string, got ${jsonType(value)}`);
   if (!KEY.test(value)) throw new ParamError(path, "expected 0x and 1 to 64 hex digits");
   const number = BigInt(value);
-  return {slot: bigIntToFixedBytes(number, 32), echo: value.length === 66 ? value : toQuantity(number)};
+  return {slot: bigIntToFixedBytes(number, 32), echo: toQuantity(number)};
 };
 
 /** An array of storage keys, at most `max` of them (`rpc.proofs.maxStorageKeys`). */
@@ -57,7 +60,7 @@ export function ethProofMethods({
         param("block", blockRef),
       ],
       async (account, keys, block) => {
-        const state = await stateAt(chain, block, pendingBlock);
+        const state = await stateAt(chain, block, options, pendingBlock);
         const [found, accountProof] = await Promise.all([state.getAccount(account), state.accountProof(account)]);
         const storageProof = await Promise.all(
           keys.map(async ({slot, echo}) => {

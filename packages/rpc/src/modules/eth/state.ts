@@ -13,14 +13,15 @@ export function ethStateMethods({
   chain,
   txpool,
   pendingBlock,
-}: Pick<ModuleDeps, "chain" | "txpool" | "pendingBlock">): Record<string, RpcMethod> {
+  options,
+}: Pick<ModuleDeps, "chain" | "txpool" | "pendingBlock" | "options">): Record<string, RpcMethod> {
   const memo = new HeadMemo(chain);
   return {
     /** Handler for `eth_getBalance` */
     getBalance: memoAtHead(
       memo,
       method([param("address", address), optional("block", blockRef, LATEST)], async (account, block) =>
-        toQuantity(await (await stateAt(chain, block, pendingBlock)).getBalance(account)),
+        toQuantity(await (await stateAt(chain, block, options, pendingBlock)).getBalance(account)),
       ),
     ),
     /** Handler for `eth_getStorageAt`: 32 bytes, zeros for a missing slot */
@@ -29,7 +30,7 @@ export function ethStateMethods({
       method(
         [param("address", address), param("position", word), param("block", blockRef)],
         async (account, slot, block) =>
-          toData(await (await stateAt(chain, block, pendingBlock)).getStorage(account, slot)),
+          toData(await (await stateAt(chain, block, options, pendingBlock)).getStorage(account, slot)),
       ),
     ),
     /** Handler for `eth_getTransactionCount`: `pending` counts the txpool's pending transactions */
@@ -37,12 +38,12 @@ export function ethStateMethods({
       memo,
       method([param("address", address), optional("block", blockRef, LATEST)], async (account, block) => {
         if (block.kind === "tag" && block.tag === "pending") return toQuantity(await txpool.nextNonce(account));
-        return toQuantity(await (await stateAt(chain, block)).getNonce(account));
+        return toQuantity(await (await stateAt(chain, block, options)).getNonce(account));
       }),
     ),
     /** Handler for `eth_getCode` */
     getCode: method([param("address", address), param("block", blockRef)], async (account, block) =>
-      toData(await (await stateAt(chain, block, pendingBlock)).getCode(account)),
+      toData(await (await stateAt(chain, block, options, pendingBlock)).getCode(account)),
     ),
   };
 }

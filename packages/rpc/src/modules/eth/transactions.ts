@@ -17,7 +17,8 @@ export function ethTransactionMethods({
   chain,
   txpool,
   pendingBlock,
-}: Pick<ModuleDeps, "chain" | "txpool" | "pendingBlock">): Record<string, RpcMethod> {
+  options,
+}: Pick<ModuleDeps, "chain" | "txpool" | "pendingBlock" | "options">): Record<string, RpcMethod> {
   /** The canonical block holding a transaction, and its index there. */
   const locate = async (txHash: Uint8Array): Promise<{block: Block; index: number} | undefined> => {
     const location = await chain.getTransactionLocation(txHash);
@@ -47,7 +48,7 @@ export function ethTransactionMethods({
     getTransactionByBlockNumberAndIndex: method(
       [param("block", blockNumberOrTag), param("index", quantityNumber)],
       async (ref, index) => {
-        const block = await findBlock(chain, ref, pendingBlock);
+        const block = await findBlock(chain, ref, options, pendingBlock);
         if (!pendingBlock || !isPendingRef(ref)) return inBlock(block, index);
         // The pending block's transactions are not included yet: null block fields (docs/rpc.md §2.4).
         const tx = block?.transactions[index];

@@ -1,7 +1,7 @@
 /**
  * debug_traceTransaction / debug_traceBlockByHash / debug_traceBlockByNumber over HTTP: the struct
- * logger and the callTracer on nested calls, a revert with a reason and an out-of-gas call inside a
- * successful transaction, a precompile, CREATE2, SELFDESTRUCT, a transfer and REMASC; the options,
+ * logger (rskj's keys and geth's gas, failed and returnValue) and the callTracer on nested calls, a
+ * revert with a reason and an out-of-gas call inside a successful transaction, a precompile, CREATE2, SELFDESTRUCT, a transfer and REMASC; the options,
  * unknown tracers, transactions and blocks, genesis, and a long loop stopped by the response cap.
  */
 import type {Transaction} from "@xchain/primitives";
@@ -202,6 +202,9 @@ describe("struct logger", () => {
       "reverted",
       "storageSize",
       "currentStorage",
+      "gas",
+      "failed",
+      "returnValue",
     ]);
     expect(trace).toMatchObject({
       contractAddress: hexOf(parent).slice(2),
@@ -211,6 +214,9 @@ describe("struct logger", () => {
       reverted: false,
       storageSize: 0,
       currentStorage: {},
+      gas: Number((await node.result("eth_getTransactionReceipt", [toData(run.hash())])).gasUsed),
+      failed: false,
+      returnValue: word(2),
     });
     // The first op has the gas left after the intrinsic gas.
     expect(trace.structLogs[0]).toEqual({
@@ -268,6 +274,9 @@ describe("struct logger", () => {
       reverted: false,
       storageSize: 0,
       currentStorage: {},
+      gas: 21_000,
+      failed: false,
+      returnValue: "",
     });
   });
 

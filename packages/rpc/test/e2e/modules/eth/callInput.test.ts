@@ -20,6 +20,7 @@ beforeAll(async () => {
         return executor.call(input);
       },
       trace: (...args) => executor.trace(...args),
+      traceCall: (...args) => executor.traceCall(...args),
     }),
   });
   fixture = await buildFixture(node);

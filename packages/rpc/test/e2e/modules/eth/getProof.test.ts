@@ -47,7 +47,8 @@ async function provenSlot(entry: ProofResult["storageProof"][number], storageHas
 describe("eth_getProof", () => {
   it("proves a contract and its slots against the block's stateRoot and storageHash", async () => {
     const contract = toData(fixture.contract);
-    const keys = [word(0), "0x1", "0x00ff"];
+    // A 32-byte key, a short one with leading zeros, a 32-byte one in upper case: each answered as a QUANTITY.
+    const keys = [word(0), "0x00ff", `0x${"0".repeat(62)}AB`];
     const result: ProofResult = await node.result("eth_getProof", [contract, keys, "latest"]);
     const header = node.chain.head().header;
     const account = await provenAccount(result, header.stateRoot);
@@ -58,8 +59,8 @@ describe("eth_getProof", () => {
     expect(result.storageHash).toBe(toData(storageRoot as Uint8Array));
     expect(result.codeHash).toBe(toData(codeHash as Uint8Array));
     expect(result.codeHash).toBe(toData(keccak256(hexToBytes(await node.result("eth_getCode", [contract, "latest"])))));
-    // Keys echoed: as given at 32 bytes, otherwise as a QUANTITY.
-    expect(result.storageProof.map((entry) => entry.key)).toEqual([word(0), "0x1", "0xff"]);
+    // Keys are QUANTITYs whatever their length (the spec's §2.10, where geth echoes a 32-byte key as DATA32).
+    expect(result.storageProof.map((entry) => entry.key)).toEqual(["0x0", "0xff", "0xab"]);
     expect(result.storageProof.map((entry) => entry.value)).toEqual(["0x2a", "0x0", "0x0"]);
     for (const entry of result.storageProof) {
       expect(toQuantity(await provenSlot(entry, result.storageHash))).toBe(entry.value);
@@ -90,7 +91,7 @@ describe("eth_getProof", () => {
       nonce: "0x0",
       codeHash: EMPTY_CODE_HASH,
       storageHash: EMPTY_STORAGE_HASH,
-      storageProof: [{key: word(1), value: "0x0", proof: []}],
+      storageProof: [{key: "0x1", value: "0x0", proof: []}],
     });
   });
 

@@ -1,0 +1,86 @@
+// The command line's lazy loading: `xchain --version` and `--help` must not import the node (the
+// static import graph of the entry point reaches commander only), and the index that lists the
+// commands without loading them agrees with the commands themselves.
+import {readFileSync} from "node:fs";
+import {dirname, join, resolve} from "node:path";
+import ts from "typescript";
+import {describe, expect, it} from "vitest";
+import {COMMANDS, commandNamedIn, termOf} from "../../src/cli/commands.ts";
+import {foreignFlagHint} from "../../src/cli/foreignFlags.ts";
+import {buildProgram} from "../../src/cli/program.ts";
+
+const packagesDir = join(import.meta.dirname, "..", "..", "..");
+
+/** The modules a file imports when it is evaluated: top-level imports and re-exports, not `import type` nor `import()`. */
+function staticImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022);
+  const specifiers: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement) && !statement.importClause?.isTypeOnly) {
+      specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text);
+    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) {
+      specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text);
+    }
+  }
+  return specifiers;
+}
+
+/** The packages (not node: built-ins) that evaluating `entry` loads, following the workspace's own sources. */
+function packagesReached(entry: string): Set<string> {
+  const reached = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const specifier of staticImports(file)) {
+      if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier));
+      else if (specifier.startsWith("@xchain/")) {
+        reached.add(specifier);
+        visit(join(packagesDir, specifier.slice("@xchain/".length), "src", "index.ts"));
+      } else if (!specifier.startsWith("node:")) {
+        const parts = specifier.split("/");
+        reached.add(specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] as string));
+      }
+    }
+  };
+  visit(entry);
+  return reached;
+}
+
+describe("the xchain entry point", () => {
+  it("loads commander only before it knows the command (--version, --help)", () => {
+    expect([...packagesReached(join(packagesDir, "node", "src", "cli", "program.ts"))]).toEqual(["commander"]);
+  });
+
+  it("would see the node's packages if the entry point imported a command (the check can fail)", () => {
+    const start = packagesReached(join(packagesDir, "node", "src", "cli", "cmds", "start.ts"));
+    expect(start).toContain("libp2p");
+    expect(start).toContain("@xchain/execution");
+  });
+
+  it("finds the command in argv, and the one `help` asks for", () => {
+    expect(commandNamedIn(["node", "xchain", "--version"])).toBeUndefined();
+    expect(commandNamedIn(["node", "xchain", "start", "--rpc.http.port", "1"])).toBe("start");
+    expect(commandNamedIn(["node", "xchain", "help", "genesis"])).toBe("genesis");
+  });
+
+  it("lists each command as its index entry says, which matches the loaded command", async () => {
+    const program = await buildProgram();
+    expect(program.commands.map((c) => c.name())).toEqual(COMMANDS.map((c) => c.name));
+    for (const entry of COMMANDS) {
+      const command = program.commands.find((c) => c.name() === entry.name);
+      expect(termOf(command!), entry.name).toBe(entry.term);
+    }
+    const lazy = await buildProgram(() => false);
+    expect(lazy.helpInformation()).toMatch(/verify-headers \[options\] \[file\] +validate consecutive/);
+    expect(lazy.helpInformation()).toMatch(/keys <add\|list\|revoke\|set> +manage the API keys/);
+  });
+
+  it("hints xchain's flag for anvil's, Hardhat's and geth's", () => {
+    expect(foreignFlagHint("--port=8545")).toMatch(/--rpc\.http\.port/);
+    expect(foreignFlagHint("--block-time")).toMatch(/--miner\.blockTimeMs/);
+    expect(foreignFlagHint("--fork-url")).toMatch(/not supported/);
+    expect(foreignFlagHint("--rpc.http.prot")).toBeUndefined();
+    expect(foreignFlagHint("--constructor")).toBeUndefined();
+  });
+});
