@@ -49,7 +49,6 @@ const EXCEPTIONS: Record<string, Exception> = {
   },
   eth_decrypt: {kind: "not served", reason: "MetaMask's own decryption with a user's key, not a node's method"},
   eth_getEncryptionPublicKey: {kind: "not served", reason: "MetaMask's own, as `eth_decrypt`"},
-  eth_getBlockReceipts: {kind: "not served", reason: "being added"},
   eth_blobBaseFee: {kind: "not served", reason: "Rootstock has no blob transactions (EIP-4844), so no blob gas"},
   eth_feeHistory: {kind: "not served", reason: NO_FEE_MARKET},
   eth_maxPriorityFeePerGas: {kind: "not served", reason: NO_FEE_MARKET},
@@ -72,12 +71,9 @@ const EXCEPTIONS: Record<string, Exception> = {
     kind: "differs",
     reason:
       "Rootstock's members, as `eth_getBlockByHash`; the `pending` block has `number`, `hash`, `nonce` and `logsBloom` null " +
-      "as the seed specification says (§2.3), where the document has no pending block; " +
-      "the `safe` and `finalized` tags: being added",
+      "as the seed specification says (§2.3), where the document has no pending block",
     differences: [
       ...ROOTSTOCK_BLOCK_MEMBERS,
-      '["finalized",true]: error -32602',
-      '["safe",false]: error -32602',
       "/hash: must be string",
       "/logsBloom: must be string",
       "/nonce: must be string",
@@ -132,6 +128,7 @@ const CALLS: Record<string, Calls> = {
   eth_feeHistory: () => [["0x2", "latest", [25, 75]]],
   eth_getBalance: (c) => [
     [c.from, "latest"],
+    [c.from, "finalized"],
     [c.from, c.block.hash],
   ],
   eth_getCode: (c) => [[c.counter, "latest"]],
@@ -160,7 +157,7 @@ const CALLS: Record<string, Calls> = {
     [c.block.hash, true],
     [UNKNOWN_HASH, false],
   ],
-  eth_getBlockReceipts: (c) => [[c.block.number], ["latest"], [FAR_BLOCK]],
+  eth_getBlockReceipts: (c) => [[c.block.number], [c.block.hash], ["latest"], ["safe"], [FAR_BLOCK]],
   eth_getBlockTransactionCountByHash: (c) => [[c.block.hash], [UNKNOWN_HASH]],
   eth_getBlockTransactionCountByNumber: (c) => [[c.block.number], [FAR_BLOCK]],
   eth_getUncleCountByBlockHash: (c) => [[c.block.hash], [UNKNOWN_HASH]],
