@@ -50,8 +50,11 @@ interface KeptPeer {
   failures: number;
   /** When the next dial is due (ms since the epoch). */
   dueAt: number;
-  /** The cause last warned about (`failureKey`), until the peer completes a handshake. */
-  warned?: string;
+  /**
+   * The causes warned about (`failureKey`) since the peer last completed a handshake: each once, so
+   * that two causes taking turns (a refused handshake seen from either side) cannot flood the log.
+   */
+  warned: Set<string>;
 }
 
 /** What the keeper uses of the libp2p host. */
@@ -132,7 +135,7 @@ export class BootnodeKeeper {
     for (const kept of this.of(peer)) {
       kept.failures = 0;
       kept.awaitingVerdict = false;
-      kept.warned = undefined;
+      kept.warned.clear();
     }
   }
 
@@ -156,6 +159,7 @@ export class BootnodeKeeper {
       dialing: false,
       awaitingVerdict: false,
       failures: 0,
+      warned: new Set(),
       dueAt: Date.now(),
     });
   }
@@ -216,11 +220,11 @@ export class BootnodeKeeper {
     const delay = redialDelay(Math.max(kept.failures, 1), this.timing);
     kept.dueAt = Math.max(kept.dueAt, Date.now() + delay);
     const key = failureKey(failure);
-    if (kept.warned === key) {
+    if (kept.warned.has(key)) {
       this.log.debug({bootnode: kept.text, cause: failure.kind, err: failure.detail}, "bootnode dial failed again");
       return;
     }
-    kept.warned = key;
+    kept.warned.add(key);
     const what = kept.bootnode ? "bootnode" : "added peer";
     this.log.warn(
       {

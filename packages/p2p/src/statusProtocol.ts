@@ -132,6 +132,9 @@ export class StatusProtocol {
         // Our status first, so that the peer sees the mismatch too, then the connection ends.
         await writeFrame(framedStream, encodeStatus(this.localStatus()), signal, context).catch(() => undefined);
         await closeWrite(framedStream, signal, context).catch(() => undefined);
+        // Hanging up at once could reset the stream before the peer reads ours (it would see a broken
+        // handshake, not another network): wait until it hangs up itself, or the deadline.
+        await readFrame(framedStream, signal, context).catch(() => undefined);
       }
       this.accept(connection, theirs);
       await writeFrame(framedStream, encodeStatus(this.localStatus()), signal, context);

@@ -96,6 +96,19 @@ describe("BootnodeKeeper redials", () => {
       "peer id mismatch",
       "wrong network",
     ]);
+    // Two causes taking turns (a refused handshake seen from either side) warn once each, not at
+    // every change: this flooded the log with a bootnode of another network.
+    for (let i = 0; i < 5; i++) {
+      keeper.handshakeFailed(expected, "stream reset", false);
+      keeper.handshakeFailed(expected, "its genesis 0x12 differs from ours", true);
+    }
+    expect(warnings().map((w) => w.context.cause)).toEqual([
+      "refused",
+      "peer id mismatch",
+      "peer id mismatch",
+      "wrong network",
+      "handshake failed",
+    ]);
     keeper.stop();
   });
 

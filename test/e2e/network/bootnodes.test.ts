@@ -85,10 +85,14 @@ describe("bootnode warnings", () => {
     const a = await node(["--network", "custom", "--genesis-file", genesisFile]);
     const bootnode = a.p2pAddresses[0] as string;
     const b = await node(["--p2p.bootnodes", bootnode]);
-    await vi.waitFor(() => expect(bootnodeWarnings(b, bootnode)).toHaveLength(1), {timeout: 15_000});
-    const [warning] = bootnodeWarnings(b, bootnode);
-    expect(warning).toMatchObject({cause: "wrong network"});
-    expect(String(warning?.msg)).toMatch(/is on another network: its genesis 0x[0-9a-f]{64} differs from ours/);
+    const wrongNetwork = () => bootnodeWarnings(b, bootnode).filter((w) => w.cause === "wrong network");
+    await vi.waitFor(() => expect(wrongNetwork()).toHaveLength(1), {timeout: 15_000});
+    expect(String(wrongNetwork()[0]?.msg)).toMatch(
+      /is on another network: its genesis 0x[0-9a-f]{64} differs from ours/,
+    );
+    // However many redials: each cause once (a handshake cut short may be seen before the verdict).
+    const causes = bootnodeWarnings(b, bootnode).map((w) => w.cause);
+    expect(new Set(causes).size).toBe(causes.length);
   });
 });
 
