@@ -3,7 +3,6 @@
  * checkpoint (docs/dependencies.md §3.1), the block's EVM, and the receipts so far.
  */
 import type {Common} from "@ethereumjs/common";
-import type {MerkleStateManager} from "@ethereumjs/statemanager";
 import type {Chainspec} from "@xchain/chainspec";
 import {bloomOr, LOGS_BLOOM_LENGTH, Receipt, type Transaction} from "@xchain/primitives";
 import type {StateSession, StateSource} from "@xchain/state";
@@ -53,7 +52,7 @@ export class BlockRun {
     const session = await setup.stateSource.openSession(setup.parentStateRoot, setup.common, {
       transient: setup.trace !== undefined,
     });
-    const stateManager: MerkleStateManager = session.stateManager;
+    const stateManager = session.stateManager;
     await stateManager.checkpoint();
     const scope = {selfDestructed: new Set<string>()};
     const evm = await createBlockEvm(setup.profile, setup.common, stateManager, setup.chain, scope, {

@@ -216,6 +216,10 @@ const WIRE: Record<MappedCode, Wire> = {
   STATE_BAD_LENGTH: "fault",
   STATE_DUPLICATE_GENESIS_ACCOUNT: "fault",
   STATE_DUMP_TOO_LARGE: "server",
+  // A forked state proves nothing of its own (its root commits to local writes), and a root of an
+  // earlier fork is not readable on this one: -32000 saying so.
+  STATE_FORK_PROOF_UNAVAILABLE: "server",
+  STATE_FORK_BASE_MISMATCH: "server",
   // @xchain/txpool: every refusal, with its reason.
   TXPOOL_TOO_LARGE: "rejected",
   TXPOOL_DECODE: "rejected",

@@ -15,6 +15,10 @@ export enum StateErrorCode {
   DUPLICATE_GENESIS_ACCOUNT = "STATE_DUPLICATE_GENESIS_ACCOUNT",
   /** A state dump would pass its size limit (`miner.dumpStateMaxBytes`). */
   DUMP_TOO_LARGE = "STATE_DUMP_TOO_LARGE",
+  /** A Merkle proof was asked of a forked state: its root commits to the local delta only (docs/architecture.md). */
+  FORK_PROOF_UNAVAILABLE = "STATE_FORK_PROOF_UNAVAILABLE",
+  /** A forked state's root names a base other than the one this node forks now (a root of an earlier fork). */
+  FORK_BASE_MISMATCH = "STATE_FORK_BASE_MISMATCH",
 }
 
 export type StateErrorType =
@@ -24,7 +28,9 @@ export type StateErrorType =
   | {code: StateErrorCode.READ_ONLY; operation: string}
   | {code: StateErrorCode.BAD_LENGTH; field: "address" | "slot" | "root"; expected: number; actual: number}
   | {code: StateErrorCode.DUPLICATE_GENESIS_ACCOUNT; address: string}
-  | {code: StateErrorCode.DUMP_TOO_LARGE; maxBytes: number};
+  | {code: StateErrorCode.DUMP_TOO_LARGE; maxBytes: number}
+  | {code: StateErrorCode.FORK_PROOF_UNAVAILABLE; root: string}
+  | {code: StateErrorCode.FORK_BASE_MISMATCH; root: string; expected: string; actual: string};
 
 /** A failure of the state package. */
 export class StateError extends NodeError<StateErrorType> {}

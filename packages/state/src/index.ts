@@ -9,3 +9,15 @@ export {type StateEditor, stateEditor} from "./stateEditor.ts";
 export {EMPTY_TRIE_ROOT} from "./trie.ts";
 export type {AccountState, GenesisAccount, StateCommit, StateReader, StateSession, StateSource} from "./types.ts";
 export {type StateDamage, type StateVerification, verifyState} from "./verifyState.ts";
+export {
+  ACCOUNT_TOMBSTONE,
+  type DeltaAccount,
+  FORK_MARKER_KEY,
+  SLOT_TOMBSTONE,
+  WIPED_KEY,
+} from "./fork/deltaEncoding.ts";
+export {baseIdOf, forkStateRoot, type InitialForkAccount} from "./fork/forkMarker.ts";
+export {ForkStateSession} from "./fork/forkSession.ts";
+export {ForkStateReader} from "./fork/forkStateReader.ts";
+export {readerBase} from "./fork/readerBase.ts";
+export {type BaseAccount, type ForkBaseHolder, forkBaseId, type StateBase} from "./fork/stateBase.ts";

@@ -35,11 +35,22 @@ export class TrieNodeStore {
 
   /** `get` past the cache: reads the store and caches what it read (a miss throws NODE_MISSING). */
   async fromStore(keyHex: string): Promise<Uint8Array> {
-    const value = await this.store.get(Bucket.stateTrie, hexToBytes(keyHex));
+    const value = await this.find(keyHex);
     if (value === undefined) {
       throw new StateError({code: StateErrorCode.NODE_MISSING, key: keyHex}, `state entry ${keyHex} is missing`);
     }
-    this.cache.set(keyHex, value);
+    return value;
+  }
+
+  /**
+   * The entry under `keyHex` from the cache or the store, undefined when it is not stored: for an
+   * entry that may rightly be absent (a forked state's code, which may be its base's).
+   */
+  async find(keyHex: string): Promise<Uint8Array | undefined> {
+    const cached = this.cache.get(keyHex);
+    if (cached !== undefined) return cached;
+    const value = await this.store.get(Bucket.stateTrie, hexToBytes(keyHex));
+    if (value !== undefined) this.cache.set(keyHex, value);
     return value;
   }
 

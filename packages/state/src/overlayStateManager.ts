@@ -14,9 +14,16 @@ const EMPTY = new Uint8Array(0);
 const EMPTY_CODE_HASH = keccak256(EMPTY);
 
 /** One account's storage writes; `cleared` hides the base storage (a new contract, a deleted account). */
-interface StorageOverlay {
+export interface StorageOverlay {
   cleared: boolean;
   slots: Map<string, Uint8Array>;
+}
+
+/** An overlay's writes by unprefixed address hex: null is a deleted account. */
+export interface NetWrites {
+  accounts: ReadonlyMap<string, Account | null>;
+  code: ReadonlyMap<string, Uint8Array>;
+  storage: ReadonlyMap<string, Readonly<StorageOverlay>>;
 }
 
 /** How to undo one write. */
@@ -83,6 +90,15 @@ export class OverlayStateManager implements StateManagerInterface {
     for (const [key, overlay] of this.storage) {
       this.settled.set(key, {cleared: overlay.cleared, slots: new Map(overlay.slots)});
     }
+  }
+
+  /**
+   * The writes so far, net of reverts, as read-only views (a forked session commits them into its
+   * delta trie); undefined while a checkpoint is open, as the writes are not final then.
+   */
+  netWrites(): NetWrites | undefined {
+    if (this.checkpoints.length > 0) return undefined;
+    return {accounts: this.accounts, code: this.code, storage: this.storage};
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {

@@ -20,6 +20,12 @@ export class ReadOnlyTrieDB implements DB<string, string | Uint8Array>, TrieNode
     return own === undefined ? this.nodes.get(key) : Promise.resolve(own);
   }
 
+  /** The entry under `key`, undefined when it is not stored (see `TrieNodeStore.find`). */
+  find(key: string): Promise<Uint8Array | undefined> {
+    const own = this.unpersisted?.get(key);
+    return own === undefined ? this.nodes.find(key) : Promise.resolve(own);
+  }
+
   cachedNode(hash: Uint8Array): Uint8Array | undefined {
     const keyHex = bytesToHex(hash);
     return this.unpersisted?.get(keyHex) ?? this.nodes.cached(keyHex);

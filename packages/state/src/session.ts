@@ -62,7 +62,7 @@ export class TrieStateSession implements StateSession {
 }
 
 /** The `preimage` bucket's writes of the keys a flush noted (hash hex -> address or slot). */
-function preimageWrites(preimages: ReadonlyMap<string, Uint8Array>): BatchOp[] {
+export function preimageWrites(preimages: ReadonlyMap<string, Uint8Array>): BatchOp[] {
   const writes: BatchOp[] = [];
   for (const [hashHex, key] of preimages) {
     writes.push({type: "put", key: bucketKey(Bucket.preimage, hexToBytes(hashHex)), value: key});

@@ -12,6 +12,10 @@ import {CodeCache, TrieStateReader} from "./reader.ts";
 import {ReadOnlyTrieDB} from "./readOnlyDb.ts";
 import {TrieStateSession} from "./session.ts";
 import {SessionTrieDB} from "./sessionDb.ts";
+import {baseIdOf} from "./fork/forkMarker.ts";
+import {ForkStateSession} from "./fork/forkSession.ts";
+import {ForkStateReader} from "./fork/forkStateReader.ts";
+import type {ForkBaseHolder, StateBase} from "./fork/stateBase.ts";
 import {dumpState, type StateDump, type StateDumpLimits} from "./stateDump.ts";
 import {EMPTY_TRIE_ROOT, openTrie} from "./trie.ts";
 import type {StateCommit, StateReader, StateSession, StateSource} from "./types.ts";
@@ -20,6 +24,12 @@ import type {StateCommit, StateReader, StateSession, StateSource} from "./types.
 export interface StateModules {
   /** The node's store; the `stateTrie` bucket is read, and `preimage` by dumps. */
   store: KeyValueStore;
+  /**
+   * The base of forked states (docs/architecture.md, "The forked state"). Without it every root is
+   * an ordinary state and nothing is looked up; with it, a root whose trie holds the fork marker
+   * opens as a forked state over the base the holder names.
+   */
+  base?: ForkBaseHolder;
 }
 
 /**
@@ -32,22 +42,28 @@ export class StateDatabase implements StateSource {
   private readonly nodes: TrieNodeStore;
   private readonly code: CodeCache;
   /** The most recent readers by root: RPC reads the head's state over and over (caches stay warm). */
-  private readonly readers = new Map<string, TrieStateReader>();
-  private lastReader: TrieStateReader | undefined;
+  private readonly readers = new Map<string, TrieStateReader | ForkStateReader>();
+  private lastReader: TrieStateReader | ForkStateReader | undefined;
   /** States computed but not stored (the pending block's), by root hex, oldest first: see `stageUnpersisted`. */
   private readonly staged = new Map<string, ReadonlyMap<string, Uint8Array>>();
   /** The last released session, reusable by the next session opened at its root (warm caches). */
   private warm: {root: string; common: Common; session: TrieStateSession; caches: Caches} | undefined;
   /** The caches of sessions that can no longer be reused, emptied for the next cold session. */
   private readonly cachePool = new SessionCachePool();
+  /** The last released forked session, reusable as `warm` is. */
+  private warmFork: {root: string; session: ForkStateSession} | undefined;
+  /** The marker's base id (null: an ordinary state) by root hex, for the last roots asked. */
+  private readonly markers = new Map<string, Uint8Array | null>();
+  private readonly baseHolder: ForkBaseHolder | undefined;
 
   private readonly store: KeyValueStore;
 
   constructor(
     private readonly opts: StateOptions,
-    {store}: StateModules,
+    {store, base}: StateModules,
   ) {
     this.store = store;
+    this.baseHolder = base;
     this.cache = new NodeCache(opts.nodeCacheBytes);
     this.code = new CodeCache(opts.codeCacheBytes);
     this.nodes = new TrieNodeStore(store, this.cache);
@@ -56,6 +72,8 @@ export class StateDatabase implements StateSource {
   /** A writable session at `root`; throws STATE_ROOT_MISSING when that state is not stored. */
   async openSession(root: Uint8Array, common: Common, options: {transient?: boolean} = {}): Promise<StateSession> {
     await this.requireRoot(root);
+    const base = await this.forkBaseAt(root, new ReadOnlyTrieDB(this.nodes));
+    if (base !== undefined) return this.openForkSession(root, base);
     const warm = this.warm;
     // The root is stored, so the released session's writes are persisted: it can go on from there
     // with its account and storage caches warm (consecutive blocks share most of their reads).
@@ -94,20 +112,71 @@ export class StateDatabase implements StateSource {
     const staged = this.staged.get(key);
     if (!staged) await this.requireRoot(root);
     const db = new ReadOnlyTrieDB(this.nodes, staged);
-    const trie = await openTrie(db, root, common);
-    const reader = new TrieStateReader(
-      Uint8Array.from(root),
-      trie,
-      db,
-      this.code,
-      this.opts.readerCacheBytes / MAX_CACHED_READERS,
-    );
+    const base = await this.forkBaseAt(root, db);
+    const reader =
+      base !== undefined ? new ForkStateReader(Uint8Array.from(root), db, this.code, base) : await this.trieReader(root, db, common);
     this.readers.delete(key);
     this.readers.set(key, reader);
     this.lastReader = reader;
     // Map order is insertion order: the first key is the least recently created reader.
     if (this.readers.size > MAX_CACHED_READERS) this.readers.delete(this.readers.keys().next().value as string);
     return reader;
+  }
+
+  private async trieReader(root: Uint8Array, db: ReadOnlyTrieDB, common: Common): Promise<TrieStateReader> {
+    const trie = await openTrie(db, root, common);
+    return new TrieStateReader(
+      Uint8Array.from(root),
+      trie,
+      db,
+      this.code,
+      this.opts.readerCacheBytes / MAX_CACHED_READERS,
+    );
+  }
+
+  /**
+   * The base of the state at `root` when it is a forked state, undefined for an ordinary one; a
+   * root of another base throws FORK_BASE_MISMATCH. Without a base holder nothing is looked up.
+   */
+  private async forkBaseAt(root: Uint8Array, nodes: ReadOnlyTrieDB): Promise<StateBase | undefined> {
+    if (this.baseHolder === undefined) return undefined;
+    const key = bytesToHex(root);
+    let id = this.markers.get(key);
+    if (id === undefined) {
+      id = (await baseIdOf(nodes, root)) ?? null;
+      this.markers.set(key, id);
+      if (this.markers.size > MAX_MARKERS) this.markers.delete(this.markers.keys().next().value as string);
+    }
+    if (id === null) return undefined;
+    const base = this.baseHolder.current();
+    if (base === undefined || !equalBytes(base.id, id)) {
+      const expected = base === undefined ? "no fork" : bytesToPrefixedHex(base.id);
+      const actual = bytesToPrefixedHex(id);
+      throw new StateError(
+        {code: StateErrorCode.FORK_BASE_MISMATCH, root: bytesToPrefixedHex(root), expected, actual},
+        `the state ${bytesToPrefixedHex(root)} is forked from base ${actual}, this node forks ${expected}`,
+      );
+    }
+    return base;
+  }
+
+  private openForkSession(root: Uint8Array, base: StateBase): ForkStateSession {
+    const warm = this.warmFork;
+    if (warm && warm.root === bytesToHex(root) && warm.session.base === base) {
+      this.warmFork = undefined;
+      warm.session.forgetPersisted();
+      return warm.session;
+    }
+    const readerAt = (at: Uint8Array, unpersisted: ReadonlyMap<string, Uint8Array>): ForkStateReader =>
+      new ForkStateReader(Uint8Array.from(at), new ReadOnlyTrieDB(this.nodes, unpersisted), this.code, base);
+    return new ForkStateSession(readerAt(root, new Map()), {
+      readerAt,
+      remember: (entries) => this.nodes.remember(entries),
+      recordPreimages: this.opts.recordPreimages,
+      onRelease: (session, committed) => {
+        this.warmFork = {root: bytesToHex(committed), session};
+      },
+    });
   }
 
   /**
@@ -198,3 +267,6 @@ const MAX_STAGED_STATES = 3;
 
 /** Readers kept for reuse (the head and a few recent blocks). */
 const MAX_CACHED_READERS = 4;
+
+/** Roots whose fork marker (or its absence) is remembered: the head's and the few read around it. */
+const MAX_MARKERS = 64;

@@ -3,8 +3,7 @@
  * against these interfaces; `StateDatabase` in this package implements them over a
  * `KeyValueStore` (bucket `stateTrie`) with @ethereumjs/mpt and @ethereumjs/statemanager.
  */
-import type {Common} from "@ethereumjs/common";
-import type {MerkleStateManager} from "@ethereumjs/statemanager";
+import type {Common, StateManagerInterface} from "@ethereumjs/common";
 import type {BatchOp} from "@xchain/db";
 
 /** An account as RPC and the txpool read it. */
@@ -51,7 +50,8 @@ export interface StateCommit {
  * the session's own writes.
  */
 export interface StateSession {
-  readonly stateManager: MerkleStateManager;
+  /** A trie-backed state manager, or an overlay over a base for a forked state: use the interface only. */
+  readonly stateManager: StateManagerInterface;
   /** Flushes caches into the trie and returns the new root and the trie writes; the session stays usable. */
   commit(): Promise<StateCommit>;
   /**
