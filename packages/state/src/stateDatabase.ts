@@ -12,7 +12,7 @@ import {CodeCache, TrieStateReader} from "./reader.ts";
 import {ReadOnlyTrieDB} from "./readOnlyDb.ts";
 import {TrieStateSession} from "./session.ts";
 import {SessionTrieDB} from "./sessionDb.ts";
-import {baseIdOf} from "./fork/forkMarker.ts";
+import {baseIdOf, forkStateRoot, type InitialForkAccount} from "./fork/forkMarker.ts";
 import {ForkStateSession} from "./fork/forkSession.ts";
 import {ForkStateReader} from "./fork/forkStateReader.ts";
 import type {ForkBaseHolder, StateBase} from "./fork/stateBase.ts";
@@ -210,6 +210,14 @@ export class StateDatabase implements StateSource {
       if (entry) entries.push(entry);
     }
     this.nodes.remember(entries);
+  }
+
+  /**
+   * The first state of a fork on the base `baseId` (the marker leaf and `accounts`, see
+   * `forkStateRoot`); nothing is written: store `writes` in the caller's batch.
+   */
+  forkRoot(baseId: Uint8Array, accounts: Iterable<[Uint8Array, InitialForkAccount]> = []): Promise<StateCommit> {
+    return forkStateRoot(new ReadOnlyTrieDB(this.nodes), baseId, accounts);
   }
 
   /**

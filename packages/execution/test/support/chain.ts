@@ -39,13 +39,15 @@ export type BlockOptions = Partial<Omit<ExecutionBlockContext, "number">>;
 export const DEFAULT_COINBASE = new Uint8Array(20).fill(0xcb);
 
 export class TestChain {
-  readonly store = new MemoryStore();
-  readonly source = new StateDatabase(defaultStateOptions, {store: this.store});
   readonly executor: BlockExecutor;
   readonly common: Common;
   readonly blocks: TestBlock[] = [];
 
-  private constructor(readonly chainspec: Chainspec) {
+  private constructor(
+    readonly chainspec: Chainspec,
+    readonly store = new MemoryStore(),
+    readonly source = new StateDatabase(defaultStateOptions, {store}),
+  ) {
     this.executor = new BlockExecutor({}, {chainspec, state: this.source});
     this.common = this.executor.commonAt(0);
   }
@@ -66,6 +68,16 @@ export class TestChain {
       stateRoot,
       paidFees: 0n,
     });
+    return chain;
+  }
+
+  /**
+   * A chain with the blocks of `from` whose head's state is `headRoot` of `source` instead (a fork
+   * of `from`'s head state); blocks executed on it leave `from` alone.
+   */
+  static branchOf(from: TestChain, store: MemoryStore, source: StateDatabase, headRoot: Uint8Array): TestChain {
+    const chain = new TestChain(from.chainspec, store, source);
+    chain.blocks.push(...from.blocks.slice(0, -1), {...from.head, stateRoot: headRoot});
     return chain;
   }
 
