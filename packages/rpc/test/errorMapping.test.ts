@@ -64,6 +64,20 @@ const TABLE: [string, Error, number][] = [
     new DatabaseError({code: DatabaseErrorCode.DISK_FULL, path: "/db", reason: "IO error"}),
     -32000,
   ],
+  // A forked state proves nothing of its own, nor reads a root of an earlier fork: said as such.
+  [
+    "StateError FORK_PROOF_UNAVAILABLE",
+    new StateError({code: StateErrorCode.FORK_PROOF_UNAVAILABLE, root: HASH}, `no Merkle proof of the forked state ${HASH}`),
+    -32000,
+  ],
+  [
+    "StateError FORK_BASE_MISMATCH",
+    new StateError(
+      {code: StateErrorCode.FORK_BASE_MISMATCH, root: HASH, expected: HASH, actual: HASH},
+      `the state ${HASH} is forked from another base`,
+    ),
+    -32000,
+  ],
   // Faults of the node: a closed database, stored data that does not decode.
   ["DatabaseError FAILED", new DatabaseError({code: DatabaseErrorCode.FAILED, path: "/db", reason: "closed"}), -32603],
   ["RlpError", new RlpError({code: RlpErrorCode.TRUNCATED, offset: 3}), -32603],
@@ -77,7 +91,7 @@ describe("createErrorMapper", () => {
     code === -32603 ? "Internal server error" : code === -32011 ? "Execution has got timeout out." : error.message;
   const damage = (error: Error) =>
     (error instanceof DatabaseError && error.code === DatabaseErrorCode.CORRUPTED) ||
-    error instanceof StateError ||
+    (error instanceof StateError && error.code === StateErrorCode.NODE_MISSING) ||
     error instanceof ChainError;
 
   it.each(TABLE)("maps %s to %d", (_name, error, code) => {

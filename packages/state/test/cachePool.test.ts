@@ -1,4 +1,4 @@
-import type {MerkleStateManager} from "@ethereumjs/statemanager";
+import type {StateManagerInterface} from "@ethereumjs/common";
 import {Address} from "@ethereumjs/util";
 import {describe, expect, it} from "vitest";
 import {defaultStateOptions, EMPTY_TRIE_ROOT, StateDatabase, type StateSession} from "../src/index.ts";
@@ -23,7 +23,7 @@ function cachesOf(session: StateSession): unknown {
   return (session.stateManager as unknown as {_caches: unknown})._caches;
 }
 
-async function read(sm: MerkleStateManager) {
+async function read(sm: StateManagerInterface) {
   return {
     balance: (await sm.getAccount(new Address(addressOf(0))))?.balance,
     slot: await sm.getStorage(new Address(addressOf(1)), SLOT),

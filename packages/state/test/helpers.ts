@@ -1,8 +1,7 @@
 import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {type Common, createCustomCommon, Mainnet} from "@ethereumjs/common";
-import type {MerkleStateManager} from "@ethereumjs/statemanager";
+import {type Common, createCustomCommon, Mainnet, type StateManagerInterface} from "@ethereumjs/common";
 import {Address} from "@ethereumjs/util";
 import {Bucket, LevelStore, WriteBatch} from "@xchain/db";
 import {bytesToHex} from "@xchain/utils";
@@ -59,7 +58,7 @@ export function slotOf(n: number): Uint8Array {
 
 /** Sets the balance and nonce of an account (created when missing) through a session's state manager. */
 export async function setAccount(
-  sm: MerkleStateManager,
+  sm: StateManagerInterface,
   address: Uint8Array,
   balance: bigint,
   nonce = 0n,

@@ -13,7 +13,6 @@ import type {ReadOnlyTrieDB} from "../readOnlyDb.ts";
 import {EMPTY_TRIE_ROOT} from "../trie.ts";
 import {ACCOUNT_TOMBSTONE, SLOT_TOMBSTONE, WIPED_KEY, WIPED_VALUE} from "./deltaEncoding.ts";
 import type {ForkStateReader} from "./forkStateReader.ts";
-import {WIPED_ONLY_ROOT} from "./forkStateReader.ts";
 import {NodeCollector} from "./nodeCollector.ts";
 
 const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
@@ -49,19 +48,15 @@ export async function commitDelta(
       continue;
     }
     const parent = await reader.deltaAccount(address);
-    // The storage delta this account starts from: a deleted account's storage is gone.
-    let storageDelta =
-      parent.kind === "written" ? parent.storageDelta : parent.kind === "deleted" ? WIPED_ONLY_ROOT : EMPTY_TRIE_ROOT;
     const overlay = writes.storage.get(key);
-    if (overlay !== undefined) {
-      const slotWrites: TrieWrite[] = [];
-      if (overlay.cleared) {
-        storageDelta = EMPTY_TRIE_ROOT;
-        slotWrites.push([WIPED_KEY, WIPED_VALUE]);
-      }
+    // A deleted account's storage is gone, so an account written over a tombstone starts wiped too.
+    const cleared = overlay?.cleared === true || parent.kind === "deleted";
+    let storageDelta = parent.kind === "written" && !cleared ? parent.storageDelta : EMPTY_TRIE_ROOT;
+    if (overlay !== undefined || cleared) {
+      const slotWrites: TrieWrite[] = cleared ? [[WIPED_KEY, WIPED_VALUE]] : [];
       // Over wiped storage a zero slot is simply absent; over the base it must hide the base's value.
-      const wiped = overlay.cleared || (await reader.isWiped(storageDelta));
-      for (const [slot, value] of overlay.slots) {
+      const wiped = cleared || (await reader.isWiped(storageDelta));
+      for (const [slot, value] of overlay?.slots ?? []) {
         const slotKey = note(hexToBytes(slot));
         if (value.length > 0) slotWrites.push([slotKey, RLP.encode(value)]);
         else slotWrites.push([slotKey, wiped ? undefined : SLOT_TOMBSTONE]);
