@@ -67,7 +67,10 @@ const TABLE: [string, Error, number][] = [
   // A forked state proves nothing of its own, nor reads a root of an earlier fork: said as such.
   [
     "StateError FORK_PROOF_UNAVAILABLE",
-    new StateError({code: StateErrorCode.FORK_PROOF_UNAVAILABLE, root: HASH}, `no Merkle proof of the forked state ${HASH}`),
+    new StateError(
+      {code: StateErrorCode.FORK_PROOF_UNAVAILABLE, root: HASH},
+      `no Merkle proof of the forked state ${HASH}`,
+    ),
     -32000,
   ],
   [

@@ -1,14 +1,4 @@
 export {StateError, StateErrorCode, type StateErrorType} from "./errors.ts";
-export {buildGenesisState} from "./genesis.ts";
-export type {NodeCacheStats} from "./nodeCache.ts";
-export {defaultStateOptions, type StateOptions} from "./options.ts";
-export {OverlayStateManager} from "./overlayStateManager.ts";
-export {StateDatabase, type StateModules} from "./stateDatabase.ts";
-export type {DumpedAccount, StateDump, StateDumpLimits} from "./stateDump.ts";
-export {type StateEditor, stateEditor} from "./stateEditor.ts";
-export {EMPTY_TRIE_ROOT} from "./trie.ts";
-export type {AccountState, GenesisAccount, StateCommit, StateReader, StateSession, StateSource} from "./types.ts";
-export {type StateDamage, type StateVerification, verifyState} from "./verifyState.ts";
 export {
   ACCOUNT_TOMBSTONE,
   type DeltaAccount,
@@ -21,3 +11,13 @@ export {ForkStateSession} from "./fork/forkSession.ts";
 export {ForkStateReader} from "./fork/forkStateReader.ts";
 export {readerBase} from "./fork/readerBase.ts";
 export {type BaseAccount, type ForkBaseHolder, forkBaseId, type StateBase} from "./fork/stateBase.ts";
+export {buildGenesisState} from "./genesis.ts";
+export type {NodeCacheStats} from "./nodeCache.ts";
+export {defaultStateOptions, type StateOptions} from "./options.ts";
+export {OverlayStateManager} from "./overlayStateManager.ts";
+export {StateDatabase, type StateModules} from "./stateDatabase.ts";
+export type {DumpedAccount, StateDump, StateDumpLimits} from "./stateDump.ts";
+export {type StateEditor, stateEditor} from "./stateEditor.ts";
+export {EMPTY_TRIE_ROOT} from "./trie.ts";
+export type {AccountState, GenesisAccount, StateCommit, StateReader, StateSession, StateSource} from "./types.ts";
+export {type StateDamage, type StateVerification, verifyState} from "./verifyState.ts";

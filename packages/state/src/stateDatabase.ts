@@ -5,6 +5,10 @@ import {bytesToHex, bytesToPrefixedHex, type CacheUsage, equalBytes} from "@xcha
 import {BatchFlushStateManager} from "./batchStateManager.ts";
 import {LONG_LIVED_CACHES, ONE_BLOCK_CACHES, SessionCachePool} from "./cachePool.ts";
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
+import {baseIdOf, forkStateRoot, type InitialForkAccount} from "./fork/forkMarker.ts";
+import {ForkStateSession} from "./fork/forkSession.ts";
+import {ForkStateReader} from "./fork/forkStateReader.ts";
+import type {ForkBaseHolder, StateBase} from "./fork/stateBase.ts";
 import {NodeCache, type NodeCacheStats} from "./nodeCache.ts";
 import {TrieNodeStore, trieWriteEntry} from "./nodeStore.ts";
 import type {StateOptions} from "./options.ts";
@@ -12,10 +16,6 @@ import {CodeCache, TrieStateReader} from "./reader.ts";
 import {ReadOnlyTrieDB} from "./readOnlyDb.ts";
 import {TrieStateSession} from "./session.ts";
 import {SessionTrieDB} from "./sessionDb.ts";
-import {baseIdOf, forkStateRoot, type InitialForkAccount} from "./fork/forkMarker.ts";
-import {ForkStateSession} from "./fork/forkSession.ts";
-import {ForkStateReader} from "./fork/forkStateReader.ts";
-import type {ForkBaseHolder, StateBase} from "./fork/stateBase.ts";
 import {dumpState, type StateDump, type StateDumpLimits} from "./stateDump.ts";
 import {EMPTY_TRIE_ROOT, openTrie} from "./trie.ts";
 import type {StateCommit, StateReader, StateSession, StateSource} from "./types.ts";
@@ -114,7 +114,9 @@ export class StateDatabase implements StateSource {
     const db = new ReadOnlyTrieDB(this.nodes, staged);
     const base = await this.forkBaseAt(root, db);
     const reader =
-      base !== undefined ? new ForkStateReader(Uint8Array.from(root), db, this.code, base) : await this.trieReader(root, db, common);
+      base !== undefined
+        ? new ForkStateReader(Uint8Array.from(root), db, this.code, base)
+        : await this.trieReader(root, db, common);
     this.readers.delete(key);
     this.readers.set(key, reader);
     this.lastReader = reader;

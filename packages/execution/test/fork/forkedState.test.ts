@@ -19,51 +19,56 @@ import {
   StateDatabase,
   type StateReader,
 } from "@xchain/state";
-import {bigIntToFixedBytes, bytesToHex, concatBytes} from "@xchain/utils";
+import {bigIntToFixedBytes, bytesToHex, concatBytes, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {ETHER, Signer} from "../support/accounts.ts";
 import {DEFAULT_COINBASE, type TestBlock, TestChain} from "../support/chain.ts";
 
 const chainspec = getChainspec("regtest");
 
+/** EVM code from hex pieces (one instruction group per piece, commented). */
+const asm = (...pieces: string[]): Uint8Array => hexToBytes(pieces.join(""));
+const byte = (n: number): string => n.toString(16).padStart(2, "0");
+
 /**
  * Runtime of the "store" contract: calldata is [slot, value] word pairs, each SSTOREd; empty
  * calldata SELFDESTRUCTs to the caller.
  */
-const STORE_RUNTIME = Uint8Array.from([
-  0x36, 0x15, 0x60, 0x1f, 0x57, // CALLDATASIZE ISZERO PUSH1 die JUMPI
-  0x60, 0x00, // PUSH1 0 (i)
-  0x5b, // 0x07 loop: JUMPDEST
-  0x80, 0x36, 0x11, 0x15, 0x60, 0x1d, 0x57, // DUP1 CALLDATASIZE GT ISZERO PUSH1 end JUMPI
-  0x80, 0x60, 0x20, 0x01, 0x35, // DUP1 PUSH1 32 ADD CALLDATALOAD (value)
-  0x81, 0x35, 0x55, // DUP2 CALLDATALOAD SSTORE
-  0x60, 0x40, 0x01, 0x60, 0x07, 0x56, // PUSH1 64 ADD PUSH1 loop JUMP
-  0x5b, 0x00, // 0x1d end: JUMPDEST STOP
-  0x5b, 0x33, 0xff, // 0x1f die: JUMPDEST CALLER SELFDESTRUCT
-]);
+const STORE_RUNTIME = asm(
+  "3615601f57", // CALLDATASIZE ISZERO PUSH1 die JUMPI
+  "6000", // PUSH1 0 (i)
+  "5b", // 0x07 loop: JUMPDEST
+  "80361115601d57", // DUP1 CALLDATASIZE GT ISZERO PUSH1 end JUMPI
+  "8060200135", // DUP1 PUSH1 32 ADD CALLDATALOAD (value)
+  "813555", // DUP2 CALLDATALOAD SSTORE
+  "604001600756", // PUSH1 64 ADD PUSH1 loop JUMP
+  "5b00", // 0x1d end: JUMPDEST STOP
+  "5b33ff", // 0x1f die: JUMPDEST CALLER SELFDESTRUCT
+);
 
 /** Init code of the store contract: its constructor sets slot 7 to 42, then returns the runtime. */
-const STORE_INIT = concatBytes(
-  Uint8Array.from([0x60, 0x2a, 0x60, 0x07, 0x55]), // PUSH1 42 PUSH1 7 SSTORE
-  Uint8Array.from([0x60, STORE_RUNTIME.length, 0x80, 0x60, 0x10, 0x60, 0x00, 0x39]), // CODECOPY(0, 16, len)
-  Uint8Array.from([0x60, 0x00, 0xf3]), // PUSH1 0 RETURN
-  STORE_RUNTIME,
+const STORE_INIT = asm(
+  "602a600755", // PUSH1 42 PUSH1 7 SSTORE
+  `60${byte(STORE_RUNTIME.length)}80601060003960`, // CODECOPY(0, 16, len), PUSH1 …
+  "00f3", // … 0 RETURN
+  bytesToHex(STORE_RUNTIME),
 );
 
 /** Runtime of a factory: CREATE2 (salt 0) of the init code in calldata; stores the address in slot 0. */
-const FACTORY_RUNTIME = Uint8Array.from([
-  0x36, 0x60, 0x00, 0x60, 0x00, 0x37, // CALLDATASIZE PUSH1 0 PUSH1 0 CALLDATACOPY
-  0x60, 0x00, 0x36, 0x60, 0x00, 0x60, 0x00, 0xf5, // PUSH1 0 CALLDATASIZE PUSH1 0 PUSH1 0 CREATE2
-  0x60, 0x00, 0x55, 0x00, // PUSH1 0 SSTORE STOP
-]);
+const FACTORY_RUNTIME = asm(
+  "366000600037", // CALLDATASIZE PUSH1 0 PUSH1 0 CALLDATACOPY
+  "60003660006000f5", // PUSH1 0 CALLDATASIZE PUSH1 0 PUSH1 0 CREATE2
+  "60005500", // PUSH1 0 SSTORE STOP
+);
 
 /** Init code returning `runtime` as is. */
 function deployCode(runtime: Uint8Array): Uint8Array {
-  return concatBytes(Uint8Array.from([0x60, runtime.length, 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3]), runtime);
+  return asm(`60${byte(runtime.length)}80600b6000396000f3`, bytesToHex(runtime));
 }
 
 const word = (n: bigint): Uint8Array => bigIntToFixedBytes(n, 32);
-const stores = (...pairs: [bigint, bigint][]): Uint8Array => concatBytes(...pairs.flatMap(([s, v]) => [word(s), word(v)]));
+const stores = (...pairs: [bigint, bigint][]): Uint8Array =>
+  concatBytes(...pairs.flatMap(([s, v]) => [word(s), word(v)]));
 const SLOTS = Array.from({length: 13}, (_, i) => word(BigInt(i)));
 
 /** Everything observable of `addresses` (existence, nonce, balance, code, slots 0..12) at a state. */
@@ -138,7 +143,18 @@ async function fixture(): Promise<Fixture> {
   await forkStore.write(new WriteBatch().append(start.writes));
   const fork = TestChain.branchOf(reference, forkStore, forkSource, start.root);
   const fresh = new Uint8Array(20).fill(0x5e);
-  const addresses = [alice.address, bob, fresh, factory, store1, created, DEFAULT_COINBASE, REMASC_ADDRESS, REMASC_SENDER, store2];
+  const addresses = [
+    alice.address,
+    bob,
+    fresh,
+    factory,
+    store1,
+    created,
+    DEFAULT_COINBASE,
+    REMASC_ADDRESS,
+    REMASC_SENDER,
+    store2,
+  ];
   return {reference, fork, forkStore, base, alice, addresses, store1, store2, factory, created, bob, fresh};
 }
 
@@ -146,7 +162,11 @@ async function fixture(): Promise<Fixture> {
  * Executes `transactions` as the next block on both chains; checks their statuses (`statuses`, the
  * REMASC transaction's left out), receipts, and every account and slot.
  */
-async function both(f: Fixture, transactions: Transaction[], statuses = transactions.map(() => true)): Promise<[TestBlock, TestBlock]> {
+async function both(
+  f: Fixture,
+  transactions: Transaction[],
+  statuses = transactions.map(() => true),
+): Promise<[TestBlock, TestBlock]> {
   const expected = await f.reference.execute(transactions);
   const actual = await f.fork.execute(transactions);
   const outcome = (b: TestBlock) => b.result?.outcomes.map((o) => [o.status, o.gasUsed, o.contractAddress]);
@@ -179,7 +199,9 @@ describe("a forked state over a local state, against the ordinary state", () => 
       [false, true],
     );
     const [, destroyed] = await both(f, []);
-    expect(await (await f.fork.source.reader(destroyed.stateRoot, f.fork.common)).getAccount(f.created)).toBeUndefined();
+    expect(
+      await (await f.fork.source.reader(destroyed.stateRoot, f.fork.common)).getAccount(f.created),
+    ).toBeUndefined();
     // CREATE2 re-creates it: its base slot 9 must read zero, slot 7 is the constructor's again.
     const [, recreated] = await both(f, [f.alice.sign({to: f.factory, data: STORE_INIT})]);
     const reader = await f.fork.source.reader(recreated.stateRoot, f.fork.common);

@@ -1,8 +1,8 @@
+import {bytesToPrefixedHex, equalBytes, keccak256} from "@xchain/utils";
 import {StateError, StateErrorCode} from "../errors.ts";
 import {EMPTY_TRIE_ROOT} from "../trie.ts";
 import type {StateReader} from "../types.ts";
 import type {BaseAccount, StateBase} from "./stateBase.ts";
-import {bytesToPrefixedHex, equalBytes, keccak256} from "@xchain/utils";
 
 /**
  * A base that is a state this node can read itself (a `StateReader` at a stored root): forking a

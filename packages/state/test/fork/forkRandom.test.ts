@@ -34,7 +34,9 @@ async function snapshot(reader: StateReader): Promise<string[]> {
     const code = bytesToHex(await reader.getCode(address));
     const slots = await Promise.all(SLOTS.map(async (slot) => bytesToHex(await reader.getStorage(address, slot))));
     out.push(
-      account === undefined ? "-" : `${account.nonce}/${account.balance}/${bytesToHex(account.codeHash)}/${code}/${slots}`,
+      account === undefined
+        ? "-"
+        : `${account.nonce}/${account.balance}/${bytesToHex(account.codeHash)}/${code}/${slots}`,
     );
   }
   return out;
@@ -80,7 +82,9 @@ describe("a forked state under random blocks", () => {
     const start = await forked.forkRoot(base.id);
     await persist(forkStore, start);
     let forkRoot = start.root;
-    expect(await snapshot(await forked.reader(forkRoot, common))).toEqual(await snapshot(await ordinary.reader(root, common)));
+    expect(await snapshot(await forked.reader(forkRoot, common))).toEqual(
+      await snapshot(await ordinary.reader(root, common)),
+    );
 
     for (let n = 5; n <= 14; n++) {
       const ops = Array.from({length: 30}, () => randomOp(random, n));
