@@ -3,7 +3,9 @@
  * node of the account trie and of every storage trie, and every contract code, is read from the
  * store and checked against the hash it is stored and referenced under. The first problem ends the
  * walk. Costs one store read and one keccak per node; nodes shared by several tries (equal storage)
- * are walked once.
+ * are walked once. A forked state's delta trie (docs/architecture.md, "The forked state") is walked
+ * alike: its marker leaf and tombstones are not accounts, and the code of its base's accounts is
+ * the base's, not stored.
  */
 import {Bucket, type KeyValueStore} from "@xchain/db";
 import {bytesToHex, concatBytes, equalBytes, keccak256} from "@xchain/utils";
@@ -22,6 +24,8 @@ export interface StateVerification {
   accounts: number;
   /** Contract codes read. */
   codes: number;
+  /** Set when the state is a fork's delta trie (its fork marker leaf was met). */
+  forked?: true;
   /** The first missing or damaged entry, if any. */
   damage?: StateDamage;
 }
@@ -73,6 +77,8 @@ export async function verifyState(
     seenCodes.add(key);
     signal?.throwIfAborted();
     const code = await store.get(Bucket.stateTrie, concatBytes(CODE_PREFIX, codeHash));
+    // A forked state stores only the code it deployed itself: the rest is its base's.
+    if (code === undefined && result.forked === true) continue;
     if (code === undefined) return {...result, damage: {key, problem: "missing"}};
     if (!equalBytes(keccak256(code), codeHash)) return {...result, damage: {key, problem: "hash mismatch"}};
     result.codes++;
@@ -100,9 +106,12 @@ function pushChildren(
   if (!leaf) {
     pushChild(node, value, kind, stack, codes, result);
   } else if (kind === Kind.Account) {
-    result.accounts++;
     const account = node.subarray(value.start, value.end);
     const fields = rlpListItems(account);
+    // A forked state's fork marker ([base id]) and account tombstones ([]) (fork/deltaEncoding.ts).
+    if (fields.length === 1) result.forked = true;
+    if (fields.length <= 1) return;
+    result.accounts++;
     if (fields.length !== 4) throw new RangeError("an account has 4 fields");
     const storageRoot = account.slice((fields[2] as RlpItem).start, (fields[2] as RlpItem).end);
     const codeHash = account.slice((fields[3] as RlpItem).start, (fields[3] as RlpItem).end);

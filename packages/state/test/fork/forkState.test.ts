@@ -5,7 +5,7 @@
  * with their typed errors, and the delta persists through the caller's batch and reopens alike.
  */
 import {Address} from "@ethereumjs/util";
-import {Bucket, type LevelStore} from "@xchain/db";
+import {Bucket, type LevelStore, WriteBatch} from "@xchain/db";
 import {bytesToHex, concatBytes, keccak256} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {
@@ -21,6 +21,7 @@ import {
   StateError,
   StateErrorCode,
   type StateReader,
+  verifyState,
 } from "../../src/index.ts";
 import {addressOf, closeStore, common, openStore, persist, slotOf} from "../helpers.ts";
 
@@ -289,5 +290,31 @@ describe("the forked state", () => {
     // A session on another root is a new one.
     second.release();
     expect(await f.state.openSession(one.root, common)).not.toBe(second);
+  });
+
+  it("verifies whole (marker, tombstones, the base's code not stored), and reports a missing delta node", async () => {
+    const f = await fork();
+    const session = await f.state.openSession(f.root, common);
+    const sm = session.stateManager;
+    await sm.deleteAccount(new Address(RICH));
+    await sm.modifyAccountFields(new Address(CONTRACT), {balance: 3n});
+    await sm.putCode(new Address(ABSENT), Uint8Array.of(0x00));
+    await sm.putStorage(new Address(CONTRACT), slotOf(1), new Uint8Array(0));
+    const commit = await session.commit();
+    await persist(f.store, commit);
+    expect(await verifyState(f.store, commit.root)).toEqual({
+      nodes: expect.any(Number),
+      accounts: 2,
+      codes: 1,
+      forked: true,
+    });
+    // The contract's storage delta: only its node, hence the store's only entry it alone references.
+    const storageDelta = await ((await f.state.reader(commit.root, common)) as ForkStateReader).deltaAccount(CONTRACT);
+    if (storageDelta.kind !== "written") throw new Error("the contract is written");
+    await f.store.write(new WriteBatch().del(Bucket.stateTrie, storageDelta.storageDelta));
+    expect((await verifyState(f.store, commit.root)).damage).toEqual({
+      key: bytesToHex(storageDelta.storageDelta),
+      problem: "missing",
+    });
   });
 });
