@@ -54,9 +54,38 @@ export class CodeCache {
     if (code.length + CODE_ENTRY_BYTES <= this.maxBytes) this.entries?.set(bytesToHex(codeHash), code);
   }
 
+  /**
+   * The code of `account` (empty for none or a missing account): cached by hash, else `load`ed and
+   * cached (code never changes under its hash).
+   */
+  async codeOf(
+    account: AccountState | undefined,
+    load: (codeHash: Uint8Array) => Promise<Uint8Array>,
+  ): Promise<Uint8Array> {
+    if (account === undefined || equalBytes(account.codeHash, EMPTY_CODE_HASH)) return EMPTY;
+    const cached = this.get(account.codeHash);
+    if (cached !== undefined) return cached;
+    const code = await load(account.codeHash);
+    this.set(account.codeHash, code);
+    return code;
+  }
+
   /** Estimated bytes held. */
   bytes(): number {
     return this.entries?.calculatedSize ?? 0;
+  }
+}
+
+/** A balance and a nonce are their account's: what every reader derives from `getAccount`. */
+export abstract class AccountReader {
+  abstract getAccount(address: Uint8Array): Promise<AccountState | undefined>;
+
+  async getBalance(address: Uint8Array): Promise<bigint> {
+    return (await this.getAccount(address))?.balance ?? 0n;
+  }
+
+  async getNonce(address: Uint8Array): Promise<bigint> {
+    return (await this.getAccount(address))?.nonce ?? 0n;
   }
 }
 
@@ -68,7 +97,7 @@ const MISSING = false;
  * caches (bounded LRUs, no journal) stay valid for its whole life; the accounts it returns are
  * shared and must not be mutated.
  */
-export class TrieStateReader implements StateReader {
+export class TrieStateReader extends AccountReader implements StateReader {
   private readonly accounts: LRUCache<string, AccountState | typeof MISSING> | undefined;
   private readonly storage: LRUCache<string, Uint8Array> | undefined;
 
@@ -83,6 +112,7 @@ export class TrieStateReader implements StateReader {
     private readonly code: CodeCache,
     cacheBytes: number,
   ) {
+    super();
     this.accounts = growingLru(cacheBytes / 2, ACCOUNT_ENTRY_BYTES);
     this.storage = growingLru(cacheBytes / 2, STORAGE_ENTRY_BYTES);
   }
@@ -112,22 +142,11 @@ export class TrieStateReader implements StateReader {
     return state;
   }
 
-  async getBalance(address: Uint8Array): Promise<bigint> {
-    return (await this.getAccount(address))?.balance ?? 0n;
-  }
-
-  async getNonce(address: Uint8Array): Promise<bigint> {
-    return (await this.getAccount(address))?.nonce ?? 0n;
-  }
-
   async getCode(address: Uint8Array): Promise<Uint8Array> {
-    const account = await this.getAccount(address);
-    if (account === undefined || equalBytes(account.codeHash, EMPTY_CODE_HASH)) return EMPTY;
-    const cached = this.code.get(account.codeHash);
-    if (cached !== undefined) return cached;
-    const code = (await this.trie.database().get(concatBytes(CODEHASH_PREFIX, account.codeHash))) ?? EMPTY;
-    this.code.set(account.codeHash, code);
-    return code;
+    return this.code.codeOf(
+      await this.getAccount(address),
+      async (codeHash) => (await this.trie.database().get(concatBytes(CODEHASH_PREFIX, codeHash))) ?? EMPTY,
+    );
   }
 
   async getStorage(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array> {

@@ -9,7 +9,7 @@ import {encodeRlp} from "@xchain/primitives";
 import {bytesToHex, bytesToPrefixedHex, concatBytes, equalBytes, keccak256, utf8ToBytes} from "@xchain/utils";
 import {LRUCache} from "lru-cache";
 import {checkLength, StateError, StateErrorCode} from "../errors.ts";
-import type {CodeCache} from "../reader.ts";
+import {AccountReader, type CodeCache} from "../reader.ts";
 import type {ReadOnlyTrieDB} from "../readOnlyDb.ts";
 import {EMPTY_TRIE_ROOT} from "../trie.ts";
 import {lookupTrieValue} from "../trieLookup.ts";
@@ -17,8 +17,6 @@ import type {AccountState, StateReader} from "../types.ts";
 import {type DeltaAccount, decodeDeltaAccount, isEmptyDelta, WIPED_KEY, WIPED_VALUE} from "./deltaEncoding.ts";
 import type {StateBase} from "./stateBase.ts";
 
-const EMPTY = new Uint8Array(0);
-const EMPTY_CODE_HASH = keccak256(EMPTY);
 const ZERO_WORD = new Uint8Array(32);
 
 /** The root of a storage delta holding only the wiped marker: the storage is empty. */
@@ -35,7 +33,7 @@ const BASE_STORAGE_ROOT: Uint8Array = keccak256(utf8ToBytes("xchain fork: the ba
 /** Entries kept in the delta caches (delta answers only: base answers are the base's to cache). */
 const DELTA_CACHE_ENTRIES = 10_000;
 
-export class ForkStateReader implements StateReader {
+export class ForkStateReader extends AccountReader implements StateReader {
   private readonly accounts = new LRUCache<string, DeltaAccount>({max: DELTA_CACHE_ENTRIES});
 
   constructor(
@@ -43,7 +41,9 @@ export class ForkStateReader implements StateReader {
     readonly nodes: ReadOnlyTrieDB,
     private readonly code: CodeCache,
     readonly base: StateBase,
-  ) {}
+  ) {
+    super();
+  }
 
   /** What the delta holds for `address`: a written account, a tombstone, or nothing. */
   async deltaAccount(address: Uint8Array): Promise<DeltaAccount> {
@@ -76,25 +76,14 @@ export class ForkStateReader implements StateReader {
     };
   }
 
-  async getBalance(address: Uint8Array): Promise<bigint> {
-    return (await this.getAccount(address))?.balance ?? 0n;
-  }
-
-  async getNonce(address: Uint8Array): Promise<bigint> {
-    return (await this.getAccount(address))?.nonce ?? 0n;
-  }
-
   async getCode(address: Uint8Array): Promise<Uint8Array> {
-    const account = await this.getAccount(address);
-    if (account === undefined || equalBytes(account.codeHash, EMPTY_CODE_HASH)) return EMPTY;
-    const cached = this.code.get(account.codeHash);
-    if (cached !== undefined) return cached;
     // Code written locally is stored by hash; a base account's code stays the base's.
-    const code =
-      (await this.nodes.find(bytesToHex(concatBytes(CODEHASH_PREFIX, account.codeHash)))) ??
-      (await this.base.code(address, account.codeHash));
-    this.code.set(account.codeHash, code);
-    return code;
+    return this.code.codeOf(
+      await this.getAccount(address),
+      async (codeHash) =>
+        (await this.nodes.find(bytesToHex(concatBytes(CODEHASH_PREFIX, codeHash)))) ??
+        (await this.base.code(address, codeHash)),
+    );
   }
 
   async getStorage(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array> {
