@@ -18,7 +18,7 @@ const ZERO_WORD = new Uint8Array(32);
  * account (a 40-digit key, two bigints and two 32-byte arrays: 685 bytes measured over 50,000) and a
  * storage word (a 104-digit key and a 32-byte array).
  */
-const ACCOUNT_ENTRY_BYTES = 700;
+export const ACCOUNT_ENTRY_BYTES = 700;
 const STORAGE_ENTRY_BYTES = 350;
 /** A code entry beyond the code: its 64-digit key, the array and the LRU's bookkeeping. */
 const CODE_ENTRY_BYTES = 250;
@@ -28,7 +28,7 @@ const CODE_ENTRY_BYTES = 250;
  * `max`, lru-cache allocates its whole index up front (about 1 ms per 20,000 entries), paid by every
  * reader, hence at every new head, on each thread that reads. Undefined for a zero budget.
  */
-function growingLru<V extends {}>(maxBytes: number, entryBytes: number): LRUCache<string, V> | undefined {
+export function growingLru<V extends {}>(maxBytes: number, entryBytes: number): LRUCache<string, V> | undefined {
   return maxBytes >= entryBytes
     ? new LRUCache<string, V>({maxSize: maxBytes, sizeCalculation: () => entryBytes})
     : undefined;

@@ -115,7 +115,13 @@ export class StateDatabase implements StateSource {
     const base = await this.forkBaseAt(root, db);
     const reader =
       base !== undefined
-        ? new ForkStateReader(Uint8Array.from(root), db, this.code, base)
+        ? new ForkStateReader(
+            Uint8Array.from(root),
+            db,
+            this.code,
+            base,
+            this.opts.readerCacheBytes / MAX_CACHED_READERS,
+          )
         : await this.trieReader(root, db, common);
     this.readers.delete(key);
     this.readers.set(key, reader);
@@ -170,7 +176,13 @@ export class StateDatabase implements StateSource {
       return warm.session;
     }
     const readerAt = (at: Uint8Array, unpersisted: ReadonlyMap<string, Uint8Array>): ForkStateReader =>
-      new ForkStateReader(Uint8Array.from(at), new ReadOnlyTrieDB(this.nodes, unpersisted), this.code, base);
+      new ForkStateReader(
+        Uint8Array.from(at),
+        new ReadOnlyTrieDB(this.nodes, unpersisted),
+        this.code,
+        base,
+        this.opts.readerCacheBytes / MAX_CACHED_READERS,
+      );
     return new ForkStateSession(readerAt(root, new Map()), {
       readerAt,
       remember: (entries) => this.nodes.remember(entries),

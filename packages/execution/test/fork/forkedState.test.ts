@@ -216,4 +216,27 @@ describe("a forked state over a local state, against the ordinary state", () => 
     await both(f, [f.alice.sign({to: f.created, data: stores([8n, 3n], [7n, 0n], [9n, 4n])})]);
     await both(f, [f.alice.sign({to: f.created, data: stores([8n, 0n], [9n, 0n], [12n, 1n])})]);
   });
+
+  it("gives the same delta root to an assembly that read skipped candidates and to a cold re-execution", async () => {
+    const f = await fixture();
+    const bob = new Signer("bob");
+    bob.nonce = 5n; // too high: skipped, after assembly read bob's base account
+    const assembled = await f.fork.assemble([
+      f.alice.sign({to: f.store1, data: stores([1n, 0n], [6n, 6n])}),
+      bob.sign({to: f.fresh, value: 1n}),
+      f.alice.sign({to: f.fresh, value: 2n}),
+    ]);
+    expect(assembled.skipped.map((s) => s.transaction.nonce)).toEqual([5n]);
+    // Import's re-execution: another database over the same store, caches cold, nothing of bob read.
+    const cold = new StateDatabase(defaultStateOptions, {store: f.forkStore, base: {current: () => f.base}});
+    const parent = f.fork.blocks[f.fork.blocks.length - 2] as TestBlock;
+    const replay = TestChain.branchOf(f.reference, f.forkStore, cold, parent.stateRoot);
+    const again = await replay.executor.execute({
+      block: f.fork.context({}, parent),
+      transactions: assembled.transactions,
+      parentStateRoot: parent.stateRoot,
+      chain: f.fork.view(parent),
+    });
+    expect(again.stateRoot).toEqual(assembled.result.stateRoot);
+  });
 });

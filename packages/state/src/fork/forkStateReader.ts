@@ -7,9 +7,9 @@ import {RLP} from "@ethereumjs/rlp";
 import {CODEHASH_PREFIX} from "@ethereumjs/statemanager";
 import {encodeRlp} from "@xchain/primitives";
 import {bytesToHex, bytesToPrefixedHex, concatBytes, equalBytes, keccak256, utf8ToBytes} from "@xchain/utils";
-import {LRUCache} from "lru-cache";
+import type {LRUCache} from "lru-cache";
 import {checkLength, StateError, StateErrorCode} from "../errors.ts";
-import {AccountReader, type CodeCache} from "../reader.ts";
+import {ACCOUNT_ENTRY_BYTES, AccountReader, type CodeCache, growingLru} from "../reader.ts";
 import type {ReadOnlyTrieDB} from "../readOnlyDb.ts";
 import {EMPTY_TRIE_ROOT} from "../trie.ts";
 import {lookupTrieValue} from "../trieLookup.ts";
@@ -30,29 +30,29 @@ export const WIPED_ONLY_ROOT: Uint8Array = keccak256(
  */
 const BASE_STORAGE_ROOT: Uint8Array = keccak256(utf8ToBytes("xchain fork: the base's storage"));
 
-/** Entries kept in the delta caches (delta answers only: base answers are the base's to cache). */
-const DELTA_CACHE_ENTRIES = 10_000;
-
 export class ForkStateReader extends AccountReader implements StateReader {
-  private readonly accounts = new LRUCache<string, DeltaAccount>({max: DELTA_CACHE_ENTRIES});
+  /** The delta's answers by address (only those: base answers are the base's to cache). */
+  private readonly accounts: LRUCache<string, DeltaAccount> | undefined;
 
   constructor(
     readonly root: Uint8Array,
     readonly nodes: ReadOnlyTrieDB,
     private readonly code: CodeCache,
     readonly base: StateBase,
+    cacheBytes: number,
   ) {
     super();
+    this.accounts = growingLru(cacheBytes, ACCOUNT_ENTRY_BYTES);
   }
 
   /** What the delta holds for `address`: a written account, a tombstone, or nothing. */
   async deltaAccount(address: Uint8Array): Promise<DeltaAccount> {
     checkLength(address, 20, "address");
     const key = bytesToHex(address);
-    const cached = this.accounts.get(key);
+    const cached = this.accounts?.get(key);
     if (cached !== undefined) return cached;
     const delta = decodeDeltaAccount(await lookupTrieValue(this.nodes, this.root, keccak256(address)));
-    this.accounts.set(key, delta);
+    this.accounts?.set(key, delta);
     return delta;
   }
 
@@ -112,7 +112,7 @@ export class ForkStateReader extends AccountReader implements StateReader {
 
   /** Estimated bytes its delta cache holds. */
   cacheBytes(): number {
-    return this.accounts.size * DELTA_ENTRY_BYTES;
+    return this.accounts?.calculatedSize ?? 0;
   }
 
   /**
@@ -140,9 +140,6 @@ export class ForkStateReader extends AccountReader implements StateReader {
     );
   }
 }
-
-/** A delta cache entry's estimated heap bytes (a 40-digit key and a decoded account). */
-const DELTA_ENTRY_BYTES = 700;
 
 function word(value: Uint8Array): Uint8Array {
   if (value.length === 32) return value;
