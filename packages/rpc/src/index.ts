@@ -1,3 +1,4 @@
+export {type RateLimit, TokenBucket} from "@xchain/utils";
 export type {CallCacheStats} from "./caches/callCache.ts";
 export type {
   AdminNodeInfo,
@@ -38,7 +39,6 @@ export {MethodRegistry} from "./jsonrpc/registry.ts";
 export type {RateLimitedEvent, RequestEvent, RpcEvents} from "./jsonrpc/requestEvents.ts";
 export {KeystoreBusyCode, KeystoreBusyError, type KeystoreBusyType} from "./keystoreBusy.ts";
 export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
-export {type RateLimit, TokenBucket} from "./limits/tokenBucket.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {
   DEV_METHODS,
