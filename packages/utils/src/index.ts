@@ -56,6 +56,7 @@ export {
   readAnswer,
   redactUrl,
   TransientFailure,
+  withoutCredentials,
   withRetries,
 } from "./jsonRpcHttp.ts";
 export {type LogFn, type Logger, noopLogger} from "./logger.ts";

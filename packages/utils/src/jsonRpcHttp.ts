@@ -34,12 +34,14 @@ const QUOTE_LENGTH = 200;
 /**
  * POSTs `payload` as JSON. Throws `TransientFailure` for a connection error, no answer within `timeoutMs`,
  * HTTP 429 or 5xx; any other answer is returned. An abort of `signal` rejects with the abort reason.
+ * `headers` are added to the request's (e.g. the Authorization that `withoutCredentials` took out of a URL).
  */
 export async function postJson(
   url: string,
   payload: unknown,
   timeoutMs: number,
   signal?: AbortSignal,
+  headers: Record<string, string> = {},
 ): Promise<HttpAnswer> {
   let response: Response;
   let body: string;
@@ -47,7 +49,7 @@ export async function postJson(
   try {
     response = await fetch(url, {
       method: "POST",
-      headers: {"content-type": "application/json"},
+      headers: {"content-type": "application/json", ...headers},
       body: JSON.stringify(payload),
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
@@ -145,6 +147,24 @@ export function redactUrl(url: string): string {
     .map((segment) => (/^[A-Za-z0-9_-]{16,}$/.test(segment) && /\d/.test(segment) ? "***" : segment))
     .join("/");
   return `${parsed.protocol}//${parsed.host}${path === "/" ? "" : path}`;
+}
+
+/**
+ * A URL's user and password (which fetch refuses in a URL) as a basic Authorization header, and the URL
+ * without them.
+ */
+export function withoutCredentials(url: string): {url: string; headers: Record<string, string>} {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return {url, headers: {}};
+  }
+  if (parsed.username === "" && parsed.password === "") return {url, headers: {}};
+  const user = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+  parsed.username = "";
+  parsed.password = "";
+  return {url: parsed.toString(), headers: {authorization: `Basic ${Buffer.from(user).toString("base64")}`}};
 }
 
 function parseJson(body: string): unknown {

@@ -19,6 +19,7 @@ import {
   redactUrl,
   TokenBucket,
   TransientFailure,
+  withoutCredentials,
   withRetries,
 } from "@xchain/utils";
 import type {UpstreamClientOptions} from "../options.ts";
@@ -53,15 +54,18 @@ export class UpstreamClient {
   private readonly abort = new AbortController();
   private queue: Pending[] = [];
   private flushScheduled = false;
+  /** The URL requests go to (without user and password) and the Authorization they carry instead. */
+  private readonly target: {url: string; headers: Record<string, string>};
   /** Set once the upstream refused a batch: every call is then a request of its own. */
   private batchRefused = false;
 
   constructor(
-    private readonly url: string,
+    url: string,
     private readonly opts: UpstreamClientOptions,
     modules: {logger?: Logger} = {},
   ) {
     this.displayUrl = redactUrl(url);
+    this.target = withoutCredentials(url);
     this.logger = modules.logger ?? noopLogger;
     const rate = opts.requestsPerSecond;
     this.bucket = rate > 0 ? new TokenBucket({ratePerSecond: rate, burst: Math.max(opts.batchSize, rate)}) : undefined;
@@ -136,10 +140,12 @@ export class UpstreamClient {
       return;
     }
     const requests = calls.map((c, id) => ({jsonrpc: "2.0", id, method: c.method, params: c.params}));
-    const {status, body, parsed} = await postJson(this.url, requests, this.opts.timeoutMs, this.abort.signal);
+    const {status, body, parsed} = await this.post(requests);
     const byId = answersById(parsed);
     if (byId === undefined) {
-      if (readAnswer(parsed)?.error !== undefined || BATCH_REFUSAL_STATUSES.has(status)) {
+      const single = readAnswer(parsed)?.error;
+      if (single && isLimitError(single.code, single.message)) throw new TransientFailure(single.message);
+      if (single !== undefined || BATCH_REFUSAL_STATUSES.has(status)) {
         // A single error object (or a refusal status) for a batch: this upstream takes calls one at a time.
         this.batchRefused = true;
         this.logger.warn(
@@ -160,9 +166,13 @@ export class UpstreamClient {
     if (limited !== undefined) throw new TransientFailure(limited);
   }
 
+  private post(payload: unknown) {
+    return postJson(this.target.url, payload, this.opts.timeoutMs, this.abort.signal, this.target.headers);
+  }
+
   private async exchangeOne(call: Pending): Promise<void> {
     const request = {jsonrpc: "2.0", id: 1, method: call.method, params: call.params};
-    const {status, body, parsed} = await postJson(this.url, request, this.opts.timeoutMs, this.abort.signal);
+    const {status, body, parsed} = await this.post(request);
     const answer = readAnswer(parsed);
     if (status !== 200 && answer?.error === undefined) throw this.failure(status, body);
     if (!this.settle(call, answer, `the answer is not a JSON-RPC answer: ${quoteBody(body)}`)) {
