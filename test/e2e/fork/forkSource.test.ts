@@ -103,30 +103,32 @@ afterAll(async () => {
 /** The node's own answers at the fork block. */
 async function expected() {
   const at = toQuantity(fork.number);
-  const [balance, nonce, code, slot0, slot7, recipient] = await Promise.all([
+  const [balance, nonce, code, slot0, slot7, recipient, noStorage] = await Promise.all([
     rpc<string>(node.httpUrl, "eth_getBalance", [RICH, at]),
     rpc<string>(node.httpUrl, "eth_getTransactionCount", [RICH, at]),
     rpc<string>(node.httpUrl, "eth_getCode", [CONTRACT, at]),
     rpc<string>(node.httpUrl, "eth_getStorageAt", [CONTRACT, SLOT0, at]),
     rpc<string>(node.httpUrl, "eth_getStorageAt", [CONTRACT, SLOT7, at]),
     rpc<string>(node.httpUrl, "eth_getBalance", [RECIPIENT, at]),
+    rpc<string>(node.httpUrl, "eth_getStorageAt", [RECIPIENT, SLOT0, at]),
   ]);
   const hashes = await Promise.all(
     [0, 1, fork.number - 1].map(
       async (n) => (await rpc<{hash: string}>(node.httpUrl, "eth_getBlockByNumber", [toQuantity(n), false])).hash,
     ),
   );
-  return {balance: BigInt(balance), nonce: BigInt(nonce), code, slot0, slot7, recipient: BigInt(recipient), hashes};
+  return {balance: BigInt(balance), nonce: BigInt(nonce), code, slot0, slot7, recipient: BigInt(recipient), noStorage, hashes};
 }
 
 /** The same values read through a fork source. */
 async function read(source: ForkSource) {
-  const [rich, code, slot0, slot7, recipient, ...hashes] = await Promise.all([
+  const [rich, code, slot0, slot7, recipient, noStorage, ...hashes] = await Promise.all([
     source.account(address(RICH)),
     source.code(address(CONTRACT)),
     source.storage(address(CONTRACT), hexToBytes(SLOT0)),
     source.storage(address(CONTRACT), hexToBytes(SLOT7)),
     source.account(address(RECIPIENT)),
+    source.storage(address(RECIPIENT), hexToBytes(SLOT0)),
     ...[0, 1, fork.number - 1].map((n) => source.blockHash(n)),
   ]);
   return {
@@ -136,6 +138,7 @@ async function read(source: ForkSource) {
     slot0: hex(slot0),
     slot7: hex(slot7),
     recipient: recipient.balance,
+    noStorage: hex(noStorage),
     hashes: hashes.map(hex),
   };
 }
