@@ -117,7 +117,16 @@ async function expected() {
       async (n) => (await rpc<{hash: string}>(node.httpUrl, "eth_getBlockByNumber", [toQuantity(n), false])).hash,
     ),
   );
-  return {balance: BigInt(balance), nonce: BigInt(nonce), code, slot0, slot7, recipient: BigInt(recipient), noStorage, hashes};
+  return {
+    balance: BigInt(balance),
+    nonce: BigInt(nonce),
+    code,
+    slot0,
+    slot7,
+    recipient: BigInt(recipient),
+    noStorage,
+    hashes,
+  };
 }
 
 /** The same values read through a fork source. */
