@@ -224,6 +224,27 @@ describe("ForkSource against an xchain upstream", () => {
     expect(since.filter(withObject)).toEqual([]);
   });
 
+  it("an upstream without eth_getProof: verify on refuses it, auto reads unverified, the warm run is free", async () => {
+    const [counter, url] = await proxy();
+    counter.missingMethods = ["eth_getProof"];
+    const dir = cacheDir();
+    const refused = await failure(open(url, dir, {verify: "on"}));
+    expect(refused.type.code).toBe(ForkErrorCode.PROOFS_UNAVAILABLE);
+    expect(refused.message).toMatch(
+      new RegExp(`^fork.verify is "on" but the upstream ${url} \\(xchain/.*\\) serves no eth_getProof$`),
+    );
+    const first = await open(url, dir);
+    expect(first.verifies).toBe(false);
+    const want = await expected();
+    expect(await read(first)).toEqual(want);
+    await first.close();
+    sources.pop();
+    counter.reset();
+    const second = await open(url, dir);
+    expect(await read(second)).toEqual(want);
+    expect(counter.requests).toBe(0);
+  });
+
   it("a killed upstream fails the read with an error naming the upstream (without credentials) and the key", async () => {
     const [counter, url] = await proxy();
     const withCredentials = url.replace("http://", "http://alice:s3cret@");

@@ -1,6 +1,6 @@
 // A JSON-RPC proxy on a free loopback port in front of a fork's upstream, for the fork tests: it counts the
-// HTTP requests that reach it, and can answer HTTP 429 a number of times, refuse batches or EIP-1898 block
-// objects as some upstreams do, or rewrite the upstream's answers (a tampered upstream).
+// HTTP requests that reach it, and can answer HTTP 429 a number of times, refuse batches, EIP-1898 block
+// objects or methods as some upstreams do, or rewrite the upstream's answers (a tampered upstream).
 import {createServer, type Server} from "node:http";
 import type {AddressInfo} from "node:net";
 
@@ -21,6 +21,8 @@ export class UpstreamProxy {
   refuseBatches = false;
   /** Answers -32602 to a call whose last parameter is an EIP-1898 block object. */
   refuseBlockObjects = false;
+  /** Methods answered -32601 (method not found), as rskj answers eth_getProof. */
+  missingMethods: string[] = [];
   /** Rewrites the result of each answered call. */
   tamper: ((call: ProxiedCall, result: unknown) => unknown) | undefined;
   private server: Server | undefined;
@@ -91,6 +93,13 @@ export class UpstreamProxy {
   private async answer(item: {id: unknown; method: string; params?: unknown[]}): Promise<unknown> {
     const call = {method: item.method, params: item.params ?? []};
     this.calls.push(call);
+    if (this.missingMethods.includes(call.method)) {
+      return {
+        jsonrpc: "2.0",
+        id: item.id,
+        error: {code: -32601, message: `The method ${call.method} does not exist/is not available`},
+      };
+    }
     const last = call.params[call.params.length - 1];
     if (this.refuseBlockObjects && typeof last === "object" && last !== null && "blockHash" in last) {
       return {jsonrpc: "2.0", id: item.id, error: {code: -32602, message: "invalid argument 1: hex string expected"}};

@@ -32,8 +32,8 @@ import type {ForkAccount} from "./proofs.ts";
 export interface UpstreamRecord {
   chainId: bigint;
   clientVersion: string;
-  /** Whether it serves eth_getProof. */
-  proofs: boolean;
+  /** Whether it serves eth_getProof; undefined until asked (a run with `verify = off` does not ask). */
+  proofs: boolean | undefined;
   /** Whether it refused the EIP-1898 `{blockHash}` form (reads are pinned by number then). */
   pinByNumber: boolean;
   /** The fork block of the last run, for an offline run that names none. */
@@ -84,7 +84,7 @@ export class ForkCache {
     return {
       chainId: BigInt(json.chainId as string),
       clientVersion: String(json.clientVersion),
-      proofs: json.proofs === true,
+      proofs: typeof json.proofs === "boolean" ? json.proofs : undefined,
       pinByNumber: json.pinByNumber === true,
       lastForkHash: typeof json.lastForkHash === "string" ? hexToBytes(json.lastForkHash) : undefined,
     };

@@ -46,11 +46,8 @@ export class ForkSource {
       const scope = cache.scope(record.chainId, header.hash);
       const source = new ForkSource(opts, client, cache, record, scope, header, logger);
       await source.checkProofs();
-      const lastFork = record.lastForkHash;
-      if (!known || lastFork === undefined || !equalBytes(lastFork, source.header.hash)) {
-        record.lastForkHash = source.header.hash;
-        await cache.putUpstream(client.displayUrl, record);
-      }
+      record.lastForkHash = source.header.hash;
+      await cache.putUpstream(client.displayUrl, record);
       logger.info(
         {
           url: client.displayUrl,
@@ -82,7 +79,7 @@ export class ForkSource {
 
   /** Whether fetched accounts and slots are checked against the fork block's state root. */
   get verifies(): boolean {
-    return this.opts.verify !== "off" && this.record.proofs;
+    return this.opts.verify !== "off" && this.record.proofs === true;
   }
 
   /** The account at the fork block (the empty account when it does not exist there). */
@@ -196,26 +193,27 @@ export class ForkSource {
     return account;
   }
 
-  /** On open: refuses `verify = "on"` without proofs, and probes an upstream not known to serve them or not. */
+  /** On open: asks an upstream not yet asked whether it serves eth_getProof; refuses `verify = "on"` without. */
   private async checkProofs(): Promise<void> {
-    if (this.opts.verify === "off" || this.record.proofs || this.opts.offline) {
-      if (this.opts.verify === "on" && !this.record.proofs) throw this.noProofs();
-      return;
-    }
-    if (this.dialect !== "rskj") {
-      try {
-        await this.read("eth_getProof", [toData(ZERO_ADDRESS), []], "the eth_getProof probe");
-        this.record.proofs = true;
-      } catch (e) {
-        if (!isMethodMissing(e)) throw e;
+    if (this.opts.verify !== "off" && this.record.proofs === undefined && !this.opts.offline) {
+      this.record.proofs = this.dialect !== "rskj" && (await this.servesProofs());
+      if (!this.record.proofs) {
+        this.logger.warn(
+          {url: this.client.displayUrl},
+          "the fork's upstream serves no eth_getProof: values are not verified",
+        );
       }
     }
     if (this.opts.verify === "on" && !this.record.proofs) throw this.noProofs();
-    if (!this.record.proofs) {
-      this.logger.warn(
-        {url: this.client.displayUrl},
-        "the fork's upstream serves no eth_getProof: values are not verified",
-      );
+  }
+
+  private async servesProofs(): Promise<boolean> {
+    try {
+      await this.read("eth_getProof", [toData(ZERO_ADDRESS), []], "the eth_getProof probe");
+      return true;
+    } catch (e) {
+      if (isMethodMissing(e)) return false;
+      throw e;
     }
   }
 
@@ -332,7 +330,7 @@ async function learnUpstream(client: UpstreamClient, opts: ForkSourceOptions): P
   return {
     chainId: id,
     clientVersion: String(clientVersion),
-    proofs: false,
+    proofs: undefined,
     pinByNumber: false,
     lastForkHash: undefined,
   };
