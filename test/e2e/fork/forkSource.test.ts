@@ -199,6 +199,25 @@ describe("ForkSource against an xchain upstream", () => {
     );
   });
 
+  it("pins a fork block named by number, and reopens it by number from the cache alone", async () => {
+    const [counter, url] = await proxy();
+    const dir = cacheDir();
+    const first = await open(url, dir, {block: fork.number});
+    expect(hex(first.header.hash)).toBe(fork.hash);
+    const want = await expected();
+    expect(await read(first)).toEqual(want);
+    const above = await failure(first.blockHash(fork.number + 1));
+    expect(above.message).toBe(
+      `block ${fork.number + 1} is above the fork block ${fork.number}: the upstream's hash is not the fork's`,
+    );
+    await first.close();
+    sources.pop();
+    counter.reset();
+    const second = await open(url, dir, {block: fork.number});
+    expect(await read(second)).toEqual(want);
+    expect(counter.requests).toBe(0);
+  });
+
   it("retries HTTP 429 and succeeds", async () => {
     const [counter, url] = await proxy();
     const source = await open(url, cacheDir());

@@ -134,14 +134,14 @@ export class ForkSource {
   }
 
   /** The hash of the upstream's block `number`, at most the fork block's number. */
-  blockHash(number: number): Promise<Uint8Array> {
+  async blockHash(number: number): Promise<Uint8Array> {
     if (number > this.header.number) {
       throw new ForkError(
         {code: ForkErrorCode.BLOCK_ABOVE_FORK, number, forkNumber: this.header.number},
         `block ${number} is above the fork block ${this.header.number}: the upstream's hash is not the fork's`,
       );
     }
-    if (number === this.header.number) return Promise.resolve(this.header.hash);
+    if (number === this.header.number) return this.header.hash;
     const key = `block ${number}`;
     return this.once(key, async () => {
       const cached = await this.scope.blockHash(number);
