@@ -63,6 +63,23 @@ async function failure(read: Promise<unknown>): Promise<ForkError> {
   return error as ForkError;
 }
 
+/**
+ * Opens a source on a fresh cache and reads everything (equal to the node's answers), then opens another on
+ * the same cache: it reads the same with no request reaching the upstream.
+ */
+async function coldThenWarm(counter: UpstreamProxy, url: string, dir: string, opts: Partial<ForkSourceOptions> = {}) {
+  const want = await expected();
+  const cold = await open(url, dir, opts);
+  expect(await read(cold)).toEqual(want);
+  await cold.close();
+  sources.splice(sources.indexOf(cold), 1);
+  counter.reset();
+  const warm = await open(url, dir, opts);
+  expect(await read(warm)).toEqual(want);
+  expect(counter.requests).toBe(0);
+  return warm;
+}
+
 const hex = (bytes: Uint8Array) => bytesToPrefixedHex(bytes);
 const address = (a: string) => hexToBytes(a);
 
@@ -176,16 +193,8 @@ describe("ForkSource against an xchain upstream", () => {
     const [counter, url] = await proxy();
     const dir = cacheDir();
     const want = await expected();
-    const first = await open(url, dir);
-    expect(await read(first)).toEqual(want);
-    await first.close();
-    sources.pop();
-
-    counter.reset();
-    const second = await open(url, dir);
-    expect(await read(second)).toEqual(want);
-    expect(counter.requests).toBe(0);
-    await second.close();
+    const warm = await coldThenWarm(counter, url, dir);
+    await warm.close();
     sources.pop();
 
     // Offline, naming no block: the last fork block of this upstream, from the cache.
@@ -201,21 +210,12 @@ describe("ForkSource against an xchain upstream", () => {
 
   it("pins a fork block named by number, and reopens it by number from the cache alone", async () => {
     const [counter, url] = await proxy();
-    const dir = cacheDir();
-    const first = await open(url, dir, {block: fork.number});
-    expect(hex(first.header.hash)).toBe(fork.hash);
-    const want = await expected();
-    expect(await read(first)).toEqual(want);
-    const above = await failure(first.blockHash(fork.number + 1));
+    const warm = await coldThenWarm(counter, url, cacheDir(), {block: fork.number});
+    expect(hex(warm.header.hash)).toBe(fork.hash);
+    const above = await failure(warm.blockHash(fork.number + 1));
     expect(above.message).toBe(
       `block ${fork.number + 1} is above the fork block ${fork.number}: the upstream's hash is not the fork's`,
     );
-    await first.close();
-    sources.pop();
-    counter.reset();
-    const second = await open(url, dir, {block: fork.number});
-    expect(await read(second)).toEqual(want);
-    expect(counter.requests).toBe(0);
   });
 
   it("retries HTTP 429 and succeeds", async () => {
@@ -252,16 +252,7 @@ describe("ForkSource against an xchain upstream", () => {
     expect(refused.message).toMatch(
       new RegExp(`^fork.verify is "on" but the upstream ${url} \\(xchain/.*\\) serves no eth_getProof$`),
     );
-    const first = await open(url, dir);
-    expect(first.verifies).toBe(false);
-    const want = await expected();
-    expect(await read(first)).toEqual(want);
-    await first.close();
-    sources.pop();
-    counter.reset();
-    const second = await open(url, dir);
-    expect(await read(second)).toEqual(want);
-    expect(counter.requests).toBe(0);
+    expect((await coldThenWarm(counter, url, dir)).verifies).toBe(false);
   });
 
   it("a killed upstream fails the read with an error naming the upstream (without credentials) and the key", async () => {

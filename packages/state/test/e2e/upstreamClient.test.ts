@@ -53,15 +53,6 @@ beforeEach(() => {
   requests = [];
 });
 
-async function failure(read: Promise<unknown>): Promise<ForkError> {
-  const error = await read.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ForkError);
-  return error as ForkError;
-}
-
 describe("UpstreamClient", () => {
   it("sends calls made together as batches of at most batchSize", async () => {
     const client = new UpstreamClient(url, OPTIONS);
@@ -99,11 +90,10 @@ describe("UpstreamClient", () => {
   it("fails a call on an HTTP status that is not retried, naming the upstream and the key", async () => {
     script = () => ({status: 401, body: {message: "unauthorized"}});
     const client = new UpstreamClient(url, OPTIONS);
-    const error = await failure(client.call("eth_getBalance", ["0x01"], "account 0x01"));
-    expect(error.type.code).toBe(ForkErrorCode.UPSTREAM_HTTP_STATUS);
-    expect(error.message).toBe(
-      `upstream ${url} answered HTTP 401 reading account 0x01: "{\\"message\\":\\"unauthorized\\"}"`,
-    );
+    await expect(client.call("eth_getBalance", ["0x01"], "account 0x01")).rejects.toMatchObject({
+      type: {code: ForkErrorCode.UPSTREAM_HTTP_STATUS, status: 401},
+      message: `upstream ${url} answered HTTP 401 reading account 0x01: "{\\"message\\":\\"unauthorized\\"}"`,
+    });
     expect(requests).toHaveLength(1);
   });
 
@@ -113,28 +103,40 @@ describe("UpstreamClient", () => {
       body: {jsonrpc: "2.0", id: calls[0]?.id, error: {code: -32000, message: "header not found"}},
     });
     const client = new UpstreamClient(url, OPTIONS);
-    const error = await failure(client.call("eth_getCode", ["0x01"], "code 0x01"));
-    expect(error.type).toEqual({
-      code: ForkErrorCode.UPSTREAM_ERROR_ANSWER,
-      url,
-      key: "code 0x01",
-      rpcCode: -32000,
-      rpcMessage: "header not found",
+    await expect(client.call("eth_getCode", ["0x01"], "code 0x01")).rejects.toMatchObject({
+      type: {
+        code: ForkErrorCode.UPSTREAM_ERROR_ANSWER,
+        url,
+        key: "code 0x01",
+        rpcCode: -32000,
+        rpcMessage: "header not found",
+      },
     });
   });
 
   it("gives up on an upstream that does not answer within the timeout, after its retries", async () => {
     script = () => "hang";
     const client = new UpstreamClient(url, {...OPTIONS, retries: 1, timeoutMs: 200});
-    const error = await failure(client.call("eth_chainId", [], "the chain id"));
-    expect(error.message).toBe(`upstream ${url}: reading the chain id failed 2 times (no answer within 200 ms)`);
+    await expect(client.call("eth_chainId", [], "the chain id")).rejects.toThrow(
+      new ForkError(
+        {
+          code: ForkErrorCode.UPSTREAM_UNREACHABLE,
+          url,
+          key: "the chain id",
+          attempts: 2,
+          reason: "no answer within 200 ms",
+        },
+        `upstream ${url}: reading the chain id failed 2 times (no answer within 200 ms)`,
+      ),
+    );
     expect(requests).toHaveLength(2);
   });
 
   it("fails a body that is not a JSON-RPC answer", async () => {
     script = () => ({status: 200, body: "hello"});
     const client = new UpstreamClient(url, OPTIONS);
-    const error = await failure(client.call("eth_chainId", [], "the chain id"));
-    expect(error.type.code).toBe(ForkErrorCode.UPSTREAM_BAD_ANSWER);
+    await expect(client.call("eth_chainId", [], "the chain id")).rejects.toMatchObject({
+      type: {code: ForkErrorCode.UPSTREAM_BAD_ANSWER},
+    });
   });
 });
