@@ -1,4 +1,3 @@
-export {type RateLimit, TokenBucket} from "@xchain/utils";
 export type {CallCacheStats} from "./caches/callCache.ts";
 export type {
   AdminNodeInfo,
