@@ -33,6 +33,11 @@ export enum Bucket {
    * trie's hashed keys, recorded on dev networks only (`StateOptions.recordPreimages`), for dumps
    */
   preimage = 0x0c,
+  /**
+   * the fork cache's own database only (state's `ForkCache`, docs/forking.md §1.2): values fetched from a
+   * fork's upstream, keyed by the upstream's chain id and the fork block hash
+   */
+  forkCache = 0x10,
   /** singleton keys (head hash, schema version) */
   meta = 0x0f,
 }

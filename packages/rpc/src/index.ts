@@ -38,7 +38,6 @@ export {MethodRegistry} from "./jsonrpc/registry.ts";
 export type {RateLimitedEvent, RequestEvent, RpcEvents} from "./jsonrpc/requestEvents.ts";
 export {KeystoreBusyCode, KeystoreBusyError, type KeystoreBusyType} from "./keystoreBusy.ts";
 export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
-export {type RateLimit, TokenBucket} from "./limits/tokenBucket.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {
   DEV_METHODS,

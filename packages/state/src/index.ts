@@ -1,4 +1,5 @@
 export {StateError, StateErrorCode, type StateErrorType} from "./errors.ts";
+export type {ForkHeader} from "./fork/answers.ts";
 export {
   ACCOUNT_TOMBSTONE,
   type DeltaAccount,
@@ -6,14 +7,27 @@ export {
   SLOT_TOMBSTONE,
   WIPED_KEY,
 } from "./fork/deltaEncoding.ts";
+export type {UpstreamDialect} from "./fork/dialect.ts";
+export {ForkError, ForkErrorCode, type ForkErrorType} from "./fork/errors.ts";
+export {ForkCache, type UpstreamRecord} from "./fork/forkCache.ts";
 export {baseIdOf, forkStateRoot, type InitialForkAccount} from "./fork/forkMarker.ts";
 export {ForkStateSession} from "./fork/forkSession.ts";
+export {ForkSource} from "./fork/forkSource.ts";
 export {ForkStateReader} from "./fork/forkStateReader.ts";
+export {EMPTY_CODE_HASH, type ForkAccount} from "./fork/proofs.ts";
 export {readerBase} from "./fork/readerBase.ts";
 export {type BaseAccount, type ForkBaseHolder, forkBaseId, type StateBase} from "./fork/stateBase.ts";
+export {UpstreamClient} from "./fork/upstreamClient.ts";
 export {buildGenesisState} from "./genesis.ts";
 export type {NodeCacheStats} from "./nodeCache.ts";
-export {defaultStateOptions, type StateOptions} from "./options.ts";
+export {
+  defaultForkSourceOptions,
+  defaultStateOptions,
+  type ForkSourceOptions,
+  type ForkVerifyMode,
+  type StateOptions,
+  type UpstreamClientOptions,
+} from "./options.ts";
 export {OverlayStateManager} from "./overlayStateManager.ts";
 export {StateDatabase, type StateModules} from "./stateDatabase.ts";
 export type {DumpedAccount, StateDump, StateDumpLimits} from "./stateDump.ts";

@@ -27,3 +27,45 @@ export const defaultStateOptions: StateOptions = {
   readerCacheBytes: 32 * 1024 * 1024,
   recordPreimages: false,
 };
+
+/** How the fork's `UpstreamClient` talks to its upstream (docs/forking.md §1.3). */
+export interface UpstreamClientOptions {
+  /** JSON-RPC calls a second at most (a batch of n counts n); 0 for no limit. */
+  requestsPerSecond: number;
+  /** Calls per batch request at most. */
+  batchSize: number;
+  /** Retries of a transient failure (429, -32005, 5xx, a timeout, a refused connection) before a read fails. */
+  retries: number;
+  /** Time allowed for one HTTP request, in milliseconds. */
+  timeoutMs: number;
+}
+
+/** Whether fetched accounts and slots are checked against the fork block's state root (docs/forking.md §1.4). */
+export type ForkVerifyMode = "auto" | "on" | "off";
+
+/** What a `ForkSource` reads, where it caches it and how (docs/forking.md §1). */
+export interface ForkSourceOptions extends UpstreamClientOptions {
+  /** The upstream's JSON-RPC URL (credentials in it never reach a log, an error or the cache). */
+  url: string;
+  /** The fork block: its number or its 32-byte hash; undefined: the upstream's head minus `safeDepth`. */
+  block: number | Uint8Array | undefined;
+  /** Blocks below the upstream's head the default fork block is (so that it is unlikely to be reorganized away). */
+  safeDepth: number;
+  /** The cache's directory (a LevelDB database). */
+  cacheDir: string;
+  /** Answer from the cache only: no request; a value the cache does not hold is an OFFLINE_MISS. */
+  offline: boolean;
+  /** Proof verification: `auto` when the upstream serves eth_getProof, `on` required, `off` never. */
+  verify: ForkVerifyMode;
+}
+
+/** The defaults of everything but the URL, the block and the cache directory. */
+export const defaultForkSourceOptions: Omit<ForkSourceOptions, "url" | "block" | "cacheDir"> = {
+  requestsPerSecond: 100,
+  batchSize: 50,
+  retries: 5,
+  timeoutMs: 20_000,
+  safeDepth: 12,
+  offline: false,
+  verify: "auto",
+};

@@ -45,6 +45,21 @@ export {
   parseIp,
   parseIpAddressOrRange,
 } from "./ip.ts";
+export {
+  answersById,
+  type HttpAnswer,
+  isLimitError,
+  paceRequests,
+  postJson,
+  quoteBody,
+  type RpcAnswer,
+  readAnswer,
+  redactUrl,
+  TransientFailure,
+  withoutCredentials,
+  withRetries,
+} from "./jsonRpcHttp.ts";
 export {type LogFn, type Logger, noopLogger} from "./logger.ts";
 export {RepeatedErrorLog} from "./repeatedErrorLog.ts";
 export {SerialQueue} from "./serialQueue.ts";
+export {type RateLimit, TokenBucket} from "./tokenBucket.ts";

@@ -5,6 +5,8 @@
  * swaps the permissions and limits (open connections see them at once), `revoke` tells its
  * connections, which answer what they have read and close.
  */
+
+import {TokenBucket} from "@xchain/utils";
 import type {RpcClient} from "../jsonrpc/client.ts";
 import {clientOfKey} from "../jsonrpc/client.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
@@ -12,7 +14,6 @@ import type {PrincipalConnection, RequestLimits} from "../jsonrpc/principal.ts";
 import type {Sender} from "../limits/admission.ts";
 import {type RateRefusal, rateRefusal} from "../limits/rateLimit.ts";
 import {DEFAULT_NODE_LIMITS} from "../limits/requestLimits.ts";
-import {TokenBucket} from "../limits/tokenBucket.ts";
 import type {ApiKeyRecord, KeyLimits, KeyPermissions} from "./keysFile.ts";
 import {permissionRefusal} from "./permissions.ts";
 

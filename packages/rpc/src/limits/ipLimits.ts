@@ -7,10 +7,9 @@
  * `maxAddresses`, the least recently seen addresses without an open connection are dropped (their
  * next request starts on a full bucket), so that a flood of addresses cannot grow memory.
  */
-import {isLoopback, parseIp, parseIpAddressOrRange} from "@xchain/utils";
+import {isLoopback, parseIp, parseIpAddressOrRange, TokenBucket} from "@xchain/utils";
 import type {IpLimitOptions} from "../options.ts";
 import {type RateRefusal, rateRefusal} from "./rateLimit.ts";
-import {TokenBucket} from "./tokenBucket.ts";
 
 interface AddressState {
   /** Made at the address's first request: a connection alone holds no bucket. */

@@ -1,5 +1,5 @@
 import {describe, expect, it} from "vitest";
-import {TokenBucket} from "../../src/limits/tokenBucket.ts";
+import {TokenBucket} from "../src/tokenBucket.ts";
 
 describe("TokenBucket", () => {
   it("allows the burst at once, then the rate", () => {

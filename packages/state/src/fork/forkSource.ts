@@ -1,0 +1,412 @@
+/**
+ * The remote side of fork mode (docs/forking.md §1): accounts, code, storage slots and block hashes of an
+ * upstream chain at a pinned fork block, read through the disk cache (`ForkCache`), fetched by the
+ * `UpstreamClient` when missing, and checked against the fork block's state root with `eth_getProof` when
+ * `verify` asks for it. Reads are pinned by EIP-1898 `{blockHash}`; an upstream that refuses the object form
+ * is read by number from then on, once it has confirmed that its block at that number is the fork block.
+ */
+import {equalBytes, keccak256, type Logger, noopLogger, toData, toQuantity} from "@xchain/utils";
+import type {ForkSourceOptions} from "../options.ts";
+import {AnswerError, data, type ForkHeader, forkHeader, quantity, storageWord} from "./answers.ts";
+import {dialectOf, isMethodMissing, type UpstreamDialect} from "./dialect.ts";
+import {ForkError, ForkErrorCode} from "./errors.ts";
+import {ForkCache, type ForkScope, type UpstreamRecord} from "./forkCache.ts";
+import {EMPTY_CODE_HASH, type ForkAccount, ProofMismatch, verifiedAccount, verifiedSlot} from "./proofs.ts";
+import {UpstreamClient} from "./upstreamClient.ts";
+
+const ZERO_ADDRESS = new Uint8Array(20);
+
+export class ForkSource {
+  /** Reads in flight by key, so that concurrent reads of one value send one request. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
+  private constructor(
+    private readonly opts: ForkSourceOptions,
+    private readonly client: UpstreamClient,
+    private readonly cache: ForkCache,
+    private readonly record: UpstreamRecord,
+    private readonly scope: ForkScope,
+    /** The fork block's header. */
+    readonly header: ForkHeader,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Opens the cache, learns the upstream (chain id, dialect, whether it serves proofs: from the cache when a
+   * run has already asked) and resolves the fork block. A warm cache with a pinned block sends no request.
+   */
+  static async open(opts: ForkSourceOptions, modules: {logger?: Logger} = {}): Promise<ForkSource> {
+    const logger = modules.logger ?? noopLogger;
+    const client = new UpstreamClient(opts.url, opts, {logger});
+    const cache = await ForkCache.open(opts.cacheDir, {logger});
+    try {
+      const known = await cache.upstream(client.displayUrl);
+      const record = known ?? (await learnUpstream(client, opts));
+      const header = await resolveForkBlock(opts, client, cache, record);
+      const scope = cache.scope(record.chainId, header.hash);
+      const source = new ForkSource(opts, client, cache, record, scope, header, logger);
+      await source.checkProofs();
+      record.lastForkHash = source.header.hash;
+      await cache.putUpstream(client.displayUrl, record);
+      logger.info(
+        {
+          url: client.displayUrl,
+          chainId: record.chainId.toString(),
+          block: source.header.number,
+          hash: toData(source.header.hash),
+          dialect: source.dialect,
+          verified: source.verifies,
+          offline: opts.offline,
+        },
+        "fork upstream ready",
+      );
+      return source;
+    } catch (e) {
+      client.close();
+      await cache.close();
+      throw e;
+    }
+  }
+
+  /** The upstream's chain id. */
+  get chainId(): bigint {
+    return this.record.chainId;
+  }
+
+  get dialect(): UpstreamDialect {
+    return dialectOf(this.record.clientVersion);
+  }
+
+  /** Whether fetched accounts and slots are checked against the fork block's state root. */
+  get verifies(): boolean {
+    return this.opts.verify !== "off" && this.record.proofs === true;
+  }
+
+  /** The account at the fork block (the empty account when it does not exist there). */
+  account(address: Uint8Array): Promise<ForkAccount> {
+    const key = `account ${toData(address)}`;
+    return this.once(key, async () => {
+      const cached = await this.scope.account(address);
+      if (cached && this.usable(cached.verified)) return cached.value;
+      this.online(key);
+      return this.verifies ? this.fetchVerifiedAccount(address, key) : this.fetchAccount(address, key);
+    });
+  }
+
+  /** The account's code at the fork block (empty for none). */
+  async code(address: Uint8Array): Promise<Uint8Array> {
+    const {codeHash} = await this.account(address);
+    if (equalBytes(codeHash, EMPTY_CODE_HASH)) return new Uint8Array(0);
+    const key = `code ${toData(address)}`;
+    return this.once(key, async () => {
+      const cached = await this.scope.code(codeHash);
+      if (cached) return cached;
+      this.online(key);
+      const code = await this.guard(key, async () =>
+        data(await this.read("eth_getCode", [toData(address)], key), "the code"),
+      );
+      if (!equalBytes(keccak256(code), codeHash)) {
+        throw this.invalid(key, `the code's hash is ${toData(keccak256(code))}, the account's ${toData(codeHash)}`);
+      }
+      await this.scope.putCode(codeHash, code);
+      return code;
+    });
+  }
+
+  /** The 32-byte value of `slot` (32 bytes) of the account's storage at the fork block. */
+  storage(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array> {
+    const key = `storage ${toData(address)} slot ${toData(slot)}`;
+    return this.once(key, async () => {
+      const cached = await this.scope.storage(address, slot);
+      if (cached && this.usable(cached.verified)) return cached.value;
+      this.online(key);
+      const value = await this.guard(key, async () => {
+        if (!this.verifies)
+          return storageWord(await this.read("eth_getStorageAt", [toData(address), toData(slot)], key), "the value");
+        const answer = await this.read("eth_getProof", [toData(address), [toData(slot)]], key);
+        const account = await verifiedAccount(this.header.stateRoot, address, answer);
+        await this.scope.putAccount(address, account, true);
+        return verifiedSlot(account.storageRoot as Uint8Array, slot, answer);
+      });
+      await this.scope.putStorage(address, slot, value, this.verifies);
+      return value;
+    });
+  }
+
+  /** The hash of the upstream's block `number`, at most the fork block's number. */
+  async blockHash(number: number): Promise<Uint8Array> {
+    if (number > this.header.number) {
+      throw new ForkError(
+        {code: ForkErrorCode.BLOCK_ABOVE_FORK, number, forkNumber: this.header.number},
+        `block ${number} is above the fork block ${this.header.number}: the upstream's hash is not the fork's`,
+      );
+    }
+    if (number === this.header.number) return this.header.hash;
+    const key = `block ${number}`;
+    return this.once(key, async () => {
+      const cached = await this.scope.blockHash(number);
+      if (cached) return cached;
+      this.online(key);
+      const hash = await this.guard(key, async () => {
+        const block = await this.client.call("eth_getBlockByNumber", [toQuantity(number), false], key);
+        if (block === null) throw new AnswerError("the upstream has no such block");
+        return forkHeader(block).hash;
+      });
+      await this.scope.putBlockHash(number, hash);
+      return hash;
+    });
+  }
+
+  /** Stops the requests in flight and closes the cache. */
+  async close(): Promise<void> {
+    this.client.close();
+    await this.cache.close();
+  }
+
+  private async fetchVerifiedAccount(address: Uint8Array, key: string): Promise<ForkAccount> {
+    const account = await this.guard(key, async () =>
+      verifiedAccount(this.header.stateRoot, address, await this.read("eth_getProof", [toData(address), []], key)),
+    );
+    await this.scope.putAccount(address, account, true);
+    return account;
+  }
+
+  private async fetchAccount(address: Uint8Array, key: string): Promise<ForkAccount> {
+    const at = toData(address);
+    const [balance, nonce, code] = await Promise.all([
+      this.read("eth_getBalance", [at], key),
+      this.read("eth_getTransactionCount", [at], key),
+      this.read("eth_getCode", [at], key),
+    ]);
+    const [account, bytes] = await this.guard(key, async () => {
+      const bytes = data(code, "the code");
+      const account: ForkAccount = {
+        balance: quantity(balance, "the balance"),
+        nonce: quantity(nonce, "the nonce"),
+        codeHash: keccak256(bytes),
+        storageRoot: undefined,
+      };
+      return [account, bytes] as const;
+    });
+    if (bytes.length > 0) await this.scope.putCode(account.codeHash, bytes);
+    await this.scope.putAccount(address, account, false);
+    return account;
+  }
+
+  /** On open: asks an upstream not yet asked whether it serves eth_getProof; refuses `verify = "on"` without. */
+  private async checkProofs(): Promise<void> {
+    if (this.opts.verify !== "off" && this.record.proofs === undefined && !this.opts.offline) {
+      this.record.proofs = this.dialect !== "rskj" && (await this.servesProofs());
+      if (!this.record.proofs) {
+        this.logger.warn(
+          {url: this.client.displayUrl},
+          "the fork's upstream serves no eth_getProof: values are not verified",
+        );
+      }
+    }
+    if (this.opts.verify === "on" && !this.record.proofs) throw this.noProofs();
+  }
+
+  private async servesProofs(): Promise<boolean> {
+    try {
+      await this.read("eth_getProof", [toData(ZERO_ADDRESS), []], "the eth_getProof probe");
+      return true;
+    } catch (e) {
+      if (isMethodMissing(e)) return false;
+      throw e;
+    }
+  }
+
+  /**
+   * `method(params…, block)` at the fork block: `{blockHash}` (EIP-1898), or the number once the upstream has
+   * refused the object form and confirmed that its block at that number is the fork block.
+   */
+  private async read(method: string, params: unknown[], key: string): Promise<unknown> {
+    if (!this.record.pinByNumber) {
+      try {
+        return await this.client.call(method, [...params, {blockHash: toData(this.header.hash)}], key);
+      } catch (e) {
+        if (!(e instanceof ForkError) || e.type.code !== ForkErrorCode.UPSTREAM_ERROR_ANSWER || isMethodMissing(e)) {
+          throw e;
+        }
+        const block = await this.client.call("eth_getBlockByNumber", [toQuantity(this.header.number), false], key);
+        const hash = block === null ? undefined : this.guardSync(key, () => forkHeader(block).hash);
+        if (hash === undefined || !equalBytes(hash, this.header.hash)) throw e;
+        const result = await this.client.call(method, [...params, toQuantity(this.header.number)], key);
+        this.record.pinByNumber = true;
+        this.logger.warn(
+          {url: this.client.displayUrl, refused: e.type.rpcMessage},
+          "the fork's upstream refuses EIP-1898 block objects: reads are pinned by the fork block's number",
+        );
+        await this.cache.putUpstream(this.client.displayUrl, this.record);
+        return result;
+      }
+    }
+    return this.client.call(method, [...params, toQuantity(this.header.number)], key);
+  }
+
+  /** Whether a cached value may be used: always, unless it is unverified and verification is asked for. */
+  private usable(verified: boolean): boolean {
+    return verified || (this.opts.offline ? this.opts.verify !== "on" : !this.verifies);
+  }
+
+  private online(key: string): void {
+    if (this.opts.offline) throw offlineMiss(key, this.record.chainId, toData(this.header.hash));
+  }
+
+  private once<T>(key: string, run: () => Promise<T>): Promise<T> {
+    const running = this.inFlight.get(key);
+    if (running) return running as Promise<T>;
+    const promise = run().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, promise);
+    return promise;
+  }
+
+  /** Runs `run`, turning a value that does not parse or verify into the ForkError naming the upstream and `key`. */
+  private async guard<T>(key: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (e) {
+      throw this.wrap(key, e);
+    }
+  }
+
+  private guardSync<T>(key: string, run: () => T): T {
+    try {
+      return run();
+    } catch (e) {
+      throw this.wrap(key, e);
+    }
+  }
+
+  private wrap(key: string, e: unknown): unknown {
+    const url = this.client.displayUrl;
+    if (e instanceof ProofMismatch) return this.invalid(key, e.message);
+    if (e instanceof AnswerError) {
+      return new ForkError(
+        {code: ForkErrorCode.UPSTREAM_BAD_ANSWER, url, key, reason: e.message},
+        `upstream ${url}: reading ${key}: ${e.message}`,
+      );
+    }
+    return e;
+  }
+
+  private invalid(key: string, reason: string): ForkError {
+    const url = this.client.displayUrl;
+    return new ForkError(
+      {code: ForkErrorCode.PROOF_INVALID, url, key, reason},
+      `upstream ${url}: ${key} does not verify against the fork block's state root ${toData(this.header.stateRoot)}: ${reason}; refused`,
+    );
+  }
+
+  private noProofs(): ForkError {
+    const url = this.client.displayUrl;
+    const {clientVersion} = this.record;
+    return new ForkError(
+      {code: ForkErrorCode.PROOFS_UNAVAILABLE, url, clientVersion},
+      `fork.verify is "on" but the upstream ${url} (${clientVersion}) serves no eth_getProof`,
+    );
+  }
+}
+
+/** The chain id and client version of an upstream the cache does not know. */
+async function learnUpstream(client: UpstreamClient, opts: ForkSourceOptions): Promise<UpstreamRecord> {
+  if (opts.offline) throw offlineMiss("the upstream's chain id", undefined, "(unknown)");
+  const key = "the upstream's chain id";
+  const [chainId, clientVersion] = await Promise.all([
+    client.call("eth_chainId", [], key),
+    client.call("web3_clientVersion", [], "the upstream's client version").catch(() => "unknown"),
+  ]);
+  let id: bigint;
+  try {
+    id = quantity(chainId, "the chain id");
+  } catch (e) {
+    const reason = (e as Error).message;
+    throw new ForkError(
+      {code: ForkErrorCode.UPSTREAM_BAD_ANSWER, url: client.displayUrl, key, reason},
+      `upstream ${client.displayUrl}: ${reason}`,
+    );
+  }
+  return {
+    chainId: id,
+    clientVersion: String(clientVersion),
+    proofs: undefined,
+    pinByNumber: false,
+    lastForkHash: undefined,
+  };
+}
+
+/** The fork block's header from the cache, or from the upstream (by hash, by number, or its head minus the safe depth). */
+async function resolveForkBlock(
+  opts: ForkSourceOptions,
+  client: UpstreamClient,
+  cache: ForkCache,
+  record: UpstreamRecord,
+): Promise<ForkHeader> {
+  const {chainId} = record;
+  const chosen = opts.block ?? (opts.offline ? record.lastForkHash : undefined);
+  const hash = typeof chosen === "number" ? await cache.forkHashAt(chainId, chosen) : chosen;
+  if (hash) {
+    const json = await cache.scope(chainId, hash).header();
+    if (json) return forkHeader(json);
+  }
+  const name =
+    chosen === undefined
+      ? "the fork block"
+      : typeof chosen === "number"
+        ? `block ${chosen}`
+        : `block ${toData(chosen)}`;
+  if (opts.offline)
+    throw offlineMiss(
+      name,
+      chainId,
+      chosen === undefined ? "(none)" : String(typeof chosen === "number" ? chosen : toData(chosen)),
+    );
+  let block: unknown;
+  if (chosen instanceof Uint8Array) {
+    block = await client.call("eth_getBlockByHash", [toData(chosen), false], name);
+  } else {
+    const number =
+      chosen ??
+      Math.max(0, Number(quantity(await client.call("eth_blockNumber", [], "the head"), "the head")) - opts.safeDepth);
+    block = await client.call("eth_getBlockByNumber", [toQuantity(number), false], name);
+  }
+  if (block === null) {
+    throw new ForkError(
+      {code: ForkErrorCode.FORK_BLOCK_NOT_FOUND, url: client.displayUrl, block: name},
+      `upstream ${client.displayUrl} has no ${name}`,
+    );
+  }
+  let header: ForkHeader;
+  try {
+    header = forkHeader(block);
+  } catch (e) {
+    const reason = (e as Error).message;
+    throw new ForkError(
+      {code: ForkErrorCode.UPSTREAM_BAD_ANSWER, url: client.displayUrl, key: name, reason},
+      `upstream ${client.displayUrl}: reading ${name}: ${reason}`,
+    );
+  }
+  if (chosen instanceof Uint8Array && !equalBytes(header.hash, chosen)) {
+    throw new ForkError(
+      {
+        code: ForkErrorCode.UPSTREAM_BAD_ANSWER,
+        url: client.displayUrl,
+        key: name,
+        reason: `it answered block ${toData(header.hash)}`,
+      },
+      `upstream ${client.displayUrl}: asked for ${name}, it answered block ${toData(header.hash)}`,
+    );
+  }
+  await cache.scope(chainId, header.hash).putHeader(header.json);
+  await cache.putForkHashAt(chainId, header.number, header.hash);
+  return header;
+}
+
+function offlineMiss(key: string, chainId: bigint | undefined, forkBlock: string): ForkError {
+  const chain = chainId === undefined ? "(unknown)" : chainId.toString();
+  return new ForkError(
+    {code: ForkErrorCode.OFFLINE_MISS, key, chainId: chain, forkBlock},
+    `fork.offline: the cache holds no ${key} (chain ${chain}, fork block ${forkBlock}); run once online to fetch it`,
+  );
+}
