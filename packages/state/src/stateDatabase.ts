@@ -73,7 +73,7 @@ export class StateDatabase implements StateSource {
   async openSession(root: Uint8Array, common: Common, options: {transient?: boolean} = {}): Promise<StateSession> {
     await this.requireRoot(root);
     const base = await this.forkBaseAt(root, new ReadOnlyTrieDB(this.nodes));
-    if (base !== undefined) return this.openForkSession(root, base);
+    if (base !== undefined) return this.openForkSession(root, base, options.transient === true);
     const warm = this.warm;
     // The root is stored, so the released session's writes are persisted: it can go on from there
     // with its account and storage caches warm (consecutive blocks share most of their reads).
@@ -168,9 +168,10 @@ export class StateDatabase implements StateSource {
     return base;
   }
 
-  private openForkSession(root: Uint8Array, base: StateBase): ForkStateSession {
+  private openForkSession(root: Uint8Array, base: StateBase, transient: boolean): ForkStateSession {
     const warm = this.warmFork;
-    if (warm && warm.root === bytesToHex(root) && warm.session.base === base) {
+    // As for trie sessions: a transient one (tracing) leaves the released session to the next block.
+    if (!transient && warm && warm.root === bytesToHex(root) && warm.session.base === base) {
       this.warmFork = undefined;
       warm.session.forgetPersisted();
       return warm.session;

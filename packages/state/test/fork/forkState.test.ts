@@ -287,9 +287,11 @@ describe("the forked state", () => {
     const two = await second.commit();
     await persist(f.store, two);
     expect(await (await f.state.reader(two.root, common)).getBalance(ABSENT)).toBe(2n);
-    // A session on another root is a new one.
+    // A transient session (tracing) leaves it to the next block; a session on another root is a new one.
     second.release();
+    expect(await f.state.openSession(two.root, common, {transient: true})).not.toBe(second);
     expect(await f.state.openSession(one.root, common)).not.toBe(second);
+    expect(await f.state.openSession(two.root, common)).toBe(second);
   });
 
   it("verifies whole (marker, tombstones, the base's code not stored), and reports a missing delta node", async () => {
