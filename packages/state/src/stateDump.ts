@@ -82,10 +82,11 @@ export async function dumpState(
       );
     }
   };
+  let forked = false;
+  const deleted: Uint8Array[] = [];
   for await (const [hashedAddress, value] of trieLeaves(store, root)) {
     if (equalBytes(hashedAddress, FORK_MARKER_KEY)) {
-      dump.forked = true;
-      dump.deleted ??= [];
+      forked = true;
       continue;
     }
     const address = await store.get(Bucket.preimage, hashedAddress);
@@ -95,7 +96,7 @@ export async function dumpState(
     }
     if (equalBytes(value, ACCOUNT_TOMBSTONE)) {
       grow(ACCOUNT_JSON_BYTES);
-      (dump.deleted ??= []).push(address);
+      deleted.push(address);
       continue;
     }
     const [nonce, balance, storageRoot, codeHash] = RLP.decode(value) as Uint8Array[];
@@ -123,7 +124,8 @@ export async function dumpState(
     });
   }
   dump.accounts.sort((a, b) => compareBytes(a.address, b.address));
-  dump.deleted?.sort(compareBytes);
+  // Tombstones are in forked states only (whose marker may come after them in key order).
+  if (forked) Object.assign(dump, {forked: true, deleted: deleted.sort(compareBytes)});
   return dump;
 }
 
