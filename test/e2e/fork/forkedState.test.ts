@@ -22,9 +22,10 @@ import {
   forkSourceBase,
   type StateBase,
   StateDatabase,
+  StateErrorCode,
 } from "@xchain/state";
 import {cowAccounts} from "@xchain/test-utils";
-import {bigIntToFixedBytes, bytesToPrefixedHex, hexToBytes, toQuantity} from "@xchain/utils";
+import {bigIntToFixedBytes, bytesToPrefixedHex, hexToBytes, keccak256, toQuantity} from "@xchain/utils";
 import {encodeFunctionData} from "viem";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {COUNTER_ABI, counterBytecode} from "../support/counterContract.ts";
@@ -124,6 +125,11 @@ describe("a forked state over a live xchain upstream", () => {
     // An account the upstream does not have (all empty) is absent; its storage is known empty from its proof.
     expect(await first.getAccount(hexToBytes(RECIPIENT))).toBeUndefined();
     expect((await base.account(hexToBytes(counter)))?.storageEmpty).toBe(false);
+    expect((await base.account(hexToBytes(RICH)))?.storageEmpty).toBe(true);
+    // Code is the base's only under the hash its account has at the fork block.
+    await expect(base.code(hexToBytes(counter), keccak256(Uint8Array.of(0)))).rejects.toMatchObject({
+      code: StateErrorCode.NODE_MISSING,
+    });
 
     // A block on the fork: a transfer from the upstream's dev account, a call writing the counter's slot 0.
     const cowNonce = BigInt(await upstream("eth_getTransactionCount", COW));
