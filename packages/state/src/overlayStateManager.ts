@@ -8,10 +8,10 @@ import type {AccountFields, StateManagerInterface} from "@ethereumjs/common";
 import {Account, type Address, bytesToUnprefixedHex} from "@ethereumjs/util";
 import {bytesToHex, equalBytes, keccak256} from "@xchain/utils";
 import {StateError, StateErrorCode} from "./errors.ts";
+import {EMPTY_CODE_HASH} from "./trie.ts";
 import type {AccountState, StateReader} from "./types.ts";
 
 const EMPTY = new Uint8Array(0);
-const EMPTY_CODE_HASH = keccak256(EMPTY);
 
 /** One account's storage writes; `cleared` hides the base storage (a new contract, a deleted account). */
 export interface StorageOverlay {

@@ -5,11 +5,10 @@ import {createAccountFromRLP} from "@ethereumjs/util";
 import {bytesToHex, concatBytes, equalBytes, keccak256} from "@xchain/utils";
 import {LRUCache} from "lru-cache";
 import {checkLength} from "./errors.ts";
-import {EMPTY_TRIE_ROOT} from "./trie.ts";
+import {EMPTY_CODE_HASH, EMPTY_TRIE_ROOT} from "./trie.ts";
 import {lookupTrieValue, type TrieNodeSource} from "./trieLookup.ts";
 import type {AccountState, StateReader} from "./types.ts";
 
-const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
 const EMPTY = new Uint8Array(0);
 const ZERO_WORD = new Uint8Array(32);
 

@@ -12,15 +12,14 @@
  */
 import {RLP} from "@ethereumjs/rlp";
 import {Bucket, type KeyValueStore} from "@xchain/db";
-import {bytesToBigInt, bytesToHex, compareBytes, concatBytes, equalBytes, keccak256} from "@xchain/utils";
+import {bytesToBigInt, bytesToHex, compareBytes, concatBytes, equalBytes} from "@xchain/utils";
 import {StateError, StateErrorCode} from "./errors.ts";
 import {ACCOUNT_TOMBSTONE, FORK_MARKER_KEY, WIPED_KEY} from "./fork/deltaEncoding.ts";
 import type {StateBase} from "./fork/stateBase.ts";
 import {type RlpItem, rlpItemAt, rlpItemsOf} from "./rlpItems.ts";
-import {EMPTY_TRIE_ROOT} from "./trie.ts";
+import {EMPTY_CODE_HASH, EMPTY_TRIE_ROOT} from "./trie.ts";
 
 const CODE_PREFIX = Uint8Array.of(0x63);
-const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
 
 /**
  * The JSON a dumped account costs beyond its code and slots (the address, the field names, a nonce

@@ -10,11 +10,10 @@
 import {Bucket, type KeyValueStore} from "@xchain/db";
 import {bytesToHex, concatBytes, equalBytes, keccak256} from "@xchain/utils";
 import {type RlpItem, rlpItemsOf, rlpListItems} from "./rlpItems.ts";
-import {EMPTY_TRIE_ROOT} from "./trie.ts";
+import {EMPTY_CODE_HASH, EMPTY_TRIE_ROOT} from "./trie.ts";
 
 /** ethereumjs's CODEHASH_PREFIX ("c"), which contract code keys start with. */
 const CODE_PREFIX = Uint8Array.of(0x63);
-const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
 
 /** What the walk found: counts, and the first damage if any. */
 export interface StateVerification {

@@ -10,12 +10,10 @@ import {bytesToHex, concatBytes, hexToBytes, keccak256} from "@xchain/utils";
 import {applyTrieWrites, type TrieWrite} from "../batchTrie.ts";
 import type {NetWrites} from "../overlayStateManager.ts";
 import type {ReadOnlyTrieDB} from "../readOnlyDb.ts";
-import {EMPTY_TRIE_ROOT} from "../trie.ts";
+import {EMPTY_CODE_HASH, EMPTY_TRIE_ROOT} from "../trie.ts";
 import {ACCOUNT_TOMBSTONE, SLOT_TOMBSTONE, WIPED_KEY, WIPED_VALUE} from "./deltaEncoding.ts";
 import type {ForkStateReader} from "./forkStateReader.ts";
 import {NodeCollector} from "./nodeCollector.ts";
-
-const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
 
 /** The delta root after `writes` on the state `reader` reads, and the new entries (key hex → value). */
 export interface DeltaCommit {

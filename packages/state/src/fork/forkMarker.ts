@@ -9,13 +9,11 @@ import {applyTrieWrites, type TrieWrite} from "../batchTrie.ts";
 import {checkLength} from "../errors.ts";
 import {trieWrite} from "../nodeStore.ts";
 import type {ReadOnlyTrieDB} from "../readOnlyDb.ts";
-import {EMPTY_TRIE_ROOT} from "../trie.ts";
+import {EMPTY_CODE_HASH, EMPTY_TRIE_ROOT} from "../trie.ts";
 import {lookupTrieValue, type TrieNodeSource} from "../trieLookup.ts";
 import type {StateCommit} from "../types.ts";
 import {FORK_MARKER_KEY} from "./deltaEncoding.ts";
 import {NodeCollector} from "./nodeCollector.ts";
-
-const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
 
 /** An account a fork starts with (the fork's initial writes: the REMASC sender's nonce, dev accounts). */
 export interface InitialForkAccount {

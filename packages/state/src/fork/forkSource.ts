@@ -7,11 +7,12 @@
  */
 import {equalBytes, keccak256, type Logger, noopLogger, toData, toQuantity} from "@xchain/utils";
 import type {ForkSourceOptions} from "../options.ts";
+import {EMPTY_CODE_HASH} from "../trie.ts";
 import {AnswerError, data, type ForkHeader, forkHeader, quantity, storageWord} from "./answers.ts";
 import {dialectOf, isMethodMissing, type UpstreamDialect} from "./dialect.ts";
 import {ForkError, ForkErrorCode} from "./errors.ts";
 import {ForkCache, type ForkScope, type UpstreamRecord} from "./forkCache.ts";
-import {EMPTY_CODE_HASH, type ForkAccount, ProofMismatch, verifiedAccount, verifiedSlot} from "./proofs.ts";
+import {type ForkAccount, ProofMismatch, verifiedAccount, verifiedSlot} from "./proofs.ts";
 import {UpstreamClient} from "./upstreamClient.ts";
 
 const ZERO_ADDRESS = new Uint8Array(20);

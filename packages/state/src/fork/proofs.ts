@@ -8,11 +8,8 @@
 import {verifyMerkleProof} from "@ethereumjs/mpt";
 import {RLP} from "@ethereumjs/rlp";
 import {bytesToBigInt, equalBytes, keccak256, toData} from "@xchain/utils";
-import {EMPTY_TRIE_ROOT} from "../trie.ts";
+import {EMPTY_CODE_HASH, EMPTY_TRIE_ROOT} from "../trie.ts";
 import {AnswerError, data, quantity, storageWord} from "./answers.ts";
-
-/** keccak256 of no code. */
-export const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
 
 /** An account as the fork reads it. */
 export interface ForkAccount {

@@ -4,9 +4,8 @@
  * cache, requests, pinning and proof checks stay the source's).
  */
 import {equalBytes} from "@xchain/utils";
-import {EMPTY_TRIE_ROOT} from "../trie.ts";
+import {EMPTY_CODE_HASH, EMPTY_TRIE_ROOT} from "../trie.ts";
 import type {ForkSource} from "./forkSource.ts";
-import {EMPTY_CODE_HASH} from "./proofs.ts";
 import {type BaseAccount, forkBaseId, noBaseCode, type StateBase} from "./stateBase.ts";
 
 /**

@@ -2,8 +2,8 @@
 import {MemoryStore} from "@xchain/db";
 import {describe, expect, it} from "vitest";
 import {ForkCache} from "../../src/fork/forkCache.ts";
-import {EMPTY_CODE_HASH} from "../../src/fork/proofs.ts";
 import {EMPTY_TRIE_ROOT} from "../../src/index.ts";
+import {EMPTY_CODE_HASH} from "../../src/trie.ts";
 
 const HASH_A = new Uint8Array(32).fill(0xa);
 const HASH_B = new Uint8Array(32).fill(0xb);

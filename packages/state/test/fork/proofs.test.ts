@@ -4,8 +4,9 @@ import {Address} from "@ethereumjs/util";
 import {toData, toQuantity} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {AnswerError} from "../../src/fork/answers.ts";
-import {EMPTY_CODE_HASH, ProofMismatch, verifiedAccount, verifiedSlot} from "../../src/fork/proofs.ts";
+import {ProofMismatch, verifiedAccount, verifiedSlot} from "../../src/fork/proofs.ts";
 import {defaultStateOptions, EMPTY_TRIE_ROOT, StateDatabase, type StateReader} from "../../src/index.ts";
+import {EMPTY_CODE_HASH} from "../../src/trie.ts";
 import {addressOf, common, openStore, persist, setAccount, slotOf} from "../helpers.ts";
 
 /** A state with account 1 (balance 1000, nonce 5, slot 3 = 7) and account 2 (balance 2000, no storage). */
