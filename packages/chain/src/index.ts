@@ -14,6 +14,7 @@ export {
   type ForkAnchorInput,
   type ForkRootSource,
 } from "./fork/anchor.ts";
+export {chainAncestry} from "./fork/chainAncestry.ts";
 export {readForkAnchor, type StoredForkAnchor} from "./fork/readForkAnchor.ts";
 export type {BlockExecutorApi} from "./import/executeOnParent.ts";
 export {type ChainOptions, defaultChainOptions} from "./options.ts";
