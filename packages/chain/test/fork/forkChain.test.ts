@@ -133,6 +133,24 @@ describe("a forked chain over a local source chain", () => {
     expect(await call(F + 3)).toBe(bytesToHex(new Uint8Array(32)));
   });
 
+  it("pays no matured block at or below F with REMASC, and pays the fork's own", async () => {
+    const source = await buildSource();
+    const fork = await openFork(source, await openTempStore());
+    expect(source.blocks[F - 1]!.header.paidFees).toBeGreaterThan(0n);
+    const coinbaseAt = async (hash: Uint8Array) =>
+      (await (await fork.chain.stateAt(hash)).getAccount(COINBASE))?.balance ?? 0n;
+    const before = await coinbaseAt(fork.anchor.header.hash());
+    const paying = await mineOnFork(fork, [signTx(cows[1]!, {nonce: 1n, to: RECIPIENT, value: 1n, gasPrice: 1n})]);
+    expect(paying.header.paidFees).toBeGreaterThan(0n);
+    const maturity = regtest.params.remascMaturity;
+    let block = paying;
+    while (block.header.number < F + maturity) block = await mineOnFork(fork, []);
+    // Block F + maturity matures the anchor: the upstream paid its fees, the fork pays nothing.
+    expect(await coinbaseAt(block.hash())).toBe(before);
+    block = await mineOnFork(fork, []);
+    expect(await coinbaseAt(block.hash())).toBe(before + paying.header.paidFees);
+  });
+
   it("reopens on its store at the same head and state, and keeps extending it", async () => {
     const source = await buildSource();
     const store = await openTempStore();

@@ -5,7 +5,7 @@
  */
 import {calculateDifficulty} from "@xchain/consensus";
 import type {KeyValueStore} from "@xchain/db";
-import {assembledHeaderValues, BlockExecutor, type ForkAncestry} from "@xchain/execution";
+import {assembledHeaderValues, BlockExecutor, type ForkAncestry, maturedBlockNumber} from "@xchain/execution";
 import {Block, type Transaction} from "@xchain/primitives";
 import {defaultStateOptions, forkBaseId, readerBase, StateDatabase, type StateBase} from "@xchain/state";
 import {type ChainBuilder, sealHeader} from "@xchain/test-utils";
@@ -50,7 +50,8 @@ export interface SourceChain extends TestChain {
 
 /**
  * Builds and imports F blocks: block 1 deploys the contract (cows[0], nonce 0) and sends value to
- * cows[2]; block 3 stores BLOCKHASH(2) in the contract's storage; the others are empty.
+ * cows[2]; block 3 stores BLOCKHASH(2) in the contract's storage; block F pays fees (cows[3] sends
+ * to cows[2]); the others are empty.
  */
 export async function buildSource(): Promise<SourceChain> {
   const source = await openChain();
@@ -64,7 +65,11 @@ export async function buildSource(): Promise<SourceChain> {
   blocks.push(first.block);
   for (let n = 2; n <= F; n++) {
     const transactions =
-      n === 3 ? [signTx(cows[0]!, {nonce: 1n, to: contract, gasLimit: 100_000n, gasPrice: 1n, data: word(2)})] : [];
+      n === 3
+        ? [signTx(cows[0]!, {nonce: 1n, to: contract, gasLimit: 100_000n, gasPrice: 1n, data: word(2)})]
+        : n === F
+          ? [signTx(cows[3]!, {nonce: 0n, to: cows[2]!.address, value: 1n, gasPrice: 1n})]
+          : [];
     blocks.push(await builder.buildBlock({transactions, coinbase: COINBASE}));
   }
   for (const block of blocks) await source.chain.importBlock(block.encode());
@@ -123,11 +128,15 @@ export async function mineOnFork(fork: ForkedChain, transactions: readonly Trans
     gasLimit: parent.gasLimit,
     minimumGasPrice: parent.minimumGasPrice,
   };
+  // The miner's rule, as import's: no payout of a matured block at or below the fork block.
+  const maturedNumber = maturedBlockNumber(number, regtest.params.remascMaturity, fork.anchor.number);
+  const matured = maturedNumber === undefined ? undefined : await fork.chain.getHeaderByNumber(maturedNumber);
+  const maturedBlock = matured && {coinbase: matured.coinbase, paidFees: matured.paidFees};
   const assembled = await fork.executor.assembleBlock({
     block: context,
     candidates: transactions,
     parentStateRoot: fork.chain.stateRootAfter(parent),
-    chain: {blockHash: async (n) => (await fork.chain.getHeaderByNumber(n))?.hash(), maturedBlock: undefined},
+    chain: {blockHash: async (n) => (await fork.chain.getHeaderByNumber(n))?.hash(), maturedBlock},
   });
   expect(assembled.skipped.map((s) => s.reason)).toEqual([]);
   const values = assembledHeaderValues(
