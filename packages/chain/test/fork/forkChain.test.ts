@@ -170,9 +170,7 @@ describe("a forked chain over a local source chain", () => {
     const state = await reopened.chain.stateAt(first.hash());
     expect(await accountsOf(state, source)).toEqual(accountsBefore);
     expect(await slotsOf(state, source.contract)).toEqual(slotsBefore);
-    const next = await mineOnFork(reopened, [
-      signTx(cows[1]!, {nonce: 2n, to: RECIPIENT, value: 1n, gasPrice: 1n}),
-    ]);
+    const next = await mineOnFork(reopened, [signTx(cows[1]!, {nonce: 2n, to: RECIPIENT, value: 1n, gasPrice: 1n})]);
     expect(next.header.number).toBe(F + 2);
     expect((await (await reopened.chain.stateAt(next.hash())).getAccount(RECIPIENT))?.balance).toBe(1_235n);
   });

@@ -7,7 +7,7 @@ import {calculateDifficulty} from "@xchain/consensus";
 import type {KeyValueStore} from "@xchain/db";
 import {assembledHeaderValues, BlockExecutor, type ForkAncestry, maturedBlockNumber} from "@xchain/execution";
 import {Block, type Transaction} from "@xchain/primitives";
-import {defaultStateOptions, forkBaseId, readerBase, StateDatabase, type StateBase} from "@xchain/state";
+import {defaultStateOptions, forkBaseId, readerBase, type StateBase, StateDatabase} from "@xchain/state";
 import {type ChainBuilder, sealHeader} from "@xchain/test-utils";
 import {hexToBytes} from "@xchain/utils";
 import {expect} from "vitest";
@@ -146,7 +146,11 @@ export async function mineOnFork(fork: ForkedChain, transactions: readonly Trans
     regtest,
   );
   // Fork-detection data (RSKIP-110) is not compared below block 450: no ancestor is asked for.
-  const block = new Block(sealHeader(values, () => undefined, regtest), assembled.transactions, []);
+  const block = new Block(
+    sealHeader(values, () => undefined, regtest),
+    assembled.transactions,
+    [],
+  );
   const result = await fork.chain.importBlock(block.encode());
   expect(result.kind, "error" in result ? result.error.message : "").toBe(ImportResultKind.IMPORTED_BEST);
   return block;
