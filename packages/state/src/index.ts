@@ -16,6 +16,7 @@ export {ForkSource} from "./fork/forkSource.ts";
 export {ForkStateReader} from "./fork/forkStateReader.ts";
 export {EMPTY_CODE_HASH, type ForkAccount} from "./fork/proofs.ts";
 export {readerBase} from "./fork/readerBase.ts";
+export {forkSourceBase} from "./fork/sourceBase.ts";
 export {type BaseAccount, type ForkBaseHolder, forkBaseId, type StateBase} from "./fork/stateBase.ts";
 export {UpstreamClient} from "./fork/upstreamClient.ts";
 export {buildGenesisState} from "./genesis.ts";

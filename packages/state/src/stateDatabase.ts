@@ -251,11 +251,12 @@ export class StateDatabase implements StateSource {
 
   /**
    * The state at the stored `root` listed by address and slot, as far as preimages name it (see
-   * `stateDump.ts`); throws DUMP_TOO_LARGE past `limits`.
+   * `stateDump.ts`); throws DUMP_TOO_LARGE past `limits`. A forked state lists its delta only (the
+   * node's writes, deletions apart), the code of its base's accounts read from the base.
    */
   async dump(root: Uint8Array, limits: StateDumpLimits): Promise<StateDump> {
     await this.requireRoot(root);
-    return dumpState(this.store, root, limits);
+    return dumpState(this.store, root, limits, await this.forkBaseAt(root, new ReadOnlyTrieDB(this.nodes)));
   }
 
   /** Size and hit counters of the shared trie-node cache. */

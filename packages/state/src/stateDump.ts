@@ -4,11 +4,18 @@
  * preimage, which a node records only where `StateOptions.recordPreimages` is on. A key without one
  * cannot be listed and is counted instead. Nodes are read from the store itself, past the node cache,
  * so that a dump does not push the working set of imports out of it.
+ *
+ * A forked state (docs/architecture.md, "The forked state") is dumped as its delta: the accounts the
+ * node wrote, never the base's (anvil_dumpState on a fork lists what the fork fetched too): the marker
+ * leaf is left out, account tombstones are listed as `deleted`, a written account lists the slots it
+ * wrote (a zeroed base slot as zero), and the code of an account copied from the base is the base's.
  */
 import {RLP} from "@ethereumjs/rlp";
 import {Bucket, type KeyValueStore} from "@xchain/db";
 import {bytesToBigInt, bytesToHex, compareBytes, concatBytes, equalBytes, keccak256} from "@xchain/utils";
 import {StateError, StateErrorCode} from "./errors.ts";
+import {ACCOUNT_TOMBSTONE, FORK_MARKER_KEY, WIPED_KEY} from "./fork/deltaEncoding.ts";
+import type {StateBase} from "./fork/stateBase.ts";
 import {type RlpItem, rlpItemAt, rlpItemsOf} from "./rlpItems.ts";
 import {EMPTY_TRIE_ROOT} from "./trie.ts";
 
@@ -42,6 +49,10 @@ export interface StateDump {
   unnamedAccounts: number;
   /** Slots of listed accounts whose slot has no recorded preimage. */
   unnamedSlots: number;
+  /** Set when the state is a fork's delta: `accounts` are the node's own writes over the base. */
+  forked?: true;
+  /** A fork's accounts deleted locally (tombstones), by address, as far as preimages name them. */
+  deleted?: Uint8Array[];
 }
 
 /** How far a dump may grow: the estimated size of its JSON, in bytes. */
@@ -51,9 +62,15 @@ export interface StateDumpLimits {
 
 /**
  * Every account of the state at `root` whose address has a recorded preimage, with its code and its
- * named slots. Throws DUMP_TOO_LARGE past `limits.maxBytes`, NODE_MISSING for a missing node.
+ * named slots. Throws DUMP_TOO_LARGE past `limits.maxBytes`, NODE_MISSING for a missing node. `base`,
+ * for a forked state, serves the code its delta does not store.
  */
-export async function dumpState(store: KeyValueStore, root: Uint8Array, limits: StateDumpLimits): Promise<StateDump> {
+export async function dumpState(
+  store: KeyValueStore,
+  root: Uint8Array,
+  limits: StateDumpLimits,
+  base?: StateBase,
+): Promise<StateDump> {
   const dump: StateDump = {accounts: [], unnamedAccounts: 0, unnamedSlots: 0};
   let bytes = 0;
   const grow = (more: number) => {
@@ -65,17 +82,30 @@ export async function dumpState(store: KeyValueStore, root: Uint8Array, limits: 
       );
     }
   };
+  let forked = false;
+  const deleted: Uint8Array[] = [];
   for await (const [hashedAddress, value] of trieLeaves(store, root)) {
+    if (equalBytes(hashedAddress, FORK_MARKER_KEY)) {
+      forked = true;
+      continue;
+    }
     const address = await store.get(Bucket.preimage, hashedAddress);
     if (address === undefined || address.length !== 20) {
       dump.unnamedAccounts++;
       continue;
     }
+    if (equalBytes(value, ACCOUNT_TOMBSTONE)) {
+      grow(ACCOUNT_JSON_BYTES);
+      deleted.push(address);
+      continue;
+    }
     const [nonce, balance, storageRoot, codeHash] = RLP.decode(value) as Uint8Array[];
-    const code = await accountCode(store, codeHash as Uint8Array);
+    const code = await accountCode(store, address, codeHash as Uint8Array, base);
     grow(ACCOUNT_JSON_BYTES + 2 * code.length);
     const storage: [Uint8Array, Uint8Array][] = [];
     for await (const [hashedSlot, encoded] of trieLeaves(store, storageRoot as Uint8Array)) {
+      // A fork's "storage wiped" marker is not a slot (the slots it hides read zero).
+      if (equalBytes(hashedSlot, WIPED_KEY)) continue;
       const slot = await store.get(Bucket.preimage, hashedSlot);
       if (slot === undefined || slot.length !== 32) {
         dump.unnamedSlots++;
@@ -94,13 +124,22 @@ export async function dumpState(store: KeyValueStore, root: Uint8Array, limits: 
     });
   }
   dump.accounts.sort((a, b) => compareBytes(a.address, b.address));
+  // Tombstones are in forked states only (whose marker may come after them in key order).
+  if (forked) Object.assign(dump, {forked: true, deleted: deleted.sort(compareBytes)});
   return dump;
 }
 
-/** The code under `codeHash` (empty for the empty code's hash). */
-async function accountCode(store: KeyValueStore, codeHash: Uint8Array): Promise<Uint8Array> {
+/** The code under `codeHash` (empty for the empty code's hash), stored or, for a forked state, the base's. */
+async function accountCode(
+  store: KeyValueStore,
+  address: Uint8Array,
+  codeHash: Uint8Array,
+  base: StateBase | undefined,
+): Promise<Uint8Array> {
   if (equalBytes(codeHash, EMPTY_CODE_HASH)) return new Uint8Array(0);
-  return (await store.get(Bucket.stateTrie, concatBytes(CODE_PREFIX, codeHash))) ?? missing(codeHash, "63");
+  const stored = await store.get(Bucket.stateTrie, concatBytes(CODE_PREFIX, codeHash));
+  if (stored !== undefined) return stored;
+  return base === undefined ? missing(codeHash, "63") : base.code(address, codeHash);
 }
 
 /** A pending piece of the walk: a node (the item `item` of `bytes`) and the key nibbles above it. */

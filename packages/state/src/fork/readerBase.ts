@@ -1,8 +1,7 @@
-import {bytesToPrefixedHex, equalBytes, keccak256} from "@xchain/utils";
-import {StateError, StateErrorCode} from "../errors.ts";
+import {equalBytes, keccak256} from "@xchain/utils";
 import {EMPTY_TRIE_ROOT} from "../trie.ts";
 import type {StateReader} from "../types.ts";
-import type {BaseAccount, StateBase} from "./stateBase.ts";
+import {type BaseAccount, noBaseCode, type StateBase} from "./stateBase.ts";
 
 /**
  * A base that is a state this node can read itself (a `StateReader` at a stored root): forking a
@@ -26,11 +25,8 @@ export function readerBase(reader: StateReader, id: Uint8Array): StateBase {
     storage: (address, slot) => reader.getStorage(address, slot),
     async code(address: Uint8Array, codeHash: Uint8Array): Promise<Uint8Array> {
       const code = await reader.getCode(address);
-      if (!equalBytes(keccak256(code), codeHash)) {
-        // The base's account has other code than the forked state names: the base is not that state's.
-        const key = `code ${bytesToPrefixedHex(codeHash)}`;
-        throw new StateError({code: StateErrorCode.NODE_MISSING, key}, `the base has no ${key}`);
-      }
+      // The base's account has other code than the forked state names: the base is not that state's.
+      if (!equalBytes(keccak256(code), codeHash)) throw noBaseCode(codeHash);
       return code;
     },
   };

@@ -3,7 +3,8 @@
  * forked state"): the upstream's state at the fork block, or any other fixed state (`readerBase`).
  */
 import {encodeRlp} from "@xchain/primitives";
-import {bigIntToBytes, keccak256} from "@xchain/utils";
+import {bigIntToBytes, bytesToPrefixedHex, keccak256} from "@xchain/utils";
+import {StateError, StateErrorCode} from "../errors.ts";
 
 /** An account of the base. */
 export interface BaseAccount {
@@ -43,4 +44,10 @@ export interface ForkBaseHolder {
 /** The id of the base of chain `chainId` at the block `forkBlockHash`. */
 export function forkBaseId(chainId: bigint, forkBlockHash: Uint8Array): Uint8Array {
   return keccak256(encodeRlp([bigIntToBytes(chainId), forkBlockHash]));
+}
+
+/** The base has no code under `codeHash` for the account asked: the forked state is not over this base's state. */
+export function noBaseCode(codeHash: Uint8Array): StateError {
+  const key = `code ${bytesToPrefixedHex(codeHash)}`;
+  return new StateError({code: StateErrorCode.NODE_MISSING, key}, `the base has no ${key}`);
 }

@@ -319,4 +319,44 @@ describe("the forked state", () => {
       problem: "missing",
     });
   });
+
+  it("dumps only what the node wrote: no marker, tombstones as deleted, the base's code from the base", async () => {
+    const f = await fork({...defaultStateOptions, recordPreimages: true});
+    expect(await f.state.dump(f.root, {maxBytes: 1_000_000})).toEqual({
+      accounts: [],
+      unnamedAccounts: 0,
+      unnamedSlots: 0,
+      forked: true,
+      deleted: [],
+    });
+    const session = await f.state.openSession(f.root, common);
+    const sm = session.stateManager;
+    await sm.deleteAccount(new Address(RICH));
+    await sm.modifyAccountFields(new Address(CONTRACT), {balance: 3n});
+    await sm.putStorage(new Address(CONTRACT), slotOf(1), new Uint8Array(0));
+    await sm.putStorage(new Address(CONTRACT), slotOf(3), Uint8Array.of(7));
+    await sm.modifyAccountFields(new Address(EMPTY_STORAGE), {balance: 9n});
+    await sm.clearStorage(new Address(EMPTY_STORAGE));
+    const commit = await session.commit();
+    await persist(f.store, commit);
+    const dump = await f.state.dump(commit.root, {maxBytes: 1_000_000});
+    expect(dump).toMatchObject({unnamedAccounts: 0, unnamedSlots: 0, forked: true, deleted: [RICH]});
+    // The base's slot 2 and its untouched accounts are the base's: not listed; the zeroed slot 1 is.
+    expect(
+      dump.accounts.map((a) => ({...a, storage: a.storage.map(([slot, value]) => [slot[31], value[31]])})),
+    ).toEqual([
+      {
+        address: CONTRACT,
+        nonce: 0n,
+        balance: 3n,
+        code: CODE,
+        storage: [
+          [1, 0],
+          [3, 7],
+        ],
+      },
+      {address: EMPTY_STORAGE, nonce: 0n, balance: 9n, code: new Uint8Array(0), storage: []},
+    ]);
+    expect(f.base.asked).toContain(`code ${bytesToHex(CONTRACT)}`);
+  });
 });
