@@ -7,7 +7,7 @@
 import {EventEmitter} from "node:events";
 import type {Chainspec, GenesisParams} from "@xchain/chainspec";
 import {type KeyValueStore, WriteBatch} from "@xchain/db";
-import {BlockExecutor, createChainCommon} from "@xchain/execution";
+import {BlockExecutor, createChainCommon, type ForkAncestry} from "@xchain/execution";
 import type {Block, BlockHeader, Receipt} from "@xchain/primitives";
 import {
   defaultStateOptions,
@@ -19,6 +19,8 @@ import {
 } from "@xchain/state";
 import {bytesToPrefixedHex, type CacheUsage, equalBytes, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {ChainError, ChainErrorCode} from "./errors.ts";
+import type {ForkAnchor} from "./fork/anchor.ts";
+import {initializeForkStore} from "./fork/initializeForkStore.ts";
 import {buildGenesisBlock} from "./genesis.ts";
 import {BlockImporter} from "./import/blockImporter.ts";
 import type {BlockExecutorApi} from "./import/executeOnParent.ts";
@@ -59,6 +61,30 @@ export interface ChainModules {
   logger?: Logger;
 }
 
+/** What `Chain.openFork` works with: a chain's modules with a fork anchor in place of a genesis. */
+export interface ForkChainModules extends Omit<ChainModules, "genesis" | "state"> {
+  /** The world state over `store`, holding the fork's base (`StateModules.base`). */
+  state: StateDatabase;
+  fork: {
+    /** The fork block and R₀ (`buildForkAnchor`). */
+    anchor: ForkAnchor;
+    /** The upstream's hashes at and below the fork block (BLOCKHASH). */
+    ancestry: ForkAncestry;
+  };
+}
+
+/** What opening a store produced, for `Chain.assemble`. */
+interface OpenedChain {
+  store: ChainStore;
+  state: StateDatabase;
+  common: ReturnType<typeof createChainCommon>;
+  overrides: StateOverrides;
+  head: ChainHead;
+  genesisHash: Uint8Array;
+  /** The fork block's number on a forked chain. */
+  forkNumber?: number;
+}
+
 /** The block store, importer and reader of one network. */
 export class Chain implements ChainReader {
   /**
@@ -94,6 +120,37 @@ export class Chain implements ChainReader {
     const head = await initializeStore(store, genesis, chainId);
     const overrides = new StateOverrides(modules.store);
     await overrides.load();
+    return Chain.assemble(modules, {store, state, common, overrides, head, genesisHash: genesis.block.hash()});
+  }
+
+  /**
+   * Opens a forked chain in `modules.store` (docs/architecture.md, "The forked chain"): writes the
+   * fork anchor into an empty store (`initializeForkStore`, one batch); otherwise checks that the
+   * store holds this fork (CHAIN_FORK_MISMATCH) and loads the head. The anchor takes the genesis'
+   * place (`genesisHash` is its hash); `modules.state` must hold the fork's base
+   * (`StateModules.base`), and the default executor reads BLOCKHASH at or below the anchor from
+   * `modules.fork.ancestry`. A store's anchor is read back by `readForkAnchor` (restarts).
+   */
+  static async openFork(opts: ChainOptions, modules: ForkChainModules): Promise<Chain> {
+    const {chainspec, fork} = modules;
+    const {chainId} = chainspec.params;
+    const store = new ChainStore(modules.store, {rules: chainspec, chainId}, opts);
+    const state = modules.state;
+    const common = createChainCommon(chainspec);
+    const overrides = new StateOverrides(modules.store);
+    await overrides.load();
+    const head = await initializeForkStore(store, overrides, fork.anchor, chainId);
+    const executor = modules.executor ?? new BlockExecutor({}, {chainspec, state, forkAncestry: fork.ancestry});
+    const genesisHash = fork.anchor.header.hash();
+    return Chain.assemble(
+      {...modules, executor},
+      {store, state, common, overrides, head, genesisHash, forkNumber: fork.anchor.number},
+    );
+  }
+
+  private static assemble(modules: Omit<ChainModules, "genesis">, opened: OpenedChain): Chain {
+    const {chainspec} = modules;
+    const {store, state, common, overrides, head, genesisHash} = opened;
     const importer = new BlockImporter({
       store,
       chainspec,
@@ -101,12 +158,13 @@ export class Chain implements ChainReader {
       nowSeconds: modules.nowSeconds ?? (() => Math.floor(Date.now() / 1000)),
       stateRootAfter: (header) => overrides.rootAfter(header),
       rememberWrites: (writes) => state.rememberWrites(writes),
+      ...(opened.forkNumber === undefined ? {} : {forkNumber: opened.forkNumber}),
     });
-    const genesisHash = genesis.block.hash();
     const logger = modules.logger ?? noopLogger;
+    const {chainId} = chainspec.params;
     logger.info(
       {genesisHash: bytesToPrefixedHex(genesisHash), head: head.number, headHash: bytesToPrefixedHex(head.hash)},
-      `${chainspec.params.name} (chain id ${chainId}): genesis ${bytesToPrefixedHex(genesisHash)}, head block ${head.number}`,
+      `${chainspec.params.name} (chain id ${chainId}): ${opened.forkNumber === undefined ? "genesis" : `fork of block ${opened.forkNumber}`} ${bytesToPrefixedHex(genesisHash)}, head block ${head.number}`,
     );
     return new Chain(store, state, common, importer, overrides, genesisHash, head, logger);
   }

@@ -85,6 +85,11 @@ export enum ChainErrorCode {
   GENESIS_MISMATCH = "CHAIN_GENESIS_MISMATCH",
   /** The database holds a chain of the same genesis but another chain id (a custom network's). */
   CHAIN_ID_MISMATCH = "CHAIN_CHAIN_ID_MISMATCH",
+  /**
+   * The database holds a fork of another block or chain than the one asked for, or a fork where a
+   * network's genesis was asked for (or the reverse); also a state base that is not the fork block's.
+   */
+  FORK_MISMATCH = "CHAIN_FORK_MISMATCH",
   /** The database was written by an incompatible version of the storage layout. */
   SCHEMA_VERSION_MISMATCH = "CHAIN_SCHEMA_VERSION_MISMATCH",
   /** The database has a genesis but its head pointer or head block is missing. */
@@ -99,6 +104,7 @@ export enum ChainErrorCode {
 export type ChainErrorType =
   | {code: ChainErrorCode.GENESIS_MISMATCH; expected: string; stored: string}
   | {code: ChainErrorCode.CHAIN_ID_MISMATCH; expected: number; stored: number | undefined}
+  | {code: ChainErrorCode.FORK_MISMATCH; expected: string; stored: string}
   | {code: ChainErrorCode.SCHEMA_VERSION_MISMATCH; expected: number; stored: number}
   | {code: ChainErrorCode.HEAD_MISSING}
   | {code: ChainErrorCode.UNKNOWN_BLOCK; hash: string}

@@ -1,4 +1,4 @@
-export {Chain, type ChainModules} from "./chain.ts";
+export {Chain, type ChainModules, type ForkChainModules} from "./chain.ts";
 export {
   BlockError,
   BlockErrorCode,
@@ -7,6 +7,15 @@ export {
   ChainErrorCode,
   type ChainErrorType,
 } from "./errors.ts";
+export {
+  buildForkAnchor,
+  type ForkAnchor,
+  type ForkAnchorId,
+  type ForkAnchorInput,
+  type ForkRootSource,
+} from "./fork/anchor.ts";
+export {chainAncestry} from "./fork/chainAncestry.ts";
+export {readForkAnchor, type StoredForkAnchor} from "./fork/readForkAnchor.ts";
 export type {BlockExecutorApi} from "./import/executeOnParent.ts";
 export {type ChainOptions, defaultChainOptions} from "./options.ts";
 export {

@@ -2,6 +2,7 @@
 import {WriteBatch} from "@xchain/db";
 import {bytesToPrefixedHex, equalBytes} from "@xchain/utils";
 import {ChainError, ChainErrorCode} from "./errors.ts";
+import {describeForkAnchor} from "./fork/anchor.ts";
 import type {GenesisBuild} from "./genesis.ts";
 import type {ChainStore} from "./store/chainStore.ts";
 import {SCHEMA_VERSION} from "./store/metaStore.ts";
@@ -29,10 +30,12 @@ export async function initializeStore(
     await store.kv.write(batch);
     return genesisHead;
   }
-  if (storedVersion !== SCHEMA_VERSION) {
+  checkSchemaVersion(storedVersion);
+  const storedFork = await store.meta.getForkAnchor();
+  if (storedFork) {
     throw new ChainError(
-      {code: ChainErrorCode.SCHEMA_VERSION_MISMATCH, expected: SCHEMA_VERSION, stored: storedVersion},
-      `database schema version ${storedVersion}, this node reads ${SCHEMA_VERSION}`,
+      {code: ChainErrorCode.FORK_MISMATCH, expected: "none", stored: describeForkAnchor(storedFork)},
+      `the database holds a fork of ${describeForkAnchor(storedFork)}, not the chain of genesis ${bytesToPrefixedHex(genesisHead.hash)}`,
     );
   }
   const storedGenesis = await store.canonical.hashAt(0);
@@ -44,6 +47,22 @@ export async function initializeStore(
       `the database holds the chain of genesis ${stored}, not ${expected}`,
     );
   }
+  await checkChainId(store, chainId);
+  return loadHead(store);
+}
+
+/** Throws CHAIN_SCHEMA_VERSION_MISMATCH unless `storedVersion` is the layout this code reads. */
+export function checkSchemaVersion(storedVersion: number): void {
+  if (storedVersion !== SCHEMA_VERSION) {
+    throw new ChainError(
+      {code: ChainErrorCode.SCHEMA_VERSION_MISMATCH, expected: SCHEMA_VERSION, stored: storedVersion},
+      `database schema version ${storedVersion}, this node reads ${SCHEMA_VERSION}`,
+    );
+  }
+}
+
+/** Throws CHAIN_CHAIN_ID_MISMATCH unless the store holds a chain of `chainId`. */
+export async function checkChainId(store: ChainStore, chainId: number): Promise<void> {
   const storedChainId = await store.meta.getChainId();
   if (storedChainId !== chainId) {
     throw new ChainError(
@@ -51,7 +70,6 @@ export async function initializeStore(
       `the database holds the chain of chain id ${storedChainId}, not ${chainId}`,
     );
   }
-  return loadHead(store);
 }
 
 /**
@@ -76,7 +94,8 @@ export function writeGenesis(
   return batch;
 }
 
-async function loadHead(store: ChainStore): Promise<ChainHead> {
+/** The stored head (CHAIN_HEAD_MISSING when the pointer or its block is missing). */
+export async function loadHead(store: ChainStore): Promise<ChainHead> {
   const hash = await store.meta.getHead();
   const header = hash && (await store.blocks.getHeader(hash));
   const totalDifficulty = hash && (await store.totalDifficulty.get(hash));

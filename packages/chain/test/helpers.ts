@@ -4,7 +4,7 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {type Chainspec, type GenesisParams, getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
-import {Bucket, LevelStore} from "@xchain/db";
+import {Bucket, type KeyValueStore, LevelStore} from "@xchain/db";
 import {transactionsRoot} from "@xchain/execution";
 import {type Block, type BlockHeader, type HeaderValues, Transaction, type TransactionValues} from "@xchain/primitives";
 import {ChainBuilder, cowAccounts, type DevAccount, headerValues} from "@xchain/test-utils";
@@ -32,13 +32,19 @@ export async function openChain(
   options: Partial<Omit<ChainModules, "store">> = {},
   dir = mkdtempSync(join(tmpdir(), "xchain-chain-")),
 ): Promise<TestChain> {
+  const store = await openTempStore(dir);
+  const chain = await Chain.open(defaultChainOptions, {chainspec: regtest, genesis: regtestGenesis, ...options, store});
+  return {chain, store, dir};
+}
+
+/** A LevelStore in `dir` (default a new temporary directory), closed and removed by `cleanup`. */
+export async function openTempStore(dir = mkdtempSync(join(tmpdir(), "xchain-chain-"))): Promise<LevelStore> {
   const store = await LevelStore.open(dir);
   cleanups.push(async () => {
     await store.close().catch(() => undefined);
     rmSync(dir, {recursive: true, force: true});
   });
-  const chain = await Chain.open(defaultChainOptions, {chainspec: regtest, genesis: regtestGenesis, ...options, store});
-  return {chain, store, dir};
+  return store;
 }
 
 /** A builder for the same network as `openChain`'s. */
@@ -62,7 +68,7 @@ export function signTx(from: DevAccount, values: Partial<TransactionValues> & {n
 }
 
 /** A count and a digest of every entry of every bucket: equal before and after means nothing was written. */
-export async function snapshot(store: LevelStore): Promise<{entries: number; digest: string}> {
+export async function snapshot(store: KeyValueStore): Promise<{entries: number; digest: string}> {
   let entries = 0;
   const parts: string[] = [];
   for (const bucket of Object.values(Bucket).filter((b): b is Bucket => typeof b === "number")) {

@@ -24,6 +24,7 @@ import type {
   ExecuteBlockInput,
   ExecutionBlockContext,
   ExecutionChainView,
+  ForkAncestry,
   TransactionOutcome,
 } from "./types.ts";
 
@@ -42,6 +43,8 @@ export interface BlockExecutorModules {
   chainspec: Chainspec;
   /** The world state blocks run on. */
   state: StateSource;
+  /** A forked chain: the upstream's hashes at and below the fork block, which BLOCKHASH reads there. */
+  forkAncestry?: ForkAncestry;
 }
 
 /** Executes and assembles blocks of one network. */
@@ -50,12 +53,14 @@ export class BlockExecutor {
   private readonly stateSource: StateSource;
   private readonly commons: ProfileCommons;
   private readonly calls: CallRunner;
+  private readonly ancestry: ForkAncestry | undefined;
 
   constructor(_opts: BlockExecutorOptions, modules: BlockExecutorModules) {
     this.chainspec = modules.chainspec;
     this.stateSource = modules.state;
     this.commons = new ProfileCommons(modules.chainspec);
-    this.calls = new CallRunner(modules.chainspec, modules.state, this.commons);
+    this.ancestry = modules.forkAncestry;
+    this.calls = new CallRunner(modules.chainspec, modules.state, this.commons, modules.forkAncestry);
   }
 
   /** The Common in force at `height` (one per gas profile, reused: docs/dependencies.md §5.1). */
@@ -171,6 +176,7 @@ export class BlockExecutor {
       chain,
       parentStateRoot,
       ...(trace ? {trace} : {}),
+      ancestry: this.ancestry,
     });
   }
 }

@@ -23,6 +23,7 @@ export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
 export type {BlockExecutorOptions} from "./options.ts";
 export {modexpGas} from "./precompiles/05-modexp.ts";
 export {isPrecompiledAddress, PRECOMPILED_ACCOUNT_ADDRESSES} from "./precompiles/addresses.ts";
+export {maturedBlockNumber} from "./remasc.ts";
 export {orderedTrieProof, orderedTrieRoot, receiptProof, receiptsRoot, transactionsRoot} from "./roots.ts";
 export {GAS_PRICE_CAP_MULTIPLIER, type GasPriceViolation, gasPriceViolation} from "./rules/gasPriceRule.ts";
 export type {TraceScope} from "./tracing/traceBlock.ts";
@@ -47,6 +48,7 @@ export type {
   ExecuteBlockInput,
   ExecutionBlockContext,
   ExecutionChainView,
+  ForkAncestry,
   StateOverride,
   TransactionOutcome,
 } from "./types.ts";

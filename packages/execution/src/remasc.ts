@@ -19,6 +19,16 @@ import type {ExecutionChainView} from "./types.ts";
 const SENDER = new Address(REMASC_SENDER);
 const REMASC = new Address(REMASC_ADDRESS);
 
+/**
+ * The height of the block whose fees block `blockNumber`'s REMASC transaction pays out: `blockNumber −
+ * maturity`, or undefined while there is none. On a fork (`forkNumber` = F) a matured block at or
+ * below F pays nothing: the upstream settled its own fees with its own REMASC.
+ */
+export function maturedBlockNumber(blockNumber: number, maturity: number, forkNumber = -1): number | undefined {
+  const matured = blockNumber - maturity;
+  return matured > 0 && matured > forkNumber ? matured : undefined;
+}
+
 /** Applies the REMASC transaction `tx` (already known to be one) to `state`; the payout, if any. */
 export async function applyRemascTransaction(
   state: StateManagerInterface,

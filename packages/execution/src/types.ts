@@ -29,6 +29,18 @@ export interface ExecutionChainView {
   maturedBlock: {coinbase: Uint8Array; paidFees: bigint} | undefined;
 }
 
+/**
+ * The hashes of the blocks at and below a fork block (docs/architecture.md, "The forked chain"): the
+ * upstream's, which the forked chain does not store. BLOCKHASH of a height at or below `number` asks
+ * it instead of the chain view, whichever block, call or trace runs.
+ */
+export interface ForkAncestry {
+  /** The fork block's number F. */
+  readonly number: number;
+  /** The upstream's hash of its block `blockNumber` (at most F), undefined when it has none. */
+  hashAt(blockNumber: number): Promise<Uint8Array | undefined>;
+}
+
 /** Input of `BlockExecutor.execute`: a block's transactions (the REMASC transaction last) on its parent's state. */
 export interface ExecuteBlockInput {
   block: ExecutionBlockContext;

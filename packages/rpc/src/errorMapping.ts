@@ -84,6 +84,7 @@ type Wire =
 const WIRE: Record<MappedCode, Wire> = {
   // @xchain/chain
   CHAIN_GENESIS_MISMATCH: "fault",
+  CHAIN_FORK_MISMATCH: "fault",
   CHAIN_CHAIN_ID_MISMATCH: "fault",
   CHAIN_SCHEMA_VERSION_MISMATCH: "fault",
   CHAIN_HEAD_MISSING: "damaged",

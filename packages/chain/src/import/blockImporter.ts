@@ -31,6 +31,8 @@ export interface BlockImporterDeps {
   stateRootAfter(header: BlockHeader): Uint8Array;
   /** Told the state writes of a block stored with the node's own execution (`StateDatabase.rememberWrites`). */
   rememberWrites?: (writes: BatchOp[]) => void;
+  /** On a forked chain, the fork block's number (REMASC pays no matured block at or below it). */
+  forkNumber?: number;
 }
 
 /** The result of an import, and when the block became the head, the switch that was written. */

@@ -1,5 +1,5 @@
 import type {Chainspec} from "@xchain/chainspec";
-import {type BlockExecutionResult, blockContextOf, type ExecuteBlockInput} from "@xchain/execution";
+import {type BlockExecutionResult, blockContextOf, type ExecuteBlockInput, maturedBlockNumber} from "@xchain/execution";
 import type {Block, BlockHeader} from "@xchain/primitives";
 import type {LocalExecution} from "../types.ts";
 import type {AncestorView} from "./ancestors.ts";
@@ -16,6 +16,8 @@ export interface ExecuteOnParentDeps {
   executor: BlockExecutorApi;
   /** The state root after a block: its dev state override, if any, else its stateRoot (`StateOverrides.rootAfter`). */
   stateRootAfter(header: BlockHeader): Uint8Array;
+  /** On a forked chain, the fork block's number: matured blocks at or below it pay nothing. */
+  forkNumber?: number;
 }
 
 /**
@@ -36,7 +38,8 @@ export async function executeOnParent(
   if (local && executedAlike(local, block, parentStateRoot)) return local.result;
   const maturity = deps.chainspec.params.remascMaturity;
   // docs/protocol/README.md §2: block N pays out the fees of block N − maturity of its own chain.
-  const matured = header.number > maturity ? await ancestors.headerAt(header.number - maturity) : undefined;
+  const maturedNumber = maturedBlockNumber(header.number, maturity, deps.forkNumber);
+  const matured = maturedNumber === undefined ? undefined : await ancestors.headerAt(maturedNumber);
   return deps.executor.execute({
     block: blockContextOf(header),
     transactions: block.transactions,

@@ -58,12 +58,21 @@ export class BlockStore {
   /** Adds the writes that store `block` to `batch`. */
   put(batch: WriteBatch, block: Block): void {
     const hash = block.hash();
-    batch.put(Bucket.header, hash, block.header.encode());
+    this.putHeader(batch, block.header);
     batch.put(Bucket.body, hash, encodeBody(block));
-    batch.put(Bucket.blocksByNumber, concatBytes(numberKey(block.header.number), hash), new Uint8Array(0));
     for (const tx of block.transactions) {
       if (tx.impersonatedSender) batch.put(Bucket.impersonatedSender, tx.hash(), tx.impersonatedSender);
     }
+  }
+
+  /**
+   * Adds the writes that store a header without its body (a fork's anchor: its transactions are the
+   * upstream's); `getBlock` has no block for it, `getHeader` and `hashesAt` have.
+   */
+  putHeader(batch: WriteBatch, header: BlockHeader): void {
+    const hash = header.hash();
+    batch.put(Bucket.header, hash, header.encode());
+    batch.put(Bucket.blocksByNumber, concatBytes(numberKey(header.number), hash), new Uint8Array(0));
   }
 
   /**

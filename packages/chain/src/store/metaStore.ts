@@ -1,10 +1,16 @@
-/** Singleton keys of the `meta` bucket: the head block's hash, the storage layout version and the chain id. */
+/**
+ * Singleton keys of the `meta` bucket: the head block's hash, the storage layout version, the chain
+ * id, and on a forked chain its anchor (RLP [upstream chain id, fork block hash, fork block number]).
+ */
 import {Bucket, type KeyValueStore, type WriteBatch} from "@xchain/db";
+import {asBytes, decodeRlpList, decodeSafeInteger, encodeRlp, encodeUnsigned} from "@xchain/primitives";
 import {bigIntToBytes, bytesToBigInt, utf8ToBytes} from "@xchain/utils";
+import type {ForkAnchorId} from "../fork/anchor.ts";
 
 const HEAD_KEY = utf8ToBytes("head");
 const SCHEMA_VERSION_KEY = utf8ToBytes("schemaVersion");
 const CHAIN_ID_KEY = utf8ToBytes("chainId");
+const FORK_ANCHOR_KEY = utf8ToBytes("forkAnchor");
 
 /** The storage layout this code reads and writes; a change of buckets or encodings bumps it. */
 export const SCHEMA_VERSION = 1;
@@ -38,5 +44,27 @@ export class MetaStore {
   async getChainId(): Promise<number | undefined> {
     const bytes = await this.store.get(Bucket.meta, CHAIN_ID_KEY);
     return bytes && Number(bytesToBigInt(bytes));
+  }
+
+  /** A forked chain's anchor (written once, with the anchor block: `initializeForkStore`). */
+  putForkAnchor(batch: WriteBatch, anchor: ForkAnchorId): void {
+    const {upstreamChainId, hash, number} = anchor;
+    batch.put(
+      Bucket.meta,
+      FORK_ANCHOR_KEY,
+      encodeRlp([encodeUnsigned(BigInt(upstreamChainId)), hash, encodeUnsigned(BigInt(number))]),
+    );
+  }
+
+  /** The stored anchor, or undefined for a chain that is not a fork. */
+  async getForkAnchor(): Promise<ForkAnchorId | undefined> {
+    const bytes = await this.store.get(Bucket.meta, FORK_ANCHOR_KEY);
+    if (!bytes) return undefined;
+    const [chainId, hash, number] = decodeRlpList(bytes, "forkAnchor");
+    return {
+      upstreamChainId: decodeSafeInteger(asBytes(chainId, "forkAnchor chain id"), "forkAnchor chain id"),
+      hash: asBytes(hash, "forkAnchor hash"),
+      number: decodeSafeInteger(asBytes(number, "forkAnchor number"), "forkAnchor number"),
+    };
   }
 }
