@@ -11,7 +11,7 @@ import type {Chainspec} from "@xchain/chainspec";
 import {FORK_DETECTION_ANCESTORS} from "@xchain/consensus";
 import {bytesToPrefixedHex} from "@xchain/utils";
 import {HeaderFileVerifier, type HeaderVerdict} from "./headerFileVerifier.ts";
-import {BlockJsonError, BlockJsonErrorCode, headerFromBlockJson} from "./headerFromBlockJson.ts";
+import {BlockJsonError, BlockJsonErrorCode, headerFromBlockJson} from "@xchain/chain";
 import {ProgressLine} from "./progressLine.ts";
 import {type FetchedBlock, RpcBlockFetcher, type VerifyRpcOptions} from "./rpcBlockFetcher.ts";
 import {
