@@ -9,6 +9,7 @@ export {
 } from "./errors.ts";
 export {
   buildForkAnchor,
+  describeForkAnchor,
   type ForkAnchor,
   type ForkAnchorId,
   type ForkAnchorInput,
@@ -21,7 +22,7 @@ export {
   type BlockJsonErrorType,
   headerFromBlockJson,
 } from "./fork/headerFromBlockJson.ts";
-export {readForkAnchor, type StoredForkAnchor} from "./fork/readForkAnchor.ts";
+export {readForkAnchor, readForkAnchorId, type StoredForkAnchor} from "./fork/readForkAnchor.ts";
 export {
   anchorHeader,
   buildUpstreamAnchor,

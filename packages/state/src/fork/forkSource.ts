@@ -69,6 +69,11 @@ export class ForkSource {
     }
   }
 
+  /** The upstream's URL as logs and errors show it (credentials and key-like path segments redacted). */
+  get url(): string {
+    return this.client.displayUrl;
+  }
+
   /** The upstream's chain id. */
   get chainId(): bigint {
     return this.record.chainId;
