@@ -1,6 +1,6 @@
+import {forkChainspec} from "@xchain/chainspec";
 import {readJsonVector} from "@xchain/test-utils";
 import {describe, expect, it} from "vitest";
-import {forkChainspec} from "@xchain/chainspec";
 import {calculateDifficulty} from "../src/index.ts";
 import {mainnet, mainnetHeaders, regtest, testnet} from "./helpers.ts";
 

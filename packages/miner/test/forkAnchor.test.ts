@@ -49,7 +49,11 @@ afterEach(async () => {
 async function openMainnetFork() {
   // The base: a state where the cow accounts hold funds (regtest's genesis), named as mainnet's block F.
   const sourceStore = new MemoryStore();
-  const source = await Chain.open(defaultChainOptions, {store: sourceStore, chainspec: regtest, genesis: regtestGenesis});
+  const source = await Chain.open(defaultChainOptions, {
+    store: sourceStore,
+    chainspec: regtest,
+    genesis: regtestGenesis,
+  });
   const base = readerBase(await source.stateAt(source.genesisHash), forkBaseId(30n, upstreamHeader.hash()));
 
   const chainspec = forkChainspec({upstreamChainId: 30, forkBlockNumber: F, chainId: regtest.params.chainId});
@@ -66,7 +70,7 @@ async function openMainnetFork() {
     {
       chain,
       txpool: pool,
-      assembler: new BlockExecutor({}, {chainspec, state: assemblerState, forkAncestry: ancestry}),
+      assembler: new BlockExecutor({}, {chainspec, state: assemblerState}),
       chainspec,
       pendingState: state,
       probeState: state,

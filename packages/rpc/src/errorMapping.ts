@@ -11,7 +11,8 @@
  * (docs/rpc.md §7); a ban target the peer scoring refuses -32602 (rskj's `invalid banned address`);
  * a call stopped by its timeout or its client leaving -32011; a keystore whose key derivations are
  * all taken -32005 (docs/protocol/keystore.md §5), any other keystore refusal (a wrong passphrase,
- * a corrupt keyfile, a locked account) -32000 with its reason. A database that cannot serve the
+ * a corrupt keyfile, a locked account) -32000 with its reason; a fork's upstream read that failed -32000
+ * naming the upstream and the key. A database that cannot serve the
  * request, damaged (a failed checksum, a missing state entry) or on a full disk, is -32000 naming
  * the damage and the operator's recovery (docs/operations.md §6); the store logs the first damage,
  * and a missing state entry is logged here once. Anything else (a closed database, stored data that
@@ -42,7 +43,7 @@ import type {
   TransactionDecodeErrorCode,
   TransactionSignatureErrorCode,
 } from "@xchain/primitives";
-import type {StateErrorCode} from "@xchain/state";
+import type {ForkErrorCode, StateErrorCode} from "@xchain/state";
 import type {TxPoolErrorCode} from "@xchain/txpool";
 import {type HexErrorCode, type Logger, NodeError} from "@xchain/utils";
 import type {GatewayErrorCode} from "./gateway/keysFile.ts";
@@ -58,7 +59,8 @@ type MappedCode =
   | `${BitcoinDecodeErrorCode | MergedMiningErrorCode | MinerErrorCode | P2PErrorCode}`
   | `${BlockDecodeErrorCode | HeaderDecodeErrorCode | NumberErrorCode | ReceiptDecodeErrorCode | RlpErrorCode}`
   | `${TransactionDecodeErrorCode | TransactionSignatureErrorCode | StateErrorCode | TxPoolErrorCode | HexErrorCode}`
-  | `${KeystoreBusyCode | KeystoreErrorCode | KeyfileErrorCode | GatewayErrorCode | TlsConfigErrorCode}`;
+  | `${KeystoreBusyCode | KeystoreErrorCode | KeyfileErrorCode | GatewayErrorCode | TlsConfigErrorCode}`
+  | `${ForkErrorCode}`;
 
 /** What a code becomes on the wire. */
 type Wire =
@@ -221,6 +223,17 @@ const WIRE: Record<MappedCode, Wire> = {
   // earlier fork is not readable on this one: -32000 saying so.
   STATE_FORK_PROOF_UNAVAILABLE: "server",
   STATE_FORK_BASE_MISMATCH: "server",
+  // @xchain/state's upstream reader (fork mode, docs/forking.md §1.3): a read the upstream or the cache
+  // could not answer fails that request alone, -32000 naming the upstream and the key; the node stays up.
+  FORK_UPSTREAM_UNREACHABLE: "server",
+  FORK_UPSTREAM_HTTP_STATUS: "server",
+  FORK_UPSTREAM_BAD_ANSWER: "server",
+  FORK_UPSTREAM_ERROR_ANSWER: "server",
+  FORK_BLOCK_NOT_FOUND: "server",
+  FORK_BLOCK_ABOVE_FORK: "server",
+  FORK_PROOFS_UNAVAILABLE: "server",
+  FORK_PROOF_INVALID: "server",
+  FORK_OFFLINE_MISS: "server",
   // @xchain/txpool: every refusal, with its reason.
   TXPOOL_TOO_LARGE: "rejected",
   TXPOOL_DECODE: "rejected",

@@ -13,7 +13,13 @@
 import type {Chainspec} from "@xchain/chainspec";
 import type {ForkAncestry} from "@xchain/execution";
 import {BlockHeader, EMPTY_UNCLES_HASH, LOGS_BLOOM_LENGTH} from "@xchain/primitives";
-import {EMPTY_TRIE_ROOT, type ForkHeader, type ForkSource, type InitialForkAccount, type StateBase} from "@xchain/state";
+import {
+  EMPTY_TRIE_ROOT,
+  type ForkHeader,
+  type ForkSource,
+  type InitialForkAccount,
+  type StateBase,
+} from "@xchain/state";
 import {hexToBytesOrNull} from "@xchain/utils";
 import {buildForkAnchor, type ForkAnchor, type ForkRootSource} from "./anchor.ts";
 import {headerFromBlockJson} from "./headerFromBlockJson.ts";

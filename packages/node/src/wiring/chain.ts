@@ -19,9 +19,14 @@ export interface ChainParts {
  * Opens the chain (in fork mode over the fork anchor: stored on a first start, checked on a restart);
  * a database without its head block or the one the record names stops start-up.
  */
-export async function openChain(opts: NodeOptions, storage: Storage, logger: Logger, closers: Closers): Promise<ChainParts> {
+export async function openChain(
+  opts: NodeOptions,
+  storage: Storage,
+  logger: Logger,
+  closers: Closers,
+): Promise<ChainParts> {
   const {chainspec, genesis, db, record, state, fork} = storage;
-  const executor = new BlockExecutor({}, {chainspec, state, ...(fork ? {forkAncestry: fork.ancestry} : {})});
+  const executor = new BlockExecutor({}, {chainspec, state});
   const modules = {store: db, chainspec, state, executor, logger: logger.child({module: "chain"})};
   const opening = fork
     ? forkAnchorOf(opts, fork, state).then((anchor) =>

@@ -4,11 +4,11 @@
  * fork's rules, the base every state of the fork reads through, BLOCKHASH below the fork, and the
  * anchor `Chain.openFork` stores on a first start (checked against the stored one on a restart).
  */
-import {buildUpstreamAnchor, type ForkAnchor, readForkAnchorId} from "@xchain/chain";
+import {buildUpstreamAnchor, type ForkAnchor, readForkAnchorId, upstreamAncestry} from "@xchain/chain";
 import {type Chainspec, COW_ACCOUNT_BALANCE, COW_ADDRESSES, forkChainspec} from "@xchain/chainspec";
 import type {KeyValueStore} from "@xchain/db";
 import type {ForkAncestry} from "@xchain/execution";
-import {upstreamAncestry} from "@xchain/chain";
+import {MAX_CHAIN_ID} from "@xchain/primitives";
 import {
   defaultForkSourceOptions,
   type ForkBaseHolder,
@@ -18,6 +18,7 @@ import {
   type StateBase,
   type StateDatabase,
 } from "@xchain/state";
+import {NodeStartError, NodeStartErrorCode} from "../errors.ts";
 import {forkBlockOf} from "../fork/forkOptions.ts";
 import type {Logger} from "../logger.ts";
 import {forkCacheDir, type NodeOptions} from "../options.ts";
@@ -60,6 +61,12 @@ export async function openForkUpstream(
     {logger: logger.child({module: "fork"})},
   );
   closers.push({name: "fork upstream", close: () => source.close()});
+  if (opts.fork.chainId === undefined && source.chainId > BigInt(MAX_CHAIN_ID)) {
+    throw new NodeStartError(
+      {code: NodeStartErrorCode.FORK_CHAIN_ID_UNSIGNABLE, upstreamChainId: source.chainId.toString()},
+      `the upstream's chain id ${source.chainId} does not fit a Rootstock transaction's one-byte v (chain ids 1 to ${MAX_CHAIN_ID}): give the fork one with --fork.chainId`,
+    );
+  }
   const chainspec = forkChainspec({
     upstreamChainId: Number(source.chainId),
     forkBlockNumber: source.header.number,

@@ -63,7 +63,7 @@ export function startPoolAndMiner(
     : undefined;
   closers.push({name: "txpool", close: () => txpool.close().then(() => journal?.close())});
 
-  // On a fork, assembly reads the upstream's state and block hashes as the chain's import does.
+  // On a fork, assembly reads the upstream's state as the chain's import does (and its hashes through the chain).
   const assemblerState = new StateDatabase(stateOptions(opts.state, SECONDARY_STATE_SHARE, opts.miner.devControls), {
     store: db,
     ...(fork ? {base: fork.holder} : {}),
@@ -71,10 +71,7 @@ export function startPoolAndMiner(
   const miner = new Miner(opts.miner, {
     chain,
     txpool,
-    assembler: new BlockExecutor(
-      {},
-      {chainspec, state: assemblerState, ...(fork ? {forkAncestry: fork.ancestry} : {})},
-    ),
+    assembler: new BlockExecutor({}, {chainspec, state: assemblerState}),
     chainspec,
     // The pending block's state is staged where RPC reads state.
     pendingState: state,

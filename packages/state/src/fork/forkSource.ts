@@ -17,6 +17,11 @@ import {UpstreamClient} from "./upstreamClient.ts";
 
 const ZERO_ADDRESS = new Uint8Array(20);
 
+/** What a `ForkSource` logs to. */
+export interface ForkSourceModules {
+  logger?: Logger;
+}
+
 export class ForkSource {
   /** Reads in flight by key, so that concurrent reads of one value send one request. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
@@ -36,7 +41,7 @@ export class ForkSource {
    * Opens the cache, learns the upstream (chain id, dialect, whether it serves proofs: from the cache when a
    * run has already asked) and resolves the fork block. A warm cache with a pinned block sends no request.
    */
-  static async open(opts: ForkSourceOptions, modules: {logger?: Logger} = {}): Promise<ForkSource> {
+  static async open(opts: ForkSourceOptions, modules: ForkSourceModules = {}): Promise<ForkSource> {
     const logger = modules.logger ?? noopLogger;
     const client = new UpstreamClient(opts.url, opts, {logger});
     const cache = await ForkCache.open(opts.cacheDir, {logger});
