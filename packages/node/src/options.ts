@@ -85,6 +85,10 @@ export interface ForkModeOptions {
   verify: ForkVerifyMode;
   /** Most calls a second to the upstream; 0: no limit. */
   requestsPerSecond: number;
+  /** Retries of a transiently failed upstream call. */
+  retries: number;
+  /** One upstream request's time budget, in ms. */
+  timeoutMs: number;
   /** Blocks below the upstream's head the default fork block is. */
   safeDepth: number;
   /** The upstream reader's cache; undefined: `<dataDir>/fork-cache`. */
@@ -99,6 +103,8 @@ export const defaultForkModeOptions: ForkModeOptions = {
   offline: defaultForkSourceOptions.offline,
   verify: defaultForkSourceOptions.verify,
   requestsPerSecond: defaultForkSourceOptions.requestsPerSecond,
+  retries: defaultForkSourceOptions.retries,
+  timeoutMs: defaultForkSourceOptions.timeoutMs,
   safeDepth: defaultForkSourceOptions.safeDepth,
   cacheDir: undefined,
 };

@@ -56,6 +56,8 @@ export async function openForkUpstream(
       offline: opts.fork.offline,
       verify: opts.fork.verify,
       requestsPerSecond: opts.fork.requestsPerSecond,
+      retries: opts.fork.retries,
+      timeoutMs: opts.fork.timeoutMs,
       safeDepth: opts.fork.safeDepth,
     },
     {logger: logger.child({module: "fork"})},

@@ -44,6 +44,18 @@ export const forkKeys: readonly ConfigKey[] = [
     description: "most calls a second sent to the upstream (a batch of n counts n); 0 = no limit",
   },
   {
+    key: "fork.retries",
+    kind: {type: "integer", min: 0, max: 20},
+    description:
+      "retries of an upstream call that failed transiently (connection error, timeout, HTTP 429 or 5xx, -32005), after 250 ms doubling to 8 s",
+  },
+  {
+    key: "fork.timeoutMs",
+    kind: {type: "integer", min: 100, max: 600_000},
+    placeholder: "ms",
+    description: "how long one request to the upstream may take before it counts as a transient failure, in ms",
+  },
+  {
     key: "fork.safeDepth",
     kind: {type: "integer", min: 0, max: 10_000},
     description: "without fork.block, how many blocks below the upstream's head the fork block is",
