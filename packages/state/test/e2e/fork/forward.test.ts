@@ -97,15 +97,6 @@ async function closeAll(): Promise<void> {
   for (const source of sources.splice(0)) await source.close();
 }
 
-async function failure(promise: Promise<unknown>): Promise<ForkError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ForkError);
-  return error as ForkError;
-}
-
 describe("ForkSource.forward", () => {
   it("passes the upstream's JSON through, under rskj's names, and keeps the immutable answers", async () => {
     const cold = await open();
@@ -142,13 +133,15 @@ describe("ForkSource.forward", () => {
     const offline = await open({offline: true});
     expect(await offline.forward(kept![0], kept![1])).toStrictEqual(BLOCK_3);
     for (const [method, params] of NEVER_KEPT) {
-      const error = await failure(offline.forward(method, params));
-      expect(error.type).toMatchObject({code: ForkErrorCode.OFFLINE_MISS, chainId: "31", forkBlock: hash(0xf5)});
-      expect(error.message).toContain(method);
+      await expect(offline.forward(method, params)).rejects.toMatchObject({
+        type: {code: ForkErrorCode.OFFLINE_MISS, chainId: "31", forkBlock: hash(0xf5)},
+        message: expect.stringContaining(method),
+      });
     }
     // Kept, but never asked online: refused offline too, naming the request.
-    const miss = await failure(offline.forward("eth_getBalance", [ADDRESS, "0x1"]));
-    expect(miss.type).toMatchObject({code: ForkErrorCode.OFFLINE_MISS, key: `eth_getBalance ["${ADDRESS}","0x1"]`});
+    await expect(offline.forward("eth_getBalance", [ADDRESS, "0x1"])).rejects.toMatchObject({
+      type: {code: ForkErrorCode.OFFLINE_MISS, key: `eth_getBalance ["${ADDRESS}","0x1"]`},
+    });
     expect(upstream.calls).toEqual([]);
   });
 
@@ -156,8 +149,9 @@ describe("ForkSource.forward", () => {
     const source = await open();
     upstream.calls.length = 0;
     for (let i = 0; i < 2; i++) {
-      const error = await failure(source.forward("eth_call", [{to: ADDRESS, data: "0x"}, "0x2"]));
-      expect(error.type).toEqual({
+      const error = await source.forward("eth_call", [{to: ADDRESS, data: "0x"}, "0x2"]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ForkError);
+      expect((error as ForkError).type).toEqual({
         code: ForkErrorCode.FORWARDED_ERROR,
         url,
         method: "eth_call",
