@@ -26,6 +26,7 @@ export type ForwardRule =
   | {kind: "traceFilter"};
 
 const objectsAt = (param: number): ForwardRule => ({kind: "block", param, objects: true});
+/** Below F only: state (at F the fork's own state is the upstream's through the base), and raw headers. */
 const stateAt = (param: number): ForwardRule => ({kind: "block", param, objects: false});
 const byBlockHash = (param: number): ForwardRule => ({kind: "blockHash", param});
 const byTransaction = (param: number): ForwardRule => ({kind: "transaction", param});
@@ -60,14 +61,19 @@ export const FORWARDED_METHODS: Readonly<Record<string, ForwardRule>> = {
   eth_estimateGas: stateAt(1),
   debug_traceCall: stateAt(1),
   xchain_getStorageBytesAt: stateAt(2),
+  // Rootstock's raw data (rskj's rsk_* names): an upstream header below F; at F the anchor's is the fork's own.
+  xchain_getRawBlockHeaderByNumber: stateAt(0),
+  xchain_getRawBlockHeaderByHash: byBlockHash(0),
+  xchain_getRawTransactionReceiptByHash: byTransaction(0),
+  xchain_getTransactionReceiptNodesByHash: byBlockHash(0),
   // The upstream's state at F is the header's, which the fork's own state at F is not (it holds the
   // REMASC sender's nonce and the dev accounts): the proof of F is the upstream's.
   eth_getProof: objectsAt(2),
 };
 
-/** The upstream's name of `method` where its dialect names it otherwise. */
+/** The upstream's name of `method` where its dialect names it otherwise: rskj serves xchain's `xchain_*` as `rsk_*`. */
 export function upstreamMethod(dialect: UpstreamDialect, method: string): string {
-  return dialect === "rskj" && method === "xchain_getStorageBytesAt" ? "rsk_getStorageBytesAt" : method;
+  return dialect === "rskj" && method.startsWith("xchain_") ? `rsk_${method.slice("xchain_".length)}` : method;
 }
 
 /** One forwarded request: its key, and where its answer is kept when it is immutable. */

@@ -53,7 +53,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-/** Requests whose answer is the upstream's, each with the reason. */
+/** Requests whose answer is the upstream's (the fork holds nothing below F, and no transaction of F). */
 function upstreamRequests(): [string, unknown[]][] {
   const b2 = hex(fixture.blocks[1].hash());
   const contract = hex(fixture.contract);
@@ -94,6 +94,10 @@ function upstreamRequests(): [string, unknown[]][] {
     ["eth_getProof", [contract, ["0x0"], "0x3"]],
     ["eth_getProof", [contract, ["0x0"], toQuantity(F)]],
     ["xchain_getStorageBytesAt", [contract, `0x${"0".repeat(64)}`, "0x2"]],
+    ["xchain_getRawBlockHeaderByNumber", ["0x2"]],
+    ["xchain_getRawBlockHeaderByHash", [b2]],
+    ["xchain_getRawTransactionReceiptByHash", [hex(fixture.store.hash())]],
+    ["xchain_getTransactionReceiptNodesByHash", [b2, hex(fixture.store.hash())]],
     ["eth_getLogs", [{fromBlock: "0x0", toBlock: toQuantity(F)}]],
     ["eth_getLogs", [{blockHash: b2}]],
   ];

@@ -54,6 +54,7 @@ const REQUESTS: [method: string, params: unknown[], upstreamMethod: string, answ
   ["eth_getTransactionByHash", [hash(0xa1)], "eth_getTransactionByHash", {result: TX_BELOW}],
   ["eth_getLogs", [{fromBlock: "0x1", toBlock: "0x5"}], "eth_getLogs", {result: [{logIndex: "0x0"}]}],
   ["xchain_getStorageBytesAt", [BRIDGE, "0x6d696e696d756d", "0x4"], "rsk_getStorageBytesAt", {result: "0x0102"}],
+  ["xchain_getRawBlockHeaderByNumber", ["0x3"], "rsk_getRawBlockHeaderByNumber", {result: "0xf90201"}],
 ];
 
 /** Asked every time: above F, by a tag, a trace naming no block, an absent block. */
