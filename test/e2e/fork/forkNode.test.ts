@@ -46,6 +46,7 @@ const others: RunningNode[] = [];
 const proxies: UpstreamProxy[] = [];
 let accounts: string[];
 let contract: string;
+let deployTx: string;
 let F: number;
 let H: string;
 let upstreamHead: number;
@@ -78,6 +79,7 @@ beforeAll(async () => {
   accounts = await rpc<string[]>(url, "eth_accounts");
   const deployed = await send(url, {from: accounts[0], data: bytesToPrefixedHex(STORE.bytecode), gas: "0x100000"});
   contract = deployed.contractAddress as string;
+  deployTx = deployed.transactionHash as string;
   await send(url, {from: accounts[1], to: RECIPIENT, value: "0x2540be400"});
   for (let i = 0; i < 4; i++) await rpc(url, "evm_mine", []);
   const block = await rpc<{number: string; hash: string}>(url, "eth_getBlockByNumber", ["latest", false]);
@@ -127,6 +129,13 @@ describe("xchain start --fork.url", () => {
     }
     // m[7] is 99 at the fork block (the upstream set it to 1 after).
     expect(BigInt(await onFork("eth_getStorageAt", contract, mappingSlot(7)))).toBe(99n);
+    // History at and below the fork block is the upstream's (docs/forking.md §5).
+    for (const n of [F - 3, F]) {
+      const block = (url: string) => rpc<{hash: string}>(url, "eth_getBlockByNumber", [toQuantity(n), false]);
+      expect((await block(forkNode!.httpUrl)).hash).toBe((await block(upstream.httpUrl)).hash);
+    }
+    const receipt = (url: string) => rpc(url, "eth_getTransactionReceipt", [deployTx]);
+    expect(await receipt(forkNode!.httpUrl)).toEqual(await receipt(upstream.httpUrl));
     // The dev accounts keep the upstream's nonces and are funded as regtest's genesis funds them.
     for (const account of accounts.slice(0, 2)) {
       expect(await onFork("eth_getTransactionCount", account)).toBe(await atFork("eth_getTransactionCount", account));
