@@ -219,6 +219,33 @@ describe("xchain start --fork.url", () => {
     expect(error.message).toContain("fork.offline");
   }, 60_000);
 
+  it("refuses an upstream chain id no transaction can carry unless fork.chainId gives the fork one", async () => {
+    const foreign = new UpstreamProxy(upstream.httpUrl);
+    proxies.push(foreign);
+    // anvil's chain id: a Rootstock transaction's one-byte v carries 1 to 109.
+    foreign.tamper = (proxied, result) => (proxied.method === "eth_chainId" ? "0x7a69" : result);
+    const url = await foreign.start();
+    const refused = await runXchain([
+      "start",
+      "--datadir",
+      tempDataDir(),
+      "--rpc.http.port",
+      "0",
+      "--rpc.ws.port",
+      "0",
+      ...forkFlags(url, "--fork.block", String(F)),
+    ]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain(
+      "the upstream's chain id 31337 does not fit a Rootstock transaction's one-byte v (chain ids 1 to 109): give the fork one with --fork.chainId",
+    );
+    const renamed = await startNode(forkFlags(url, "--fork.block", String(F), "--fork.chainId", "99"), tempDataDir());
+    others.push(renamed);
+    expect(await rpc(renamed.httpUrl, "eth_chainId")).toBe("0x63");
+    const receipt = await send(renamed.httpUrl, {from: accounts[2], to: LOCAL_RECIPIENT, value: "0x7"});
+    expect(Number(receipt.blockNumber)).toBe(F + 1);
+  }, 60_000);
+
   it("refuses a tampered upstream answer with --fork.verify on", async () => {
     const tampering = new UpstreamProxy(upstream.httpUrl);
     proxies.push(tampering);
