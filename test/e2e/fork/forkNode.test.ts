@@ -11,7 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {NO_INTERVAL_BLOCKS} from "../support/devClients.ts";
 import {JsonRpcFault, rpc, waitForReceipt} from "../support/jsonRpc.ts";
 import {UpstreamProxy} from "../support/upstreamProxy.ts";
-import {type RunningNode, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
+import {type RunningNode, refusedStart, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
@@ -225,16 +225,7 @@ describe("xchain start --fork.url", () => {
     // anvil's chain id: a Rootstock transaction's one-byte v carries 1 to 109.
     foreign.tamper = (proxied, result) => (proxied.method === "eth_chainId" ? "0x7a69" : result);
     const url = await foreign.start();
-    const refused = await runXchain([
-      "start",
-      "--datadir",
-      tempDataDir(),
-      "--rpc.http.port",
-      "0",
-      "--rpc.ws.port",
-      "0",
-      ...forkFlags(url, "--fork.block", String(F)),
-    ]);
+    const refused = await refusedStart(forkFlags(url, "--fork.block", String(F)));
     expect(refused.code).not.toBe(0);
     expect(refused.stdout + refused.stderr).toContain(
       "the upstream's chain id 31337 does not fit a Rootstock transaction's one-byte v (chain ids 1 to 109): give the fork one with --fork.chainId",
