@@ -6,14 +6,7 @@
 import {MemoryStore, type WriteBatch} from "@xchain/db";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {afterEach, describe, expect, it} from "vitest";
-import {
-  type Chain,
-  ChainErrorCode,
-  defaultChainOptions,
-  type NewHeadEvent,
-  readForkAnchor,
-  type StateEditedEvent,
-} from "../../src/index.ts";
+import {type Chain, ChainErrorCode, type NewHeadEvent, readForkAnchor, type StateEditedEvent} from "../../src/index.ts";
 import {cleanup, cows, openTempStore, regtest, signTx} from "../helpers.ts";
 import {buildSource, F, type ForkedChain, forkAt, mineOnFork, openFork, type SourceChain, word} from "./forkSetup.ts";
 
