@@ -18,13 +18,7 @@ import {
   type TransactionEnvironment,
   validateTransaction,
 } from "./transactionExecutor.ts";
-import type {
-  BlockExecutionResult,
-  ExecutionBlockContext,
-  ExecutionChainView,
-  ForkAncestry,
-  TransactionOutcome,
-} from "./types.ts";
+import type {BlockExecutionResult, ExecutionBlockContext, ExecutionChainView, TransactionOutcome} from "./types.ts";
 
 /** Where a block runs: its network, gas profile and Common, and the state it starts from. */
 export interface BlockRunSetup {
@@ -37,8 +31,6 @@ export interface BlockRunSetup {
   parentStateRoot: Uint8Array;
   /** Tracing: the EVM reports its message-making opcodes, and the session is a fresh one (not import's warm one). */
   trace?: OpcodeTraceSink;
-  /** A forked chain's hashes at and below the fork block (BLOCKHASH). */
-  ancestry?: ForkAncestry | undefined;
 }
 
 /** One block being executed or assembled. */
@@ -65,7 +57,6 @@ export class BlockRun {
     const scope = {selfDestructed: new Set<string>()};
     const evm = await createBlockEvm(setup.profile, setup.common, stateManager, setup.chain, scope, {
       ...(setup.trace ? {trace: setup.trace} : {}),
-      ancestry: setup.ancestry,
     });
     const env: TransactionEnvironment = {
       evm,
