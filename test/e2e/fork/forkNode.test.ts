@@ -103,8 +103,10 @@ afterAll(async () => {
 });
 
 /** The upstream's answer to `method` at the fork block (block number F as the last parameter). */
-const atFork = (method: string, ...params: unknown[]) => rpc(upstream.httpUrl, method, [...params, toQuantity(F)]);
-const onFork = (method: string, ...params: unknown[]) => rpc(forkNode!.httpUrl, method, [...params, "latest"]);
+const atFork = (method: string, ...params: unknown[]) =>
+  rpc<string>(upstream.httpUrl, method, [...params, toQuantity(F)]);
+/** The fork node's answer at its head. */
+const onFork = (method: string, ...params: unknown[]) => rpc<string>(forkNode!.httpUrl, method, [...params, "latest"]);
 
 describe("xchain start --fork.url", () => {
   it("starts at the fork block, announcing the upstream, with the upstream's chain id and p2p off", async () => {
