@@ -175,6 +175,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  if (process.env.REPLAY_DEBUG) console.log(JSON.stringify(forkNode?.logs.slice(-40), null, 1), forkNode?.stderr());
   await forkNode?.stop();
   await upstream?.stop();
 });
