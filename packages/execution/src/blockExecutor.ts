@@ -9,9 +9,14 @@ import type {StateSource} from "@xchain/state";
 import {BlockRun} from "./blockRun.ts";
 import {CallRunner} from "./calls/callRunner.ts";
 import {ProfileCommons} from "./common.ts";
-import {BlockExecutionError, BlockExecutionErrorCode, TransactionInvalidError} from "./errors.ts";
+import {
+  BlockExecutionError,
+  BlockExecutionErrorCode,
+  NativeContractUnavailableError,
+  TransactionInvalidError,
+} from "./errors.ts";
 import {gasProfileAt} from "./gas/profile.ts";
-import type {BlockExecutorOptions} from "./options.ts";
+import {type BlockExecutorOptions, defaultBlockExecutorOptions, type NativeContractsMode} from "./options.ts";
 import {createOpcodeTraceSink, type TraceScope, traceBlock} from "./tracing/traceBlock.ts";
 import type {OpcodeTraceSink} from "./tracing/tracedOpcodes.ts";
 import type {ExecutionTracer} from "./tracing/types.ts";
@@ -47,20 +52,36 @@ export interface BlockExecutorModules {
   forkAncestry?: ForkAncestry;
 }
 
-/** Executes and assembles blocks of one network. */
+/** One pass of block assembly: the block, or the candidate that stopped on a native contract (fork mode). */
+type AssemblyPass = {block: AssembledBlock} | {stopped: Transaction; error: NativeContractUnavailableError};
+
+/**
+ * Executes and assembles blocks of one network. With `nativeContracts: "unavailable"` (fork mode) a message
+ * reaching an RSK native contract stops with `NativeContractUnavailableError`: calls and estimates reject
+ * with it, assembly skips the transaction with it as reason, and execution of a block holding one fails.
+ */
 export class BlockExecutor {
   readonly chainspec: Chainspec;
   private readonly stateSource: StateSource;
   private readonly commons: ProfileCommons;
   private readonly calls: CallRunner;
   private readonly ancestry: ForkAncestry | undefined;
+  private readonly nativeContracts: NativeContractsMode;
 
-  constructor(_opts: BlockExecutorOptions, modules: BlockExecutorModules) {
+  constructor(opts: Partial<BlockExecutorOptions>, modules: BlockExecutorModules) {
+    const options = {...defaultBlockExecutorOptions, ...opts};
     this.chainspec = modules.chainspec;
     this.stateSource = modules.state;
     this.commons = new ProfileCommons(modules.chainspec);
     this.ancestry = modules.forkAncestry;
-    this.calls = new CallRunner(modules.chainspec, modules.state, this.commons, modules.forkAncestry);
+    this.nativeContracts = options.nativeContracts;
+    this.calls = new CallRunner(
+      modules.chainspec,
+      modules.state,
+      this.commons,
+      modules.forkAncestry,
+      options.nativeContracts,
+    );
   }
 
   /** The Common in force at `height` (one per gas profile, reused: docs/dependencies.md §5.1). */
@@ -102,11 +123,31 @@ export class BlockExecutor {
   /**
    * Builds a block from `candidates` in order: invalid ones are skipped with their reason (a
    * sender's later transactions then fail their nonce check too), the REMASC transaction is appended.
+   * In fork mode a candidate that reaches a native contract stops in the middle of its execution,
+   * leaving the block's EVM and state mid-message: assembly starts over on a fresh session without it
+   * (skipped with `NativeContractUnavailableError`), so such candidates cost one pass each.
    */
   async assembleBlock(input: AssembleBlockInput): Promise<AssembledBlock> {
+    const unavailable = new Map<Transaction, NativeContractUnavailableError>();
+    for (;;) {
+      const pass = await this.assemblePass(input, unavailable);
+      if ("block" in pass) return pass.block;
+      unavailable.set(pass.stopped, pass.error);
+    }
+  }
+
+  private async assemblePass(
+    input: AssembleBlockInput,
+    unavailable: ReadonlyMap<Transaction, NativeContractUnavailableError>,
+  ): Promise<AssemblyPass> {
     const run = await this.open(input.block, input.chain, input.parentStateRoot);
     const skipped: AssembledBlock["skipped"] = [];
     for (const tx of input.candidates) {
+      const stopped = unavailable.get(tx);
+      if (stopped) {
+        skipped.push({transaction: tx, reason: stopped.message, error: stopped});
+        continue;
+      }
       let message: Awaited<ReturnType<BlockRun["validate"]>>;
       try {
         message = await run.validate(tx);
@@ -115,7 +156,13 @@ export class BlockExecutor {
         skipped.push({transaction: tx, reason: e.message, error: e});
         continue;
       }
-      await run.apply(tx, message);
+      try {
+        await run.apply(tx, message);
+      } catch (e) {
+        // The pass's session is dropped unreleased: nothing of it is kept or reused.
+        if (e instanceof NativeContractUnavailableError) return {stopped: tx, error: e};
+        throw e;
+      }
     }
     try {
       await run.applyRemasc(createRemascTransaction(input.block.number));
@@ -123,7 +170,7 @@ export class BlockExecutor {
       throw atIndex(run.transactions.length, e);
     }
     const result = await run.finish();
-    return {transactions: run.transactions, result, skipped};
+    return {block: {transactions: run.transactions, result, skipped}};
   }
 
   /**
@@ -177,6 +224,7 @@ export class BlockExecutor {
       parentStateRoot,
       ...(trace ? {trace} : {}),
       ancestry: this.ancestry,
+      nativeContracts: this.nativeContracts,
     });
   }
 }

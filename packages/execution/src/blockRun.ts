@@ -8,6 +8,7 @@ import {bloomOr, LOGS_BLOOM_LENGTH, Receipt, type Transaction} from "@xchain/pri
 import type {StateSession, StateSource} from "@xchain/state";
 import {createBlockEvm, evmBlock} from "./evm.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
+import type {NativeContractsMode} from "./options.ts";
 import {applyRemascTransaction} from "./remasc.ts";
 import {receiptsRoot, transactionsRoot} from "./roots.ts";
 import type {OpcodeTraceSink} from "./tracing/tracedOpcodes.ts";
@@ -39,6 +40,8 @@ export interface BlockRunSetup {
   trace?: OpcodeTraceSink;
   /** A forked chain's hashes at and below the fork block (BLOCKHASH). */
   ancestry?: ForkAncestry | undefined;
+  /** What a message to an RSK native contract does (`BlockExecutorOptions.nativeContracts`). */
+  nativeContracts?: NativeContractsMode | undefined;
 }
 
 /** One block being executed or assembled. */
@@ -66,6 +69,7 @@ export class BlockRun {
     const evm = await createBlockEvm(setup.profile, setup.common, stateManager, setup.chain, scope, {
       ...(setup.trace ? {trace: setup.trace} : {}),
       ancestry: setup.ancestry,
+      nativeContracts: setup.nativeContracts,
     });
     const env: TransactionEnvironment = {
       evm,

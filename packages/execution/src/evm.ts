@@ -6,6 +6,8 @@ import {bigIntToFixedBytes} from "@xchain/utils";
 import {profileParams} from "./common.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
 import type {BlockScope} from "./gas/types.ts";
+import type {NativeContractsMode} from "./options.ts";
+import {unavailableNativeContracts} from "./precompiles/unavailable.ts";
 import {type PreemptionSlot, preemptibleOpcodes} from "./preemptibleOpcodes.ts";
 import {type OpcodeTraceSink, tracedOpcodes} from "./tracing/tracedOpcodes.ts";
 import type {ExecutionBlockContext, ExecutionChainView, ForkAncestry} from "./types.ts";
@@ -58,6 +60,8 @@ export interface EvmExtras {
   trace?: OpcodeTraceSink;
   /** A forked chain: BLOCKHASH at or below the fork block reads the upstream's hashes. */
   ancestry?: ForkAncestry | undefined;
+  /** `unavailable` (fork mode): a message to an RSK native contract throws (precompiles/unavailable.ts). */
+  nativeContracts?: NativeContractsMode | undefined;
 }
 
 /** A fresh EVM for one block (or one call) over `stateManager`. */
@@ -74,12 +78,14 @@ export function createBlockEvm(
   if (extras.trace) opcodes = tracedOpcodes(opcodes, common, extras.trace);
   // A copy, because every EVM subscribes to its Common's events.
   const evmCommon = common.copy();
+  const precompiles = profile.precompiles(common);
+  if (extras.nativeContracts === "unavailable") precompiles.push(...unavailableNativeContracts());
   return createEVM({
     common: evmCommon,
     params: profileParams(profile),
     stateManager,
     blockchain: chainAdapter(chain, extras.ancestry),
     customOpcodes: opcodes,
-    customPrecompiles: profile.precompiles(common),
+    customPrecompiles: precompiles,
   });
 }

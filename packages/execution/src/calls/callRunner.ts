@@ -18,6 +18,7 @@ import type {GasProfile} from "../gas/gasProfile.ts";
 import {gasProfileAt} from "../gas/profile.ts";
 import type {BlockScope} from "../gas/types.ts";
 import {intrinsicGas} from "../intrinsic.ts";
+import type {NativeContractsMode} from "../options.ts";
 import type {PreemptionSlot} from "../preemptibleOpcodes.ts";
 import {createOpcodeTraceSink} from "../tracing/traceBlock.ts";
 import {traceMessage} from "../tracing/traceMessage.ts";
@@ -63,6 +64,8 @@ export class CallRunner {
     private readonly commons: ProfileCommons,
     /** A forked chain's hashes at and below the fork block (BLOCKHASH). */
     private readonly ancestry?: ForkAncestry,
+    /** What a message to an RSK native contract does (`BlockExecutorOptions.nativeContracts`). */
+    private readonly nativeContracts: NativeContractsMode = "inert",
   ) {}
 
   /** `BlockExecutor.call`: checks only the intrinsic gas (`TransactionInvalidError`), then runs the message. */
@@ -94,7 +97,12 @@ export class CallRunner {
       if (input.overrides) await applyStateOverride(state, input.overrides);
       const scope: BlockScope = {selfDestructed: new Set<string>()};
       const sink = createOpcodeTraceSink();
-      const extras = {preemption: {current: preemption}, trace: sink, ancestry: this.ancestry};
+      const extras = {
+        preemption: {current: preemption},
+        trace: sink,
+        ancestry: this.ancestry,
+        nativeContracts: this.nativeContracts,
+      };
       const evm = await createBlockEvm(profile, common, state, input.chain, scope, extras);
       return await traceMessage(this.environment(evm, block, scope), sink, message, tracer);
     } finally {
@@ -161,7 +169,11 @@ export class CallRunner {
     };
     const preemption: PreemptionSlot = {current: undefined};
     const state = new OverlayStateManager(reader);
-    const evm = await createBlockEvm(profile, common, state, delegate, scope, {preemption, ancestry: this.ancestry});
+    const evm = await createBlockEvm(profile, common, state, delegate, scope, {
+      preemption,
+      ancestry: this.ancestry,
+      nativeContracts: this.nativeContracts,
+    });
     return {profile, common, evm, state, scope, chain: view, preemption};
   }
 
