@@ -10,6 +10,7 @@
  *   0x02 ‖ chain id (32) ‖ fork hash (32) ‖ 0x03 ‖ address ‖ slot → flags (1) ‖ value (32)
  *   0x02 ‖ chain id (32) ‖ fork hash (32) ‖ 0x04 ‖ code hash → code
  *   0x02 ‖ chain id (32) ‖ fork hash (32) ‖ 0x05 ‖ number (8) → block hash (32), for numbers up to the fork block
+ *   0x02 ‖ chain id (32) ‖ fork hash (32) ‖ 0x06 ‖ address ‖ key (32) → the raw stored bytes (rskj's, any length; empty: none)
  *
  * Flag bit 0 says the value was verified by a proof against the fork block's state root. Only fetched values
  * are written here: the forked state's own writes never are.
@@ -54,6 +55,7 @@ const ACCOUNT = 0x02;
 const STORAGE = 0x03;
 const CODE = 0x04;
 const BLOCK_HASH = 0x05;
+const STORAGE_BYTES = 0x06;
 const VERIFIED = 0x01;
 
 export class ForkCache {
@@ -191,6 +193,14 @@ export class ForkScope {
 
   putBlockHash(number: number, hash: Uint8Array): Promise<void> {
     return this.cache.put(this.key(BLOCK_HASH, numberKey(number)), hash);
+  }
+
+  storageBytes(address: Uint8Array, key: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.cache.get(this.key(STORAGE_BYTES, address, key));
+  }
+
+  putStorageBytes(address: Uint8Array, key: Uint8Array, value: Uint8Array): Promise<void> {
+    return this.cache.put(this.key(STORAGE_BYTES, address, key), value);
   }
 
   private key(kind: number, ...parts: Uint8Array[]): Uint8Array {
