@@ -8,7 +8,9 @@
  * of a block that is not stored -32600 (docs/protocol/errors.md); a transaction built from the
  * request that the legacy encoding refuses -32602 (docs/rpc.md §7); a simulated message the
  * execution refuses before running it -32000, as any execution that fails other than by revert
- * (docs/rpc.md §7); a ban target the peer scoring refuses -32602 (rskj's `invalid banned address`);
+ * (docs/rpc.md §7), and so is a message that reaches a native contract a fork cannot execute
+ * (docs/forking.md §6); a read of a fork's upstream that fails (unreachable, refused, a bad or
+ * unverifiable answer, an offline cache miss) -32000 naming the upstream and the key (docs/forking.md §1.3); a ban target the peer scoring refuses -32602 (rskj's `invalid banned address`);
  * a call stopped by its timeout or its client leaving -32011; a keystore whose key derivations are
  * all taken -32005 (docs/protocol/keystore.md §5), any other keystore refusal (a wrong passphrase,
  * a corrupt keyfile, a locked account) -32000 with its reason. A database that cannot serve the
@@ -28,6 +30,7 @@ import type {
   BlockExecutionErrorCode,
   CallWorkerErrorCode,
   ExecutionInterruptedCode,
+  NativeContractErrorCode,
   TransactionInvalidCode,
 } from "@xchain/execution";
 import type {BitcoinDecodeErrorCode, MergedMiningErrorCode} from "@xchain/merged-mining";
@@ -42,7 +45,7 @@ import type {
   TransactionDecodeErrorCode,
   TransactionSignatureErrorCode,
 } from "@xchain/primitives";
-import type {StateErrorCode} from "@xchain/state";
+import type {ForkErrorCode, StateErrorCode} from "@xchain/state";
 import type {TxPoolErrorCode} from "@xchain/txpool";
 import {type HexErrorCode, type Logger, NodeError} from "@xchain/utils";
 import type {GatewayErrorCode} from "./gateway/keysFile.ts";
@@ -55,6 +58,7 @@ import type {TlsConfigErrorCode} from "./transport/tls.ts";
 type MappedCode =
   | `${BlockErrorCode | ChainErrorCode | GenesisErrorCode | DatabaseErrorCode}`
   | `${BlockExecutionErrorCode | CallWorkerErrorCode | ExecutionInterruptedCode | TransactionInvalidCode}`
+  | `${NativeContractErrorCode | ForkErrorCode}`
   | `${BitcoinDecodeErrorCode | MergedMiningErrorCode | MinerErrorCode | P2PErrorCode}`
   | `${BlockDecodeErrorCode | HeaderDecodeErrorCode | NumberErrorCode | ReceiptDecodeErrorCode | RlpErrorCode}`
   | `${TransactionDecodeErrorCode | TransactionSignatureErrorCode | StateErrorCode | TxPoolErrorCode | HexErrorCode}`
@@ -125,6 +129,8 @@ const WIRE: Record<MappedCode, Wire> = {
   TX_INVALID_INSUFFICIENT_BALANCE: "server",
   TX_INVALID_UNEXPECTED_REMASC: "server",
   EXEC_INTERRUPTED_ABORTED: "timeout",
+  // Fork mode: the message reached a native contract, which the node cannot execute (its name and address said).
+  EXECUTION_NATIVE_CONTRACT_UNAVAILABLE: "server",
   BLOCK_EXEC_INVALID_TRANSACTION: "fault",
   BLOCK_EXEC_MISSING_REMASC: "fault",
   BLOCK_EXEC_REMASC_UNDERFUNDED: "fault",
@@ -221,6 +227,18 @@ const WIRE: Record<MappedCode, Wire> = {
   // earlier fork is not readable on this one: -32000 saying so.
   STATE_FORK_PROOF_UNAVAILABLE: "server",
   STATE_FORK_BASE_MISMATCH: "server",
+  // A fork's upstream read that failed, each error naming the upstream and the key. A block above the fork
+  // block is never asked of the upstream by the node's own reads: a fault.
+  FORK_UPSTREAM_UNREACHABLE: "server",
+  FORK_UPSTREAM_HTTP_STATUS: "server",
+  FORK_UPSTREAM_BAD_ANSWER: "server",
+  FORK_UPSTREAM_ERROR_ANSWER: "server",
+  FORK_UPSTREAM_METHOD_UNAVAILABLE: "server",
+  FORK_BLOCK_NOT_FOUND: "server",
+  FORK_BLOCK_ABOVE_FORK: "fault",
+  FORK_PROOFS_UNAVAILABLE: "server",
+  FORK_PROOF_INVALID: "server",
+  FORK_OFFLINE_MISS: "server",
   // @xchain/txpool: every refusal, with its reason.
   TXPOOL_TOO_LARGE: "rejected",
   TXPOOL_DECODE: "rejected",

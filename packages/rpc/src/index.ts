@@ -3,6 +3,7 @@ export type {
   AdminNodeInfo,
   AdminPeerInfo,
   DevWallet,
+  ForkNativeStorage,
   HealthProbe,
   Keystore,
   LoggingSwitch,

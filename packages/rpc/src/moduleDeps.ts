@@ -19,12 +19,29 @@ import type {RpcOptions} from "./options.ts";
 export type ModuleDeps = Required<
   Omit<
     RpcDeps,
-    "miner" | "impersonation" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "peerAdmin" | "health" | "logging"
+    | "miner"
+    | "impersonation"
+    | "pendingBlock"
+    | "wallet"
+    | "keystore"
+    | "scoring"
+    | "peerAdmin"
+    | "health"
+    | "logging"
+    | "forkNativeStorage"
   >
 > &
   Pick<
     RpcDeps,
-    "miner" | "impersonation" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "peerAdmin" | "logging"
+    | "miner"
+    | "impersonation"
+    | "pendingBlock"
+    | "wallet"
+    | "keystore"
+    | "scoring"
+    | "peerAdmin"
+    | "logging"
+    | "forkNativeStorage"
   > & {
     options: RpcOptions;
     events: EventHub;

@@ -8,13 +8,15 @@ import {DatabaseError, DatabaseErrorCode} from "@xchain/db";
 import {
   ExecutionInterruptedCode,
   ExecutionInterruptedError,
+  NativeContractErrorCode,
+  NativeContractUnavailableError,
   TransactionInvalidCode,
   TransactionInvalidError,
 } from "@xchain/execution";
 import {MinerError, MinerErrorCode} from "@xchain/miner";
 import {P2PError, P2PErrorCode} from "@xchain/p2p";
 import {RlpError, RlpErrorCode, TransactionDecodeError, TransactionDecodeErrorCode} from "@xchain/primitives";
-import {StateError, StateErrorCode} from "@xchain/state";
+import {ForkError, ForkErrorCode, StateError, StateErrorCode} from "@xchain/state";
 import {TxPoolError, TxPoolErrorCode} from "@xchain/txpool";
 import {NodeError, noopLogger} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
@@ -80,6 +82,46 @@ const TABLE: [string, Error, number][] = [
       `the state ${HASH} is forked from another base`,
     ),
     -32000,
+  ],
+  // Fork mode (docs/forking.md §6, §1.3): a native contract the fork cannot execute, an upstream that fails a read.
+  [
+    "NativeContractUnavailableError",
+    new NativeContractUnavailableError(
+      {
+        code: NativeContractErrorCode.UNAVAILABLE,
+        address: "0x0000000000000000000000000000000001000006",
+        name: "Bridge",
+      },
+      "the native contract Bridge (0x0000000000000000000000000000000001000006) cannot be executed in fork mode",
+    ),
+    -32000,
+  ],
+  [
+    "ForkError UPSTREAM_METHOD_UNAVAILABLE",
+    new ForkError(
+      {
+        code: ForkErrorCode.UPSTREAM_METHOD_UNAVAILABLE,
+        url: "http://127.0.0.1:4444",
+        key: "storage bytes 0x01",
+        method: "rsk_getStorageBytesAt",
+        rpcMessage: "no",
+      },
+      "upstream http://127.0.0.1:4444 does not serve rsk_getStorageBytesAt",
+    ),
+    -32000,
+  ],
+  [
+    "ForkError UPSTREAM_UNREACHABLE",
+    new ForkError(
+      {code: ForkErrorCode.UPSTREAM_UNREACHABLE, url: "http://127.0.0.1:4444", key: "k", attempts: 6, reason: "x"},
+      "upstream http://127.0.0.1:4444: reading account 0x01 failed 6 times (ECONNREFUSED)",
+    ),
+    -32000,
+  ],
+  [
+    "ForkError BLOCK_ABOVE_FORK",
+    new ForkError({code: ForkErrorCode.BLOCK_ABOVE_FORK, number: 9, forkNumber: 8}),
+    -32603,
   ],
   // Faults of the node: a closed database, stored data that does not decode.
   ["DatabaseError FAILED", new DatabaseError({code: DatabaseErrorCode.FAILED, path: "/db", reason: "closed"}), -32603],

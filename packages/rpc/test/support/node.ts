@@ -8,7 +8,7 @@ import {Chain, defaultChainOptions} from "@xchain/chain";
 import {type Chainspec, type GenesisParams, getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
 import {MemoryStore} from "@xchain/db";
-import {BlockExecutor} from "@xchain/execution";
+import {BlockExecutor, type BlockExecutorOptions} from "@xchain/execution";
 import {defaultMinerOptions, ImpersonatedAccounts, Miner, type MinerOptions} from "@xchain/miner";
 import {type Block, Transaction, type TransactionValues} from "@xchain/primitives";
 import {defaultStateOptions, StateDatabase} from "@xchain/state";
@@ -39,6 +39,8 @@ export interface TestNodeOptions {
   miner?: Partial<MinerOptions>;
   /** The chainspec RPC is told (module defaults); the chain itself is always regtest. */
   rpcChainspec?: Chainspec;
+  /** The executor's options (fork mode's `nativeContracts: "unavailable"`); its defaults otherwise. */
+  executor?: Partial<BlockExecutorOptions>;
   /** Wraps the node's executor before RPC gets it (a test watching what RPC asks of it). */
   wrapExecutor?: (executor: BlockExecutor) => RpcDeps["executor"];
   deps?: Partial<RpcDeps>;
@@ -63,7 +65,7 @@ export class TestNode {
     const state = new StateDatabase(defaultStateOptions, {store});
     const genesis = options.genesis ?? regtestGenesis;
     const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis, state});
-    const executor = new BlockExecutor({}, {chainspec: regtest, state});
+    const executor = new BlockExecutor(options.executor ?? {}, {chainspec: regtest, state});
     // The dev controls as the miner's option says (regtest: on), whether or not a miner runs.
     const impersonation = new ImpersonatedAccounts({devControls: options.miner?.devControls ?? true});
     const txpool = new TxPool(defaultTxPoolOptions, {chainspec: regtest, chain, impersonation});

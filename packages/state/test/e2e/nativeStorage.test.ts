@@ -5,9 +5,8 @@
 import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {setLengthLeft} from "@ethereumjs/util";
 import {MemoryStore, WriteBatch} from "@xchain/db";
-import {FakeBlockEndpoint, readJsonVector} from "@xchain/test-utils";
+import {FakeBlockEndpoint, rskjForkBlock, serveRskjState} from "@xchain/test-utils";
 import {bigIntToFixedBytes, bytesToHex, hexToBytes, toData, utf8ToBytes} from "@xchain/utils";
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from "vitest";
 import {ForkError, ForkErrorCode} from "../../src/fork/errors.ts";
@@ -22,32 +21,16 @@ const CHAIN_HEAD = toData(bigIntToFixedBytes(BigInt(toData(utf8ToBytes("blockSto
 const FEE_PER_KB = toData(bigIntToFixedBytes(BigInt(toData(utf8ToBytes("feePerKb"))), 32));
 // A StoredBlock V2: 32-byte chain work ‖ 4-byte height ‖ 80-byte Bitcoin header.
 const STORED_BLOCK = `0x${"00".repeat(31)}02${"00000000"}${"ab".repeat(80)}`;
-const RSKJ_VERSION = "RskJ/9.0.3/Linux/Java1.8/ARROWHEAD-f4e1af5";
-
-const vector = readJsonVector<{blocks: {number: number; rpcJson: {hash: string}}[]}>(
-  "testnet-blocks-from-rpc-json.json",
-);
-const forkBlock = vector.blocks[vector.blocks.length - 1] as {number: number; rpcJson: {hash: string}};
+const BALANCE = 0x1b1ae4d6e2ef5000000n;
+const forkBlock = rskjForkBlock();
 
 const upstream = new FakeBlockEndpoint();
 let url = "";
 const sources: ForkSource[] = [];
-/** rsk_getStorageBytesAt's values by key; undefined: the method is disabled, as rskj ships it. */
-let rawStorage: Map<string, string> | undefined;
 
-function serveRskj(): void {
-  upstream.blocks.set(forkBlock.number, forkBlock.rpcJson);
-  upstream.methods.set("web3_clientVersion", () => RSKJ_VERSION);
-  upstream.methods.set("eth_chainId", () => "0x1f");
-  // rskj's eth_getStorageAt: the stored value as a word (shorter ones left-padded, longer ones cut to 32 bytes).
-  upstream.methods.set("eth_getStorageAt", ([, key]) => {
-    const stored = hexToBytes(rawStorage?.get(String(key)) ?? "0x");
-    return toData(stored.length >= 32 ? stored.subarray(0, 32) : setLengthLeft(stored, 32));
-  });
-  upstream.methods.set("eth_getBalance", () => "0x1b1ae4d6e2ef5000000");
-  upstream.methods.set("eth_getTransactionCount", () => "0x0");
-  upstream.methods.set("eth_getCode", () => "0x");
-  if (rawStorage) upstream.methods.set("rsk_getStorageBytesAt", ([, key]) => rawStorage?.get(String(key)) ?? "0x0");
+/** Serves rskj's state, with rsk_getStorageBytesAt enabled (`storage`) or disabled as rskj ships it. */
+function serve(storage: Map<string, string> | undefined): void {
+  serveRskjState(upstream, {block: forkBlock, storage, balance: BALANCE});
 }
 
 async function open(cacheDir: string, opts: Partial<ForkSourceOptions> = {}): Promise<ForkSource> {
@@ -84,11 +67,12 @@ afterAll(() => upstream.stop());
 
 beforeEach(() => {
   upstream.reset();
-  rawStorage = new Map([
-    [CHAIN_HEAD, STORED_BLOCK],
-    [FEE_PER_KB, "0x82c350"],
-  ]);
-  serveRskj();
+  serve(
+    new Map([
+      [CHAIN_HEAD, STORED_BLOCK],
+      [FEE_PER_KB, "0x82c350"],
+    ]),
+  );
 });
 
 afterEach(async () => {
@@ -124,8 +108,7 @@ describe("ForkSource.storageBytes against an rskj upstream", () => {
   });
 
   it("a disabled rsk_getStorageBytesAt is reported naming the method and the upstream, and not remembered", async () => {
-    rawStorage = undefined;
-    upstream.methods.delete("rsk_getStorageBytesAt");
+    serve(undefined);
     const source = await open(cacheDir());
     const refused = await failure(source.storageBytes(bridge, hexToBytes(CHAIN_HEAD)));
     expect(refused.type).toEqual({
@@ -141,8 +124,7 @@ describe("ForkSource.storageBytes against an rskj upstream", () => {
         "the method rsk_getStorageBytesAt does not exist/is not available",
     );
     // Once the upstream serves it, the next read gets the value.
-    rawStorage = new Map([[CHAIN_HEAD, STORED_BLOCK]]);
-    serveRskj();
+    serve(new Map([[CHAIN_HEAD, STORED_BLOCK]]));
     expect(toData(await source.storageBytes(bridge, hexToBytes(CHAIN_HEAD)))).toBe(STORED_BLOCK);
   });
 
@@ -166,7 +148,7 @@ describe("the Bridge's words through the forked state (eth_getStorageAt on a for
     const start = await state.forkRoot(base.id);
     await store.write(new WriteBatch().append(start.writes));
     const reader = await state.reader(start.root, common);
-    expect((await reader.getAccount(bridge))?.balance).toBe(0x1b1ae4d6e2ef5000000n);
+    expect((await reader.getAccount(bridge))?.balance).toBe(BALANCE);
     expect(bytesToHex(await reader.getStorage(bridge, hexToBytes(CHAIN_HEAD)))).toBe(STORED_BLOCK.slice(2, 66));
     expect(await reader.getStorage(bridge, hexToBytes(FEE_PER_KB))).toEqual(hexToBytes(`0x${"00".repeat(29)}82c350`));
     const asked = upstream.calls.filter((c) => c.method === "eth_getStorageAt").map((c) => c.params);
