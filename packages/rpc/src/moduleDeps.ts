@@ -12,37 +12,24 @@ import type {SubscriptionManager} from "./filters/subscriptions.ts";
 import type {ExecutionSlots} from "./limits/executionSlots.ts";
 import type {RpcOptions} from "./options.ts";
 
+/** The dependencies a node may go without: modules read them as they are, absent included. */
+type OptionalDeps =
+  | "miner"
+  | "impersonation"
+  | "pendingBlock"
+  | "wallet"
+  | "keystore"
+  | "scoring"
+  | "peerAdmin"
+  | "logging"
+  | "forkNativeStorage";
+
 /**
  * What namespace modules pick from: the dependencies with defaults applied, the options and the
  * server's services. The transports' own dependency (`health`) is not theirs.
  */
-export type ModuleDeps = Required<
-  Omit<
-    RpcDeps,
-    | "miner"
-    | "impersonation"
-    | "pendingBlock"
-    | "wallet"
-    | "keystore"
-    | "scoring"
-    | "peerAdmin"
-    | "health"
-    | "logging"
-    | "forkNativeStorage"
-  >
-> &
-  Pick<
-    RpcDeps,
-    | "miner"
-    | "impersonation"
-    | "pendingBlock"
-    | "wallet"
-    | "keystore"
-    | "scoring"
-    | "peerAdmin"
-    | "logging"
-    | "forkNativeStorage"
-  > & {
+export type ModuleDeps = Required<Omit<RpcDeps, OptionalDeps | "health">> &
+  Pick<RpcDeps, OptionalDeps> & {
     options: RpcOptions;
     events: EventHub;
     filters: FilterManager;

@@ -5,8 +5,7 @@
  * no code, and storage from a map of raw stored values: `rsk_getStorageBytesAt` answers them whole (`"0x0"`
  * for none), `eth_getStorageAt` as words (shorter values left-padded, longer ones cut to 32 bytes).
  */
-import {setLengthLeft} from "@ethereumjs/util";
-import {hexToBytes, toData} from "@xchain/utils";
+import {concatBytes, hexToBytes, toData} from "@xchain/utils";
 import type {FakeBlockEndpoint} from "./fakeBlockEndpoint.ts";
 import {readJsonVector} from "./vectors.ts";
 
@@ -41,7 +40,9 @@ export function serveRskjState(
   endpoint.methods.set("eth_getCode", () => "0x");
   endpoint.methods.set("eth_getStorageAt", ([, key]) => {
     const stored = hexToBytes(storage?.get(String(key)) ?? "0x");
-    return toData(stored.length >= 32 ? stored.subarray(0, 32) : setLengthLeft(stored, 32));
+    return toData(
+      stored.length >= 32 ? stored.subarray(0, 32) : concatBytes(new Uint8Array(32 - stored.length), stored),
+    );
   });
   if (storage) endpoint.methods.set("rsk_getStorageBytesAt", ([, key]) => storage.get(String(key)) ?? "0x0");
   else endpoint.methods.delete("rsk_getStorageBytesAt");

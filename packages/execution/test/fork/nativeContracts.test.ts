@@ -69,14 +69,15 @@ const input = (to: Uint8Array, data: Uint8Array = new Uint8Array(0), value = 0n)
 const relayData = (signature: string, ...args: (bigint | Uint8Array)[]) =>
   calldata(selectors[signature] as Uint8Array, ...args);
 
-async function unavailable(run: Promise<unknown>): Promise<NativeContractUnavailableError> {
-  const error = await run.then(
-    () => undefined,
-    (e: unknown) => e,
+/** The NativeContractUnavailableError `run` rejects with. */
+const unavailable = (run: Promise<unknown>): Promise<NativeContractUnavailableError> =>
+  run.then(
+    () => expect.unreachable("the message ran"),
+    (e: unknown) => {
+      expect(e).toBeInstanceOf(NativeContractUnavailableError);
+      return e as NativeContractUnavailableError;
+    },
   );
-  expect(error).toBeInstanceOf(NativeContractUnavailableError);
-  return error as NativeContractUnavailableError;
-}
 
 function expectBridge(error: NativeContractUnavailableError): void {
   expect(error.type).toEqual({

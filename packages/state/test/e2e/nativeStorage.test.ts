@@ -33,31 +33,26 @@ function serve(storage: Map<string, string> | undefined): void {
   serveRskjState(upstream, {block: forkBlock, storage, balance: BALANCE});
 }
 
+/** A source on `cacheDir` at the fork block, closed after the test. */
 async function open(cacheDir: string, opts: Partial<ForkSourceOptions> = {}): Promise<ForkSource> {
-  const source = await ForkSource.open({
-    ...defaultForkSourceOptions,
-    url,
-    block: forkBlock.number,
-    cacheDir,
-    retries: 1,
-    ...opts,
-  });
-  sources.push(source);
-  return source;
+  const options = {...defaultForkSourceOptions, url, block: forkBlock.number, cacheDir, retries: 1};
+  sources.push(await ForkSource.open({...options, ...opts}));
+  return sources[sources.length - 1] as ForkSource;
 }
 
 const cacheDir = () => mkdtempSync(join(tmpdir(), "xchain-native-storage-"));
 const bridge = hexToBytes(BRIDGE);
 const rawCalls = () => upstream.calls.filter((c) => c.method === "rsk_getStorageBytesAt");
 
-async function failure(read: Promise<unknown>): Promise<ForkError> {
-  const error = await read.then(
-    () => undefined,
-    (e: unknown) => e,
+/** The ForkError `read` rejects with. */
+const failure = (read: Promise<unknown>): Promise<ForkError> =>
+  read.then(
+    () => expect.unreachable("the read succeeded"),
+    (e: unknown) => {
+      expect(e).toBeInstanceOf(ForkError);
+      return e as ForkError;
+    },
   );
-  expect(error).toBeInstanceOf(ForkError);
-  return error as ForkError;
-}
 
 beforeAll(async () => {
   url = await upstream.start();
