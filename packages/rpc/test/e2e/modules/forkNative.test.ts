@@ -12,8 +12,8 @@ import {join} from "node:path";
 import {defaultForkSourceOptions, ForkSource} from "@xchain/state";
 import {FakeBlockEndpoint, rskjForkBlock, serveRskjState} from "@xchain/test-utils";
 import {bigIntToFixedBytes, toData, utf8ToBytes} from "@xchain/utils";
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import {alice} from "../../support/fixture.ts";
+import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
+import {alice, bob} from "../../support/fixture.ts";
 import {TestNode} from "../../support/node.ts";
 
 const BRIDGE = "0x0000000000000000000000000000000001000006";
@@ -100,6 +100,31 @@ describe("calls into native contracts on a fork", () => {
   it("outside fork mode a native contract is an inert account, as before", async () => {
     expect(await plain.result("eth_call", [{to: BRIDGE, data: "0x01"}, "latest"])).toBe("0x");
     expect(await plain.result("eth_call", relayCall(BRIDGE))).toBe(word("0x01"));
+  });
+});
+
+describe("transactions into native contracts on a fork", () => {
+  it("the automining miner skips one (it stays pending, unmined) and mines the others", async () => {
+    const mining = await TestNode.start({
+      executor: {nativeContracts: "unavailable"},
+      miner: {enabled: true, autoMine: true, pendingDebounceMs: 0},
+    });
+    try {
+      const [from, other] = [toData(alice.address), toData(bob.address)];
+      const pegOut = await mining.result("eth_sendTransaction", [{from, to: BRIDGE, value: "0x1"}]);
+      const transfer = await mining.result("eth_sendTransaction", [{from: other, to: RELAY, value: "0x1"}]);
+      await vi.waitFor(
+        async () => expect(await mining.result("eth_getTransactionReceipt", [transfer])).not.toBeNull(),
+        {
+          timeout: 20_000,
+        },
+      );
+      expect(await mining.result("eth_getTransactionReceipt", [pegOut])).toBeNull();
+      expect((await mining.result("eth_getTransactionByHash", [pegOut])).blockNumber).toBeNull();
+      expect(await mining.result("eth_getBalance", [RELAY, "latest"])).toBe("0x1");
+    } finally {
+      await mining.close();
+    }
   });
 });
 
