@@ -20,6 +20,7 @@ export type {BlockExecutorApi} from "./import/executeOnParent.ts";
 export {type ChainOptions, defaultChainOptions} from "./options.ts";
 export {
   type ChainEvents,
+  type ChainFork,
   type ChainHead,
   type ChainReader,
   type HeadStateEditor,

@@ -16,7 +16,7 @@ import {
   TransactionInvalidError,
 } from "./errors.ts";
 import {gasProfileAt} from "./gas/profile.ts";
-import {type BlockExecutorOptions, defaultBlockExecutorOptions, type NativeContractsMode} from "./options.ts";
+import type {BlockExecutorOptions} from "./options.ts";
 import {createOpcodeTraceSink, type TraceScope, traceBlock} from "./tracing/traceBlock.ts";
 import type {OpcodeTraceSink} from "./tracing/tracedOpcodes.ts";
 import type {ExecutionTracer} from "./tracing/types.ts";
@@ -29,7 +29,6 @@ import type {
   ExecuteBlockInput,
   ExecutionBlockContext,
   ExecutionChainView,
-  ForkAncestry,
   TransactionOutcome,
 } from "./types.ts";
 
@@ -48,40 +47,28 @@ export interface BlockExecutorModules {
   chainspec: Chainspec;
   /** The world state blocks run on. */
   state: StateSource;
-  /** A forked chain: the upstream's hashes at and below the fork block, which BLOCKHASH reads there. */
-  forkAncestry?: ForkAncestry;
 }
 
 /** One pass of block assembly: the block, or the candidate that stopped on a native contract (fork mode). */
 type AssemblyPass = {block: AssembledBlock} | {stopped: Transaction; error: NativeContractUnavailableError};
 
 /**
- * Executes and assembles blocks of one network. With `nativeContracts: "unavailable"` (fork mode) a message
- * reaching an RSK native contract stops with `NativeContractUnavailableError`: calls and estimates reject
- * with it, assembly skips the transaction with it as reason, and execution of a block holding one fails.
+ * Executes and assembles blocks of one network. On a forked chain (a chain view with `forkAncestry`) a
+ * message reaching an RSK native contract stops with `NativeContractUnavailableError`: calls and
+ * estimates reject with it, assembly skips the transaction with it as reason, and execution of a block
+ * holding one fails (docs/forking.md §6).
  */
 export class BlockExecutor {
   readonly chainspec: Chainspec;
   private readonly stateSource: StateSource;
   private readonly commons: ProfileCommons;
   private readonly calls: CallRunner;
-  private readonly ancestry: ForkAncestry | undefined;
-  private readonly nativeContracts: NativeContractsMode;
 
-  constructor(opts: Partial<BlockExecutorOptions>, modules: BlockExecutorModules) {
-    const options = {...defaultBlockExecutorOptions, ...opts};
+  constructor(_opts: BlockExecutorOptions, modules: BlockExecutorModules) {
     this.chainspec = modules.chainspec;
     this.stateSource = modules.state;
     this.commons = new ProfileCommons(modules.chainspec);
-    this.ancestry = modules.forkAncestry;
-    this.nativeContracts = options.nativeContracts;
-    this.calls = new CallRunner(
-      modules.chainspec,
-      modules.state,
-      this.commons,
-      modules.forkAncestry,
-      options.nativeContracts,
-    );
+    this.calls = new CallRunner(modules.chainspec, modules.state, this.commons);
   }
 
   /** The Common in force at `height` (one per gas profile, reused: docs/dependencies.md §5.1). */
@@ -123,7 +110,7 @@ export class BlockExecutor {
   /**
    * Builds a block from `candidates` in order: invalid ones are skipped with their reason (a
    * sender's later transactions then fail their nonce check too), the REMASC transaction is appended.
-   * In fork mode a candidate that reaches a native contract stops in the middle of its execution,
+   * On a forked chain a candidate that reaches a native contract stops in the middle of its execution,
    * leaving the block's EVM and state mid-message: assembly starts over on a fresh session without it
    * (skipped with `NativeContractUnavailableError`), so such candidates cost one pass each.
    */
@@ -223,8 +210,6 @@ export class BlockExecutor {
       chain,
       parentStateRoot,
       ...(trace ? {trace} : {}),
-      ancestry: this.ancestry,
-      nativeContracts: this.nativeContracts,
     });
   }
 }

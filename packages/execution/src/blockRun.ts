@@ -8,7 +8,6 @@ import {bloomOr, LOGS_BLOOM_LENGTH, Receipt, type Transaction} from "@xchain/pri
 import type {StateSession, StateSource} from "@xchain/state";
 import {createBlockEvm, evmBlock} from "./evm.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
-import type {NativeContractsMode} from "./options.ts";
 import {applyRemascTransaction} from "./remasc.ts";
 import {receiptsRoot, transactionsRoot} from "./roots.ts";
 import type {OpcodeTraceSink} from "./tracing/tracedOpcodes.ts";
@@ -19,13 +18,7 @@ import {
   type TransactionEnvironment,
   validateTransaction,
 } from "./transactionExecutor.ts";
-import type {
-  BlockExecutionResult,
-  ExecutionBlockContext,
-  ExecutionChainView,
-  ForkAncestry,
-  TransactionOutcome,
-} from "./types.ts";
+import type {BlockExecutionResult, ExecutionBlockContext, ExecutionChainView, TransactionOutcome} from "./types.ts";
 
 /** Where a block runs: its network, gas profile and Common, and the state it starts from. */
 export interface BlockRunSetup {
@@ -38,10 +31,6 @@ export interface BlockRunSetup {
   parentStateRoot: Uint8Array;
   /** Tracing: the EVM reports its message-making opcodes, and the session is a fresh one (not import's warm one). */
   trace?: OpcodeTraceSink;
-  /** A forked chain's hashes at and below the fork block (BLOCKHASH). */
-  ancestry?: ForkAncestry | undefined;
-  /** What a message to an RSK native contract does (`BlockExecutorOptions.nativeContracts`). */
-  nativeContracts?: NativeContractsMode | undefined;
 }
 
 /** One block being executed or assembled. */
@@ -68,8 +57,6 @@ export class BlockRun {
     const scope = {selfDestructed: new Set<string>()};
     const evm = await createBlockEvm(setup.profile, setup.common, stateManager, setup.chain, scope, {
       ...(setup.trace ? {trace: setup.trace} : {}),
-      ancestry: setup.ancestry,
-      nativeContracts: setup.nativeContracts,
     });
     const env: TransactionEnvironment = {
       evm,

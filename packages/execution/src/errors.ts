@@ -84,8 +84,8 @@ export class ExecutionInterruptedError extends NodeError<ExecutionInterruptedErr
 /** Why a message to an RSK native contract did not run. */
 export enum NativeContractErrorCode {
   /**
-   * Fork mode (`BlockExecutorOptions.nativeContracts` "unavailable"): the message reached a native
-   * contract, which xchain does not execute and a fork cannot ask its upstream to run (docs/forking.md §6).
+   * On a forked chain (a chain view with `forkAncestry`): the message reached a native contract, which
+   * xchain does not execute and a fork cannot ask its upstream to run (docs/forking.md §6).
    */
   UNAVAILABLE = "EXECUTION_NATIVE_CONTRACT_UNAVAILABLE",
 }

@@ -6,11 +6,10 @@ import {bigIntToFixedBytes} from "@xchain/utils";
 import {profileParams} from "./common.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
 import type {BlockScope} from "./gas/types.ts";
-import type {NativeContractsMode} from "./options.ts";
 import {unavailableNativeContracts} from "./precompiles/unavailable.ts";
 import {type PreemptionSlot, preemptibleOpcodes} from "./preemptibleOpcodes.ts";
 import {type OpcodeTraceSink, tracedOpcodes} from "./tracing/tracedOpcodes.ts";
-import type {ExecutionBlockContext, ExecutionChainView, ForkAncestry} from "./types.ts";
+import type {ExecutionBlockContext, ExecutionChainView} from "./types.ts";
 
 /** The block object @ethereumjs/evm reads its block opcodes from. */
 export type EvmBlock = NonNullable<EVMRunCallOpts["block"]>;
@@ -39,9 +38,11 @@ export function evmBlock(block: ExecutionBlockContext): EvmBlock {
 
 // BLOCKHASH asks the blockchain for the block at a height within the last 256 (the opcode checks the
 // window); on a fork, heights at or below the fork block are the upstream's (`ForkAncestry`).
-function chainAdapter(chain: ExecutionChainView, ancestry: ForkAncestry | undefined): EVMMockBlockchainInterface {
+function chainAdapter(chain: ExecutionChainView): EVMMockBlockchainInterface {
   const adapter: EVMMockBlockchainInterface = {
     getBlock: async (number) => {
+      // Read per lookup: a call context's EVM is reused under views of successive calls (callRunner.ts).
+      const ancestry = chain.forkAncestry;
       const below = ancestry !== undefined && Number(number) <= ancestry.number;
       const hash = (await (below ? ancestry.hashAt(Number(number)) : chain.blockHash(number))) ?? ZERO_HASH;
       return {hash: () => hash};
@@ -58,10 +59,6 @@ export interface EvmExtras {
   preemption?: PreemptionSlot;
   /** Tracing: the message-making opcodes and SELFDESTRUCT report here (tracing/tracedOpcodes.ts). */
   trace?: OpcodeTraceSink;
-  /** A forked chain: BLOCKHASH at or below the fork block reads the upstream's hashes. */
-  ancestry?: ForkAncestry | undefined;
-  /** `unavailable` (fork mode): a message to an RSK native contract throws (precompiles/unavailable.ts). */
-  nativeContracts?: NativeContractsMode | undefined;
 }
 
 /** A fresh EVM for one block (or one call) over `stateManager`. */
@@ -79,12 +76,13 @@ export function createBlockEvm(
   // A copy, because every EVM subscribes to its Common's events.
   const evmCommon = common.copy();
   const precompiles = profile.precompiles(common);
-  if (extras.nativeContracts === "unavailable") precompiles.push(...unavailableNativeContracts());
+  // A forked chain's native contracts hold the upstream's state, which nothing here can run (docs/forking.md §6).
+  if (chain.forkAncestry !== undefined) precompiles.push(...unavailableNativeContracts());
   return createEVM({
     common: evmCommon,
     params: profileParams(profile),
     stateManager,
-    blockchain: chainAdapter(chain, extras.ancestry),
+    blockchain: chainAdapter(chain),
     customOpcodes: opcodes,
     customPrecompiles: precompiles,
   });

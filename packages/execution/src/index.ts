@@ -23,7 +23,7 @@ export {
 export type {GasProfile} from "./gas/gasProfile.ts";
 export {GAS_PROFILES, gasProfileAt} from "./gas/profile.ts";
 export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
-export {type BlockExecutorOptions, defaultBlockExecutorOptions, type NativeContractsMode} from "./options.ts";
+export type {BlockExecutorOptions} from "./options.ts";
 export {modexpGas} from "./precompiles/05-modexp.ts";
 export {
   isPrecompiledAddress,

@@ -3,6 +3,7 @@ export type {
   AdminNodeInfo,
   AdminPeerInfo,
   DevWallet,
+  ForkHistory,
   ForkNativeStorage,
   HealthProbe,
   Keystore,
@@ -39,6 +40,7 @@ export {MethodRegistry} from "./jsonrpc/registry.ts";
 export type {RateLimitedEvent, RequestEvent, RpcEvents} from "./jsonrpc/requestEvents.ts";
 export {KeystoreBusyCode, KeystoreBusyError, type KeystoreBusyType} from "./keystoreBusy.ts";
 export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
+export {forkHistory} from "./modules/forkHistory.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {
   DEV_METHODS,

@@ -12,7 +12,7 @@ import type {SubscriptionManager} from "./filters/subscriptions.ts";
 import type {ExecutionSlots} from "./limits/executionSlots.ts";
 import type {RpcOptions} from "./options.ts";
 
-/** The dependencies a node may go without: modules read them as they are, absent included. */
+/** The dependencies that stay optional for the modules: a node without them answers without them. */
 type OptionalDeps =
   | "miner"
   | "impersonation"
@@ -22,6 +22,7 @@ type OptionalDeps =
   | "scoring"
   | "peerAdmin"
   | "logging"
+  | "forkHistory"
   | "forkNativeStorage";
 
 /**

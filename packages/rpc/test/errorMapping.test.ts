@@ -110,11 +110,20 @@ const TABLE: [string, Error, number][] = [
     ),
     -32000,
   ],
+  // The fork's upstream failing a read: the request that needed it fails, naming the upstream and the key.
   [
     "ForkError UPSTREAM_UNREACHABLE",
     new ForkError(
-      {code: ForkErrorCode.UPSTREAM_UNREACHABLE, url: "http://127.0.0.1:4444", key: "k", attempts: 6, reason: "x"},
-      "upstream http://127.0.0.1:4444: reading account 0x01 failed 6 times (ECONNREFUSED)",
+      {code: ForkErrorCode.UPSTREAM_UNREACHABLE, url: "http://127.0.0.1:1", key: "block 3", attempts: 6, reason: "x"},
+      "upstream http://127.0.0.1:1: reading block 3 failed 6 times (ECONNREFUSED)",
+    ),
+    -32000,
+  ],
+  [
+    "ForkError OFFLINE_MISS",
+    new ForkError(
+      {code: ForkErrorCode.OFFLINE_MISS, key: "block 3", chainId: "31", forkBlock: HASH},
+      "fork.offline: the cache holds no block 3",
     ),
     -32000,
   ],
@@ -148,6 +157,25 @@ describe("createErrorMapper", () => {
     } else {
       expect(mapped.message).toBe(wireMessage(code, error));
     }
+  });
+
+  it("relays the upstream's error answer to a forwarded request as it came (docs/forking.md §5)", () => {
+    const error = new ForkError(
+      {
+        code: ForkErrorCode.FORWARDED_ERROR,
+        url: "http://127.0.0.1:1",
+        method: "eth_call",
+        rpcCode: 3,
+        rpcMessage: "execution reverted: no",
+        rpcData: "0x08c379a0",
+      },
+      "execution reverted: no",
+    );
+    expect(createErrorMapper(noopLogger)(error, "eth_call").toObject()).toEqual({
+      code: 3,
+      message: "execution reverted: no",
+      data: "0x08c379a0",
+    });
   });
 
   it("logs the first missing database entry once, with what to do", () => {

@@ -14,6 +14,7 @@ export {baseIdOf, forkStateRoot, type InitialForkAccount} from "./fork/forkMarke
 export {ForkStateSession} from "./fork/forkSession.ts";
 export {ForkSource} from "./fork/forkSource.ts";
 export {ForkStateReader} from "./fork/forkStateReader.ts";
+export {FORWARDED_METHODS, type ForwardRule} from "./fork/forwarding.ts";
 export type {ForkAccount} from "./fork/proofs.ts";
 export {readerBase} from "./fork/readerBase.ts";
 export {forkSourceBase} from "./fork/sourceBase.ts";

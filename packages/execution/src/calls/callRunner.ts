@@ -18,20 +18,12 @@ import type {GasProfile} from "../gas/gasProfile.ts";
 import {gasProfileAt} from "../gas/profile.ts";
 import type {BlockScope} from "../gas/types.ts";
 import {intrinsicGas} from "../intrinsic.ts";
-import type {NativeContractsMode} from "../options.ts";
 import type {PreemptionSlot} from "../preemptibleOpcodes.ts";
 import {createOpcodeTraceSink} from "../tracing/traceBlock.ts";
 import {traceMessage} from "../tracing/traceMessage.ts";
 import type {ExecutionTracer} from "../tracing/types.ts";
 import {type MessageInput, runMessage, type TransactionEnvironment} from "../transactionExecutor.ts";
-import type {
-  CallInput,
-  CallResult,
-  ExecutionBlockContext,
-  ExecutionChainView,
-  ForkAncestry,
-  StateOverride,
-} from "../types.ts";
+import type {CallInput, CallResult, ExecutionBlockContext, ExecutionChainView, StateOverride} from "../types.ts";
 import {CallScheduler} from "./preemption.ts";
 import {applyStateOverride} from "./stateOverride.ts";
 
@@ -39,6 +31,8 @@ import {applyStateOverride} from "./stateOverride.ts";
 interface CallContext {
   profile: GasProfile;
   common: Common;
+  /** Made for a forked chain's views: its EVM stops at the native contracts (docs/forking.md §6). */
+  forked: boolean;
   evm: EVM;
   state: OverlayStateManager;
   scope: BlockScope;
@@ -62,10 +56,6 @@ export class CallRunner {
     private readonly chainspec: Chainspec,
     private readonly stateSource: StateSource,
     private readonly commons: ProfileCommons,
-    /** A forked chain's hashes at and below the fork block (BLOCKHASH). */
-    private readonly ancestry?: ForkAncestry,
-    /** What a message to an RSK native contract does (`BlockExecutorOptions.nativeContracts`). */
-    private readonly nativeContracts: NativeContractsMode = "inert",
   ) {}
 
   /** `BlockExecutor.call`: checks only the intrinsic gas (`TransactionInvalidError`), then runs the message. */
@@ -97,12 +87,7 @@ export class CallRunner {
       if (input.overrides) await applyStateOverride(state, input.overrides);
       const scope: BlockScope = {selfDestructed: new Set<string>()};
       const sink = createOpcodeTraceSink();
-      const extras = {
-        preemption: {current: preemption},
-        trace: sink,
-        ancestry: this.ancestry,
-        nativeContracts: this.nativeContracts,
-      };
+      const extras = {preemption: {current: preemption}, trace: sink};
       const evm = await createBlockEvm(profile, common, state, input.chain, scope, extras);
       return await traceMessage(this.environment(evm, block, scope), sink, message, tracer);
     } finally {
@@ -129,7 +114,7 @@ export class CallRunner {
     let reusable = false;
     try {
       const reader = await this.stateSource.reader(stateRoot, common);
-      context = await this.acquire(profile, common, reader);
+      context = await this.acquire(profile, common, reader, chain);
       context.state.reset(reader);
       if (overrides) await applyStateOverride(context.state, overrides);
       context.chain.current = chain;
@@ -153,28 +138,32 @@ export class CallRunner {
     };
   }
 
-  private async acquire(profile: GasProfile, common: Common, reader: StateReader): Promise<CallContext> {
+  private async acquire(
+    profile: GasProfile,
+    common: Common,
+    reader: StateReader,
+    chain: ExecutionChainView,
+  ): Promise<CallContext> {
+    const forked = chain.forkAncestry !== undefined;
     // The context released last is the warmest (its EVM and caches are still in the CPU's caches).
-    const index = this.idle.findLastIndex((c) => c.profile === profile && c.common === common);
+    const index = this.idle.findLastIndex((c) => c.profile === profile && c.common === common && c.forked === forked);
     if (index !== -1) return this.idle.splice(index, 1)[0] as CallContext;
     const scope: BlockScope = {selfDestructed: new Set<string>()};
-    const view: {current: ExecutionChainView} = {
-      current: {blockHash: async () => undefined, maturedBlock: undefined},
-    };
+    // The EVM is made under the call's own view: whether it is a fork's decides its precompiles.
+    const view: {current: ExecutionChainView} = {current: chain};
     const delegate: ExecutionChainView = {
       blockHash: (n) => view.current.blockHash(n),
       get maturedBlock() {
         return view.current.maturedBlock;
       },
+      get forkAncestry() {
+        return view.current.forkAncestry;
+      },
     };
     const preemption: PreemptionSlot = {current: undefined};
     const state = new OverlayStateManager(reader);
-    const evm = await createBlockEvm(profile, common, state, delegate, scope, {
-      preemption,
-      ancestry: this.ancestry,
-      nativeContracts: this.nativeContracts,
-    });
-    return {profile, common, evm, state, scope, chain: view, preemption};
+    const evm = await createBlockEvm(profile, common, state, delegate, scope, {preemption});
+    return {profile, common, forked, evm, state, scope, chain: view, preemption};
   }
 
   private release(context: CallContext): void {

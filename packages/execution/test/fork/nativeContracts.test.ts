@@ -1,9 +1,10 @@
 /**
- * Fork mode's native contracts (docs/forking.md §6): with `nativeContracts: "unavailable"` a message to an
- * RSK native contract stops with `NativeContractUnavailableError` whether it is the call itself or an
- * internal call at any depth; precompiles xchain executes (0x01–0x09) still run; block assembly skips a
- * transaction reaching one and its block equals a cold execution without it. Without the option the native
- * contracts stay inert accounts: a message to one succeeds with empty output, as before.
+ * Fork mode's native contracts (docs/forking.md §6): on a forked chain (a chain view with `forkAncestry`) a
+ * message to an RSK native contract stops with `NativeContractUnavailableError` whether it is the call itself
+ * or an internal call at any depth; precompiles xchain executes (0x01–0x09) still run; block assembly skips a
+ * transaction reaching one and its block equals a cold execution without it. On a chain that is not a fork the
+ * native contracts stay inert accounts: a message to one succeeds with empty output, as before; one executor
+ * serves both kinds of view, its pooled call contexts kept apart.
  */
 import {createHash} from "node:crypto";
 import {getChainspec} from "@xchain/chainspec";
@@ -11,11 +12,10 @@ import {createRemascTransaction} from "@xchain/primitives";
 import {compileSolidity} from "@xchain/test-utils";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {beforeAll, describe, expect, it} from "vitest";
-import {BlockExecutor} from "../../src/blockExecutor.ts";
 import {NativeContractErrorCode, NativeContractUnavailableError} from "../../src/errors.ts";
 import {NATIVE_CONTRACTS} from "../../src/precompiles/addresses.ts";
 import type {ExecutionTracer} from "../../src/tracing/types.ts";
-import type {CallInput, CallResult} from "../../src/types.ts";
+import type {CallInput, CallResult, ExecutionChainView} from "../../src/types.ts";
 import {calldata, word, wordAt} from "../support/abi.ts";
 import {ETHER, Signer} from "../support/accounts.ts";
 import {TestChain} from "../support/chain.ts";
@@ -50,14 +50,25 @@ const SHA256 = hexToBytes("0x0000000000000000000000000000000000000002");
 const alice = new Signer("native alice");
 const bob = new Signer("native bob");
 let chain: TestChain;
-let forked: BlockExecutor;
 let relay: Uint8Array;
 let other: Uint8Array;
 let selectors: Record<string, Uint8Array>;
 
-const input = (to: Uint8Array, data: Uint8Array = new Uint8Array(0), value = 0n): CallInput => ({
+/** The test chain's view as a fork of its genesis would give it: BLOCKHASH(0) from the "upstream". */
+const forkView = (): ExecutionChainView => ({
+  ...chain.view(),
+  forkAncestry: {number: 0, hashAt: async (n) => chain.blocks[n]?.hash},
+});
+
+/** A call on the forked view (`view` for another). */
+const input = (
+  to: Uint8Array,
+  data: Uint8Array = new Uint8Array(0),
+  value = 0n,
+  view: ExecutionChainView = forkView(),
+): CallInput => ({
   block: chain.context(),
-  chain: chain.view(),
+  chain: view,
   stateRoot: chain.head.stateRoot,
   from: alice.address,
   to,
@@ -101,10 +112,9 @@ beforeAll(async () => {
   const block = await chain.execute([alice.sign({data: compiled.bytecode}), alice.sign({data: compiled.bytecode})]);
   relay = block.result?.outcomes[0]?.contractAddress as Uint8Array;
   other = block.result?.outcomes[1]?.contractAddress as Uint8Array;
-  forked = new BlockExecutor({nativeContracts: "unavailable"}, {chainspec, state: chain.source});
 });
 
-describe("nativeContracts: unavailable (fork mode)", () => {
+describe("on a forked chain", () => {
   it("a call to any native contract stops with the typed error naming it", async () => {
     expect(NATIVE_CONTRACTS.map((c) => c.name)).toEqual([
       "Bridge",
@@ -115,30 +125,34 @@ describe("nativeContracts: unavailable (fork mode)", () => {
       "Secp256k1Addition",
       "Secp256k1Multiplication",
     ]);
-    expectBridge(await unavailable(forked.call(input(BRIDGE, word(1n), 5n))));
+    expectBridge(await unavailable(chain.executor.call(input(BRIDGE, word(1n), 5n))));
     for (const {address, name} of NATIVE_CONTRACTS) {
-      const error = await unavailable(forked.call(input(address)));
+      const error = await unavailable(chain.executor.call(input(address)));
       expect([error.type.address, error.type.name]).toEqual([`0x${bytesToHex(address)}`, name]);
     }
   });
 
   it("an internal call into the Bridge, one or two frames down, CALL or STATICCALL, stops the whole call", async () => {
-    expectBridge(await unavailable(forked.call(input(relay, relayData("relay(address,uint256)", BRIDGE, 1n)))));
-    expectBridge(await unavailable(forked.call(input(relay, relayData("nested(address,address)", other, BRIDGE)))));
-    expectBridge(await unavailable(forked.call(input(relay, relayData("relayStatic(address)", BRIDGE)))));
+    expectBridge(await unavailable(chain.executor.call(input(relay, relayData("relay(address,uint256)", BRIDGE, 1n)))));
+    expectBridge(
+      await unavailable(chain.executor.call(input(relay, relayData("nested(address,address)", other, BRIDGE)))),
+    );
+    expectBridge(await unavailable(chain.executor.call(input(relay, relayData("relayStatic(address)", BRIDGE)))));
     const tracer: ExecutionTracer = {};
     expectBridge(
-      await unavailable(forked.traceCall(input(relay, relayData("relay(address,uint256)", BRIDGE, 1n)), tracer)),
+      await unavailable(
+        chain.executor.traceCall(input(relay, relayData("relay(address,uint256)", BRIDGE, 1n)), tracer),
+      ),
     );
   });
 
   it("precompiles xchain executes still run, and the call context is reusable after a stopped call", async () => {
     const expected = createHash("sha256").update(word(7n)).digest("hex");
-    const direct = await forked.call(input(SHA256, word(7n)));
+    const direct = await chain.executor.call(input(SHA256, word(7n)));
     expect([direct.status, bytesToHex(direct.returnValue)]).toEqual([true, expected]);
-    const inner = await forked.call(input(relay, relayData("hash(uint256)", 7n)));
+    const inner = await chain.executor.call(input(relay, relayData("hash(uint256)", 7n)));
     expect([inner.status, bytesToHex(inner.returnValue)]).toEqual([true, expected]);
-    const relayed = await forked.call(input(relay, relayData("relay(address,uint256)", SHA256, 7n)));
+    const relayed = await chain.executor.call(input(relay, relayData("relay(address,uint256)", SHA256, 7n)));
     expect([relayed.status, wordAt(relayed.returnValue, 0), wordAt(relayed.returnValue, 1)]).toEqual([true, 1n, 32n]);
   });
 
@@ -150,11 +164,11 @@ describe("nativeContracts: unavailable (fork mode)", () => {
     const b2 = bob.sign({to: relay, data: relayData("nested(address,address)", other, BRIDGE)});
     const b3 = bob.sign({to: alice.address, value: 4_000n}); // nonce 2 after b2: skipped for its nonce
     const a3 = alice.sign({to: relay, data: relayData("hash(uint256)", 7n)}); // nonce 2 after a2: skipped too
-    const assembled = await forked.assembleBlock({
+    const assembled = await chain.executor.assembleBlock({
       block: chain.context(),
       candidates: [a1, a2, b1, b2, b3, a3],
       parentStateRoot: parent.stateRoot,
-      chain: chain.view(),
+      chain: forkView(),
     });
     expect(assembled.transactions.slice(0, -1)).toEqual([a1, b1]);
     const reasons = assembled.skipped.map((s) => [s.transaction, s.error.code]);
@@ -168,11 +182,11 @@ describe("nativeContracts: unavailable (fork mode)", () => {
     expect(assembled.skipped[0]?.reason).toBe(assembled.skipped[0]?.error.message);
 
     // The block is the one a cold execution of what it includes gives.
-    const executed = await forked.execute({
+    const executed = await chain.executor.execute({
       block: chain.context(),
       transactions: assembled.transactions,
       parentStateRoot: parent.stateRoot,
-      chain: chain.view(),
+      chain: forkView(),
     });
     expect(bytesToHex(executed.stateRoot)).toBe(bytesToHex(assembled.result.stateRoot));
     expect(executed.gasUsed).toBe(assembled.result.gasUsed);
@@ -181,21 +195,22 @@ describe("nativeContracts: unavailable (fork mode)", () => {
   it("executing a block that holds such a transaction fails with the error", async () => {
     const tx = bob.sign({to: BRIDGE, nonce: await nonceOf(bob)});
     const block = chain.context();
-    const run = forked.execute({
+    const run = chain.executor.execute({
       block,
       transactions: [tx, createRemascTransaction(block.number)],
       parentStateRoot: chain.head.stateRoot,
-      chain: chain.view(),
+      chain: forkView(),
     });
     expectBridge(await unavailable(run));
   });
 });
 
-describe("nativeContracts: inert (the default)", () => {
+describe("on a chain that is not a fork", () => {
   it("a call to a native contract, direct or internal, succeeds with empty output as before", async () => {
-    const direct: CallResult = await chain.executor.call(input(BRIDGE, word(1n)));
+    const direct: CallResult = await chain.executor.call(input(BRIDGE, word(1n), 0n, chain.view()));
     expect([direct.status, direct.returnValue.length]).toEqual([true, 0]);
-    const relayed = await chain.executor.call(input(relay, relayData("nested(address,address)", other, BRIDGE)));
+    const nested = relayData("nested(address,address)", other, BRIDGE);
+    const relayed = await chain.executor.call(input(relay, nested, 0n, chain.view()));
     expect([relayed.status, wordAt(relayed.returnValue, 0), wordAt(relayed.returnValue, 1)]).toEqual([true, 1n, 0n]);
   });
 
