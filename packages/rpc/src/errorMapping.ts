@@ -12,7 +12,8 @@
  * (docs/forking.md §6); a ban target the peer scoring refuses -32602 (rskj's `invalid banned address`);
  * a call stopped by its timeout or its client leaving -32011; a keystore whose key derivations are
  * all taken -32005 (docs/protocol/keystore.md §5), any other keystore refusal (a wrong passphrase,
- * a corrupt keyfile, a locked account) -32000 with its reason. A database that cannot serve the
+ * a corrupt keyfile, a locked account) -32000 with its reason; a fork's upstream read that failed -32000
+ * naming the upstream and the key. A database that cannot serve the
  * request, damaged (a failed checksum, a missing state entry) or on a full disk, is -32000 naming
  * the damage and the operator's recovery (docs/operations.md §6); the store logs the first damage,
  * and a missing state entry is logged here once. A fork's upstream that fails a read is -32000 naming

@@ -12,7 +12,7 @@ export {ForkError, ForkErrorCode, type ForkErrorType} from "./fork/errors.ts";
 export {ForkCache, type UpstreamRecord} from "./fork/forkCache.ts";
 export {baseIdOf, forkStateRoot, type InitialForkAccount} from "./fork/forkMarker.ts";
 export {ForkStateSession} from "./fork/forkSession.ts";
-export {ForkSource} from "./fork/forkSource.ts";
+export {ForkSource, type ForkSourceModules} from "./fork/forkSource.ts";
 export {ForkStateReader} from "./fork/forkStateReader.ts";
 export {FORWARDED_METHODS, type ForwardRule} from "./fork/forwarding.ts";
 export type {ForkAccount} from "./fork/proofs.ts";

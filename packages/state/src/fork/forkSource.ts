@@ -20,6 +20,11 @@ const ZERO_ADDRESS = new Uint8Array(20);
 /** rskj's raw storage read (docs/protocol/json-rpc.md §2), disabled on rskj by default. */
 const RAW_STORAGE_METHOD = "rsk_getStorageBytesAt";
 
+/** What a `ForkSource` logs to. */
+export interface ForkSourceModules {
+  logger?: Logger;
+}
+
 export class ForkSource {
   /** Reads in flight by key, so that concurrent reads of one value send one request. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
@@ -39,7 +44,7 @@ export class ForkSource {
    * Opens the cache, learns the upstream (chain id, dialect, whether it serves proofs: from the cache when a
    * run has already asked) and resolves the fork block. A warm cache with a pinned block sends no request.
    */
-  static async open(opts: ForkSourceOptions, modules: {logger?: Logger} = {}): Promise<ForkSource> {
+  static async open(opts: ForkSourceOptions, modules: ForkSourceModules = {}): Promise<ForkSource> {
     const logger = modules.logger ?? noopLogger;
     const client = new UpstreamClient(opts.url, opts, {logger});
     const cache = await ForkCache.open(opts.cacheDir, {logger});
@@ -70,6 +75,11 @@ export class ForkSource {
       await cache.close();
       throw e;
     }
+  }
+
+  /** The upstream's URL as logs and errors show it (credentials and key-like path segments redacted). */
+  get url(): string {
+    return this.client.displayUrl;
   }
 
   /** The upstream's chain id. */
