@@ -1,0 +1,127 @@
+// Fork mode side by side with anvil (issue 25 item 7; docs/performance.md §24): an upstream xchain
+// regtest node on loopback holding an ERC-20 with 10,000 holders and a constant-product pair
+// (fork/upstream.mjs, cached between runs), a counting proxy in front of it (fork/countingProxy.mjs),
+// and for each fork client a cold run (empty fork cache) then a warm run (a new process on the same
+// cache) of a test-suite-like sequence (fork/sequence.mjs). Each run's remote figures are what reached
+// the proxy from the fork process's start to the sequence's end; its wall time is the start (until
+// eth_chainId answers) plus the sequence.
+//
+//   node scripts/bench/fork.mjs [--fresh] [--holders=10000] [--only=xchain|anvil] [-- <extra xchain flags>]
+//
+// anvil is `anvil --fork-url <proxy> --fork-block-number F` (1.7.1, rpc/servers.mjs) with a temporary
+// HOME: its fork cache is ~/.foundry/cache/rpc/<chain>/<block>/storage.json, written when it exits.
+// xchain is `xchain start --fork.url <proxy> --fork.block F` on a fresh data directory per run, both
+// runs sharing one fork.cacheDir (a warm run is a new chain on the same cache, as anvil's is).
+import {mkdtempSync, readdirSync, rmSync, statSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {Client} from "./fork/client.mjs";
+import {CountingProxy} from "./fork/countingProxy.mjs";
+import {runSequence} from "./fork/sequence.mjs";
+import {startUpstream} from "./fork/upstream.mjs";
+import {anvilBinary, freePort, startServer} from "./rpc/servers.mjs";
+
+const XCHAIN_BIN = join(import.meta.dirname, "..", "..", "packages", "node", "bin", "xchain.js");
+const argv = process.argv.slice(2);
+const separator = argv.indexOf("--");
+const flags = separator < 0 ? argv : argv.slice(0, separator);
+const extraXchainFlags = separator < 0 ? [] : argv.slice(separator + 1);
+const option = (name) => flags.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const holders = Number(option("holders") ?? 10_000);
+const only = option("only");
+
+/** A fork client: its name and how to start one run on `cacheDir`. */
+const clients = [
+  {
+    name: "xchain",
+    async start(upstreamUrl, forkBlock, cacheDir) {
+      const port = await freePort();
+      const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-fork-"));
+      const args = [XCHAIN_BIN, "start", "--datadir", dataDir, "--rpc.http.port", String(port)];
+      args.push("--rpc.ws.enabled", "false", "--p2p.enabled", "false", "--log.level", "warn");
+      args.push("--fork.url", upstreamUrl, "--fork.block", String(forkBlock), "--fork.cacheDir", cacheDir);
+      args.push(...extraXchainFlags);
+      const server = await startServer("xchain", process.execPath, args, `http://127.0.0.1:${port}`);
+      return {...server, stop: () => server.stop().then(() => rmSync(dataDir, {recursive: true, force: true}))};
+    },
+  },
+  {
+    name: "anvil",
+    async start(upstreamUrl, forkBlock, home) {
+      const port = await freePort();
+      const args = ["--host", "127.0.0.1", "--port", String(port), "--silent"];
+      args.push("--fork-url", upstreamUrl, "--fork-block-number", String(forkBlock));
+      return startServer("anvil", anvilBinary(), args, `http://127.0.0.1:${port}`, {env: {HOME: home}});
+    },
+  },
+].filter((c) => only === undefined || c.name === only);
+
+/** Bytes of the files under `dir`. */
+function sizeOf(dir) {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, {withFileTypes: true, recursive: true})) {
+    if (entry.isFile()) bytes += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return bytes;
+}
+
+const upstream = await startUpstream({holders, fresh: flags.includes("--fresh")});
+const proxy = new CountingProxy(upstream.node.http);
+const proxyUrl = await proxy.start();
+const {forkBlock} = upstream.fixture;
+const results = [];
+try {
+  for (const client of clients) {
+    const cacheDir = mkdtempSync(join(tmpdir(), `xchain-bench-fork-cache-${client.name}-`));
+    try {
+      for (const run of ["cold", "warm"]) {
+        proxy.reset();
+        const start = performance.now();
+        const server = await client.start(proxyUrl, forkBlock, cacheDir);
+        const startSeconds = (performance.now() - start) / 1000;
+        const rpc = new Client(server.url);
+        try {
+          const sequenceSeconds = await runSequence(rpc, upstream);
+          results.push({client: client.name, run, startSeconds, sequenceSeconds, ...proxy.snapshot()});
+        } finally {
+          rpc.close();
+          await server.stop();
+        }
+        process.stderr.write(`${client.name} ${run}: done\n`);
+      }
+      results.at(-1).cacheBytes = sizeOf(cacheDir);
+    } finally {
+      rmSync(cacheDir, {recursive: true, force: true});
+    }
+  }
+} finally {
+  await proxy.stop();
+  await upstream.stop();
+}
+
+const s = (seconds) => `${seconds.toFixed(2)} s`.padStart(9);
+console.log(`upstream: xchain regtest, ${holders} holders, fork block ${forkBlock}`);
+console.log(
+  `${"client".padEnd(8)} ${"run".padEnd(5)} ${"start".padStart(9)} ${"sequence".padStart(9)} ${"total".padStart(9)} ${"HTTP req".padStart(9)} ${"calls".padStart(7)}  calls by method`,
+);
+for (const r of results) {
+  const methods = Object.entries(r.byMethod)
+    .map(([m, n]) => `${m} ${n}`)
+    .join(", ");
+  console.log(
+    `${r.client.padEnd(8)} ${r.run.padEnd(5)} ${s(r.startSeconds)} ${s(r.sequenceSeconds)} ${s(r.startSeconds + r.sequenceSeconds)} ${String(r.requests).padStart(9)} ${String(r.calls).padStart(7)}  ${methods}`,
+  );
+}
+for (const r of results.filter((r) => r.cacheBytes !== undefined)) {
+  console.log(`${r.client}: fork cache after both runs ${(r.cacheBytes / 1024).toFixed(0)} KiB`);
+}
+const find = (client, run) => results.find((r) => r.client === client && r.run === run);
+for (const run of ["cold", "warm"]) {
+  const x = find("xchain", run);
+  const a = find("anvil", run);
+  if (!x || !a) continue;
+  const total = (r) => r.startSeconds + r.sequenceSeconds;
+  console.log(
+    `${run}: xchain/anvil wall time ${(total(x) / total(a)).toFixed(2)}, HTTP requests ${x.requests}/${a.requests}, calls ${x.calls}/${a.calls}`,
+  );
+}
