@@ -2,11 +2,12 @@
 // regtest node on loopback holding an ERC-20 with 10,000 holders and a constant-product pair
 // (fork/upstream.mjs, cached between runs), a counting proxy in front of it (fork/countingProxy.mjs),
 // and for each fork client a cold run (empty fork cache) then a warm run (a new process on the same
-// cache) of a test-suite-like sequence (fork/sequence.mjs). Each run's remote figures are what reached
-// the proxy from the fork process's start to the sequence's end; its wall time is the start (until
-// eth_chainId answers) plus the sequence.
+// cache) of a test-suite-like sequence (fork/sequence.mjs), `rounds` times with the clients' order
+// alternating; times are medians. Each run's remote figures are what reached the proxy from the fork
+// process's start to the sequence's end; its wall time is the start (until eth_chainId answers) plus
+// the sequence.
 //
-//   node scripts/bench/fork.mjs [--fresh] [--holders=10000] [--only=xchain|anvil] [-- <extra xchain flags>]
+//   node scripts/bench/fork.mjs [--fresh] [--holders=10000] [--only=xchain|anvil] [--rounds=3] [-- <extra xchain flags>]
 //
 // anvil is `anvil --fork-url <proxy> --fork-block-number F` (1.7.1, rpc/servers.mjs) with a temporary
 // HOME: its fork cache is ~/.foundry/cache/rpc/<chain>/<block>/storage.json, written when it exits.
@@ -29,6 +30,7 @@ const extraXchainFlags = separator < 0 ? [] : argv.slice(separator + 1);
 const option = (name) => flags.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const holders = Number(option("holders") ?? 10_000);
 const only = option("only");
+const rounds = Number(option("rounds") ?? 3);
 
 /** A fork client: its name and how to start one run on `cacheDir`. */
 const clients = [
@@ -65,33 +67,43 @@ function sizeOf(dir) {
   return bytes;
 }
 
+/** One run of `client`: starts it on `cacheDir`, runs the sequence, stops it; the figures. */
+async function measureRun(client, run, proxy, proxyUrl, upstream, cacheDir) {
+  proxy.reset();
+  const start = performance.now();
+  const server = await client.start(proxyUrl, upstream.fixture.forkBlock, cacheDir);
+  const startSeconds = (performance.now() - start) / 1000;
+  const rpc = new Client(server.url);
+  try {
+    const {seconds: sequenceSeconds, gasUsed} = await runSequence(rpc, upstream);
+    return {client: client.name, run, startSeconds, sequenceSeconds, gasUsed, ...proxy.snapshot()};
+  } finally {
+    rpc.close();
+    await server.stop();
+  }
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 const upstream = await startUpstream({holders, fresh: flags.includes("--fresh")});
 const proxy = new CountingProxy(upstream.node.http);
 const proxyUrl = await proxy.start();
-const {forkBlock} = upstream.fixture;
 const results = [];
+const cacheBytes = new Map();
 try {
-  for (const client of clients) {
-    const cacheDir = mkdtempSync(join(tmpdir(), `xchain-bench-fork-cache-${client.name}-`));
-    try {
-      for (const run of ["cold", "warm"]) {
-        proxy.reset();
-        const start = performance.now();
-        const server = await client.start(proxyUrl, forkBlock, cacheDir);
-        const startSeconds = (performance.now() - start) / 1000;
-        const rpc = new Client(server.url);
-        try {
-          const sequenceSeconds = await runSequence(rpc, upstream);
-          results.push({client: client.name, run, startSeconds, sequenceSeconds, ...proxy.snapshot()});
-        } finally {
-          rpc.close();
-          await server.stop();
+  for (let round = 0; round < rounds; round++) {
+    // Alternate which client goes first, so that neither always runs on a machine the other warmed.
+    for (const client of round % 2 === 0 ? clients : [...clients].reverse()) {
+      const cacheDir = mkdtempSync(join(tmpdir(), `xchain-bench-fork-cache-${client.name}-`));
+      try {
+        for (const run of ["cold", "warm"]) {
+          results.push(await measureRun(client, run, proxy, proxyUrl, upstream, cacheDir));
+          process.stderr.write(`round ${round + 1}: ${client.name} ${run} done\n`);
         }
-        process.stderr.write(`${client.name} ${run}: done\n`);
+        cacheBytes.set(client.name, sizeOf(cacheDir));
+      } finally {
+        rmSync(cacheDir, {recursive: true, force: true});
       }
-      results.at(-1).cacheBytes = sizeOf(cacheDir);
-    } finally {
-      rmSync(cacheDir, {recursive: true, force: true});
     }
   }
 } finally {
@@ -99,29 +111,52 @@ try {
   await upstream.stop();
 }
 
+/** The runs of one client and kind, summed up: median times, the remote figures (the same every round, else flagged). */
+function summary(client, run) {
+  const runs = results.filter((r) => r.client === client && r.run === run);
+  if (runs.length === 0) return undefined;
+  const counts = new Set(runs.map((r) => `${r.requests}/${r.calls}`));
+  return {
+    startSeconds: median(runs.map((r) => r.startSeconds)),
+    sequenceSeconds: median(runs.map((r) => r.sequenceSeconds)),
+    totalSeconds: median(runs.map((r) => r.startSeconds + r.sequenceSeconds)),
+    requests: runs.at(-1).requests,
+    calls: runs.at(-1).calls,
+    byMethod: runs.at(-1).byMethod,
+    gasUsed: runs.at(-1).gasUsed,
+    steady: counts.size === 1 ? "" : ` (varied between rounds: ${[...counts].join(", ")})`,
+  };
+}
+
 const s = (seconds) => `${seconds.toFixed(2)} s`.padStart(9);
-console.log(`upstream: xchain regtest, ${holders} holders, fork block ${forkBlock}`);
+console.log(
+  `upstream: xchain regtest, ${holders} holders, fork block ${upstream.fixture.forkBlock}; ${rounds} rounds, median times`,
+);
 console.log(
   `${"client".padEnd(8)} ${"run".padEnd(5)} ${"start".padStart(9)} ${"sequence".padStart(9)} ${"total".padStart(9)} ${"HTTP req".padStart(9)} ${"calls".padStart(7)}  calls by method`,
 );
-for (const r of results) {
-  const methods = Object.entries(r.byMethod)
-    .map(([m, n]) => `${m} ${n}`)
-    .join(", ");
-  console.log(
-    `${r.client.padEnd(8)} ${r.run.padEnd(5)} ${s(r.startSeconds)} ${s(r.sequenceSeconds)} ${s(r.startSeconds + r.sequenceSeconds)} ${String(r.requests).padStart(9)} ${String(r.calls).padStart(7)}  ${methods}`,
-  );
+for (const client of clients) {
+  for (const run of ["cold", "warm"]) {
+    const r = summary(client.name, run);
+    const methods = Object.entries(r.byMethod)
+      .map(([m, n]) => `${m} ${n}`)
+      .join(", ");
+    console.log(
+      `${client.name.padEnd(8)} ${run.padEnd(5)} ${s(r.startSeconds)} ${s(r.sequenceSeconds)} ${s(r.totalSeconds)} ${String(r.requests).padStart(9)} ${String(r.calls).padStart(7)}  ${methods}${r.steady}`,
+    );
+  }
 }
-for (const r of results.filter((r) => r.cacheBytes !== undefined)) {
-  console.log(`${r.client}: fork cache after both runs ${(r.cacheBytes / 1024).toFixed(0)} KiB`);
+for (const client of clients) {
+  // The same transactions on the same state: a difference is the two clients' gas schedules.
+  console.log(`${client.name}: gas used by the sequence's transactions ${summary(client.name, "cold").gasUsed}`);
 }
-const find = (client, run) => results.find((r) => r.client === client && r.run === run);
+for (const [name, bytes] of cacheBytes)
+  console.log(`${name}: fork cache after a cold and a warm run ${(bytes / 1024).toFixed(0)} KiB`);
 for (const run of ["cold", "warm"]) {
-  const x = find("xchain", run);
-  const a = find("anvil", run);
+  const x = summary("xchain", run);
+  const a = summary("anvil", run);
   if (!x || !a) continue;
-  const total = (r) => r.startSeconds + r.sequenceSeconds;
   console.log(
-    `${run}: xchain/anvil wall time ${(total(x) / total(a)).toFixed(2)}, HTTP requests ${x.requests}/${a.requests}, calls ${x.calls}/${a.calls}`,
+    `${run}: xchain/anvil wall time ${(x.totalSeconds / a.totalSeconds).toFixed(2)}, HTTP requests ${x.requests}/${a.requests}, calls ${x.calls}/${a.calls}`,
   );
 }

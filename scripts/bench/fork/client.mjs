@@ -5,6 +5,9 @@ import {decodeFunctionResult, encodeFunctionData} from "viem";
 import {call, keepAliveAgent} from "../rpc/loadGenerator.mjs";
 
 export class Client {
+  /** Gas used by the transactions this client sent, summed from their receipts. */
+  gasUsed = 0n;
+
   constructor(url) {
     this.url = url;
     this.agent = keepAliveAgent(1);
@@ -34,6 +37,7 @@ export class Client {
       const receipt = await this.call("eth_getTransactionReceipt", [hash]);
       if (receipt) {
         if (receipt.status !== "0x1") throw new Error(`transaction ${hash} from ${from} reverted`);
+        this.gasUsed += BigInt(receipt.gasUsed);
         return receipt;
       }
       await sleep(2);

@@ -87,11 +87,11 @@ async function swaps(client, {contracts}) {
   await client.call("anvil_stopImpersonatingAccount", [trader]);
 }
 
-/** Runs the sequence on the fork at `client`; resolves with its wall time in seconds. */
+/** Runs the sequence on the fork at `client` (a new Client); resolves with its wall time in seconds and the gas its transactions used. */
 export async function runSequence(client, upstream) {
   const start = performance.now();
   await reads(client, upstream);
   await impersonatedSends(client, upstream);
   await swaps(client, upstream);
-  return (performance.now() - start) / 1000;
+  return {seconds: (performance.now() - start) / 1000, gasUsed: client.gasUsed};
 }
