@@ -1,4 +1,4 @@
-// Fork mode side by side with anvil (issue 25 item 7; docs/performance.md §24): an upstream xchain
+// Fork mode side by side with anvil (docs/performance.md §24): an upstream xchain
 // regtest node on loopback holding an ERC-20 with 10,000 holders and a constant-product pair
 // (fork/upstream.mjs, cached between runs), a counting proxy in front of it (fork/countingProxy.mjs),
 // and for each fork client a cold run (empty fork cache) then a warm run (a new process on the same
