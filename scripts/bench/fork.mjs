@@ -13,7 +13,7 @@
 // HOME: its fork cache is ~/.foundry/cache/rpc/<chain>/<block>/storage.json, written when it exits.
 // xchain is `xchain start --fork.url <proxy> --fork.block F` on a fresh data directory per run, both
 // runs sharing one fork.cacheDir (a warm run is a new chain on the same cache, as anvil's is).
-import {mkdtempSync, readdirSync, rmSync, statSync} from "node:fs";
+import {cpSync, mkdtempSync, readdirSync, rmSync, statSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {Client} from "./fork/client.mjs";
@@ -32,23 +32,49 @@ const holders = Number(option("holders") ?? 10_000);
 const only = option("only");
 const rounds = Number(option("rounds") ?? 3);
 
-/** A fork client: its name and how to start one run on `cacheDir`. */
+/** Flags of an xchain node alone on loopback with `dataDir`, HTTP on `port`. */
+const xchainArgs = (dataDir, port) => [
+  ...[XCHAIN_BIN, "start", "--datadir", dataDir, "--rpc.http.port", String(port), "--rpc.ws.enabled", "false"],
+  ...["--p2p.enabled", "false", "--log.level", "warn", "--miner.blockTimeMs", "0", ...extraXchainFlags],
+];
+
+/** Starts xchain with `args` (less its data directory) on a data directory `prepare` filled; removes it on stop. */
+async function startXchainOn(dataDir, args) {
+  const port = await freePort();
+  const server = await startServer(
+    "xchain",
+    process.execPath,
+    [...xchainArgs(dataDir, port), ...args],
+    `http://127.0.0.1:${port}`,
+  );
+  return {...server, stop: () => server.stop().then(() => rmSync(dataDir, {recursive: true, force: true}))};
+}
+
+/**
+ * The clients: each names its runs, `prepare`s a run outside the clock (a data directory) and `start`s
+ * it on the run pair's `cacheDir`. "xchain, no fork" is the reference: the same sequence on a copy of
+ * the upstream's own data directory (the upstream is idle, so its files do not move while copied), no
+ * remote request at all: what the node itself spends on the sequence.
+ */
 const clients = [
   {
     name: "xchain",
-    async start(upstreamUrl, forkBlock, cacheDir) {
-      const port = await freePort();
-      const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-fork-"));
-      const args = [XCHAIN_BIN, "start", "--datadir", dataDir, "--rpc.http.port", String(port)];
-      args.push("--rpc.ws.enabled", "false", "--p2p.enabled", "false", "--log.level", "warn");
-      args.push("--fork.url", upstreamUrl, "--fork.block", String(forkBlock), "--fork.cacheDir", cacheDir);
-      args.push(...extraXchainFlags);
-      const server = await startServer("xchain", process.execPath, args, `http://127.0.0.1:${port}`);
-      return {...server, stop: () => server.stop().then(() => rmSync(dataDir, {recursive: true, force: true}))};
-    },
+    runs: ["cold", "warm"],
+    prepare: () => mkdtempSync(join(tmpdir(), "xchain-bench-fork-")),
+    start: (upstreamUrl, forkBlock, cacheDir, dataDir) =>
+      startXchainOn(dataDir, [
+        "--fork.url",
+        upstreamUrl,
+        "--fork.block",
+        String(forkBlock),
+        "--fork.cacheDir",
+        cacheDir,
+      ]),
   },
   {
     name: "anvil",
+    runs: ["cold", "warm"],
+    prepare: () => undefined,
     async start(upstreamUrl, forkBlock, home) {
       const port = await freePort();
       const args = ["--host", "127.0.0.1", "--port", String(port), "--silent"];
@@ -56,7 +82,17 @@ const clients = [
       return startServer("anvil", anvilBinary(), args, `http://127.0.0.1:${port}`, {env: {HOME: home}});
     },
   },
-].filter((c) => only === undefined || c.name === only);
+  {
+    name: "xchain, no fork",
+    runs: ["local"],
+    prepare(upstream) {
+      const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-fork-local-"));
+      cpSync(upstream.dataDir, dataDir, {recursive: true, filter: (source) => !source.endsWith("LOCK")});
+      return dataDir;
+    },
+    start: (_upstreamUrl, _forkBlock, _cacheDir, dataDir) => startXchainOn(dataDir, []),
+  },
+].filter((c) => only === undefined || c.name.startsWith(only));
 
 /** Bytes of the files under `dir`. */
 function sizeOf(dir) {
@@ -69,9 +105,10 @@ function sizeOf(dir) {
 
 /** One run of `client`: starts it on `cacheDir`, runs the sequence, stops it; the figures. */
 async function measureRun(client, run, proxy, proxyUrl, upstream, cacheDir) {
+  const prepared = client.prepare(upstream);
   proxy.reset();
   const start = performance.now();
-  const server = await client.start(proxyUrl, upstream.fixture.forkBlock, cacheDir);
+  const server = await client.start(proxyUrl, upstream.fixture.forkBlock, cacheDir, prepared);
   const startSeconds = (performance.now() - start) / 1000;
   const rpc = new Client(server.url);
   try {
@@ -96,11 +133,11 @@ try {
     for (const client of round % 2 === 0 ? clients : [...clients].reverse()) {
       const cacheDir = mkdtempSync(join(tmpdir(), `xchain-bench-fork-cache-${client.name}-`));
       try {
-        for (const run of ["cold", "warm"]) {
+        for (const run of client.runs) {
           results.push(await measureRun(client, run, proxy, proxyUrl, upstream, cacheDir));
           process.stderr.write(`round ${round + 1}: ${client.name} ${run} done\n`);
         }
-        cacheBytes.set(client.name, sizeOf(cacheDir));
+        if (client.runs.includes("warm")) cacheBytes.set(client.name, sizeOf(cacheDir));
       } finally {
         rmSync(cacheDir, {recursive: true, force: true});
       }
@@ -133,22 +170,24 @@ console.log(
   `upstream: xchain regtest, ${holders} holders, fork block ${upstream.fixture.forkBlock}; ${rounds} rounds, median times`,
 );
 console.log(
-  `${"client".padEnd(8)} ${"run".padEnd(5)} ${"start".padStart(9)} ${"sequence".padStart(9)} ${"total".padStart(9)} ${"HTTP req".padStart(9)} ${"calls".padStart(7)}  calls by method`,
+  `${"client".padEnd(15)} ${"run".padEnd(5)} ${"start".padStart(9)} ${"sequence".padStart(9)} ${"total".padStart(9)} ${"HTTP req".padStart(9)} ${"calls".padStart(7)}  calls by method`,
 );
 for (const client of clients) {
-  for (const run of ["cold", "warm"]) {
+  for (const run of client.runs) {
     const r = summary(client.name, run);
     const methods = Object.entries(r.byMethod)
       .map(([m, n]) => `${m} ${n}`)
       .join(", ");
     console.log(
-      `${client.name.padEnd(8)} ${run.padEnd(5)} ${s(r.startSeconds)} ${s(r.sequenceSeconds)} ${s(r.totalSeconds)} ${String(r.requests).padStart(9)} ${String(r.calls).padStart(7)}  ${methods}${r.steady}`,
+      `${client.name.padEnd(15)} ${run.padEnd(5)} ${s(r.startSeconds)} ${s(r.sequenceSeconds)} ${s(r.totalSeconds)} ${String(r.requests).padStart(9)} ${String(r.calls).padStart(7)}  ${methods}${r.steady}`,
     );
   }
 }
 for (const client of clients) {
   // The same transactions on the same state: a difference is the two clients' gas schedules.
-  console.log(`${client.name}: gas used by the sequence's transactions ${summary(client.name, "cold").gasUsed}`);
+  console.log(
+    `${client.name}: gas used by the sequence's transactions ${summary(client.name, client.runs[0]).gasUsed}`,
+  );
 }
 for (const [name, bytes] of cacheBytes)
   console.log(`${name}: fork cache after a cold and a warm run ${(bytes / 1024).toFixed(0)} KiB`);

@@ -116,7 +116,7 @@ export async function startUpstream({holders = 10_000, fresh = false} = {}) {
       tokenB: {address: fixture.tokenB, abi: compiled.BenchToken.abi},
       pair: {address: fixture.pair, abi: compiled.BenchPair.abi},
     };
-    return {node, fixture, contracts, stop: () => stopNode(node)};
+    return {node, dataDir: dir, fixture, contracts, stop: () => stopNode(node)};
   } catch (e) {
     await stopNode(node);
     throw e;
