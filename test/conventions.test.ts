@@ -56,6 +56,7 @@ const components: Record<string, string> = {
   Node: "init",
   LevelStore: "open",
   StateDatabase: "constructor",
+  ForkSource: "open",
   BlockExecutor: "constructor",
   Chain: "open",
   HeadRecorder: "constructor",

@@ -19,8 +19,9 @@ import {
 } from "@xchain/state";
 import {bytesToPrefixedHex, type CacheUsage, equalBytes, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {ChainError, ChainErrorCode} from "./errors.ts";
-import type {ForkAnchor} from "./fork/anchor.ts";
+import {describeForkAnchor, type ForkAnchor} from "./fork/anchor.ts";
 import {initializeForkStore} from "./fork/initializeForkStore.ts";
+import {reanchorWrites} from "./fork/reanchor.ts";
 import {buildGenesisBlock} from "./genesis.ts";
 import {BlockImporter} from "./import/blockImporter.ts";
 import type {BlockExecutorApi} from "./import/executeOnParent.ts";
@@ -33,6 +34,7 @@ import {queryLogs} from "./store/logQuery.ts";
 import {StateOverrides} from "./store/stateOverrides.ts";
 import type {
   ChainEvents,
+  ChainFork,
   ChainHead,
   ChainReader,
   HeadStateEditor,
@@ -65,24 +67,25 @@ export interface ChainModules {
 export interface ForkChainModules extends Omit<ChainModules, "genesis" | "state"> {
   /** The world state over `store`, holding the fork's base (`StateModules.base`). */
   state: StateDatabase;
-  fork: {
-    /** The fork block and R₀ (`buildForkAnchor`). */
-    anchor: ForkAnchor;
-    /** The upstream's hashes at and below the fork block (BLOCKHASH). */
-    ancestry: ForkAncestry;
-  };
+  /** The fork block and R₀ (`buildForkAnchor`), and the upstream's hashes at and below it (BLOCKHASH). */
+  fork: ChainFork;
 }
 
-/** What opening a store produced, for `Chain.assemble`. */
+/** What opening a store produced, for the constructor. */
 interface OpenedChain {
   store: ChainStore;
   state: StateDatabase;
   common: ReturnType<typeof createChainCommon>;
   overrides: StateOverrides;
   head: ChainHead;
-  genesisHash: Uint8Array;
-  /** The fork block's number on a forked chain. */
-  forkNumber?: number;
+  /** The block the chain starts from and the state after it: the genesis, or the fork anchor with R₀. */
+  origin: ChainOrigin;
+  fork: ChainFork | undefined;
+}
+
+interface ChainOrigin {
+  hash: Uint8Array;
+  stateRoot: Uint8Array;
 }
 
 /** The block store, importer and reader of one network. */
@@ -93,18 +96,63 @@ export class Chain implements ChainReader {
    */
   readonly events = new EventEmitter<ChainEvents>();
   private readonly queue = new SerialQueue();
+  private readonly store: ChainStore;
+  private readonly state: StateDatabase;
+  private readonly common: ReturnType<typeof createChainCommon>;
+  private readonly overrides: StateOverrides;
+  private readonly importer: BlockImporter;
+  private readonly logger: Logger;
+  private currentHead: ChainHead;
+  private origin: ChainOrigin;
+  private currentFork: ChainFork | undefined;
 
-  private constructor(
-    private readonly store: ChainStore,
-    private readonly state: StateDatabase,
-    private readonly common: ReturnType<typeof createChainCommon>,
-    private readonly importer: BlockImporter,
-    private readonly overrides: StateOverrides,
-    /** The hash of this network's genesis block (printed at start-up). */
-    readonly genesisHash: Uint8Array,
-    private currentHead: ChainHead,
-    private readonly logger: Logger,
-  ) {}
+  private constructor(modules: Omit<ChainModules, "genesis">, opened: OpenedChain) {
+    const {chainspec} = modules;
+    const {store, state, overrides} = opened;
+    this.store = store;
+    this.state = state;
+    this.common = opened.common;
+    this.overrides = overrides;
+    this.currentHead = opened.head;
+    this.origin = opened.origin;
+    this.currentFork = opened.fork;
+    this.logger = modules.logger ?? noopLogger;
+    this.importer = new BlockImporter({
+      store,
+      chainspec,
+      executor: modules.executor ?? new BlockExecutor({}, {chainspec, state}),
+      nowSeconds: modules.nowSeconds ?? (() => Math.floor(Date.now() / 1000)),
+      stateRootAfter: (header) => overrides.rootAfter(header),
+      rememberWrites: (writes) => state.rememberWrites(writes),
+      fork: () => this.currentFork,
+    });
+    const {head} = opened;
+    const origin = bytesToPrefixedHex(this.origin.hash);
+    this.logger.info(
+      {genesisHash: origin, head: head.number, headHash: bytesToPrefixedHex(head.hash)},
+      `${chainspec.params.name} (chain id ${chainspec.params.chainId}): ${this.currentFork ? `fork of block ${this.currentFork.anchor.number}` : "genesis"} ${origin}, head block ${head.number}`,
+    );
+  }
+
+  /**
+   * The hash of this network's genesis block (printed at start-up); on a forked chain, of its fork
+   * anchor (which `reanchor` changes).
+   */
+  get genesisHash(): Uint8Array {
+    return this.origin.hash;
+  }
+
+  get fork(): ChainFork | undefined {
+    return this.currentFork;
+  }
+
+  /**
+   * The state the chain starts from: the genesis block's own state root, or R₀ after the fork
+   * anchor. A reset (`evm_reset`, `anvil_reset`) returns to it, dropping any dev edit of it.
+   */
+  initialStateRoot(): Uint8Array {
+    return this.origin.stateRoot;
+  }
 
   /**
    * Opens the chain in `modules.store`: writes the genesis block into an empty store; otherwise
@@ -120,7 +168,8 @@ export class Chain implements ChainReader {
     const head = await initializeStore(store, genesis, chainId);
     const overrides = new StateOverrides(modules.store);
     await overrides.load();
-    return Chain.assemble(modules, {store, state, common, overrides, head, genesisHash: genesis.block.hash()});
+    const origin = {hash: genesis.block.hash(), stateRoot: genesis.block.header.stateRoot};
+    return new Chain(modules, {store, state, common, overrides, head, origin, fork: undefined});
   }
 
   /**
@@ -128,8 +177,8 @@ export class Chain implements ChainReader {
    * fork anchor into an empty store (`initializeForkStore`, one batch); otherwise checks that the
    * store holds this fork (CHAIN_FORK_MISMATCH) and loads the head. The anchor takes the genesis'
    * place (`genesisHash` is its hash); `modules.state` must hold the fork's base
-   * (`StateModules.base`), and the default executor reads BLOCKHASH at or below the anchor from
-   * `modules.fork.ancestry`. A store's anchor is read back by `readForkAnchor` (restarts).
+   * (`StateModules.base`). Executions on the chain read BLOCKHASH at or below the anchor from
+   * `modules.fork.ancestry` (`Chain.fork`). A store's anchor is read back by `readForkAnchor` (restarts).
    */
   static async openFork(opts: ChainOptions, modules: ForkChainModules): Promise<Chain> {
     const {chainspec, fork} = modules;
@@ -140,33 +189,47 @@ export class Chain implements ChainReader {
     const overrides = new StateOverrides(modules.store);
     await overrides.load();
     const head = await initializeForkStore(store, overrides, fork.anchor, chainId);
-    const executor = modules.executor ?? new BlockExecutor({}, {chainspec, state, forkAncestry: fork.ancestry});
-    const genesisHash = fork.anchor.header.hash();
-    return Chain.assemble(
-      {...modules, executor},
-      {store, state, common, overrides, head, genesisHash, forkNumber: fork.anchor.number},
-    );
+    const origin = {hash: fork.anchor.header.hash(), stateRoot: fork.anchor.initialState.root};
+    return new Chain(modules, {store, state, common, overrides, head, origin, fork});
   }
 
-  private static assemble(modules: Omit<ChainModules, "genesis">, opened: OpenedChain): Chain {
-    const {chainspec} = modules;
-    const {store, state, common, overrides, head, genesisHash} = opened;
-    const importer = new BlockImporter({
-      store,
-      chainspec,
-      executor: modules.executor ?? new BlockExecutor({}, {chainspec, state}),
-      nowSeconds: modules.nowSeconds ?? (() => Math.floor(Date.now() / 1000)),
-      stateRootAfter: (header) => overrides.rootAfter(header),
-      rememberWrites: (writes) => state.rememberWrites(writes),
-      ...(opened.forkNumber === undefined ? {} : {forkNumber: opened.forkNumber}),
+  /**
+   * Moves a forked chain onto another fork block (anvil_reset with `forking`, docs/forking.md §3.2),
+   * after every earlier import: in one batch, the new anchor is written as at open (header at F′,
+   * `forkAnchor` record, R₀′ and its override), the canonical entries of the old local chain (old
+   * anchor to head) are deleted and the head moves to the new anchor. Then `fork` answers the new
+   * anchor and ancestry, `newHead` lists the old local blocks as removed (the txpool, the miner's
+   * work and the RPC caches start over) and `stateEdited` names R₀′. The state's base must already
+   * be the new one (`buildForkAnchor` built `anchor` over it). Old blocks and state stay stored,
+   * outside the canonical index. Throws CHAIN_FORK_MISMATCH on a chain from a genesis.
+   */
+  reanchor(anchor: ForkAnchor, ancestry: ForkAncestry): Promise<ChainHead> {
+    return this.queue.run(async () => {
+      const current = this.currentFork;
+      if (!current) {
+        const expected = describeForkAnchor(anchor);
+        throw new ChainError(
+          {code: ChainErrorCode.FORK_MISMATCH, expected, stored: "none"},
+          `this chain runs from its genesis, not a fork: it cannot be re-anchored on ${expected}`,
+        );
+      }
+      const batch = new WriteBatch();
+      const move = {oldAnchor: current.anchor.header, current: this.currentHead, anchor};
+      const {head, event} = await reanchorWrites(batch, this.store, this.overrides, move);
+      await this.store.kv.write(batch);
+      const stateRoot = anchor.initialState.root;
+      this.overrides.remember(anchor.header, stateRoot);
+      this.currentFork = {anchor, ancestry};
+      this.origin = {hash: head.hash, stateRoot};
+      this.currentHead = head;
+      this.logger.info(
+        {anchor: anchor.number, hash: bytesToPrefixedHex(head.hash), removed: event.removed.length},
+        `re-anchored on the fork of ${describeForkAnchor(anchor)}`,
+      );
+      this.events.emit("newHead", event);
+      this.events.emit("stateEdited", {head, stateRoot});
+      return head;
     });
-    const logger = modules.logger ?? noopLogger;
-    const {chainId} = chainspec.params;
-    logger.info(
-      {genesisHash: bytesToPrefixedHex(genesisHash), head: head.number, headHash: bytesToPrefixedHex(head.hash)},
-      `${chainspec.params.name} (chain id ${chainId}): ${opened.forkNumber === undefined ? "genesis" : `fork of block ${opened.forkNumber}`} ${bytesToPrefixedHex(genesisHash)}, head block ${head.number}`,
-    );
-    return new Chain(store, state, common, importer, overrides, genesisHash, head, logger);
   }
 
   /**

@@ -9,17 +9,33 @@ export {
 } from "./errors.ts";
 export {
   buildForkAnchor,
+  describeForkAnchor,
   type ForkAnchor,
   type ForkAnchorId,
   type ForkAnchorInput,
   type ForkRootSource,
 } from "./fork/anchor.ts";
 export {chainAncestry} from "./fork/chainAncestry.ts";
-export {readForkAnchor, type StoredForkAnchor} from "./fork/readForkAnchor.ts";
+export {
+  BlockJsonError,
+  BlockJsonErrorCode,
+  type BlockJsonErrorType,
+  headerFromBlockJson,
+} from "./fork/headerFromBlockJson.ts";
+export {readForkAnchor, readForkAnchorId, type StoredForkAnchor} from "./fork/readForkAnchor.ts";
+export {
+  anchorHeader,
+  buildUpstreamAnchor,
+  type UpstreamAnchorInput,
+  type UpstreamFamily,
+  upstreamAncestry,
+  upstreamFamily,
+} from "./fork/upstreamAnchor.ts";
 export type {BlockExecutorApi} from "./import/executeOnParent.ts";
 export {type ChainOptions, defaultChainOptions} from "./options.ts";
 export {
   type ChainEvents,
+  type ChainFork,
   type ChainHead,
   type ChainReader,
   type HeadStateEditor,

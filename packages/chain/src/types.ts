@@ -2,10 +2,11 @@
  * The contract of the chain package: what RPC, the txpool, the miner and sync read from
  * the chain, and the events they react to. `Chain` implements it over a `KeyValueStore`.
  */
-import type {BlockExecutionResult, ExecutionBlockContext, TransactionOutcome} from "@xchain/execution";
+import type {BlockExecutionResult, ExecutionBlockContext, ForkAncestry, TransactionOutcome} from "@xchain/execution";
 import type {Block, BlockHeader, Log, Receipt, Transaction} from "@xchain/primitives";
 import type {StateEditor, StateReader} from "@xchain/state";
 import type {NodeError} from "@xchain/utils";
+import type {ForkAnchor} from "./fork/anchor.ts";
 
 /** rskj's import results (docs/protocol/mining-rpc.md §3 names them on the wire). */
 export enum ImportResultKind {
@@ -69,6 +70,13 @@ export interface LogQueryControl {
 /** Read access to the chain. */
 export interface ChainReader {
   head(): ChainHead;
+  /**
+   * On a forked chain, the fork it extends now (`Chain.reanchor` may change it); undefined for a
+   * chain from a genesis. Every execution on the chain (import, the miner's assembly, calls, traces)
+   * reads BLOCKHASH at or below the anchor from its `ancestry` and pays no REMASC matured block at
+   * or below it (docs/forking.md §3).
+   */
+  readonly fork: ChainFork | undefined;
   getHeader(hash: Uint8Array): Promise<BlockHeader | undefined>;
   /** The canonical header at `number`. */
   getHeaderByNumber(number: number): Promise<BlockHeader | undefined>;
@@ -89,6 +97,12 @@ export interface ChainReader {
    * and every block built on X starts from it (docs/architecture.md, "Dev state edits").
    */
   stateRootAfter(header: BlockHeader): Uint8Array;
+}
+
+/** The fork a forked chain extends: its anchor (block F and R₀) and the upstream's hashes at and below F. */
+export interface ChainFork {
+  anchor: ForkAnchor;
+  ancestry: ForkAncestry;
 }
 
 /**

@@ -29,8 +29,11 @@ export type NetworkName = "mainnet" | "testnet" | "regtest";
  * docs/protocol/networks.md; `network-params.json`).
  */
 export interface NetworkParams {
-  /** A built-in network's name, or "custom" for a network from a genesis file (regtest's rules). */
-  readonly name: NetworkName | "custom";
+  /**
+   * A built-in network's name, "custom" for a network from a genesis file, or "fork" for a fork of an
+   * upstream chain (both run regtest's rules).
+   */
+  readonly name: NetworkName | "custom" | "fork";
   /** EIP-155 chain id (`eth_chainId`). */
   readonly chainId: number;
   /** Network id of the peer-to-peer status handshake. */
@@ -62,5 +65,10 @@ export interface NetworkParams {
   readonly remascMaturity: number;
   /** Whether the 10 "cow" development accounts are funded at genesis. */
   readonly seedCowAccounts: boolean;
+  /**
+   * A fork's block F (`forkChainspec`): block F+1 is mined at the minimum difficulty, whatever the
+   * upstream's difficulty was. Undefined on every chain that starts from its own genesis.
+   */
+  readonly forkBlockNumber?: number;
   readonly activation: ActivationHeights;
 }

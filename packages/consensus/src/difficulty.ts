@@ -17,6 +17,10 @@ export function calculateDifficulty(
   chainspec: Chainspec,
 ): bigint {
   const minimum = chainspec.minimumDifficulty(header.number);
+  // A fork's first local block (docs/forking.md §4): the upstream's difficulty (mainnet's) is not the
+  // fork's CPU miner's to meet.
+  const {forkBlockNumber} = chainspec.params;
+  if (forkBlockNumber !== undefined && header.number === forkBlockNumber + 1) return minimum;
   // Testnet and regtest never activate RSKIP-97, so this reset stays in force there (docs/protocol/header.md §2).
   if (
     !chainspec.isActive("RSKIP97", header.number) &&

@@ -1,3 +1,4 @@
+import {forkChainspec} from "@xchain/chainspec";
 import {readJsonVector} from "@xchain/test-utils";
 import {describe, expect, it} from "vitest";
 import {calculateDifficulty} from "../src/index.ts";
@@ -82,5 +83,28 @@ describe("calculateDifficulty", () => {
     const one = {difficulty: 1n, timestamp: 1_000};
     expect(calculateDifficulty({number: 5, timestamp: 1_001, uncleCount: 0}, one, regtest)).toBe(1n);
     expect(calculateDifficulty({number: 5, timestamp: 1_100, uncleCount: 0}, one, regtest)).toBe(1n);
+  });
+});
+
+describe("calculateDifficulty on a fork (docs/forking.md §4)", () => {
+  const F = 7_000_000;
+  const fork = forkChainspec({upstreamChainId: 30, forkBlockNumber: F});
+  // A mainnet-like anchor: far above what a CPU merge-miner seals.
+  const anchor = {difficulty: 7_000_000_000_000_000_000n, timestamp: 1_700_000_000};
+
+  it("mines the block right after the fork block at the minimum difficulty", () => {
+    const first = {number: F + 1, timestamp: anchor.timestamp + 1, uncleCount: 0};
+    expect(calculateDifficulty(first, anchor, fork)).toBe(fork.minimumDifficulty(F + 1));
+    // Regtest's own rule would have kept the anchor's difficulty within 1/2048.
+    expect(calculateDifficulty(first, anchor, regtest)).toBeGreaterThan(anchor.difficulty);
+  });
+
+  it("follows regtest's formula from the second block on", () => {
+    const parent = {difficulty: 1n, timestamp: anchor.timestamp + 1};
+    const second = {number: F + 2, timestamp: anchor.timestamp + 2, uncleCount: 0};
+    expect(calculateDifficulty(second, parent, fork)).toBe(calculateDifficulty(second, parent, regtest));
+    const later = {number: F + 2, timestamp: anchor.timestamp + 2, uncleCount: 0};
+    const hard = {difficulty: 4_096_000n, timestamp: anchor.timestamp + 1};
+    expect(calculateDifficulty(later, hard, fork)).toBe(4_098_000n);
   });
 });

@@ -24,7 +24,6 @@ import type {
   ExecuteBlockInput,
   ExecutionBlockContext,
   ExecutionChainView,
-  ForkAncestry,
   TransactionOutcome,
 } from "./types.ts";
 
@@ -43,8 +42,6 @@ export interface BlockExecutorModules {
   chainspec: Chainspec;
   /** The world state blocks run on. */
   state: StateSource;
-  /** A forked chain: the upstream's hashes at and below the fork block, which BLOCKHASH reads there. */
-  forkAncestry?: ForkAncestry;
 }
 
 /** Executes and assembles blocks of one network. */
@@ -53,14 +50,12 @@ export class BlockExecutor {
   private readonly stateSource: StateSource;
   private readonly commons: ProfileCommons;
   private readonly calls: CallRunner;
-  private readonly ancestry: ForkAncestry | undefined;
 
   constructor(_opts: BlockExecutorOptions, modules: BlockExecutorModules) {
     this.chainspec = modules.chainspec;
     this.stateSource = modules.state;
     this.commons = new ProfileCommons(modules.chainspec);
-    this.ancestry = modules.forkAncestry;
-    this.calls = new CallRunner(modules.chainspec, modules.state, this.commons, modules.forkAncestry);
+    this.calls = new CallRunner(modules.chainspec, modules.state, this.commons);
   }
 
   /** The Common in force at `height` (one per gas profile, reused: docs/dependencies.md §5.1). */
@@ -176,7 +171,6 @@ export class BlockExecutor {
       chain,
       parentStateRoot,
       ...(trace ? {trace} : {}),
-      ancestry: this.ancestry,
     });
   }
 }

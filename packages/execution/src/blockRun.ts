@@ -22,7 +22,6 @@ import type {
   BlockExecutionResult,
   ExecutionBlockContext,
   ExecutionChainView,
-  ForkAncestry,
   TransactionOutcome,
 } from "./types.ts";
 
@@ -37,8 +36,6 @@ export interface BlockRunSetup {
   parentStateRoot: Uint8Array;
   /** Tracing: the EVM reports its message-making opcodes, and the session is a fresh one (not import's warm one). */
   trace?: OpcodeTraceSink;
-  /** A forked chain's hashes at and below the fork block (BLOCKHASH). */
-  ancestry?: ForkAncestry | undefined;
 }
 
 /** One block being executed or assembled. */
@@ -65,7 +62,6 @@ export class BlockRun {
     const scope = {selfDestructed: new Set<string>()};
     const evm = await createBlockEvm(setup.profile, setup.common, stateManager, setup.chain, scope, {
       ...(setup.trace ? {trace: setup.trace} : {}),
-      ancestry: setup.ancestry,
     });
     const env: TransactionEnvironment = {
       evm,

@@ -8,7 +8,7 @@ import type {GasProfile} from "./gas/gasProfile.ts";
 import type {BlockScope} from "./gas/types.ts";
 import {type PreemptionSlot, preemptibleOpcodes} from "./preemptibleOpcodes.ts";
 import {type OpcodeTraceSink, tracedOpcodes} from "./tracing/tracedOpcodes.ts";
-import type {ExecutionBlockContext, ExecutionChainView, ForkAncestry} from "./types.ts";
+import type {ExecutionBlockContext, ExecutionChainView} from "./types.ts";
 
 /** The block object @ethereumjs/evm reads its block opcodes from. */
 export type EvmBlock = NonNullable<EVMRunCallOpts["block"]>;
@@ -37,9 +37,11 @@ export function evmBlock(block: ExecutionBlockContext): EvmBlock {
 
 // BLOCKHASH asks the blockchain for the block at a height within the last 256 (the opcode checks the
 // window); on a fork, heights at or below the fork block are the upstream's (`ForkAncestry`).
-function chainAdapter(chain: ExecutionChainView, ancestry: ForkAncestry | undefined): EVMMockBlockchainInterface {
+function chainAdapter(chain: ExecutionChainView): EVMMockBlockchainInterface {
   const adapter: EVMMockBlockchainInterface = {
     getBlock: async (number) => {
+      // Read per lookup: a call context's EVM is reused under views of successive calls (callRunner.ts).
+      const ancestry = chain.forkAncestry;
       const below = ancestry !== undefined && Number(number) <= ancestry.number;
       const hash = (await (below ? ancestry.hashAt(Number(number)) : chain.blockHash(number))) ?? ZERO_HASH;
       return {hash: () => hash};
@@ -56,8 +58,6 @@ export interface EvmExtras {
   preemption?: PreemptionSlot;
   /** Tracing: the message-making opcodes and SELFDESTRUCT report here (tracing/tracedOpcodes.ts). */
   trace?: OpcodeTraceSink;
-  /** A forked chain: BLOCKHASH at or below the fork block reads the upstream's hashes. */
-  ancestry?: ForkAncestry | undefined;
 }
 
 /** A fresh EVM for one block (or one call) over `stateManager`. */
@@ -78,7 +78,7 @@ export function createBlockEvm(
     common: evmCommon,
     params: profileParams(profile),
     stateManager,
-    blockchain: chainAdapter(chain, extras.ancestry),
+    blockchain: chainAdapter(chain),
     customOpcodes: opcodes,
     customPrecompiles: profile.precompiles(common),
   });

@@ -27,12 +27,18 @@ export interface ExecutionChainView {
    * chain, or undefined while number <= maturity (docs/protocol/README.md §2: its paidFees go to its coinbase).
    */
   maturedBlock: {coinbase: Uint8Array; paidFees: bigint} | undefined;
+  /**
+   * On a forked chain, the upstream's hashes at and below the fork block: BLOCKHASH of such a height
+   * asks it instead of `blockHash`. Carried by the view (not by the executor) so that every block,
+   * call and trace reads the chain's current fork, which `Chain.reanchor` can change.
+   */
+  forkAncestry?: ForkAncestry | undefined;
 }
 
 /**
  * The hashes of the blocks at and below a fork block (docs/architecture.md, "The forked chain"): the
  * upstream's, which the forked chain does not store. BLOCKHASH of a height at or below `number` asks
- * it instead of the chain view, whichever block, call or trace runs.
+ * it instead of the chain view's `blockHash`, whichever block, call or trace runs (`Chain.fork`).
  */
 export interface ForkAncestry {
   /** The fork block's number F. */

@@ -7,12 +7,18 @@ import type {TxPoolApi} from "@xchain/txpool";
 import type {Logger} from "@xchain/utils";
 import type {StateDumpSource} from "./types.ts";
 
-/** The parts of the chain the miner reads, imports into and moves (`setHead` for evm_revert). */
+/**
+ * The parts of the chain the miner reads, imports into and moves (`setHead` for evm_revert, `reanchor`
+ * for anvil_reset with `forking`); `fork` for the rules of a forked chain (chainReads.ts).
+ */
 export type MinerChain = Pick<
   Chain,
   | "head"
   | "events"
   | "genesisHash"
+  | "fork"
+  | "initialStateRoot"
+  | "reanchor"
   | "importBlock"
   | "getHeader"
   | "getHeaderByNumber"

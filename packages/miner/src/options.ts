@@ -72,7 +72,8 @@ const TESTNET_SUBMISSION_RATE_LIMIT_MS = 10_000;
  */
 export function defaultMinerOptions(chainspec: Chainspec): MinerOptions {
   const {name, targetGasLimit} = chainspec.params;
-  const regtest = name === "regtest";
+  // A fork runs regtest's rules and is a developer's own chain, mined and controlled like regtest.
+  const regtest = name === "regtest" || name === "fork";
   return {
     enabled: regtest,
     coinbase: regtest ? REGTEST_MINER_COINBASE : new Uint8Array(20),

@@ -17,6 +17,8 @@ export enum NodeStartErrorCode {
   DISK_FULL = "NODE_DISK_FULL",
   /** Start-up was interrupted (SIGINT/SIGTERM) before the node was ready. */
   ABORTED = "NODE_START_ABORTED",
+  /** A fork of an upstream whose chain id no transaction of xchain can carry (above 109), without `fork.chainId`. */
+  FORK_CHAIN_ID_UNSIGNABLE = "NODE_FORK_CHAIN_ID_UNSIGNABLE",
 }
 
 /** Each code with its metadata. */
@@ -27,7 +29,8 @@ export type NodeStartErrorType =
   | {code: NodeStartErrorCode.DATABASE_DAMAGED; dataDir: string; reason: string}
   | {code: NodeStartErrorCode.DATABASE_REWOUND; dataDir: string; recorded: number; head: number}
   | {code: NodeStartErrorCode.DISK_FULL; dataDir: string; reason: string}
-  | {code: NodeStartErrorCode.ABORTED};
+  | {code: NodeStartErrorCode.ABORTED}
+  | {code: NodeStartErrorCode.FORK_CHAIN_ID_UNSIGNABLE; upstreamChainId: string};
 
 /** A node that cannot start; the message says what to do. */
 export class NodeStartError extends NodeError<NodeStartErrorType> {}

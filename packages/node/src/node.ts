@@ -9,6 +9,7 @@
 import type {Chain} from "@xchain/chain";
 import {subscribe} from "@xchain/utils";
 import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
+import {effectiveOptions} from "./fork/forkOptions.ts";
 import type {Logger} from "./logger.ts";
 import {createNodeMetrics} from "./metrics/nodeMetrics.ts";
 import type {NodeOptions} from "./options.ts";
@@ -45,7 +46,9 @@ export class Node {
   ) {}
 
   /** Builds and starts every component; on failure closes what was built and rethrows. */
-  static async init(opts: NodeOptions, {logger, signal, version = "0.0.0"}: NodeInitModules): Promise<Node> {
+  static async init(given: NodeOptions, {logger, signal, version = "0.0.0"}: NodeInitModules): Promise<Node> {
+    // Fork mode runs without p2p and call workers (docs/forking.md §4).
+    const opts = effectiveOptions(given);
     const closers: Closers = [];
     const checkAbort = () => {
       if (signal?.aborted) throw new NodeStartError({code: NodeStartErrorCode.ABORTED}, "start-up interrupted");
@@ -96,6 +99,7 @@ export class Node {
       announceStart(opts, {
         version,
         chainspec: storage.chainspec,
+        fork: storage.fork?.source,
         chain,
         p2pAddresses: p2p?.addresses,
         endpoints,

@@ -10,7 +10,7 @@ import {getChainspec, type NetworkParams} from "@xchain/chainspec";
 import {defaultMinerOptions, type MinerOptions} from "@xchain/miner";
 import {defaultP2POptions, type P2POptions} from "@xchain/p2p";
 import {defaultRpcOptions, type RpcOptions} from "@xchain/rpc";
-import {defaultStateOptions} from "@xchain/state";
+import {defaultForkSourceOptions, defaultStateOptions, type ForkVerifyMode} from "@xchain/state";
 import {defaultSyncOptions, type SyncOptions} from "@xchain/sync";
 import {defaultTxPoolOptions, type TxPoolOptions} from "@xchain/txpool";
 import type {LogLevel} from "./logger.ts";
@@ -58,6 +58,7 @@ export interface NodeOptions {
     writeBufferMb: number;
   };
   chain: ChainOptions;
+  fork: ForkModeOptions;
   txpool: TxPoolOptions;
   miner: MinerOptions;
   rpc: RpcOptions;
@@ -66,6 +67,51 @@ export interface NodeOptions {
   metrics: MetricsOptions;
   /** Risky configurations accepted deliberately (config/risks.ts); each is refused otherwise. */
   unsafe: UnsafeOptions;
+}
+
+/**
+ * The `[fork]` table: fork mode (docs/forking.md §4), a local regtest chain over the state of an
+ * upstream's block, read lazily through the upstream reader (`ForkSource`) and its disk cache.
+ */
+export interface ForkModeOptions {
+  /** The upstream's JSON-RPC URL; undefined: no fork. */
+  url: string | undefined;
+  /** The fork block as given: a decimal number or a 0x-prefixed 32-byte hash (`forkBlockOf`). */
+  block: string | undefined;
+  /** The chain id the fork signs with; undefined: the upstream's. */
+  chainId: number | undefined;
+  /** Answer from the cache only. */
+  offline: boolean;
+  verify: ForkVerifyMode;
+  /** Most calls a second to the upstream; 0: no limit. */
+  requestsPerSecond: number;
+  /** Retries of a transiently failed upstream call. */
+  retries: number;
+  /** One upstream request's time budget, in ms. */
+  timeoutMs: number;
+  /** Blocks below the upstream's head the default fork block is. */
+  safeDepth: number;
+  /** The upstream reader's cache; undefined: `<dataDir>/fork-cache`. */
+  cacheDir: string | undefined;
+}
+
+/** No fork; the upstream reader's defaults (docs/forking.md §1). */
+export const defaultForkModeOptions: ForkModeOptions = {
+  url: undefined,
+  block: undefined,
+  chainId: undefined,
+  offline: defaultForkSourceOptions.offline,
+  verify: defaultForkSourceOptions.verify,
+  requestsPerSecond: defaultForkSourceOptions.requestsPerSecond,
+  retries: defaultForkSourceOptions.retries,
+  timeoutMs: defaultForkSourceOptions.timeoutMs,
+  safeDepth: defaultForkSourceOptions.safeDepth,
+  cacheDir: undefined,
+};
+
+/** The fork cache's directory when `fork.cacheDir` is unset: `<datadir>/fork-cache`. */
+export function forkCacheDir(opts: Pick<NodeOptions, "dataDir" | "fork">): string {
+  return opts.fork.cacheDir ?? join(opts.dataDir, "fork-cache");
 }
 
 /** The `[unsafe]` table: each key accepts one risky configuration, which then logs a warning. */
@@ -147,6 +193,7 @@ export const defaultNodeOptions: NodeOptions = {
   // LevelDB's block cache and write buffer: LevelDB's own defaults.
   db: {minFreeMb: 128, cacheMb: 8, writeBufferMb: 4},
   chain: defaultChainOptions,
+  fork: defaultForkModeOptions,
   txpool: defaultTxPoolOptions,
   miner: defaultMinerOptions(getChainspec("regtest")),
   rpc: defaultRpcOptions,
@@ -202,8 +249,8 @@ export function gatewayKeysFile(dataDir: string): string {
   return join(dataDir, "gateway-keys.json");
 }
 
-/** `~/.xchain/<network>`. */
-export function defaultDataDir(network: NetworkChoice): string {
+/** `~/.xchain/<network>`, and `~/.xchain/fork` for fork mode (apart from the regtest chain). */
+export function defaultDataDir(network: NetworkChoice | "fork"): string {
   return join(homedir(), ".xchain", network);
 }
 

@@ -187,6 +187,21 @@ export interface LoggingSwitch {
   enabled: boolean;
 }
 
+/**
+ * The upstream a forked node forwards its history to (docs/forking.md §5): blocks, transactions, receipts,
+ * logs and traces at or below the fork block F, state below it, and hashes the local chain does not hold.
+ * `forkHistory(() => source)` makes one of a `ForkSource`.
+ */
+export interface ForkHistory {
+  /** The fork block's number F. */
+  readonly forkNumber: number;
+  /**
+   * The upstream's `result` of `method(params)`, as answered (never parsed); its failures are the state
+   * package's `ForkError`s (an error answer relayed as FORK_FORWARDED_ERROR).
+   */
+  forward(method: string, params: readonly unknown[]): Promise<unknown>;
+}
+
 /** What `RpcServer.start` is given. */
 export interface RpcDeps {
   chainspec: Chainspec;
@@ -222,6 +237,8 @@ export interface RpcDeps {
   health?: HealthProbe;
   /** The node's transaction log, which anvil_setLoggingEnabled switches (docs/operations.md §4); absent: none. */
   logging?: LoggingSwitch;
+  /** A forked node's upstream history (docs/forking.md §5); absent on every other node: nothing is forwarded. */
+  forkHistory?: ForkHistory;
   /** Default: discards everything. */
   logger?: Logger;
 }

@@ -11,10 +11,13 @@
  * (docs/rpc.md §7); a ban target the peer scoring refuses -32602 (rskj's `invalid banned address`);
  * a call stopped by its timeout or its client leaving -32011; a keystore whose key derivations are
  * all taken -32005 (docs/protocol/keystore.md §5), any other keystore refusal (a wrong passphrase,
- * a corrupt keyfile, a locked account) -32000 with its reason. A database that cannot serve the
+ * a corrupt keyfile, a locked account) -32000 with its reason; a fork's upstream read that failed -32000
+ * naming the upstream and the key. A database that cannot serve the
  * request, damaged (a failed checksum, a missing state entry) or on a full disk, is -32000 naming
  * the damage and the operator's recovery (docs/operations.md §6); the store logs the first damage,
- * and a missing state entry is logged here once. Anything else (a closed database, stored data that
+ * and a missing state entry is logged here once. A fork's upstream that fails a read is -32000 naming
+ * the upstream and the key; its error answer to a forwarded request is relayed with its own code,
+ * message and data (docs/forking.md §5). Anything else (a closed database, stored data that
  * does not decode, an error without a code) is a fault of the node: logged whole under `err`
  * (message and stack, docs/reliability.md §6), and answered -32603 without details.
  *
@@ -42,7 +45,7 @@ import type {
   TransactionDecodeErrorCode,
   TransactionSignatureErrorCode,
 } from "@xchain/primitives";
-import type {StateErrorCode} from "@xchain/state";
+import type {ForkError, ForkErrorCode, ForkErrorType, StateErrorCode} from "@xchain/state";
 import type {TxPoolErrorCode} from "@xchain/txpool";
 import {type HexErrorCode, type Logger, NodeError} from "@xchain/utils";
 import type {GatewayErrorCode} from "./gateway/keysFile.ts";
@@ -58,6 +61,7 @@ type MappedCode =
   | `${BitcoinDecodeErrorCode | MergedMiningErrorCode | MinerErrorCode | P2PErrorCode}`
   | `${BlockDecodeErrorCode | HeaderDecodeErrorCode | NumberErrorCode | ReceiptDecodeErrorCode | RlpErrorCode}`
   | `${TransactionDecodeErrorCode | TransactionSignatureErrorCode | StateErrorCode | TxPoolErrorCode | HexErrorCode}`
+  | `${ForkErrorCode}`
   | `${KeystoreBusyCode | KeystoreErrorCode | KeyfileErrorCode | GatewayErrorCode | TlsConfigErrorCode}`;
 
 /** What a code becomes on the wire. */
@@ -79,7 +83,9 @@ type Wire =
   /** -32011. */
   | "timeout"
   /** -32005 with the message. */
-  | "busy";
+  | "busy"
+  /** The upstream's own error answer to a forwarded request: its code, message and data as sent. */
+  | "relayed";
 
 const WIRE: Record<MappedCode, Wire> = {
   // @xchain/chain
@@ -221,6 +227,18 @@ const WIRE: Record<MappedCode, Wire> = {
   // earlier fork is not readable on this one: -32000 saying so.
   STATE_FORK_PROOF_UNAVAILABLE: "server",
   STATE_FORK_BASE_MISMATCH: "server",
+  // The fork's upstream (docs/forking.md §1.3, §5): a read it could not answer fails the request that needed
+  // it, naming the upstream and the key; an error answer to a forwarded request is the upstream's own.
+  FORK_UPSTREAM_UNREACHABLE: "server",
+  FORK_UPSTREAM_HTTP_STATUS: "server",
+  FORK_UPSTREAM_BAD_ANSWER: "server",
+  FORK_UPSTREAM_ERROR_ANSWER: "server",
+  FORK_BLOCK_NOT_FOUND: "server",
+  FORK_BLOCK_ABOVE_FORK: "fault",
+  FORK_PROOFS_UNAVAILABLE: "server",
+  FORK_PROOF_INVALID: "server",
+  FORK_OFFLINE_MISS: "server",
+  FORK_FORWARDED_ERROR: "relayed",
   // @xchain/txpool: every refusal, with its reason.
   TXPOOL_TOO_LARGE: "rejected",
   TXPOOL_DECODE: "rejected",
@@ -298,6 +316,13 @@ export function createErrorMapper(logger: Logger): (error: unknown, method: stri
         return RpcError.timeout();
       case "busy":
         return new RpcError(RpcErrorCode.LIMIT_EXCEEDED, message);
+      case "relayed": {
+        const {rpcCode, rpcMessage, rpcData} = (error as ForkError).type as Extract<
+          ForkErrorType,
+          {code: ForkErrorCode.FORWARDED_ERROR}
+        >;
+        return new RpcError(rpcCode, rpcMessage, rpcData);
+      }
       case "fault":
       case undefined:
         logger.error({err: error, method}, "rpc method failed");

@@ -3,6 +3,7 @@ export type {
   AdminNodeInfo,
   AdminPeerInfo,
   DevWallet,
+  ForkHistory,
   HealthProbe,
   Keystore,
   LoggingSwitch,
@@ -38,6 +39,7 @@ export {MethodRegistry} from "./jsonrpc/registry.ts";
 export type {RateLimitedEvent, RequestEvent, RpcEvents} from "./jsonrpc/requestEvents.ts";
 export {KeystoreBusyCode, KeystoreBusyError, type KeystoreBusyType} from "./keystoreBusy.ts";
 export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
+export {forkHistory} from "./modules/forkHistory.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {
   DEV_METHODS,

@@ -12,20 +12,24 @@ import type {SubscriptionManager} from "./filters/subscriptions.ts";
 import type {ExecutionSlots} from "./limits/executionSlots.ts";
 import type {RpcOptions} from "./options.ts";
 
+/** The dependencies that stay optional for the modules: a node without them answers without them. */
+type OptionalDeps =
+  | "miner"
+  | "impersonation"
+  | "pendingBlock"
+  | "wallet"
+  | "keystore"
+  | "scoring"
+  | "peerAdmin"
+  | "logging"
+  | "forkHistory";
+
 /**
  * What namespace modules pick from: the dependencies with defaults applied, the options and the
  * server's services. The transports' own dependency (`health`) is not theirs.
  */
-export type ModuleDeps = Required<
-  Omit<
-    RpcDeps,
-    "miner" | "impersonation" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "peerAdmin" | "health" | "logging"
-  >
-> &
-  Pick<
-    RpcDeps,
-    "miner" | "impersonation" | "pendingBlock" | "wallet" | "keystore" | "scoring" | "peerAdmin" | "logging"
-  > & {
+export type ModuleDeps = Required<Omit<RpcDeps, OptionalDeps | "health">> &
+  Pick<RpcDeps, OptionalDeps> & {
     options: RpcOptions;
     events: EventHub;
     filters: FilterManager;

@@ -340,5 +340,5 @@ export function corsOriginRules(
 }
 
 function isDevelopmentNetwork(network: NetworkParams["name"]): boolean {
-  return network === "regtest" || network === "custom";
+  return network === "regtest" || network === "custom" || network === "fork";
 }

@@ -14,7 +14,7 @@ import {
 import {MinerError, MinerErrorCode} from "@xchain/miner";
 import {P2PError, P2PErrorCode} from "@xchain/p2p";
 import {RlpError, RlpErrorCode, TransactionDecodeError, TransactionDecodeErrorCode} from "@xchain/primitives";
-import {StateError, StateErrorCode} from "@xchain/state";
+import {ForkError, ForkErrorCode, StateError, StateErrorCode} from "@xchain/state";
 import {TxPoolError, TxPoolErrorCode} from "@xchain/txpool";
 import {NodeError, noopLogger} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
@@ -81,6 +81,23 @@ const TABLE: [string, Error, number][] = [
     ),
     -32000,
   ],
+  // The fork's upstream failing a read: the request that needed it fails, naming the upstream and the key.
+  [
+    "ForkError UPSTREAM_UNREACHABLE",
+    new ForkError(
+      {code: ForkErrorCode.UPSTREAM_UNREACHABLE, url: "http://127.0.0.1:1", key: "block 3", attempts: 6, reason: "x"},
+      "upstream http://127.0.0.1:1: reading block 3 failed 6 times (ECONNREFUSED)",
+    ),
+    -32000,
+  ],
+  [
+    "ForkError OFFLINE_MISS",
+    new ForkError(
+      {code: ForkErrorCode.OFFLINE_MISS, key: "block 3", chainId: "31", forkBlock: HASH},
+      "fork.offline: the cache holds no block 3",
+    ),
+    -32000,
+  ],
   // Faults of the node: a closed database, stored data that does not decode.
   ["DatabaseError FAILED", new DatabaseError({code: DatabaseErrorCode.FAILED, path: "/db", reason: "closed"}), -32603],
   ["RlpError", new RlpError({code: RlpErrorCode.TRUNCATED, offset: 3}), -32603],
@@ -106,6 +123,25 @@ describe("createErrorMapper", () => {
     } else {
       expect(mapped.message).toBe(wireMessage(code, error));
     }
+  });
+
+  it("relays the upstream's error answer to a forwarded request as it came (docs/forking.md §5)", () => {
+    const error = new ForkError(
+      {
+        code: ForkErrorCode.FORWARDED_ERROR,
+        url: "http://127.0.0.1:1",
+        method: "eth_call",
+        rpcCode: 3,
+        rpcMessage: "execution reverted: no",
+        rpcData: "0x08c379a0",
+      },
+      "execution reverted: no",
+    );
+    expect(createErrorMapper(noopLogger)(error, "eth_call").toObject()).toEqual({
+      code: 3,
+      message: "execution reverted: no",
+      data: "0x08c379a0",
+    });
   });
 
   it("logs the first missing database entry once, with what to do", () => {

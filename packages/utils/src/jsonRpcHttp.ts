@@ -98,8 +98,10 @@ export async function paceRequests(
   }
 }
 
-/** One JSON-RPC answer: its result, or its error's code and message. */
-export type RpcAnswer = {result: unknown; error?: undefined} | {error: {code: unknown; message: string}};
+/** One JSON-RPC answer: its result, or its error's code, message and data (when it has some). */
+export type RpcAnswer =
+  | {result: unknown; error?: undefined}
+  | {error: {code: unknown; message: string; data?: unknown}};
 
 /** The answer objects of a batch answer by their id; undefined when `parsed` is not an array. */
 export function answersById(parsed: unknown): Map<unknown, unknown> | undefined {
@@ -112,10 +114,11 @@ export function answersById(parsed: unknown): Map<unknown, unknown> | undefined 
 /** Reads one answer object; undefined when it is not an object with a result or an error. */
 export function readAnswer(answer: unknown): RpcAnswer | undefined {
   if (typeof answer !== "object" || answer === null) return undefined;
-  const {error} = answer as {error?: {code?: unknown; message?: unknown}};
+  const {error} = answer as {error?: {code?: unknown; message?: unknown; data?: unknown}};
   if (error !== undefined) {
     const message = typeof error?.message === "string" ? error.message : JSON.stringify(error);
-    return {error: {code: error?.code, message}};
+    const data = error?.data;
+    return {error: data === undefined ? {code: error?.code, message} : {code: error?.code, message, data}};
   }
   return "result" in answer ? {result: (answer as {result: unknown}).result} : undefined;
 }

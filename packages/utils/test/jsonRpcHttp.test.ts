@@ -24,6 +24,10 @@ describe("JSON-RPC answers", () => {
     expect(readAnswer(byId?.get(1))).toEqual({result: "0x1"});
     expect(readAnswer(byId?.get(2))).toEqual({error: {code: -32000, message: "boom"}});
     expect(readAnswer(byId?.get(3))).toBeUndefined();
+    // An error's data (a revert's payload) is kept.
+    expect(readAnswer({id: 4, error: {code: 3, message: "execution reverted", data: "0x08c379a0"}})).toStrictEqual({
+      error: {code: 3, message: "execution reverted", data: "0x08c379a0"},
+    });
     expect(answersById({error: {code: -32600}})).toBeUndefined();
   });
 });

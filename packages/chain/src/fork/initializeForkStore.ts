@@ -32,19 +32,36 @@ export async function initializeForkStore(
     await checkChainId(store, chainId);
     return loadHead(store);
   }
+  const batch = new WriteBatch();
+  store.meta.putSchemaVersion(batch);
+  store.meta.putChainId(batch, chainId);
+  const head = writeForkAnchor(batch, store, overrides, anchor);
+  await store.kv.write(batch);
+  overrides.remember(anchor.header, anchor.initialState.root);
+  return head;
+}
+
+/**
+ * Adds to `batch` the anchor as the head (`initializeForkStore`, and `Chain.reanchor` over an older
+ * anchor): its header at height F (no body, its own difficulty as total difficulty, canonical at
+ * F), the `forkAnchor` record, R₀'s trie writes and the state override making R₀ the state after
+ * it. The caller writes the batch, then `overrides.remember`s R₀.
+ */
+export function writeForkAnchor(
+  batch: WriteBatch,
+  store: ChainStore,
+  overrides: StateOverrides,
+  anchor: ForkAnchor,
+): ChainHead {
   const {header, initialState} = anchor;
   const hash = header.hash();
-  const batch = new WriteBatch().append(initialState.writes);
+  batch.append(initialState.writes);
   store.blocks.putHeader(batch, header);
   store.totalDifficulty.put(batch, hash, header.difficulty);
   store.canonical.putBlock(batch, new Block(header, [], []));
-  store.meta.putSchemaVersion(batch);
-  store.meta.putChainId(batch, chainId);
   store.meta.putForkAnchor(batch, anchor);
   store.meta.putHead(batch, hash);
   overrides.write(batch, header, initialState.root);
-  await store.kv.write(batch);
-  overrides.remember(header, initialState.root);
   return {header, hash, number: header.number, totalDifficulty: header.difficulty};
 }
 

@@ -11,6 +11,11 @@ export interface StoredForkAnchor extends ForkAnchorId {
   header: BlockHeader;
 }
 
+/** What fork `kv` holds (its `forkAnchor` record), or undefined: the fork block a restart must pin. */
+export function readForkAnchorId(kv: KeyValueStore): Promise<ForkAnchorId | undefined> {
+  return new MetaStore(kv).getForkAnchor();
+}
+
 /**
  * The fork `kv` holds, or undefined for a chain from a genesis (or an empty store). The header is
  * decoded under `rules`, the upstream network's (RSKIP-92 heights).
@@ -19,7 +24,7 @@ export async function readForkAnchor(
   kv: KeyValueStore,
   rules: HeaderEncodingRules,
 ): Promise<StoredForkAnchor | undefined> {
-  const id = await new MetaStore(kv).getForkAnchor();
+  const id = await readForkAnchorId(kv);
   if (!id) return undefined;
   const hash = await new CanonicalIndex(kv).hashAt(id.number);
   const bytes = hash && (await kv.get(Bucket.header, hash));

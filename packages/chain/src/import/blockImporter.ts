@@ -13,7 +13,7 @@ import {Block, BlockDecodeError, type BlockHeader} from "@xchain/primitives";
 import {bytesToPrefixedHex, equalBytes, type NodeError} from "@xchain/utils";
 import {BlockError, ChainError, ChainErrorCode} from "../errors.ts";
 import type {ChainStore} from "../store/chainStore.ts";
-import {type ChainHead, type ImportResult, ImportResultKind, type LocalExecution} from "../types.ts";
+import {type ChainFork, type ChainHead, type ImportResult, ImportResultKind, type LocalExecution} from "../types.ts";
 import {AncestorView} from "./ancestors.ts";
 import {type BlockExecutorApi, executeOnParent} from "./executeOnParent.ts";
 import {findHeadChange, type HeadChange, writeHeadChange} from "./headChange.ts";
@@ -31,8 +31,8 @@ export interface BlockImporterDeps {
   stateRootAfter(header: BlockHeader): Uint8Array;
   /** Told the state writes of a block stored with the node's own execution (`StateDatabase.rememberWrites`). */
   rememberWrites?: (writes: BatchOp[]) => void;
-  /** On a forked chain, the fork block's number (REMASC pays no matured block at or below it). */
-  forkNumber?: number;
+  /** On a forked chain, the fork it extends now (`Chain.fork`). */
+  fork?: () => ChainFork | undefined;
 }
 
 /** The result of an import, and when the block became the head, the switch that was written. */

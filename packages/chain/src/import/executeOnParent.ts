@@ -1,7 +1,7 @@
 import type {Chainspec} from "@xchain/chainspec";
 import {type BlockExecutionResult, blockContextOf, type ExecuteBlockInput, maturedBlockNumber} from "@xchain/execution";
 import type {Block, BlockHeader} from "@xchain/primitives";
-import type {LocalExecution} from "../types.ts";
+import type {ChainFork, LocalExecution} from "../types.ts";
 import type {AncestorView} from "./ancestors.ts";
 import {executedAlike} from "./localExecution.ts";
 
@@ -16,8 +16,11 @@ export interface ExecuteOnParentDeps {
   executor: BlockExecutorApi;
   /** The state root after a block: its dev state override, if any, else its stateRoot (`StateOverrides.rootAfter`). */
   stateRootAfter(header: BlockHeader): Uint8Array;
-  /** On a forked chain, the fork block's number: matured blocks at or below it pay nothing. */
-  forkNumber?: number;
+  /**
+   * On a forked chain, the fork it extends now (`Chain.fork`): BLOCKHASH at or below the anchor reads
+   * its ancestry, and matured blocks at or below the anchor pay nothing.
+   */
+  fork?: () => ChainFork | undefined;
 }
 
 /**
@@ -38,7 +41,8 @@ export async function executeOnParent(
   if (local && executedAlike(local, block, parentStateRoot)) return local.result;
   const maturity = deps.chainspec.params.remascMaturity;
   // docs/protocol/README.md §2: block N pays out the fees of block N − maturity of its own chain.
-  const maturedNumber = maturedBlockNumber(header.number, maturity, deps.forkNumber);
+  const fork = deps.fork?.();
+  const maturedNumber = maturedBlockNumber(header.number, maturity, fork?.anchor.number);
   const matured = maturedNumber === undefined ? undefined : await ancestors.headerAt(maturedNumber);
   return deps.executor.execute({
     block: blockContextOf(header),
@@ -48,6 +52,7 @@ export async function executeOnParent(
     chain: {
       blockHash: (n) => ancestors.blockHash(n),
       maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
+      forkAncestry: fork?.ancestry,
     },
   });
 }

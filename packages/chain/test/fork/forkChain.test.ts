@@ -117,7 +117,11 @@ describe("a forked chain over a local source chain", () => {
       const number = head.number + 1;
       const result = await fork.executor.call({
         block: {...head, number, timestamp: head.timestamp + 1},
-        chain: {blockHash: async (k) => (await fork.chain.getHeaderByNumber(k))?.hash(), maturedBlock: undefined},
+        chain: {
+          blockHash: async (k) => (await fork.chain.getHeaderByNumber(k))?.hash(),
+          maturedBlock: undefined,
+          forkAncestry: fork.chain.fork?.ancestry,
+        },
         stateRoot: fork.chain.stateRootAfter(head),
         from: cows[3]!.address,
         to: source.contract,

@@ -84,7 +84,7 @@ export interface ForkedChain {
   state: StateDatabase;
   anchor: ForkAnchor;
   ancestry: ForkAncestry;
-  /** Assembles blocks on the fork (the miner's part), on the same state and ancestry. */
+  /** Assembles blocks on the fork (the miner's part), on the same state. */
   executor: BlockExecutor;
 }
 
@@ -108,7 +108,7 @@ export async function openFork(source: SourceChain, store: KeyValueStore): Promi
     state,
     fork: {anchor, ancestry},
   });
-  const executor = new BlockExecutor({}, {chainspec: regtest, state, forkAncestry: ancestry});
+  const executor = new BlockExecutor({}, {chainspec: regtest, state});
   return {chain, store, state, anchor, ancestry, executor};
 }
 
@@ -136,7 +136,11 @@ export async function mineOnFork(fork: ForkedChain, transactions: readonly Trans
     block: context,
     candidates: transactions,
     parentStateRoot: fork.chain.stateRootAfter(parent),
-    chain: {blockHash: async (n) => (await fork.chain.getHeaderByNumber(n))?.hash(), maturedBlock},
+    chain: {
+      blockHash: async (n) => (await fork.chain.getHeaderByNumber(n))?.hash(),
+      maturedBlock,
+      forkAncestry: fork.chain.fork?.ancestry,
+    },
   });
   expect(assembled.skipped.map((s) => s.reason)).toEqual([]);
   const values = assembledHeaderValues(

@@ -28,7 +28,6 @@ import type {
   CallResult,
   ExecutionBlockContext,
   ExecutionChainView,
-  ForkAncestry,
   StateOverride,
 } from "../types.ts";
 import {CallScheduler} from "./preemption.ts";
@@ -61,8 +60,6 @@ export class CallRunner {
     private readonly chainspec: Chainspec,
     private readonly stateSource: StateSource,
     private readonly commons: ProfileCommons,
-    /** A forked chain's hashes at and below the fork block (BLOCKHASH). */
-    private readonly ancestry?: ForkAncestry,
   ) {}
 
   /** `BlockExecutor.call`: checks only the intrinsic gas (`TransactionInvalidError`), then runs the message. */
@@ -94,7 +91,7 @@ export class CallRunner {
       if (input.overrides) await applyStateOverride(state, input.overrides);
       const scope: BlockScope = {selfDestructed: new Set<string>()};
       const sink = createOpcodeTraceSink();
-      const extras = {preemption: {current: preemption}, trace: sink, ancestry: this.ancestry};
+      const extras = {preemption: {current: preemption}, trace: sink};
       const evm = await createBlockEvm(profile, common, state, input.chain, scope, extras);
       return await traceMessage(this.environment(evm, block, scope), sink, message, tracer);
     } finally {
@@ -158,10 +155,13 @@ export class CallRunner {
       get maturedBlock() {
         return view.current.maturedBlock;
       },
+      get forkAncestry() {
+        return view.current.forkAncestry;
+      },
     };
     const preemption: PreemptionSlot = {current: undefined};
     const state = new OverlayStateManager(reader);
-    const evm = await createBlockEvm(profile, common, state, delegate, scope, {preemption, ancestry: this.ancestry});
+    const evm = await createBlockEvm(profile, common, state, delegate, scope, {preemption});
     return {profile, common, evm, state, scope, chain: view, preemption};
   }
 

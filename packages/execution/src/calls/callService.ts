@@ -4,7 +4,8 @@
  * (callWorker.ts); as trie nodes are content-addressed and never deleted, a worker reads every
  * persisted state root as the main thread does. A call at a staged state (the pending block's,
  * held by the main thread's `StateDatabase` only: `isStaged`) runs in-process, as does a call
- * without its `parentHash` and every call when there are no workers. Tracing always runs in-process.
+ * without its `parentHash`, a call on a forked chain (its view carries `forkAncestry`) and every
+ * call when there are no workers. Tracing always runs in-process.
  *
  * Same contract as `BlockExecutor.call`: the same results and typed errors; an aborted signal
  * rejects with `ExecutionInterruptedError` and the worker's preemption stops the run
@@ -113,11 +114,15 @@ export class CallService {
     );
   }
 
-  /** `BlockExecutor.call`, on the least busy worker (in-process at a staged root, or without workers). */
+  /**
+   * `BlockExecutor.call`, on the least busy worker (in-process at a staged root, on a forked chain,
+   * or without workers). A worker can reach neither a fork's upstream hashes nor its base.
+   */
   call(input: CallInput): Promise<CallResult> {
     const slot = this.pick();
     const {parentHash} = input;
-    if (!slot || parentHash === undefined || this.modules.state.isStaged(input.stateRoot)) {
+    const inProcess = parentHash === undefined || input.chain.forkAncestry !== undefined;
+    if (!slot || inProcess || this.modules.state.isStaged(input.stateRoot)) {
       return this.modules.local.call(input);
     }
     const id = this.nextId++;

@@ -1,6 +1,7 @@
 /**
  * The chain controls of a dev node (docs/rpc.md §4.10 "Snapshots, reset, dump and load"): evm_snapshot,
- * evm_revert, evm_reset and anvil's dumpState/loadState.
+ * evm_revert, evm_reset, anvil's dumpState/loadState, and on a forked chain the move to another fork
+ * block (anvil_reset with `forking`, docs/forking.md §3.2).
  *
  * A snapshot is the head's hash, the head's effective state root (a dev edit's, `Chain.stateRootAfter`),
  * the pool's transactions and the miner clock's adjustments. Trie nodes are never deleted, so the state
@@ -8,6 +9,8 @@
  * (`Chain.setHead` with the saved root; O(pool) for the pool). Snapshots are numbered 1, 2, … as in
  * rskj (`SnapshotManager`); reverting to one forgets it and every later one (rskj's and Hardhat's).
  */
+import type {ForkAnchor} from "@xchain/chain";
+import type {ForkAncestry} from "@xchain/execution";
 import {REMASC_SENDER} from "@xchain/primitives";
 import type {DumpedAccount, StateDump} from "@xchain/state";
 import type {TxPoolSnapshot} from "@xchain/txpool";
@@ -21,7 +24,10 @@ import type {ChainControls} from "./types.ts";
 
 /** What the chain controls act on. */
 export interface ChainControlsDeps {
-  chain: Pick<MinerChain, "head" | "setHead" | "genesisHash" | "getHeader" | "stateRootAfter" | "editHeadState">;
+  chain: Pick<
+    MinerChain,
+    "head" | "fork" | "setHead" | "genesisHash" | "initialStateRoot" | "reanchor" | "stateRootAfter" | "editHeadState"
+  >;
   txpool: Pick<MinerTxPool, "snapshot" | "restore">;
   clock: MinerClock;
   work: WorkManager;
@@ -74,14 +80,14 @@ export class DevChainControls implements ChainControls {
   }
 
   async reset(): Promise<void> {
-    const {chain, clock, txpool} = this.deps;
-    this.snapshots.length = 0;
-    // A reset starts over in time too: a shift that broke mining must not outlive it.
-    clock.reset();
-    const genesis = await chain.getHeader(chain.genesisHash);
-    // The genesis block is always stored; its own state root drops any edit of the genesis state.
-    await this.moveHead(chain.genesisHash, genesis?.stateRoot);
-    await txpool.restore(EMPTY_POOL);
+    const {chain} = this.deps;
+    // Back to the genesis (a fork's anchor) and the chain's first state (R₀ on a fork): any edit of it is dropped.
+    await this.startOver(() => this.moveHead(chain.genesisHash, chain.initialStateRoot()));
+  }
+
+  async reanchor(anchor: ForkAnchor, ancestry: ForkAncestry): Promise<void> {
+    if (!this.deps.chain.fork) throw notAllowed("this node runs no fork: it cannot be reset onto a fork block");
+    await this.startOver(() => this.exclusiveMove(() => this.deps.chain.reanchor(anchor, ancestry)));
   }
 
   async dumpState(): Promise<StateDump> {
@@ -114,11 +120,24 @@ export class DevChainControls implements ChainControls {
    * move waits for the block the built-in miner is making (an interval block, an instant one) and holds the
    * next one back until the work on the old head is dropped.
    */
-  private moveHead(hash: Uint8Array, stateRoot: Uint8Array | undefined): Promise<void> {
+  private moveHead(hash: Uint8Array, stateRoot: Uint8Array): Promise<void> {
+    return this.exclusiveMove(() => this.deps.chain.setHead(hash, {stateRoot}));
+  }
+
+  private exclusiveMove(move: () => Promise<unknown>): Promise<void> {
     return this.deps.exclusive(async () => {
-      await this.deps.chain.setHead(hash, stateRoot ? {stateRoot} : {});
+      await move();
       this.deps.work.cache.clear();
       this.deps.work.invalidate();
     });
+  }
+
+  /** A reset's frame: no snapshot, no clock shift, `move`, then an empty pool. */
+  private async startOver(move: () => Promise<void>): Promise<void> {
+    this.snapshots.length = 0;
+    // A reset starts over in time too: a shift that broke mining must not outlive it.
+    this.deps.clock.reset();
+    await move();
+    await this.deps.txpool.restore(EMPTY_POOL);
   }
 }

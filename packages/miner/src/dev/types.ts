@@ -3,6 +3,8 @@
  * the pool, time, the block environment, the state, snapshots and dumps. `MinerApi.devControls()` hands them
  * out where the miner's `devControls` option is on.
  */
+import type {ForkAnchor} from "@xchain/chain";
+import type {ForkAncestry} from "@xchain/execution";
 import type {DumpedAccount, StateDump} from "@xchain/state";
 
 /** Mining and the pool (docs/rpc.md §4.10 "Mining and the pool"). */
@@ -98,8 +100,17 @@ export interface ChainControls {
    * later one; false for an unknown id. Pool transactions that arrived after the snapshot are dropped.
    */
   revert(id: number): Promise<boolean>;
-  /** `evm_reset`/`anvil_reset`: back to genesis and its state, an empty pool, no clock shift, no snapshot. */
+  /**
+   * `evm_reset`/`anvil_reset`: back to genesis and its state (on a forked chain, to the fork anchor and
+   * R₀: `Chain.initialStateRoot`), an empty pool, no clock shift, no snapshot.
+   */
   reset(): Promise<void>;
+  /**
+   * `anvil_reset` with `forking` on a forked chain: `Chain.reanchor` onto `anchor` (built over the
+   * new base, which the caller installed first), then as `reset`: an empty pool, no clock shift, no
+   * snapshot. NOT_ALLOWED on a chain from a genesis (nothing changes).
+   */
+  reanchor(anchor: ForkAnchor, ancestry: ForkAncestry): Promise<void>;
   /** `anvil_dumpState`: the head's state by address and slot, as far as recorded preimages name it. */
   dumpState(): Promise<StateDump>;
   /**

@@ -2,7 +2,7 @@
  * The reads of the chain a template needs, from the canonical index: a template always extends
  * the head, and the template manager drops one whose head moved while it was built.
  */
-import type {ExecutionChainView} from "@xchain/execution";
+import {type ExecutionChainView, maturedBlockNumber} from "@xchain/execution";
 import {type AncestorLookup, forkDetectionAncestorHeights} from "@xchain/merged-mining";
 import type {BlockHeader} from "@xchain/primitives";
 import type {MinerChain} from "../deps.ts";
@@ -12,17 +12,24 @@ const BLOCKHASH_WINDOW = 256;
 
 type CanonicalReader = Pick<MinerChain, "getHeaderByNumber">;
 
-/** BLOCKHASH and the REMASC matured block for block `number` on the head. */
+/**
+ * BLOCKHASH and the REMASC matured block for block `number` on the head, by import's rules
+ * (executeOnParent.ts): on a forked chain BLOCKHASH at or below the anchor reads the fork's
+ * ancestry, and a matured block at or below it pays nothing.
+ */
 export async function templateChainView(
-  chain: CanonicalReader,
+  chain: CanonicalReader & Pick<MinerChain, "fork">,
   number: number,
   remascMaturity: number,
 ): Promise<ExecutionChainView> {
-  const matured = number > remascMaturity ? await chain.getHeaderByNumber(number - remascMaturity) : undefined;
+  const {fork} = chain;
+  const maturedNumber = maturedBlockNumber(number, remascMaturity, fork?.anchor.number);
+  const matured = maturedNumber === undefined ? undefined : await chain.getHeaderByNumber(maturedNumber);
   return {
     blockHash: async (n) =>
       n >= number - BLOCKHASH_WINDOW && n < number ? (await chain.getHeaderByNumber(n))?.hash() : undefined,
     maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
+    forkAncestry: fork?.ancestry,
   };
 }
 

@@ -27,6 +27,7 @@ const GROUPS: Record<string, string> = {
   wallet: "Node:",
   state: "Node:",
   chain: "Chain:",
+  fork: "Fork mode (a local chain over an upstream's state, docs/forking.md §4):",
   txpool: "Transaction pool:",
   miner: "Miner:",
   rpc: "JSON-RPC:",

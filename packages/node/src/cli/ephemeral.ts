@@ -26,7 +26,7 @@ export function withEphemeralDataDir(options: NodeOptions): NodeOptions {
       reason: `a throw-away chain is for regtest only (network is ${options.network})`,
     });
   }
-  if (options.dataDir !== defaultDataDir("regtest")) {
+  if (options.dataDir !== defaultDataDir(options.fork.url === undefined ? "regtest" : "fork")) {
     throw new ConfigError({
       code: ConfigErrorCode.CONFLICT,
       key: "dev.ephemeral",

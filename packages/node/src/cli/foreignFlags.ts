@@ -24,10 +24,11 @@ const FOREIGN_FLAG_HINTS: Readonly<Record<string, string>> = {
   "--mnemonic":
     "no mnemonic: the dev accounts are regtest's cow accounts; fund your own in a --genesis-file alloc and import them with personal_importRawKey",
   "-m": "anvil's -m (mnemonic): no mnemonic; the dev accounts are regtest's cow accounts",
-  "--fork-url": "forking is not supported (anvil_reset with forking is refused too)",
-  "-f": "anvil's -f (fork url): forking is not supported",
-  "--fork": "Hardhat's --fork: forking is not supported",
-  "--fork-block-number": "forking is not supported",
+  "--fork-url": "anvil's --fork-url <url> is --fork.url <url> (docs/forking.md §4)",
+  "-f": "anvil's -f <url> (fork url) is --fork.url <url>",
+  "--fork": "Hardhat's --fork <url> is --fork.url <url>",
+  "--fork-block-number": "anvil's --fork-block-number <n> is --fork.block <n> (a block hash too)",
+  "--fork-chain-id": "anvil's --fork-chain-id <id> is --fork.chainId <id>",
   "--init": "anvil's --init <genesis.json> is --network custom --genesis-file <genesis.json>",
   "--gas-limit":
     "the block gas limit is --miner.targetGasLimit <gas> (it moves there within Rootstock's per-block band)",

@@ -5,7 +5,8 @@
  */
 import {readFile} from "node:fs/promises";
 import {parse, TomlError} from "smol-toml";
-import {defaultNodeOptions, type NetworkChoice, type NodeOptions, networkPreset} from "../options.ts";
+import {checkForkOptions, isForkMode} from "../fork/forkOptions.ts";
+import {defaultDataDir, defaultNodeOptions, type NetworkChoice, type NodeOptions, networkPreset} from "../options.ts";
 import type {ConfigKey} from "./configKey.ts";
 import {ConfigError, ConfigErrorCode} from "./errors.ts";
 import {CONFIG_KEYS, configKey} from "./schema.ts";
@@ -30,7 +31,12 @@ export async function resolveNodeOptions(sources: ConfigSources): Promise<NodeOp
   const network = (fromFlags.get("network") ?? fromFile.get("network") ?? defaultNodeOptions.network) as NetworkChoice;
   let options = mergeTrees(defaultNodeOptions, networkPreset(network));
   for (const values of [fromFile, fromFlags]) options = mergeTrees(options, toTree(values));
+  // A fork's chain lives apart from the regtest chain unless a data directory is given (docs/forking.md §4).
+  if (isForkMode(options) && !fromFile.has("dataDir") && !fromFlags.has("dataDir")) {
+    options = {...options, dataDir: defaultDataDir("fork")};
+  }
   checkConsistency(options);
+  checkForkOptions(options);
   return options;
 }
 

@@ -4,6 +4,7 @@
  */
 import type {ConfigKey} from "./configKey.ts";
 import {chainKeys} from "./keys/chain.ts";
+import {forkKeys} from "./keys/fork.ts";
 import {metricsKeys} from "./keys/metrics.ts";
 import {minerKeys} from "./keys/miner.ts";
 import {nodeKeys} from "./keys/node.ts";
@@ -16,6 +17,7 @@ import {unsafeKeys} from "./keys/unsafe.ts";
 export const CONFIG_KEYS: readonly ConfigKey[] = [
   ...nodeKeys,
   ...chainKeys,
+  ...forkKeys,
   ...txpoolKeys,
   ...minerKeys,
   ...rpcKeys,

@@ -17,8 +17,10 @@ export interface StartupInfo {
   /** The p2p listen multiaddrs; undefined when p2p is off. */
   p2p: string[] | undefined;
   miner: {enabled: boolean; coinbase: Uint8Array; blockTimeMs: number; autoMine: boolean; instant: boolean};
-  /** The private keys to print (the cow accounts on regtest; none elsewhere). */
+  /** The private keys to print (the cow accounts on regtest and a fork with the dev wallet; none elsewhere). */
   devKeys: readonly Uint8Array[];
+  /** Fork mode: the upstream and its block the chain extends. */
+  fork?: {url: string; number: number; hash: Uint8Array; chainId: bigint; dialect: string};
 }
 
 /** One line of the banner: its JSON fields and its message. */
@@ -49,6 +51,19 @@ export function devAccountsText(devKeys: readonly Uint8Array[]): string {
   ].join("\n");
 }
 
+/** The fork line: `fork of block 120 0x1234…abcd of http://127.0.0.1:4444 (chain id 33, xchain)`. */
+function forkLine(fork: NonNullable<StartupInfo["fork"]>): BannerLine {
+  return {
+    fields: {
+      forkUrl: fork.url,
+      forkBlock: fork.number,
+      forkHash: bytesToPrefixedHex(fork.hash),
+      upstreamChainId: fork.chainId.toString(),
+    },
+    msg: `fork of block ${fork.number} ${shortHash(fork.hash)} of ${fork.url} (chain id ${fork.chainId}, ${fork.dialect}); local blocks from ${fork.number + 1}`,
+  };
+}
+
 /** The banner's lines, in order. */
 export function startupBannerLines(info: StartupInfo): BannerLine[] {
   const {network, chainId, dataDir, head, p2p, miner, devKeys} = info;
@@ -64,6 +79,7 @@ export function startupBannerLines(info: StartupInfo): BannerLine[] {
       },
       msg: `xchain ${info.version} on ${network} (chain id ${chainId}), data directory ${dataDir}, head block ${head.number} ${shortHash(head.hash)}`,
     },
+    ...(info.fork ? [forkLine(info.fork)] : []),
     {
       fields: {p2pEndpoints: p2p ?? []},
       msg: p2p === undefined ? "p2p off" : `p2p endpoints: ${p2p.join(" ")}`,

@@ -7,11 +7,12 @@
  * next block's rules read (its parent, and the 449 before it for fork-detection data), so that a resumed run
  * reports exactly what an uninterrupted one would.
  */
+
+import {BlockJsonError, BlockJsonErrorCode, headerFromBlockJson} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import {FORK_DETECTION_ANCESTORS} from "@xchain/consensus";
 import {bytesToPrefixedHex} from "@xchain/utils";
 import {HeaderFileVerifier, type HeaderVerdict} from "./headerFileVerifier.ts";
-import {BlockJsonError, BlockJsonErrorCode, headerFromBlockJson} from "./headerFromBlockJson.ts";
 import {ProgressLine} from "./progressLine.ts";
 import {type FetchedBlock, RpcBlockFetcher, type VerifyRpcOptions} from "./rpcBlockFetcher.ts";
 import {

@@ -4,6 +4,7 @@
  */
 import type {Chain} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
+import type {ForkSource} from "@xchain/state";
 import {warnIfAlone} from "../log/aloneWarning.ts";
 import {logStartupBanner} from "../log/startupBanner.ts";
 import type {Logger} from "../logger.ts";
@@ -16,6 +17,8 @@ export interface StartedNode {
   version: string;
   chainspec: Chainspec;
   chain: Chain;
+  /** The upstream a fork reads (fork mode). */
+  fork?: Pick<ForkSource, "url" | "header" | "chainId" | "dialect"> | undefined;
   /** The p2p listen multiaddrs; undefined when p2p is off. */
   p2pAddresses: string[] | undefined;
   endpoints: RpcEndpoints;
@@ -26,7 +29,7 @@ export interface StartedNode {
 
 /** Logs the banner, the alone warning and the ready line. */
 export function announceStart(opts: NodeOptions, started: StartedNode): void {
-  const {version, chainspec, chain, p2pAddresses, endpoints, metricsUrl, logger} = started;
+  const {version, chainspec, chain, fork, p2pAddresses, endpoints, metricsUrl, logger} = started;
   const head = chain.head();
   logStartupBanner(
     {
@@ -37,7 +40,18 @@ export function announceStart(opts: NodeOptions, started: StartedNode): void {
       head: {number: head.number, hash: head.hash},
       p2p: p2pAddresses,
       miner: opts.miner,
-      devKeys: chainspec.params.name === "regtest" ? cowPrivateKeys() : [],
+      devKeys: chainspec.params.name === "regtest" || (fork && opts.wallet.enabled) ? cowPrivateKeys() : [],
+      ...(fork
+        ? {
+            fork: {
+              url: fork.url,
+              number: fork.header.number,
+              hash: fork.header.hash,
+              chainId: fork.chainId,
+              dialect: fork.dialect,
+            },
+          }
+        : {}),
     },
     logger.child({module: "node"}),
   );

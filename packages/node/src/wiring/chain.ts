@@ -1,11 +1,12 @@
 /** Wiring step 2, the chain: opened over the storage, with the data directory's head record kept from then on. */
-import {Chain, ChainError, ChainErrorCode} from "@xchain/chain";
+import {Chain, ChainError, ChainErrorCode, describeForkAnchor, readForkAnchorId} from "@xchain/chain";
 import {BlockExecutor} from "@xchain/execution";
 import {damaged, startErrorOf} from "../dataDir/openDatabase.ts";
 import {keepHeadRecord} from "../dataDir/recordedHead.ts";
 import type {Logger} from "../logger.ts";
 import type {NodeOptions} from "../options.ts";
 import type {Closers} from "./closers.ts";
+import {forkAnchorOf} from "./fork.ts";
 import type {Storage} from "./storage.ts";
 
 /** What the chain step builds; `executor` runs imports and, without call workers, calls. */
@@ -14,24 +15,33 @@ export interface ChainParts {
   executor: BlockExecutor;
 }
 
-/** Opens the chain; a database without its head block or the one the record names stops start-up. */
+/**
+ * Opens the chain (in fork mode over the fork anchor: stored on a first start, checked on a restart);
+ * a database without its head block or the one the record names stops start-up.
+ */
 export async function openChain(
   opts: NodeOptions,
-  {chainspec, genesis, db, record, state}: Storage,
+  storage: Storage,
   logger: Logger,
   closers: Closers,
 ): Promise<ChainParts> {
+  const {chainspec, genesis, db, record, state, fork} = storage;
   const executor = new BlockExecutor({}, {chainspec, state});
-  const chain = await Chain.open(opts.chain, {
-    store: db,
-    chainspec,
-    genesis,
-    state,
-    executor,
-    logger: logger.child({module: "chain"}),
-  }).catch((e) => {
+  const modules = {store: db, chainspec, state, executor, logger: logger.child({module: "chain"})};
+  const opening = fork
+    ? forkAnchorOf(opts, fork, state).then((anchor) =>
+        Chain.openFork(opts.chain, {...modules, fork: {anchor, ancestry: fork.ancestry}}),
+      )
+    : refuseForkedStore(db).then(() => Chain.open(opts.chain, {...modules, genesis}));
+  const chain = await opening.catch((e) => {
     if (e instanceof ChainError && e.code === ChainErrorCode.HEAD_MISSING) {
       throw damaged(opts.dataDir, "its head block is not stored", true);
+    }
+    if (fork && e instanceof ChainError && e.code === ChainErrorCode.FORK_MISMATCH) {
+      throw new ChainError(
+        e.type,
+        `${e.message} (data directory ${opts.dataDir}): fork into another --datadir (or with --dev.ephemeral), or give the fork.url and fork.block it was started with`,
+      );
     }
     throw startErrorOf(e, opts.dataDir);
   });
@@ -47,4 +57,14 @@ export async function openChain(
     },
   });
   return {chain, executor};
+}
+
+/** A data directory holding a fork opens only in fork mode: say so rather than report a genesis mismatch. */
+async function refuseForkedStore(db: Storage["db"]): Promise<void> {
+  const anchor = await readForkAnchorId(db);
+  if (anchor === undefined) return;
+  throw new ChainError(
+    {code: ChainErrorCode.FORK_MISMATCH, expected: "a chain from its genesis", stored: describeForkAnchor(anchor)},
+    `the data directory holds a fork of ${describeForkAnchor(anchor)}: start it with --fork.url (docs/forking.md §4)`,
+  );
 }

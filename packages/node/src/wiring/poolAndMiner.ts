@@ -43,7 +43,7 @@ export interface PoolAndMinerModules {
 /** Builds the txpool, its journal and the miner. */
 export function startPoolAndMiner(
   opts: NodeOptions,
-  {storage: {chainspec, db, state}, chain, notSyncedReason, logger}: PoolAndMinerModules,
+  {storage: {chainspec, db, state, fork}, chain, notSyncedReason, logger}: PoolAndMinerModules,
   closers: Closers,
 ): PoolAndMiner {
   const impersonation = new ImpersonatedAccounts(opts.miner);
@@ -63,8 +63,10 @@ export function startPoolAndMiner(
     : undefined;
   closers.push({name: "txpool", close: () => txpool.close().then(() => journal?.close())});
 
+  // On a fork, assembly reads the upstream's state as the chain's import does (and its hashes through the chain).
   const assemblerState = new StateDatabase(stateOptions(opts.state, SECONDARY_STATE_SHARE, opts.miner.devControls), {
     store: db,
+    ...(fork ? {base: fork.holder} : {}),
   });
   const miner = new Miner(opts.miner, {
     chain,

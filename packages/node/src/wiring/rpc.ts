@@ -6,7 +6,7 @@ import {join} from "node:path";
 import type {Chain} from "@xchain/chain";
 import {type BlockExecutor, CallService, callWorkerCount} from "@xchain/execution";
 import type {ImpersonationControls, Miner} from "@xchain/miner";
-import {formatClientVersion, type HealthProbe, type LoggingSwitch, RpcServer} from "@xchain/rpc";
+import {forkHistory, formatClientVersion, type HealthProbe, type LoggingSwitch, RpcServer} from "@xchain/rpc";
 import type {TxPool} from "@xchain/txpool";
 import type {Logger} from "../logger.ts";
 import {SECONDARY_STATE_SHARE, stateOptions} from "../memoryBudget.ts";
@@ -17,6 +17,7 @@ import {cowPrivateKeys, createDevWallet} from "../wallet/devWallet.ts";
 import {STANDARD_SCRYPT} from "../wallet/keyfile.ts";
 import {KeystoreWallet} from "../wallet/keystore.ts";
 import type {Closers} from "./closers.ts";
+import type {ForkParts} from "./fork.ts";
 import type {Storage} from "./storage.ts";
 
 /** Where the RPC server listens (ports as bound: a configured 0 becomes the chosen port). */
@@ -112,6 +113,8 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
       wireQueue: p2p?.wireQueue,
       health,
       logging,
+      // A fork's history at or below the fork block is the upstream's (docs/forking.md §5).
+      ...(storage.fork ? {forkHistory: forkHistory(() => (storage.fork as ForkParts).source)} : {}),
     },
   );
   closers.push({name: "rpc", close: () => rpc.close()});

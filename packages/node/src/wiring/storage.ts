@@ -1,4 +1,7 @@
-/** Wiring step 1, storage: the network's chainspec and genesis, the database and the world state over it. */
+/**
+ * Wiring step 1, storage: the network's chainspec and genesis, the database and the world state over
+ * it; in fork mode the upstream reader too, with the fork's rules and base (wiring/fork.ts).
+ */
 import type {Chainspec, GenesisParams} from "@xchain/chainspec";
 import type {LevelStore} from "@xchain/db";
 import {callWorkerCount} from "@xchain/execution";
@@ -10,6 +13,7 @@ import {levelDbMemory, stateOptions} from "../memoryBudget.ts";
 import {loadNetwork} from "../network.ts";
 import type {NodeOptions} from "../options.ts";
 import type {Closers} from "./closers.ts";
+import {type ForkParts, openForkUpstream} from "./fork.ts";
 
 const MIB = 1024 * 1024;
 
@@ -22,6 +26,8 @@ export interface Storage {
   record: DataDirRecord | undefined;
   /** The main thread's world state: imports and RPC read it, the pending block is staged in it. */
   state: StateDatabase;
+  /** Fork mode's upstream, rules and base (`chainspec` is then the fork's). */
+  fork: ForkParts | undefined;
 }
 
 /** Loads the network, opens the database (shared with the call workers, when there are any) and the state. */
@@ -37,6 +43,10 @@ export async function openStorage(opts: NodeOptions, logger: Logger, closers: Cl
     logger,
   );
   closers.push({name: "database", close: () => db.close()});
-  const state = new StateDatabase(stateOptions(opts.state, 1, opts.miner.devControls), {store: db});
-  return {chainspec, genesis, db, record, state};
+  const fork = opts.fork.url === undefined ? undefined : await openForkUpstream(opts, db, logger, closers);
+  const state = new StateDatabase(stateOptions(opts.state, 1, opts.miner.devControls), {
+    store: db,
+    ...(fork ? {base: fork.holder} : {}),
+  });
+  return {chainspec: fork?.chainspec ?? chainspec, genesis, db, record, state, fork};
 }

@@ -79,7 +79,8 @@ describe("the xchain entry point", () => {
   it("hints xchain's flag for anvil's, Hardhat's and geth's", () => {
     expect(foreignFlagHint("--port=8545")).toMatch(/--rpc\.http\.port/);
     expect(foreignFlagHint("--block-time")).toMatch(/--miner\.blockTimeMs/);
-    expect(foreignFlagHint("--fork-url")).toMatch(/not supported/);
+    expect(foreignFlagHint("--fork-url")).toMatch(/--fork\.url/);
+    expect(foreignFlagHint("--fork-block-number")).toMatch(/--fork\.block/);
     expect(foreignFlagHint("--rpc.http.prot")).toBeUndefined();
     expect(foreignFlagHint("--constructor")).toBeUndefined();
   });

@@ -19,6 +19,7 @@ import {wireProtocolMethods} from "./debug/wireProtocol.ts";
 import {devControlMethods} from "./dev/index.ts";
 import {ethModule} from "./eth/index.ts";
 import {evmMethods} from "./evm.ts";
+import {withForkHistory} from "./forkHistory.ts";
 import {mnrMethods} from "./mnr.ts";
 import {netMethods} from "./net.ts";
 import {personalMethods} from "./personal.ts";
@@ -56,7 +57,8 @@ export const rpcModules = {
 /**
  * One table per namespace topic, for the registry, and the always-on `rpc` namespace, which
  * describes `registry` (the registry built from these tables). The tracing methods (trace_*,
- * debug_trace*) get `trace.timeoutMs` as their time budget (docs/rpc.md §8).
+ * debug_trace*) get `trace.timeoutMs` as their time budget (docs/rpc.md §8). On a forked node the
+ * methods reading history answer from the upstream at or below the fork block (docs/forking.md §5).
  */
 export function buildMethodTables(deps: ModuleDeps, registry: () => MethodRegistry): NamespaceMethods[] {
   const modules = Object.entries(rpcModules).flatMap(([namespace, factory]) =>
@@ -70,7 +72,9 @@ export function buildMethodTables(deps: ModuleDeps, registry: () => MethodRegist
       ),
     })),
   );
-  return [...modules, {namespace: RPC_NAMESPACE, methods: rpcMethods(registry, deps.clientVersion)}];
+  const {forkHistory} = deps;
+  const tables = forkHistory ? withForkHistory(modules, {...deps, forkHistory}) : modules;
+  return [...tables, {namespace: RPC_NAMESPACE, methods: rpcMethods(registry, deps.clientVersion)}];
 }
 
 /** Whether `<namespace>_<name>` traces execution: trace_* and debug_trace*. */

@@ -1,10 +1,10 @@
 /**
  * What re-executing a stored block needs: its transactions, its parent's state, and the chain as
  * import saw it (BLOCKHASH over its own ancestors, the REMASC payout of the block `maturity`
- * before it, docs/protocol/README.md §2). Traces are built from such a replay.
+ * before it, docs/protocol/README.md §2; on a forked chain, import's fork rules: `Chain.fork`). Traces are built from such a replay.
  */
 import type {ChainReader} from "@xchain/chain";
-import {blockContextOf, type ExecuteBlockInput} from "@xchain/execution";
+import {blockContextOf, type ExecuteBlockInput, maturedBlockNumber} from "@xchain/execution";
 import type {Block} from "@xchain/primitives";
 import {ancestorLookup, blockHashView} from "./callEnvironment.ts";
 
@@ -13,7 +13,7 @@ import {ancestorLookup, blockHashView} from "./callEnvironment.ts";
  * parent's effective state, as import did: a dev-edited parent's edited state.
  */
 export async function replayInput(
-  chain: Pick<ChainReader, "getHeader" | "getHeaderByNumber" | "stateRootAfter">,
+  chain: Pick<ChainReader, "getHeader" | "getHeaderByNumber" | "stateRootAfter" | "fork">,
   block: Block,
   remascMaturity: number,
 ): Promise<ExecuteBlockInput | undefined> {
@@ -21,8 +21,10 @@ export async function replayInput(
   if (header.number === 0) return undefined;
   const parent = await chain.getHeader(header.parentHash);
   if (!parent) return undefined;
-  const matured =
-    header.number > remascMaturity ? await ancestorLookup(chain, header)(header.number - remascMaturity) : undefined;
+  const {fork} = chain;
+  // Import's rules (executeOnParent.ts): on a fork, no payout of a matured block at or below the anchor.
+  const maturedNumber = maturedBlockNumber(header.number, remascMaturity, fork?.anchor.number);
+  const matured = maturedNumber === undefined ? undefined : await ancestorLookup(chain, header)(maturedNumber);
   return {
     block: blockContextOf(header),
     transactions: block.transactions,
@@ -30,6 +32,7 @@ export async function replayInput(
     chain: {
       blockHash: blockHashView(chain, header),
       maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
+      forkAncestry: fork?.ancestry,
     },
   };
 }

@@ -1,9 +1,11 @@
 /**
  * The environment of eth_call and eth_estimateGas: the message runs on the state after block B
  * with B's own header as the block context (as geth does), and BLOCKHASH sees B's 256 ancestors
- * on B's own chain. A traced block sees its ancestors the same way. A call worker cannot ask this
- * view: it follows B's parentHash through the stored headers instead (execution's
- * calls/storedAncestors.ts), which names the same ancestors.
+ * on B's own chain; on a forked chain, BLOCKHASH at or below the fork block is the upstream's
+ * (`Chain.fork`'s ancestry, docs/forking.md §3). A traced block sees its ancestors the same way. A
+ * call worker cannot ask this view: it follows B's parentHash through the stored headers instead
+ * (execution's calls/storedAncestors.ts), which names the same ancestors; calls on a fork stay
+ * in-process (callService.ts).
  */
 import type {ChainReader} from "@xchain/chain";
 import {blockContextOf, type ExecutionBlockContext, type ExecutionChainView} from "@xchain/execution";
@@ -23,7 +25,7 @@ export interface CallEnvironment {
 }
 
 /** The chain a header's ancestors are read from. */
-export type AncestorChain = Pick<ChainReader, "getHeader" | "getHeaderByNumber">;
+export type AncestorChain = Pick<ChainReader, "getHeader" | "getHeaderByNumber" | "fork">;
 
 /**
  * The ancestor of `header` at height `n` on `header`'s own chain (`header` itself at its own
@@ -67,7 +69,7 @@ export function callEnvironment(
   return {
     block: blockContextOf(header),
     // A call runs no REMASC transaction.
-    chain: {blockHash: blockHashView(chain, header), maturedBlock: undefined},
+    chain: {blockHash: blockHashView(chain, header), maturedBlock: undefined, forkAncestry: chain.fork?.ancestry},
     stateRoot: chain.stateRootAfter(header),
     parentHash: header.parentHash,
   };

@@ -46,6 +46,15 @@ export interface TestNodeOptions {
   genesis?: GenesisParams;
   /** false: no HTTP or WebSocket listener, for unit tests that read the registry or dispatch in-process. */
   listen?: boolean;
+  /** Opens the node's chain on its store in place of a regtest chain from `genesis` (a forked chain). */
+  openChain?: (store: MemoryStore) => Promise<OpenedChain>;
+}
+
+/** A node's chain, the state it reads and the executor that runs its blocks and calls. */
+export interface OpenedChain {
+  chain: Chain;
+  state: StateDatabase;
+  executor: BlockExecutor;
 }
 
 /** A running node and helpers to talk to it. */
@@ -60,10 +69,8 @@ export class TestNode {
 
   static async start(options: TestNodeOptions = {}): Promise<TestNode> {
     const store = new MemoryStore();
-    const state = new StateDatabase(defaultStateOptions, {store});
     const genesis = options.genesis ?? regtestGenesis;
-    const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis, state});
-    const executor = new BlockExecutor({}, {chainspec: regtest, state});
+    const {chain, state, executor} = await (options.openChain ?? ((s) => openRegtest(s, genesis)))(store);
     // The dev controls as the miner's option says (regtest: on), whether or not a miner runs.
     const impersonation = new ImpersonatedAccounts({devControls: options.miner?.devControls ?? true});
     const txpool = new TxPool(defaultTxPoolOptions, {chainspec: regtest, chain, impersonation});
@@ -163,6 +170,12 @@ export class TestNode {
     await this.miner?.close();
     await this.txpool.close();
   }
+}
+
+async function openRegtest(store: MemoryStore, genesis: GenesisParams): Promise<OpenedChain> {
+  const state = new StateDatabase(defaultStateOptions, {store});
+  const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis, state});
+  return {chain, state, executor: new BlockExecutor({}, {chainspec: regtest, state})};
 }
 
 /** A transaction signed by `from` with regtest's chain id; gasPrice 0 and gasLimit 21,000 unless given. */

@@ -24,18 +24,39 @@ export enum ForkErrorCode {
   PROOF_INVALID = "FORK_PROOF_INVALID",
   /** Offline, and the cache does not hold the value (or the upstream's record, or the fork block). */
   OFFLINE_MISS = "FORK_OFFLINE_MISS",
+  /**
+   * A request forwarded to the upstream (history at or below the fork block, docs/forking.md §5) was answered
+   * a JSON-RPC error: relayed to the client with the upstream's code, message and data.
+   */
+  FORWARDED_ERROR = "FORK_FORWARDED_ERROR",
 }
 
 export type ForkErrorType =
   | {code: ForkErrorCode.UPSTREAM_UNREACHABLE; url: string; key: string; attempts: number; reason: string}
   | {code: ForkErrorCode.UPSTREAM_HTTP_STATUS; url: string; key: string; status: number; body: string}
   | {code: ForkErrorCode.UPSTREAM_BAD_ANSWER; url: string; key: string; reason: string}
-  | {code: ForkErrorCode.UPSTREAM_ERROR_ANSWER; url: string; key: string; rpcCode: unknown; rpcMessage: string}
+  | {
+      code: ForkErrorCode.UPSTREAM_ERROR_ANSWER;
+      url: string;
+      key: string;
+      rpcCode: unknown;
+      rpcMessage: string;
+      rpcData?: unknown;
+    }
   | {code: ForkErrorCode.FORK_BLOCK_NOT_FOUND; url: string; block: string}
   | {code: ForkErrorCode.BLOCK_ABOVE_FORK; number: number; forkNumber: number}
   | {code: ForkErrorCode.PROOFS_UNAVAILABLE; url: string; clientVersion: string}
   | {code: ForkErrorCode.PROOF_INVALID; url: string; key: string; reason: string}
-  | {code: ForkErrorCode.OFFLINE_MISS; key: string; chainId: string; forkBlock: string};
+  | {code: ForkErrorCode.OFFLINE_MISS; key: string; chainId: string; forkBlock: string}
+  | {
+      code: ForkErrorCode.FORWARDED_ERROR;
+      url: string;
+      method: string;
+      rpcCode: number;
+      rpcMessage: string;
+      /** The error's data as the upstream sent it, JSON-encoded unless it was a string (a revert's payload). */
+      rpcData: string | undefined;
+    };
 
 /** Reading the fork's upstream (or its cache) failed; the message names the upstream and the key. */
 export class ForkError extends NodeError<ForkErrorType> {}

@@ -10,6 +10,7 @@
  *   0x02 ‖ chain id (32) ‖ fork hash (32) ‖ 0x03 ‖ address ‖ slot → flags (1) ‖ value (32)
  *   0x02 ‖ chain id (32) ‖ fork hash (32) ‖ 0x04 ‖ code hash → code
  *   0x02 ‖ chain id (32) ‖ fork hash (32) ‖ 0x05 ‖ number (8) → block hash (32), for numbers up to the fork block
+ *   0x02 ‖ chain id (32) ‖ fork hash (32) ‖ 0x06 ‖ keccak256(request) → a forwarded request's result (JSON)
  *
  * Flag bit 0 says the value was verified by a proof against the fork block's state root. Only fetched values
  * are written here: the forked state's own writes never are.
@@ -54,6 +55,7 @@ const ACCOUNT = 0x02;
 const STORAGE = 0x03;
 const CODE = 0x04;
 const BLOCK_HASH = 0x05;
+const ANSWER = 0x06;
 const VERIFIED = 0x01;
 
 export class ForkCache {
@@ -191,6 +193,16 @@ export class ForkScope {
 
   putBlockHash(number: number, hash: Uint8Array): Promise<void> {
     return this.cache.put(this.key(BLOCK_HASH, numberKey(number)), hash);
+  }
+
+  /** The kept result of a forwarded request (docs/forking.md §5), by the hash of its method and parameters. */
+  async answer(requestHash: Uint8Array): Promise<unknown> {
+    const bytes = await this.cache.get(this.key(ANSWER, requestHash));
+    return bytes === undefined ? undefined : JSON.parse(new TextDecoder().decode(bytes));
+  }
+
+  putAnswer(requestHash: Uint8Array, result: unknown): Promise<void> {
+    return this.cache.put(this.key(ANSWER, requestHash), utf8ToBytes(JSON.stringify(result)));
   }
 
   private key(kind: number, ...parts: Uint8Array[]): Uint8Array {

@@ -12,10 +12,16 @@ import {AnswerError, data, type ForkHeader, forkHeader, quantity, storageWord} f
 import {dialectOf, isMethodMissing, type UpstreamDialect} from "./dialect.ts";
 import {ForkError, ForkErrorCode} from "./errors.ts";
 import {ForkCache, type ForkScope, type UpstreamRecord} from "./forkCache.ts";
+import {forwardedRequest, upstreamMethod} from "./forwarding.ts";
 import {type ForkAccount, ProofMismatch, verifiedAccount, verifiedSlot} from "./proofs.ts";
 import {UpstreamClient} from "./upstreamClient.ts";
 
 const ZERO_ADDRESS = new Uint8Array(20);
+
+/** What a `ForkSource` logs to. */
+export interface ForkSourceModules {
+  logger?: Logger;
+}
 
 export class ForkSource {
   /** Reads in flight by key, so that concurrent reads of one value send one request. */
@@ -36,7 +42,7 @@ export class ForkSource {
    * Opens the cache, learns the upstream (chain id, dialect, whether it serves proofs: from the cache when a
    * run has already asked) and resolves the fork block. A warm cache with a pinned block sends no request.
    */
-  static async open(opts: ForkSourceOptions, modules: {logger?: Logger} = {}): Promise<ForkSource> {
+  static async open(opts: ForkSourceOptions, modules: ForkSourceModules = {}): Promise<ForkSource> {
     const logger = modules.logger ?? noopLogger;
     const client = new UpstreamClient(opts.url, opts, {logger});
     const cache = await ForkCache.open(opts.cacheDir, {logger});
@@ -67,6 +73,11 @@ export class ForkSource {
       await cache.close();
       throw e;
     }
+  }
+
+  /** The upstream's URL as logs and errors show it (credentials and key-like path segments redacted). */
+  get url(): string {
+    return this.client.displayUrl;
   }
 
   /** The upstream's chain id. */
@@ -155,6 +166,35 @@ export class ForkSource {
       });
       await this.scope.putBlockHash(number, hash);
       return hash;
+    });
+  }
+
+  /** The fork block's number F. */
+  get forkNumber(): number {
+    return this.header.number;
+  }
+
+  /**
+   * `method(params)` sent to the upstream as given (docs/forking.md §5), under the upstream's name for it:
+   * its `result` as answered, never parsed. An immutable answer (pinned at or below F, or by block hash:
+   * forwarding.ts) is kept in the cache and answered from it, offline too; any other request fails offline
+   * with FORK_OFFLINE_MISS. A JSON-RPC error answer is FORK_FORWARDED_ERROR, relayed as the upstream sent it.
+   */
+  forward(method: string, params: readonly unknown[]): Promise<unknown> {
+    const request = forwardedRequest(method, params, this.header.number);
+    return this.once(request.key, async () => {
+      const {cacheKey} = request;
+      const cached = cacheKey && (await this.scope.answer(cacheKey));
+      if (cached !== undefined) return cached;
+      this.online(cacheKey ? request.name : `${request.name} (an answer that is never cached)`);
+      let result: unknown;
+      try {
+        result = await this.client.call(upstreamMethod(this.dialect, method), [...params], request.name);
+      } catch (e) {
+        throw relayed(e, method);
+      }
+      if (cacheKey && request.keeps(result)) await this.scope.putAnswer(cacheKey, result);
+      return result;
     });
   }
 
@@ -402,6 +442,23 @@ async function resolveForkBlock(
   await cache.scope(chainId, header.hash).putHeader(header.json);
   await cache.putForkHashAt(chainId, header.number, header.hash);
   return header;
+}
+
+/** An upstream's error answer to a forwarded request as the error relayed to the client; other failures as they are. */
+function relayed(e: unknown, method: string): unknown {
+  if (!(e instanceof ForkError) || e.type.code !== ForkErrorCode.UPSTREAM_ERROR_ANSWER) return e;
+  const {url, rpcCode, rpcMessage, rpcData} = e.type;
+  return new ForkError(
+    {
+      code: ForkErrorCode.FORWARDED_ERROR,
+      url,
+      method,
+      rpcCode: Number.isSafeInteger(rpcCode) ? (rpcCode as number) : -32000,
+      rpcMessage,
+      rpcData: rpcData === undefined || typeof rpcData === "string" ? rpcData : JSON.stringify(rpcData),
+    },
+    rpcMessage,
+  );
 }
 
 function offlineMiss(key: string, chainId: bigint | undefined, forkBlock: string): ForkError {

@@ -210,10 +210,11 @@ export class UpstreamClient {
         ),
       );
     } else if (answer.error) {
-      const {code, message} = answer.error;
+      const {code, message, data} = answer.error;
+      const rpcData = data === undefined ? {} : {rpcData: data};
       call.reject(
         new ForkError(
-          {code: ForkErrorCode.UPSTREAM_ERROR_ANSWER, url, key, rpcCode: code, rpcMessage: message},
+          {code: ForkErrorCode.UPSTREAM_ERROR_ANSWER, url, key, rpcCode: code, rpcMessage: message, ...rpcData},
           `upstream ${url}: ${call.method} reading ${key} answered error ${String(code)}: ${message}`,
         ),
       );

@@ -3,7 +3,7 @@ import {BlockHeader, decodeRlpList, HeaderField} from "@xchain/primitives";
 import {readJsonVector, readMainnetHeaderLines, rskjBlockJson} from "@xchain/test-utils";
 import {bytesToHex, hexToBytes, toQuantity} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
-import {BlockJsonErrorCode, headerFromBlockJson} from "../src/verify/headerFromBlockJson.ts";
+import {BlockJsonErrorCode, headerFromBlockJson} from "../../src/fork/headerFromBlockJson.ts";
 
 const mainnet = getChainspec("mainnet");
 const testnet = getChainspec("testnet");
