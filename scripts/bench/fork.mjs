@@ -4,8 +4,9 @@
 // and for each fork client a cold run (empty fork cache) then a warm run (a new process on the same
 // cache) of a test-suite-like sequence (fork/sequence.mjs), `rounds` times with the clients' order
 // alternating; times are medians. Each run's remote figures are what reached the proxy from the fork
-// process's start to the sequence's end; its wall time is the start (until eth_chainId answers) plus
-// the sequence.
+// process's start to the sequence's end, with the time the client waited on them ("upstream": from a
+// request's arrival at the proxy to its answer, summed); its wall time is the start (until eth_chainId
+// answers) plus the sequence.
 //
 //   node scripts/bench/fork.mjs [--fresh] [--holders=10000] [--only=xchain|anvil] [--rounds=3] [-- <extra xchain flags>]
 //
@@ -157,6 +158,7 @@ function summary(client, run) {
     startSeconds: median(runs.map((r) => r.startSeconds)),
     sequenceSeconds: median(runs.map((r) => r.sequenceSeconds)),
     totalSeconds: median(runs.map((r) => r.startSeconds + r.sequenceSeconds)),
+    upstreamSeconds: median(runs.map((r) => r.upstreamSeconds)),
     requests: runs.at(-1).requests,
     calls: runs.at(-1).calls,
     byMethod: runs.at(-1).byMethod,
@@ -170,7 +172,7 @@ console.log(
   `upstream: xchain regtest, ${holders} holders, fork block ${upstream.fixture.forkBlock}; ${rounds} rounds, median times`,
 );
 console.log(
-  `${"client".padEnd(15)} ${"run".padEnd(5)} ${"start".padStart(9)} ${"sequence".padStart(9)} ${"total".padStart(9)} ${"HTTP req".padStart(9)} ${"calls".padStart(7)}  calls by method`,
+  `${"client".padEnd(15)} ${"run".padEnd(5)} ${"start".padStart(9)} ${"sequence".padStart(9)} ${"total".padStart(9)} ${"upstream".padStart(9)} ${"HTTP req".padStart(9)} ${"calls".padStart(7)}  calls by method`,
 );
 for (const client of clients) {
   for (const run of client.runs) {
@@ -179,7 +181,7 @@ for (const client of clients) {
       .map(([m, n]) => `${m} ${n}`)
       .join(", ");
     console.log(
-      `${client.name.padEnd(15)} ${run.padEnd(5)} ${s(r.startSeconds)} ${s(r.sequenceSeconds)} ${s(r.totalSeconds)} ${String(r.requests).padStart(9)} ${String(r.calls).padStart(7)}  ${methods}${r.steady}`,
+      `${client.name.padEnd(15)} ${run.padEnd(5)} ${s(r.startSeconds)} ${s(r.sequenceSeconds)} ${s(r.totalSeconds)} ${s(r.upstreamSeconds)} ${String(r.requests).padStart(9)} ${String(r.calls).padStart(7)}  ${methods}${r.steady}`,
     );
   }
 }

@@ -10,6 +10,8 @@ export class CountingProxy {
   requests = 0;
   /** JSON-RPC calls received by method (a batch of n counts n). */
   calls = new Map();
+  /** Milliseconds from each request's arrival to its answer, summed (the time the fork client waited on the upstream, proxy included). */
+  busyMs = 0;
 
   constructor(upstream) {
     this.upstream = upstream;
@@ -21,6 +23,7 @@ export class CountingProxy {
     this.server = createServer((req, res) => {
       const chunks = [];
       req.on("data", (c) => chunks.push(c));
+      const arrived = performance.now();
       req.on("end", () => {
         const body = Buffer.concat(chunks).toString();
         this.count(body);
@@ -28,6 +31,7 @@ export class CountingProxy {
           (answer) => {
             res.writeHead(200, {"content-type": "application/json"});
             res.end(answer);
+            this.busyMs += performance.now() - arrived;
           },
           (e) => {
             res.writeHead(502);
@@ -53,15 +57,17 @@ export class CountingProxy {
     }
   }
 
-  /** The counts since the last reset: {requests, calls, byMethod}. */
+  /** The counts since the last reset: {requests, calls, byMethod, upstreamSeconds}. */
   snapshot() {
     const byMethod = Object.fromEntries([...this.calls].sort((a, b) => b[1] - a[1]));
-    return {requests: this.requests, calls: [...this.calls.values()].reduce((a, b) => a + b, 0), byMethod};
+    const calls = [...this.calls.values()].reduce((a, b) => a + b, 0);
+    return {requests: this.requests, calls, byMethod, upstreamSeconds: this.busyMs / 1000};
   }
 
   reset() {
     this.requests = 0;
     this.calls = new Map();
+    this.busyMs = 0;
   }
 
   async stop() {
