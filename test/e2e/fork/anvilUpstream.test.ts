@@ -3,8 +3,12 @@
 // blocks; an xchain node forks it at its head F. Balances, nonces, storage, code and BLOCKHASH below F
 // read on the fork equal anvil's own answers at F; the fork takes anvil's chain id; transactions mined on
 // the fork (from the fork's dev account and from an impersonated anvil account) change the fork and
-// leave the upstream as it was; a value read once is not fetched again.
-import {encodeFunctionData} from "viem";
+// leave the upstream as it was; a swap through a constant-product pair deployed on anvil pays on the fork
+// what the pair's reserves at F say; a value read once is not fetched again.
+import {join} from "node:path";
+import {pathToFileURL} from "node:url";
+import {compileSolidity} from "@xchain/test-utils";
+import {type Abi, bytesToHex, decodeFunctionResult, encodeDeployData, encodeFunctionData} from "viem";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {COUNTER_ABI, counterBytecode} from "../support/counterContract.ts";
 import {type DevTarget, NO_INTERVAL_BLOCKS, startAnvil} from "../support/devClients.ts";
@@ -26,6 +30,51 @@ let proxy: UpstreamProxy;
 let fork: RunningNode;
 let counter: string;
 let forkBlock: number;
+/** The benchmark's tokens A and B and their pair (scripts/bench/fork/contracts.mjs), deployed on anvil. */
+let pair: {tokenA: string; tokenB: string; pair: string; tokenAbi: Abi; pairAbi: Abi};
+let amountOut: (amountIn: bigint, reserveIn: bigint, reserveOut: bigint) => bigint;
+
+/** Sends `functionName(args)` to `to` from `from` on the node at `url` and waits for its receipt. */
+async function invoke(url: string, from: string, to: string, abi: Abi, functionName: string, args: unknown[] = []) {
+  const data = encodeFunctionData({abi, functionName, args});
+  return waitForReceipt(url, await rpc<string>(url, "eth_sendTransaction", [{from, to, data}]));
+}
+
+/** `functionName(args)` of `to` called on the node at `url` at `block`, decoded. */
+async function read<T>(url: string, to: string, abi: Abi, functionName: string, args: unknown[], block: string) {
+  const data = await rpc<`0x${string}`>(url, "eth_call", [
+    {to, data: encodeFunctionData({abi, functionName, args})},
+    block,
+  ]);
+  return decodeFunctionResult({abi, functionName, data}) as T;
+}
+
+/** Deploys the benchmark's two tokens and their pair on anvil, with 10^24 of each as liquidity. */
+async function deployPair(url: string) {
+  const contracts = join(import.meta.dirname, "..", "..", "..", "scripts", "bench", "fork", "contracts.mjs");
+  const module = (await import(pathToFileURL(contracts).href)) as {
+    FORK_CONTRACTS: string;
+    amountOut: typeof amountOut;
+  };
+  amountOut = module.amountOut;
+  const compiled = compileSolidity(module.FORK_CONTRACTS);
+  const deploy = async (name: string, args: unknown[]) => {
+    const contract = compiled[name];
+    if (contract === undefined) throw new Error(`${name} is not in the benchmark's contracts`);
+    const data = encodeDeployData({abi: contract.abi as Abi, bytecode: bytesToHex(contract.bytecode), args});
+    const hash = await rpc<string>(url, "eth_sendTransaction", [{from: ANVIL_DEV, data}]);
+    return (await waitForReceipt(url, hash)).contractAddress as string;
+  };
+  const tokenAbi = compiled.BenchToken?.abi as Abi;
+  const pairAbi = compiled.BenchPair?.abi as Abi;
+  const tokenA = await deploy("BenchToken", [10n ** 30n]);
+  const tokenB = await deploy("BenchToken", [10n ** 30n]);
+  const address = await deploy("BenchPair", [tokenA, tokenB]);
+  for (const token of [tokenA, tokenB])
+    await invoke(url, ANVIL_DEV, token, tokenAbi, "transfer", [address, 10n ** 24n]);
+  await invoke(url, ANVIL_DEV, address, pairAbi, "mint", [ANVIL_DEV]);
+  return {tokenA, tokenB, pair: address, tokenAbi, pairAbi};
+}
 
 beforeAll(async () => {
   // Chain id 33: anvil's default 31337 does not fit a Rootstock transaction's one-byte v (a fork of it needs fork.chainId).
@@ -42,6 +91,7 @@ beforeAll(async () => {
     {from: ANVIL_DEV, to: RECIPIENT, value: quantity(ONE_ETHER)},
   ]);
   await waitForReceipt(anvil.url, send);
+  pair = await deployPair(anvil.url);
   for (let i = 0; i < 3; i++) await rpc(anvil.url, "evm_mine", []);
   forkBlock = Number(await rpc<string>(anvil.url, "eth_blockNumber"));
   proxy = new UpstreamProxy(anvil.url);
@@ -113,5 +163,50 @@ describe("a fork of an anvil upstream", () => {
     // The upstream is untouched.
     expect(BigInt(await rpc<string>(anvil.url, "eth_getStorageAt", [counter, "0x0", "latest"]))).toBe(2n);
     expect(BigInt(await rpc<string>(anvil.url, "eth_getBalance", [RECIPIENT, "latest"]))).toBe(ONE_ETHER);
+  });
+
+  it("swaps through a pair deployed upstream, paying what the pair's reserves at the fork block say", async () => {
+    const {tokenA, tokenB, pair: address, tokenAbi, pairAbi} = pair;
+    const at = quantity(forkBlock);
+    const [reserveA, reserveB] = await read<[bigint, bigint, number]>(
+      anvil.url,
+      address,
+      pairAbi,
+      "getReserves",
+      [],
+      at,
+    );
+    const onForkReserves = await read<[bigint, bigint, number]>(
+      fork.httpUrl,
+      address,
+      pairAbi,
+      "getReserves",
+      [],
+      "latest",
+    );
+    expect(onForkReserves).toEqual([reserveA, reserveB, expect.any(Number)]);
+    const amountIn = 10n ** 18n;
+    const out = amountOut(amountIn, reserveA, reserveB);
+    const balanceB = () => read<bigint>(fork.httpUrl, tokenB, tokenAbi, "balanceOf", [ANVIL_DEV], "latest");
+    const before = await balanceB();
+    expect(before).toBe(await read<bigint>(anvil.url, tokenB, tokenAbi, "balanceOf", [ANVIL_DEV], at));
+    await onFork("anvil_impersonateAccount", ANVIL_DEV);
+    await invoke(fork.httpUrl, ANVIL_DEV, tokenA, tokenAbi, "transfer", [address, amountIn]);
+    expect((await invoke(fork.httpUrl, ANVIL_DEV, address, pairAbi, "swap", [0n, out, ANVIL_DEV])).status).toBe("0x1");
+    expect((await balanceB()) - before).toBe(out);
+    const [afterA, afterB] = await read<[bigint, bigint, number]>(
+      fork.httpUrl,
+      address,
+      pairAbi,
+      "getReserves",
+      [],
+      "latest",
+    );
+    expect([afterA, afterB]).toEqual([reserveA + amountIn, reserveB - out]);
+    // One more wei out than the formula allows breaks the pair's k check.
+    await invoke(fork.httpUrl, ANVIL_DEV, tokenA, tokenAbi, "transfer", [address, amountIn]);
+    const greedy = amountOut(amountIn, afterA, afterB) + 1n;
+    const data = encodeFunctionData({abi: pairAbi, functionName: "swap", args: [0n, greedy, ANVIL_DEV]});
+    await expect(onFork("eth_estimateGas", {from: ANVIL_DEV, to: address, data})).rejects.toThrow(/K/);
   });
 });
