@@ -10,7 +10,7 @@ describe("hints for other tools' flags", () => {
     [["start", "--host=0.0.0.0"], "hint: anvil's --host is --rpc.http.host"],
     [["start", "--chain-id", "1337"], "hint: the chain id is the network's (regtest 33)"],
     [["start", "--block-time", "2"], "hint: anvil's --block-time <seconds> is --miner.blockTimeMs <milliseconds>"],
-    [["start", "--fork-url", "http://127.0.0.1:8545"], "hint: forking is not supported"],
+    [["start", "--fork-url", "http://127.0.0.1:8545"], "hint: anvil's --fork-url <url> is --fork.url <url>"],
     [["start", "--http.port", "8545"], "hint: geth's --http.port is --rpc.http.port"],
     [["--port", "8545"], "(a flag of xchain start)"],
   ];

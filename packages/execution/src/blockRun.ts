@@ -18,12 +18,7 @@ import {
   type TransactionEnvironment,
   validateTransaction,
 } from "./transactionExecutor.ts";
-import type {
-  BlockExecutionResult,
-  ExecutionBlockContext,
-  ExecutionChainView,
-  TransactionOutcome,
-} from "./types.ts";
+import type {BlockExecutionResult, ExecutionBlockContext, ExecutionChainView, TransactionOutcome} from "./types.ts";
 
 /** Where a block runs: its network, gas profile and Common, and the state it starts from. */
 export interface BlockRunSetup {

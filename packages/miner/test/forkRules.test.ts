@@ -148,7 +148,7 @@ type MinedFork = Awaited<ReturnType<typeof minedFork>>;
  * cows[0]'s transaction to `to` (a creation when undefined) at twice the head's minimum gas price
  * (mainnet's, on the first blocks).
  */
-function send(fork: MinedFork, nonce: number, to: Uint8Array | undefined, data = new Uint8Array(0)) {
+function send(fork: MinedFork, nonce: number, to: Uint8Array | undefined, data: Uint8Array = new Uint8Array(0)) {
   const gasPrice = fork.chain.head().header.minimumGasPrice * 2n;
   return transfer(cows[0]!, {nonce: BigInt(nonce), gasPrice, value: 0n, gasLimit: 200_000n, to, data});
 }

@@ -11,7 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {NO_INTERVAL_BLOCKS} from "../support/devClients.ts";
 import {JsonRpcFault, rpc, waitForReceipt} from "../support/jsonRpc.ts";
 import {UpstreamProxy} from "../support/upstreamProxy.ts";
-import {type RunningNode, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
+import {type RunningNode, refusedStart, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
@@ -103,8 +103,10 @@ afterAll(async () => {
 });
 
 /** The upstream's answer to `method` at the fork block (block number F as the last parameter). */
-const atFork = (method: string, ...params: unknown[]) => rpc(upstream.httpUrl, method, [...params, toQuantity(F)]);
-const onFork = (method: string, ...params: unknown[]) => rpc(forkNode!.httpUrl, method, [...params, "latest"]);
+const atFork = (method: string, ...params: unknown[]) =>
+  rpc<string>(upstream.httpUrl, method, [...params, toQuantity(F)]);
+/** The fork node's answer at its head. */
+const onFork = (method: string, ...params: unknown[]) => rpc<string>(forkNode!.httpUrl, method, [...params, "latest"]);
 
 describe("xchain start --fork.url", () => {
   it("starts at the fork block, announcing the upstream, with the upstream's chain id and p2p off", async () => {
@@ -217,6 +219,24 @@ describe("xchain start --fork.url", () => {
     const error = await failure(onFork("eth_getBalance", UNSEEN));
     expect(error.message).toContain(`account ${UNSEEN}`);
     expect(error.message).toContain("fork.offline");
+  }, 60_000);
+
+  it("refuses an upstream chain id no transaction can carry unless fork.chainId gives the fork one", async () => {
+    const foreign = new UpstreamProxy(upstream.httpUrl);
+    proxies.push(foreign);
+    // anvil's chain id: a Rootstock transaction's one-byte v carries 1 to 109.
+    foreign.tamper = (proxied, result) => (proxied.method === "eth_chainId" ? "0x7a69" : result);
+    const url = await foreign.start();
+    const refused = await refusedStart(forkFlags(url, "--fork.block", String(F)));
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain(
+      "the upstream's chain id 31337 does not fit a Rootstock transaction's one-byte v (chain ids 1 to 109): give the fork one with --fork.chainId",
+    );
+    const renamed = await startNode(forkFlags(url, "--fork.block", String(F), "--fork.chainId", "99"), tempDataDir());
+    others.push(renamed);
+    expect(await rpc(renamed.httpUrl, "eth_chainId")).toBe("0x63");
+    const receipt = await send(renamed.httpUrl, {from: accounts[2], to: LOCAL_RECIPIENT, value: "0x7"});
+    expect(Number(receipt.blockNumber)).toBe(F + 1);
   }, 60_000);
 
   it("refuses a tampered upstream answer with --fork.verify on", async () => {

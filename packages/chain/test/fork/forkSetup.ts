@@ -82,26 +82,47 @@ export interface ForkedChain {
   chain: Chain;
   store: KeyValueStore;
   state: StateDatabase;
+  /** The base `state` reads under; a re-anchor swaps it (`forkAt`). */
+  holder: {base: StateBase; current(): StateBase};
   anchor: ForkAnchor;
   ancestry: ForkAncestry;
   /** Assembles blocks on the fork (the miner's part), on the same state. */
   executor: BlockExecutor;
 }
 
-/** The source's state at its block F, as a fork's base. */
-export async function sourceBase(source: SourceChain): Promise<StateBase> {
-  const anchorHash = source.blocks[F - 1]!.hash();
+/** The source's state at its block `at` (default F), as a fork's base. */
+export async function sourceBase(source: SourceChain, at = F): Promise<StateBase> {
+  const anchorHash = source.blocks[at - 1]!.hash();
   const reader = await source.chain.stateAt(anchorHash);
   return readerBase(reader, forkBaseId(BigInt(regtest.params.chainId), anchorHash));
 }
 
-/** Opens (or reopens) a fork of the source's block F on `store`. */
-export async function openFork(source: SourceChain, store: KeyValueStore): Promise<ForkedChain> {
-  const base = await sourceBase(source);
-  const state = new StateDatabase(defaultStateOptions, {store, base: {current: () => base}});
-  const header = source.blocks[F - 1]!.header;
-  const anchor = await buildForkAnchor({upstreamChainId: regtest.params.chainId, header, base}, state);
-  const ancestry = chainAncestry(source.chain, F);
+/**
+ * The anchor and ancestry of a fork of the source's block `at`, built over `state` after its base
+ * holder was made to hold that block's state (as a re-fork swaps the base first).
+ */
+export async function forkAt(
+  source: SourceChain,
+  state: StateDatabase,
+  holder: ForkedChain["holder"],
+  at: number,
+): Promise<{anchor: ForkAnchor; ancestry: ForkAncestry}> {
+  holder.base = await sourceBase(source, at);
+  const header = source.blocks[at - 1]!.header;
+  const anchor = await buildForkAnchor({upstreamChainId: regtest.params.chainId, header, base: holder.base}, state);
+  return {anchor, ancestry: chainAncestry(source.chain, at)};
+}
+
+/** Opens (or reopens) a fork of the source's block `at` (default F) on `store`. */
+export async function openFork(source: SourceChain, store: KeyValueStore, at = F): Promise<ForkedChain> {
+  const holder = {
+    base: await sourceBase(source, at),
+    current(): StateBase {
+      return this.base;
+    },
+  };
+  const state = new StateDatabase(defaultStateOptions, {store, base: holder});
+  const {anchor, ancestry} = await forkAt(source, state, holder, at);
   const chain = await Chain.openFork(defaultChainOptions, {
     store,
     chainspec: regtest,
@@ -109,7 +130,7 @@ export async function openFork(source: SourceChain, store: KeyValueStore): Promi
     fork: {anchor, ancestry},
   });
   const executor = new BlockExecutor({}, {chainspec: regtest, state});
-  return {chain, store, state, anchor, ancestry, executor};
+  return {chain, store, state, holder, anchor, ancestry, executor};
 }
 
 /**
@@ -129,7 +150,7 @@ export async function mineOnFork(fork: ForkedChain, transactions: readonly Trans
     minimumGasPrice: parent.minimumGasPrice,
   };
   // The miner's rule, as import's: no payout of a matured block at or below the fork block.
-  const maturedNumber = maturedBlockNumber(number, regtest.params.remascMaturity, fork.anchor.number);
+  const maturedNumber = maturedBlockNumber(number, regtest.params.remascMaturity, fork.chain.fork?.anchor.number);
   const matured = maturedNumber === undefined ? undefined : await fork.chain.getHeaderByNumber(maturedNumber);
   const maturedBlock = matured && {coinbase: matured.coinbase, paidFees: matured.paidFees};
   const assembled = await fork.executor.assembleBlock({

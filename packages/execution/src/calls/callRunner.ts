@@ -23,13 +23,7 @@ import {createOpcodeTraceSink} from "../tracing/traceBlock.ts";
 import {traceMessage} from "../tracing/traceMessage.ts";
 import type {ExecutionTracer} from "../tracing/types.ts";
 import {type MessageInput, runMessage, type TransactionEnvironment} from "../transactionExecutor.ts";
-import type {
-  CallInput,
-  CallResult,
-  ExecutionBlockContext,
-  ExecutionChainView,
-  StateOverride,
-} from "../types.ts";
+import type {CallInput, CallResult, ExecutionBlockContext, ExecutionChainView, StateOverride} from "../types.ts";
 import {CallScheduler} from "./preemption.ts";
 import {applyStateOverride} from "./stateOverride.ts";
 

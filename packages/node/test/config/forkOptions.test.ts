@@ -2,6 +2,7 @@
 // each other, the fork block parsed, and what fork mode turns off.
 import {hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
+import {withEphemeralDataDir} from "../../src/cli/ephemeral.ts";
 import {ConfigErrorCode} from "../../src/config/errors.ts";
 import {resolveNodeOptions} from "../../src/config/load.ts";
 import {effectiveOptions, forkBlockOf} from "../../src/fork/forkOptions.ts";
@@ -34,6 +35,8 @@ describe("fork options", () => {
     // A data directory given stays.
     const given = await resolveNodeOptions(flags({"fork.url": URL, dataDir: "/tmp/f"}));
     expect([given.dataDir, forkCacheDir(given)]).toEqual(["/tmp/f", "/tmp/f/fork-cache"]);
+    // --dev.ephemeral takes the fork's default directory as it takes regtest's.
+    expect(withEphemeralDataDir(options).dataDir).toMatch(/xchain-ephemeral-/);
     // No fork: regtest's directory.
     expect((await resolveNodeOptions({})).dataDir).toBe(defaultDataDir("regtest"));
   });

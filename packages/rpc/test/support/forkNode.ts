@@ -47,7 +47,7 @@ export async function startForkNode(
         state,
         fork: {anchor, ancestry},
       });
-      return {chain, state, executor: new BlockExecutor({}, {chainspec: regtest, state, forkAncestry: ancestry})};
+      return {chain, state, executor: new BlockExecutor({}, {chainspec: regtest, state})};
     },
   });
   return {node, source};

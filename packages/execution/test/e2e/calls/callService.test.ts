@@ -224,6 +224,18 @@ describe("CallService", () => {
     watch.restore();
   });
 
+  it("runs a call on a forked chain in-process, BLOCKHASH at or below the fork block from the view's ancestry", async () => {
+    // A worker reads stored headers only: it would answer block 4's local hash, not the upstream's.
+    const upstreamHash = (n: number) => new Uint8Array(32).fill(0xa0 + n);
+    const forkAncestry = {number: 5, hashAt: async (n: number) => (n <= 5 ? upstreamHash(n) : undefined)};
+    const watch = watchPosts(pool);
+    const forked = input({to: ANY_HASHER, chain: {...chain, forkAncestry}});
+    expect((await pool.call({...forked, data: hashOf(4)})).returnValue).toEqual(upstreamHash(4));
+    expect((await pool.call({...forked, data: hashOf(7)})).returnValue).toEqual(headers[7]?.hash());
+    expect(watch.posted()).toBe(0);
+    watch.restore();
+  });
+
   it("runs every call in-process without workers", async () => {
     const inProcess = new CallService(
       {workers: 0, workerData: {dbPath: "unused", chainParams: chainspec.params, state: defaultStateOptions}},
