@@ -22,6 +22,15 @@ import type {IpAddressOrRange, Logger} from "@xchain/utils";
 /** The chain's reads plus its `newHead` events (`Chain` satisfies it). */
 export type RpcChain = ChainReader & {readonly events: Pick<EventEmitter<ChainEvents>, "on" | "off">};
 
+/**
+ * Fork mode: the upstream's raw storage of Rootstock's native contracts at the fork block, which
+ * `xchain_getStorageBytesAt` answers for their addresses (docs/forking.md §6). `ForkSource` implements it.
+ */
+export interface ForkNativeStorage {
+  /** The bytes stored under `key` (32 bytes) in the storage of `address` at the fork block; empty when none. */
+  storageBytes(address: Uint8Array, key: Uint8Array): Promise<Uint8Array>;
+}
+
 /** Runs messages and re-executes blocks without keeping anything (`BlockExecutor`). */
 export interface CallExecutor {
   /** One message (eth_call, eth_estimateGas). */
@@ -239,6 +248,8 @@ export interface RpcDeps {
   logging?: LoggingSwitch;
   /** A forked node's upstream history (docs/forking.md §5); absent on every other node: nothing is forwarded. */
   forkHistory?: ForkHistory;
+  /** Fork mode only: where the native contracts' raw storage is read. Absent: every address reads the local state. */
+  forkNativeStorage?: ForkNativeStorage;
   /** Default: discards everything. */
   logger?: Logger;
 }

@@ -4,6 +4,7 @@ export type {
   AdminPeerInfo,
   DevWallet,
   ForkHistory,
+  ForkNativeStorage,
   HealthProbe,
   Keystore,
   LoggingSwitch,

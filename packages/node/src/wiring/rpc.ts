@@ -6,7 +6,14 @@ import {join} from "node:path";
 import type {Chain} from "@xchain/chain";
 import {type BlockExecutor, CallService, callWorkerCount} from "@xchain/execution";
 import type {ImpersonationControls, Miner} from "@xchain/miner";
-import {forkHistory, formatClientVersion, type HealthProbe, type LoggingSwitch, RpcServer} from "@xchain/rpc";
+import {
+  forkHistory,
+  formatClientVersion,
+  type HealthProbe,
+  type LoggingSwitch,
+  type RpcDeps,
+  RpcServer,
+} from "@xchain/rpc";
 import type {TxPool} from "@xchain/txpool";
 import type {Logger} from "../logger.ts";
 import {SECONDARY_STATE_SHARE, stateOptions} from "../memoryBudget.ts";
@@ -113,8 +120,9 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
       wireQueue: p2p?.wireQueue,
       health,
       logging,
-      // A fork's history at or below the fork block is the upstream's (docs/forking.md §5).
-      ...(storage.fork ? {forkHistory: forkHistory(() => (storage.fork as ForkParts).source)} : {}),
+      // A fork's history at or below the fork block is the upstream's (docs/forking.md §5), and so is the
+      // storage of Rootstock's native contracts (§6).
+      ...(storage.fork ? forkDeps(storage.fork) : {}),
     },
   );
   closers.push({name: "rpc", close: () => rpc.close()});
@@ -129,4 +137,12 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
 /** An IPv6 address goes in brackets in a URL. */
 export function hostForUrl(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
+}
+
+/** What RPC reads from a fork's upstream (its source read anew at each call: a re-anchor may replace it). */
+function forkDeps(fork: ForkParts): Pick<RpcDeps, "forkHistory" | "forkNativeStorage"> {
+  return {
+    forkHistory: forkHistory(() => fork.source),
+    forkNativeStorage: {storageBytes: (address, key) => fork.source.storageBytes(address, key)},
+  };
 }

@@ -8,7 +8,7 @@
 import {equalBytes, keccak256, type Logger, noopLogger, toData, toQuantity} from "@xchain/utils";
 import type {ForkSourceOptions} from "../options.ts";
 import {EMPTY_CODE_HASH} from "../trie.ts";
-import {AnswerError, data, type ForkHeader, forkHeader, quantity, storageWord} from "./answers.ts";
+import {AnswerError, data, type ForkHeader, forkHeader, quantity, storageWord, storedBytes} from "./answers.ts";
 import {dialectOf, isMethodMissing, type UpstreamDialect} from "./dialect.ts";
 import {ForkError, ForkErrorCode} from "./errors.ts";
 import {ForkCache, type ForkScope, type UpstreamRecord} from "./forkCache.ts";
@@ -17,6 +17,8 @@ import {type ForkAccount, ProofMismatch, verifiedAccount, verifiedSlot} from "./
 import {UpstreamClient} from "./upstreamClient.ts";
 
 const ZERO_ADDRESS = new Uint8Array(20);
+/** rskj's raw storage read (docs/protocol/json-rpc.md §2), disabled on rskj by default. */
+const RAW_STORAGE_METHOD = "rsk_getStorageBytesAt";
 
 /** What a `ForkSource` logs to. */
 export interface ForkSourceModules {
@@ -141,6 +143,36 @@ export class ForkSource {
         return verifiedSlot(account.storageRoot as Uint8Array, slot, answer);
       });
       await this.scope.putStorage(address, slot, value, this.verifies);
+      return value;
+    });
+  }
+
+  /**
+   * The raw bytes stored under `key` (32 bytes) in the account's storage at the fork block, empty when
+   * nothing is (docs/forking.md §6). On rskj, `rsk_getStorageBytesAt`: the native contracts (the Bridge)
+   * store values longer than a word, which eth_getStorageAt cuts to 32 bytes; rskj serves it only when
+   * enabled (FORK_UPSTREAM_METHOD_UNAVAILABLE otherwise). Other upstreams store words, so it is the word
+   * without its leading zeros, read (and verified) as `storage`.
+   */
+  async storageBytes(address: Uint8Array, key: Uint8Array): Promise<Uint8Array> {
+    if (this.dialect !== "rskj") {
+      const word = await this.storage(address, key);
+      const start = word.findIndex((b) => b !== 0);
+      return start === -1 ? new Uint8Array(0) : word.subarray(start);
+    }
+    const name = `storage bytes ${toData(address)} key ${toData(key)}`;
+    return this.once(name, async () => {
+      const cached = await this.scope.storageBytes(address, key);
+      if (cached) return cached;
+      this.online(name);
+      let answer: unknown;
+      try {
+        answer = await this.read(RAW_STORAGE_METHOD, [toData(address), toData(key)], name);
+      } catch (e) {
+        throw isMethodMissing(e) ? this.methodUnavailable(RAW_STORAGE_METHOD, name, e as ForkError) : e;
+      }
+      const value = this.guardSync(name, () => storedBytes(answer, "the stored bytes"));
+      await this.scope.putStorageBytes(address, key, value);
       return value;
     });
   }
@@ -337,6 +369,16 @@ export class ForkSource {
     return new ForkError(
       {code: ForkErrorCode.PROOF_INVALID, url, key, reason},
       `upstream ${url}: ${key} does not verify against the fork block's state root ${toData(this.header.stateRoot)}: ${reason}; refused`,
+    );
+  }
+
+  private methodUnavailable(method: string, key: string, refusal: ForkError): ForkError {
+    const url = this.client.displayUrl;
+    const rpcMessage = refusal.type.code === ForkErrorCode.UPSTREAM_ERROR_ANSWER ? refusal.type.rpcMessage : "";
+    return new ForkError(
+      {code: ForkErrorCode.UPSTREAM_METHOD_UNAVAILABLE, url, key, method, rpcMessage},
+      `upstream ${url} does not serve ${method}, which reading ${key} needs (rskj disables it by default: ` +
+        `enable it in the upstream's rpc.modules, module "rsk"); it answered: ${rpcMessage}`,
     );
   }
 
