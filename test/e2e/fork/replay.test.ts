@@ -15,6 +15,7 @@ import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {NO_INTERVAL_BLOCKS} from "../support/devClients.ts";
 import {rpc, waitForReceipt} from "../support/jsonRpc.ts";
 import {PAIR_CONTRACTS} from "../support/pairContracts.ts";
+import {UpstreamProxy} from "../support/upstreamProxy.ts";
 import {type RunningNode, startNode} from "../support/xchainProcess.ts";
 
 const {Token, Pair, Router, Registry} = PAIR_CONTRACTS;
@@ -175,7 +176,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (process.env.REPLAY_DEBUG) console.log(JSON.stringify(forkNode?.logs.slice(-40), null, 1), forkNode?.stderr());
   await forkNode?.stop();
   await upstream?.stop();
 });
@@ -267,4 +267,53 @@ describe("a fork replays an upstream block", () => {
       0n,
     );
   });
+});
+
+describe("block assembly on a fork whose upstream cannot answer", () => {
+  const FETCHED = "0x00000000000000000000000000000000000fd001";
+  const NEVER_FETCHED = "0x00000000000000000000000000000000000fd002";
+
+  it("leaves out a transaction needing an unfetched account, mines the others, and mines it once the upstream answers", async () => {
+    const proxy = new UpstreamProxy(upstream.httpUrl);
+    const proxyUrl = await proxy.start();
+    const node = await startNode([
+      ...["--fork.url", proxyUrl, "--fork.block", String(X - 1), "--fork.retries", "1"],
+      ...NO_INTERVAL_BLOCKS,
+    ]);
+    try {
+      const url = node.httpUrl;
+      const [cow0, cow1] = await rpc<string[]>(url, "eth_accounts");
+      // Gas given: an estimate would read the recipient.
+      const send = (from: string | undefined, to: string, value: string) =>
+        rpc<string>(url, "eth_sendTransaction", [{from, to, value, gas: "0x5208", gasPrice: "0x0"}]);
+      const receipt = (hash: string) => rpc<Record<string, unknown> | null>(url, "eth_getTransactionReceipt", [hash]);
+      // A first block reads what every block reads (the REMASC accounts, the coinbase), cow1 and FETCHED.
+      await waitForReceipt(url, await send(cow1, FETCHED, "0x1"));
+
+      proxy.tooManyRequests = Number.MAX_SAFE_INTEGER;
+      const stuck = await send(cow0, NEVER_FETCHED, "0x7");
+      const mined = await waitForReceipt(url, await send(cow1, FETCHED, "0x2"));
+      expect(await receipt(stuck)).toBeNull();
+      const block = await rpc<{transactions: string[]}>(url, "eth_getBlockByNumber", [mined.blockNumber, false]);
+      expect(block.transactions).not.toContain(stuck);
+      expect(await rpc(url, "eth_getBalance", [FETCHED, "latest"])).toBe("0x3");
+      // cow0's partial execution (its nonce, the gas bought, the value moved) reached no block.
+      expect(await rpc(url, "eth_getTransactionCount", [cow0, "latest"])).toBe(
+        await rpc(upstream.httpUrl, "eth_getTransactionCount", [cow0, toQuantity(X - 1)]),
+      );
+      const leftOut = node.logs.find((line) => line.msg === "a pending transaction was left out of the block");
+      expect((leftOut?.err as {message?: string} | undefined)?.message).toContain(
+        `upstream ${proxyUrl}: reading account ${NEVER_FETCHED} failed`,
+      );
+
+      // The upstream answers again: the transaction left pending is mined with the next block.
+      proxy.tooManyRequests = 0;
+      await waitForReceipt(url, await send(cow1, FETCHED, "0x4"));
+      expect((await waitForReceipt(url, stuck)).status).toBe("0x1");
+      expect(await rpc(url, "eth_getBalance", [NEVER_FETCHED, "latest"])).toBe("0x7");
+    } finally {
+      await node.stop();
+      await proxy.stop();
+    }
+  }, 120_000);
 });
