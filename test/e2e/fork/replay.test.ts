@@ -1,4 +1,4 @@
-// End-to-end: the gas of replayed upstream transactions (docs/forking.md §6, issue 25's Done-when). A real
+// End-to-end: the gas of replayed upstream transactions (docs/forking.md §8, issue 25's Done-when). A real
 // xchain regtest upstream deploys two ERC-20 tokens, a constant-product pair with liquidity and a router,
 // then mines block X holding transactions of every kind: token transfers to an existing and a fresh holder,
 // a router swap and a two-step pair swap, a deployment, a reverted transfer, a transfer of a whole balance
@@ -6,7 +6,9 @@
 // X's signed transactions, read back from the upstream and re-encoded, one block each, in X's order: every
 // receipt (gas used, status, logs, created address) and the state after (balances, nonces, code, the
 // token balances, allowances and the pair's reserves) equals the upstream's. Before that, a swap sent to
-// the fork pays what the upstream's eth_call of the same swap at X-1 answers.
+// the fork pays what the upstream's eth_call of the same swap at X-1 answers. Then, with the upstream answering
+// only errors, block assembly leaves out a transaction needing an account never fetched and mines the others
+// (docs/forking.md §4.3).
 import {encodeCoinNonNullZero, encodeCoinNullZero, encodeRlp, encodeUnsigned, Transaction} from "@xchain/primitives";
 import {bytesToPrefixedHex, hexToBytes, keccak256, toQuantity, utf8ToBytes} from "@xchain/utils";
 import {type Abi, decodeFunctionResult, encodeAbiParameters, encodeFunctionData, type Hex} from "viem";
