@@ -1,4 +1,4 @@
-// End-to-end: the gas of replayed upstream transactions (docs/forking.md §8, issue 25's Done-when). A real
+// End-to-end: the gas of replayed upstream transactions (docs/forking.md §8). A real
 // xchain regtest upstream deploys two ERC-20 tokens, a constant-product pair with liquidity and a router,
 // then mines block X holding transactions of every kind: token transfers to an existing and a fresh holder,
 // a router swap and a two-step pair swap, a deployment, a reverted transfer, a transfer of a whole balance
