@@ -1,11 +1,11 @@
 // End-to-end: the gas of replayed upstream transactions (docs/forking.md §8). A real
-// xchain regtest upstream deploys two ERC-20 tokens, a constant-product pair with liquidity and a router,
+// xchain regtest upstream deploys the fork benchmark's two tokens and constant-product pair with liquidity,
 // then mines block X holding transactions of every kind: token transfers to an existing and a fresh holder,
-// a router swap and a two-step pair swap, a deployment, a reverted transfer, a transfer of a whole balance
+// a swap through a contract and a two-step pair swap, a deployment, a reverted transfer, a transfer of a whole balance
 // (an SSTORE to zero, refunded) and a coin transfer to a new account. A fork node started at X-1 replays
 // X's signed transactions, read back from the upstream and re-encoded, one block each, in X's order: every
 // receipt (gas used, status, logs, created address) and the state after (balances, nonces, code, the
-// token balances, allowances and the pair's reserves) equals the upstream's. Before that, a swap sent to
+// token balances and the pair's reserves) equals the upstream's, the pair's last-update timestamp being each block's. Before that, a swap sent to
 // the fork pays what the upstream's eth_call of the same swap at X-1 answers. Then, with the upstream answering
 // only errors, block assembly leaves out a transaction needing an account never fetched and mines the others
 // (docs/forking.md §4.3).
@@ -16,11 +16,10 @@ import {privateKeyToAccount} from "viem/accounts";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {NO_INTERVAL_BLOCKS} from "../support/devClients.ts";
 import {rpc, waitForReceipt} from "../support/jsonRpc.ts";
-import {PAIR_CONTRACTS} from "../support/pairContracts.ts";
+import {type PairContracts, pairContracts} from "../support/pairContracts.ts";
 import {UpstreamProxy} from "../support/upstreamProxy.ts";
 import {type RunningNode, startNode} from "../support/xchainProcess.ts";
 
-const {Token, Pair, Router, Registry} = PAIR_CONTRACTS;
 const CHAIN_ID = 33;
 const REMASC = "0x0000000000000000000000000000000001000008";
 const E18 = 10n ** 18n;
@@ -49,7 +48,8 @@ let deployer: string;
 let token0: Hex;
 let token1: Hex;
 let pair: Hex;
-let router: Hex;
+let swapper: Hex;
+let contracts: PairContracts;
 let X: number;
 let blockX: {transactions: string[]};
 const nonces = new Map<string, bigint>();
@@ -115,15 +115,15 @@ const mappingSlot = (key: Hex, position: bigint) => slotOf(padded(key), padded(p
 
 /** The pair's reserves at `block` on `url`. */
 async function reserves(url: string, block: string): Promise<readonly [bigint, bigint]> {
-  const data = await rpc<Hex>(url, "eth_call", [{to: pair, data: abiCall(Pair.abi, "getReserves", [])}, block]);
-  return decodeFunctionResult({abi: Pair.abi as Abi, functionName: "getReserves", data}) as readonly [bigint, bigint];
+  const {abi} = contracts.BenchPair;
+  const data = await rpc<Hex>(url, "eth_call", [{to: pair, data: abiCall(abi, "getReserves", [])}, block]);
+  const [r0, r1] = decodeFunctionResult({abi: abi as Abi, functionName: "getReserves", data}) as readonly bigint[];
+  return [r0 as bigint, r1 as bigint];
 }
 
-/** The router's output for `amountIn` against `reserveIn`, `reserveOut`. */
-const amountOut = (amountIn: bigint, reserveIn: bigint, reserveOut: bigint) =>
-  (amountIn * 997n * reserveOut) / (reserveIn * 1000n + amountIn * 997n);
-
 beforeAll(async () => {
+  contracts = await pairContracts();
+  const {BenchToken: Token, BenchPair: Pair, Swapper, Registry, amountOut} = contracts;
   upstream = await startNode(NO_INTERVAL_BLOCKS);
   const url = upstream.httpUrl;
   deployer = (await rpc<string[]>(url, "eth_accounts"))[0] as string;
@@ -134,7 +134,7 @@ beforeAll(async () => {
   token0 = await deploy(Token, supply);
   token1 = await deploy(Token, supply);
   pair = await deploy(Pair, encodeAbiParameters([{type: "address"}, {type: "address"}], [token0, token1]));
-  router = await deploy(Router);
+  swapper = await deploy(Swapper);
   const transfer = (token: Hex, to: Hex, amount: bigint) =>
     devSend({to: token, data: abiCall(Token.abi, "transfer", [to, amount])});
   await transfer(token0, pair, LIQUIDITY);
@@ -143,9 +143,7 @@ beforeAll(async () => {
   for (const who of [alice, bob, erin]) await transfer(token0, who.address, 1000n * E18);
   await transfer(token1, bob.address, 5n * E18);
   await transfer(token0, dave.address, 30n);
-  for (const who of [bob, erin]) {
-    await sendRaw(url, signed(who, token0, abiCall(Token.abi, "approve", [router, 10n ** 30n])));
-  }
+  await transfer(token0, swapper, 1000n * E18);
 
   // Block X: several kinds of transactions in one block.
   await rpc(url, "evm_setAutomine", [false]);
@@ -158,7 +156,7 @@ beforeAll(async () => {
   const sent = [
     signed(alice, token0, abiCall(Token.abi, "transfer", [bob.address, 100n])),
     signed(alice, token0, abiCall(Token.abi, "transfer", [FRESH_HOLDER, 50n])),
-    signed(bob, router, abiCall(Router.abi, "swapExactIn", [pair, token0, routed, bob.address])),
+    signed(bob, swapper, abiCall(Swapper.abi, "swapExactIn", [pair, token0, routed, bob.address])),
     signed(bob, token0, abiCall(Token.abi, "transfer", [pair, direct])),
     signed(bob, pair, abiCall(Pair.abi, "swap", [0n, out2, bob.address])),
     signed(carol, undefined, `${bytesToPrefixedHex(Registry.bytecode)}${registryArgs.slice(2)}` as Hex, 1_000_000n),
@@ -187,18 +185,19 @@ describe("a fork replays an upstream block", () => {
     const fork = forkNode.httpUrl;
     const atFork = toQuantity(X - 1);
     const amountIn = 3n * E18;
-    const swap = abiCall(Router.abi, "swapExactIn", [pair, token0, amountIn, erin.address]);
+    const {Swapper, BenchToken: Token, amountOut} = contracts;
+    const swap = abiCall(Swapper.abi, "swapExactIn", [pair, token0, amountIn, erin.address]);
     const expected = await rpc<Hex>(upstream.httpUrl, "eth_call", [
-      {from: erin.address, to: router, data: swap},
+      {from: erin.address, to: swapper, data: swap},
       atFork,
     ]);
     const [r0, r1] = await reserves(upstream.httpUrl, atFork);
-    const out = decodeFunctionResult({abi: Router.abi as Abi, functionName: "swapExactIn", data: expected}) as bigint;
+    const out = decodeFunctionResult({abi: Swapper.abi as Abi, functionName: "swapExactIn", data: expected}) as bigint;
     expect(out).toBe(amountOut(amountIn, r0, r1));
-    expect(await rpc(fork, "eth_call", [{from: erin.address, to: router, data: swap}, "latest"])).toBe(expected);
+    expect(await rpc(fork, "eth_call", [{from: erin.address, to: swapper, data: swap}, "latest"])).toBe(expected);
 
     const snapshot = await rpc<string>(fork, "evm_snapshot", []);
-    const receipt = await sendRaw(fork, signed(erin, router, swap));
+    const receipt = await sendRaw(fork, signed(erin, swapper, swap));
     expect(receipt.status).toBe("0x1");
     expect(await reserves(fork, "latest")).toEqual([r0 + amountIn, r1 - out]);
     const balance = await rpc<Hex>(fork, "eth_call", [
@@ -217,6 +216,8 @@ describe("a fork replays an upstream block", () => {
     const up = upstream.httpUrl;
     const replayed = blockX.transactions;
     let created: Hex | undefined;
+    /** The fork's block that last ran a transaction to the pair. */
+    let lastPairBlock: string | undefined;
     for (const hash of replayed) {
       const original = await rpc<Record<string, unknown>>(up, "eth_getTransactionReceipt", [hash]);
       if ((original.to as string | null)?.toLowerCase() === REMASC) continue;
@@ -232,6 +233,7 @@ describe("a fork replays an upstream block", () => {
       });
       expect(fields(receipt), `transaction ${hash}`).toEqual(fields(original));
       created ??= (original.contractAddress as Hex | null) ?? undefined;
+      if (receipt.to === pair) lastPairBlock = receipt.blockNumber as string;
     }
     // What X holds, replayed: a revert, a refund, a deployment.
     const statuses = await Promise.all(
@@ -246,25 +248,31 @@ describe("a fork replays an upstream block", () => {
         await rpc(up, method, [...params, atX]),
       );
     const senders = [alice, bob, carol, dave, erin].map((k) => k.address);
-    for (const address of [...senders, FRESH_HOLDER, FRESH_ACCOUNT, token0, token1, pair, router, created as Hex]) {
+    for (const address of [...senders, FRESH_HOLDER, FRESH_ACCOUNT, token0, token1, pair, swapper, created as Hex]) {
       await same("eth_getBalance", address);
       await same("eth_getTransactionCount", address);
       await same("eth_getCode", address);
     }
-    for (const holder of [...senders, FRESH_HOLDER, pair, deployer as Hex]) {
+    for (const holder of [...senders, FRESH_HOLDER, pair, swapper, deployer as Hex]) {
       await same("eth_getStorageAt", token0, mappingSlot(holder, 0n));
       await same("eth_getStorageAt", token1, mappingSlot(holder, 0n));
     }
-    const allowance = (owner: Hex) => slotOf(padded(router), mappingSlot(owner, 1n));
-    for (const owner of [bob.address, erin.address]) await same("eth_getStorageAt", token0, allowance(owner));
-    for (const slot of [0n, 1n, 2n]) {
-      await same("eth_getStorageAt", token0, toQuantity(slot));
-      await same("eth_getStorageAt", pair, toQuantity(slot));
-    }
+    for (const slot of ["0x1", mappingSlot(deployer as Hex, 2n)]) await same("eth_getStorageAt", pair, slot);
+    for (const token of [token0, token1]) await same("eth_getStorageAt", token, "0x1");
+    // The pair's slot 0 packs reserve0, reserve1 and the timestamp of the block that updated them last.
+    const slot0 = async (url: string, block: string) =>
+      BigInt(await rpc<string>(url, "eth_getStorageAt", [pair, "0x0", block]));
+    const timestamp = async (url: string, block: string) =>
+      BigInt((await rpc<{timestamp: string}>(url, "eth_getBlockByNumber", [block, false])).timestamp);
+    const reservesMask = (1n << 224n) - 1n;
+    const [forkSlot, upstreamSlot] = [await slot0(fork, "latest"), await slot0(up, atX)];
+    expect(forkSlot & reservesMask).toBe(upstreamSlot & reservesMask);
+    expect(forkSlot >> 224n).toBe(await timestamp(fork, lastPairBlock as string));
+    expect(upstreamSlot >> 224n).toBe(await timestamp(up, atX));
     await same("eth_getStorageAt", created, "0x0");
     await same("eth_getStorageAt", created, mappingSlot(padded(7n), 1n));
     expect(await reserves(fork, "latest")).toEqual(await reserves(up, atX));
-    // The whole balance moved: dave's slot is zero again, and bob's allowance was spent from.
+    // The whole balance moved: dave's slot is zero again.
     expect(BigInt(await rpc<string>(fork, "eth_getStorageAt", [token0, mappingSlot(dave.address, 0n), "latest"]))).toBe(
       0n,
     );
