@@ -6,10 +6,16 @@
 import type {ChainHead, LocalExecution} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
-import {type AssembledBlock, assembledHeaderValues, blockContextOf, TransactionInvalidError} from "@xchain/execution";
+import {
+  type AssembledBlock,
+  assembledHeaderValues,
+  blockContextOf,
+  NativeContractUnavailableError,
+  TransactionInvalidError,
+} from "@xchain/execution";
 import {powTarget, unsealedHashForMergedMining} from "@xchain/merged-mining";
 import {BlockHeader, type Transaction} from "@xchain/primitives";
-import type {RepeatedErrorLog} from "@xchain/utils";
+import {type Logger, type RepeatedErrorLog, toData} from "@xchain/utils";
 import type {MinerClock} from "../clock.ts";
 import type {BlockAssembler, MinerChain, MinerTxPool} from "../deps.ts";
 import type {MinerOptions} from "../options.ts";
@@ -117,12 +123,36 @@ export async function buildTemplate(sources: TemplateSources, head: ChainHead): 
   return {header, transactions, uncles, hashForMergedMining, target, execution, skipped};
 }
 
+/** Where `settleLeftOut` reports and drops. */
+export interface LeftOutSinks {
+  /** Says once a minute per error code that a transaction was left out. */
+  log: RepeatedErrorLog;
+  txpool: Pick<MinerTxPool, "drop">;
+  logger: Logger;
+}
+
 /**
- * Reports to `log` each transaction assembly left out for a reason other than being invalid: in fork mode,
- * one that reached a native contract or needed a value the upstream could not give (docs/forking.md §4.3).
- * It stays pending and is tried again in the next template; `log` says so once a minute per error code.
+ * Deals with each transaction assembly left out for a reason other than being invalid (fork mode). One
+ * that needed a value the upstream could not give (docs/forking.md §4.3) stays pending and is tried again
+ * in the next template. One that reached a native contract never can be executed on this fork (§6): it
+ * is dropped from the pool, with a warning naming the transaction and the contract, so that it does not
+ * wait forever.
  */
-export function reportLeftOut(template: BlockTemplate, log: RepeatedErrorLog): BlockTemplate {
-  for (const {error} of template.skipped) if (!(error instanceof TransactionInvalidError)) log.report(error);
+export function settleLeftOut(template: BlockTemplate, sinks: LeftOutSinks): BlockTemplate {
+  for (const {transaction, error} of template.skipped) {
+    if (error instanceof TransactionInvalidError) continue;
+    if (!(error instanceof NativeContractUnavailableError)) {
+      sinks.log.report(error);
+      continue;
+    }
+    const hash = transaction.hash();
+    sinks.txpool.drop(hash).then(
+      (dropped) => {
+        if (dropped)
+          sinks.logger.warn({tx: toData(hash), err: error}, `dropped transaction ${toData(hash)}: ${error.message}`);
+      },
+      (err) => sinks.logger.error({err, tx: toData(hash)}, "dropping a transaction the fork cannot execute failed"),
+    );
+  }
   return template;
 }
