@@ -22,7 +22,8 @@ type OptionalDeps =
   | "scoring"
   | "peerAdmin"
   | "logging"
-  | "forkHistory";
+  | "forkHistory"
+  | "forkControls";
 
 /**
  * What namespace modules pick from: the dependencies with defaults applied, the options and the

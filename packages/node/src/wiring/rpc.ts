@@ -17,7 +17,7 @@ import {cowPrivateKeys, createDevWallet} from "../wallet/devWallet.ts";
 import {STANDARD_SCRYPT} from "../wallet/keyfile.ts";
 import {KeystoreWallet} from "../wallet/keystore.ts";
 import type {Closers} from "./closers.ts";
-import type {ForkParts} from "./fork.ts";
+import {NodeForkControls} from "./forkControls.ts";
 import type {Storage} from "./storage.ts";
 
 /** Where the RPC server listens (ports as bound: a configured 0 becomes the chosen port). */
@@ -57,7 +57,7 @@ export interface RpcSources {
 /** Starts the call workers, opens the keystore and starts the RPC server. */
 export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: Closers): Promise<RpcParts> {
   const {storage, chain, executor, txpool, miner, impersonation, p2p, version, logger, logging} = sources;
-  const {chainspec, db} = storage;
+  const {chainspec, db, fork} = storage;
   // Calls and estimates on worker threads over the same database, when there are cores for them.
   const calls = new CallService(
     {
@@ -114,7 +114,17 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
       health,
       logging,
       // A fork's history at or below the fork block is the upstream's (docs/forking.md §5).
-      ...(storage.fork ? {forkHistory: forkHistory(() => (storage.fork as ForkParts).source)} : {}),
+      ...(fork
+        ? {
+            forkHistory: forkHistory(() => fork.source),
+            forkControls: new NodeForkControls(opts, {
+              fork,
+              state: storage.state,
+              chainControls: () => miner.devControls().chain,
+              logger: logger.child({module: "fork"}),
+            }),
+          }
+        : {}),
     },
   );
   closers.push({name: "rpc", close: () => rpc.close()});

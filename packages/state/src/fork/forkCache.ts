@@ -59,6 +59,9 @@ const ANSWER = 0x06;
 const VERIFIED = 0x01;
 
 export class ForkCache {
+  /** The sources reading this cache (`retain`): the database closes when the last one closes it. */
+  private holders = 1;
+
   private constructor(
     private readonly store: KeyValueStore,
     private readonly level: LevelStore | undefined,
@@ -75,7 +78,15 @@ export class ForkCache {
     return new ForkCache(store, undefined);
   }
 
+  /** One more reader of this cache (a source re-forked from another, docs/forking.md §6): each closes it once. */
+  retain(): this {
+    this.holders++;
+    return this;
+  }
+
+  /** Closes the database once every holder has closed it. */
   async close(): Promise<void> {
+    if (--this.holders > 0) return;
     await this.level?.close();
   }
 
