@@ -55,6 +55,7 @@ export class NodeForkControls implements ForkControls {
   reset(request: ReforkRequest): Promise<void> {
     return this.queue.run(async () => {
       const {fork, state, logger} = this.modules;
+      const controls = this.modules.chainControls(); // refused before anything is opened when the dev controls are off
       const previous: Installed = {source: fork.source, base: fork.base, ancestry: fork.ancestry};
       const source = await previous.source.refork({url: request.jsonRpcUrl, block: request.blockNumber});
       try {
@@ -63,7 +64,7 @@ export class NodeForkControls implements ForkControls {
         // R₀′'s marker names the new base: the holder answers it before the chain moves onto it.
         this.install(next);
         try {
-          await this.modules.chainControls().reanchor(anchor, next.ancestry);
+          await controls.reanchor(anchor, next.ancestry);
         } catch (e) {
           this.install(previous);
           throw e;
