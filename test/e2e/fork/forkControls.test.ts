@@ -220,6 +220,7 @@ describe("fork controls", () => {
     const first = await runXchain(["start", ...ports, ...forkFlags(mainUrl, "--fork.block", String(F.number))]);
     expect(first.code).not.toBe(0);
     expect(first.stdout + first.stderr).toContain(`holds a fork of block ${E.number} (${E.hash})`);
+    expect(first.stdout + first.stderr).toContain("leave fork.block out to continue the fork it holds");
     forkNode = await startNode(forkFlags(forkUrl), dataDir);
     expect(await head(forkNode.httpUrl)).toEqual(before);
     expect((await reported()).forkedNetwork).toMatchObject({forkBlockNumber: E.number});
