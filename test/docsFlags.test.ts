@@ -39,6 +39,13 @@ const FOREIGN_FLAGS: Record<string, string> = {
   "--no-anvil": "scripts/bench/rpc.mjs",
   "--driver": "scripts/bench/rpc.mjs",
   "--before": "scripts/bench/compare.mjs",
+  "--fresh": "scripts/bench/fork.mjs",
+  "--holders": "scripts/bench/fork.mjs",
+  "--only": "scripts/bench/fork.mjs",
+  "--rounds": "scripts/bench/fork.mjs",
+  "--fork-url": "anvil",
+  "--fork-block-number": "anvil",
+  "--cache-path": "anvil",
   // docs/config.md shows the error a mistyped flag gets.
   "--rpc.http.prot": "a typo, on purpose",
 };

@@ -27,7 +27,7 @@ const UPSTREAM_ENCODING: Record<number, NetworkParams> = {[mainnet.chainId]: mai
 
 /**
  * The rules of a fork of block `forkBlockNumber` of the chain `upstreamChainId`. F is the only rule
- * that moves: a re-anchor onto another fork block (anvil_reset with `forking`, docs/forking.md §6)
+ * that moves: a re-anchor onto another fork block (anvil_reset with `forking`, docs/forking.md §8)
  * moves it with `moveForkBlock`, so that the first block above the new anchor is the one mined at
  * the minimum difficulty, as after a restart on that anchor.
  */

@@ -108,7 +108,7 @@ describe("calculateDifficulty on a fork (docs/forking.md §4)", () => {
     expect(calculateDifficulty(later, hard, fork)).toBe(4_098_000n);
   });
 
-  it("moves the minimum-difficulty block with a re-anchor (docs/forking.md §6)", () => {
+  it("moves the minimum-difficulty block with a re-anchor (docs/forking.md §8)", () => {
     const moved = forkChainspec({upstreamChainId: 30, forkBlockNumber: F});
     const earlier = F - 1_000;
     moved.moveForkBlock(earlier);

@@ -9,7 +9,12 @@ import type {StateSource} from "@xchain/state";
 import {BlockRun} from "./blockRun.ts";
 import {CallRunner} from "./calls/callRunner.ts";
 import {ProfileCommons} from "./common.ts";
-import {BlockExecutionError, BlockExecutionErrorCode, TransactionInvalidError} from "./errors.ts";
+import {
+  BlockExecutionError,
+  BlockExecutionErrorCode,
+  NativeContractUnavailableError,
+  TransactionInvalidError,
+} from "./errors.ts";
 import {gasProfileAt} from "./gas/profile.ts";
 import type {BlockExecutorOptions} from "./options.ts";
 import {createOpcodeTraceSink, type TraceScope, traceBlock} from "./tracing/traceBlock.ts";
@@ -44,7 +49,15 @@ export interface BlockExecutorModules {
   state: StateSource;
 }
 
-/** Executes and assembles blocks of one network. */
+/** One pass of block assembly: the block, or the candidate that stopped on a native contract (fork mode). */
+type AssemblyPass = {block: AssembledBlock} | {stopped: Transaction; error: NativeContractUnavailableError};
+
+/**
+ * Executes and assembles blocks of one network. On a forked chain (a chain view with `forkAncestry`) a
+ * message reaching an RSK native contract stops with `NativeContractUnavailableError`: calls and
+ * estimates reject with it, assembly skips the transaction with it as reason, and execution of a block
+ * holding one fails (docs/forking.md §6).
+ */
 export class BlockExecutor {
   readonly chainspec: Chainspec;
   private readonly stateSource: StateSource;
@@ -97,11 +110,31 @@ export class BlockExecutor {
   /**
    * Builds a block from `candidates` in order: invalid ones are skipped with their reason (a
    * sender's later transactions then fail their nonce check too), the REMASC transaction is appended.
+   * On a forked chain a candidate that reaches a native contract stops in the middle of its execution,
+   * leaving the block's EVM and state mid-message: assembly starts over on a fresh session without it
+   * (skipped with `NativeContractUnavailableError`), so such candidates cost one pass each.
    */
   async assembleBlock(input: AssembleBlockInput): Promise<AssembledBlock> {
+    const unavailable = new Map<Transaction, NativeContractUnavailableError>();
+    for (;;) {
+      const pass = await this.assemblePass(input, unavailable);
+      if ("block" in pass) return pass.block;
+      unavailable.set(pass.stopped, pass.error);
+    }
+  }
+
+  private async assemblePass(
+    input: AssembleBlockInput,
+    unavailable: ReadonlyMap<Transaction, NativeContractUnavailableError>,
+  ): Promise<AssemblyPass> {
     const run = await this.open(input.block, input.chain, input.parentStateRoot);
     const skipped: AssembledBlock["skipped"] = [];
     for (const tx of input.candidates) {
+      const stopped = unavailable.get(tx);
+      if (stopped) {
+        skipped.push({transaction: tx, reason: stopped.message, error: stopped});
+        continue;
+      }
       let message: Awaited<ReturnType<BlockRun["validate"]>>;
       try {
         message = await run.validate(tx);
@@ -110,7 +143,13 @@ export class BlockExecutor {
         skipped.push({transaction: tx, reason: e.message, error: e});
         continue;
       }
-      await run.apply(tx, message);
+      try {
+        await run.apply(tx, message);
+      } catch (e) {
+        // The pass's session is dropped unreleased: nothing of it is kept or reused.
+        if (e instanceof NativeContractUnavailableError) return {stopped: tx, error: e};
+        throw e;
+      }
     }
     try {
       await run.applyRemasc(createRemascTransaction(input.block.number));
@@ -118,7 +157,7 @@ export class BlockExecutor {
       throw atIndex(run.transactions.length, e);
     }
     const result = await run.finish();
-    return {transactions: run.transactions, result, skipped};
+    return {block: {transactions: run.transactions, result, skipped}};
   }
 
   /**

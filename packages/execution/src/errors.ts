@@ -80,3 +80,21 @@ export type ExecutionInterruptedErrorType = {code: ExecutionInterruptedCode.ABOR
 
 /** A call stopped in the middle of its execution; nothing of it is kept. */
 export class ExecutionInterruptedError extends NodeError<ExecutionInterruptedErrorType> {}
+
+/** Why a message to an RSK native contract did not run. */
+export enum NativeContractErrorCode {
+  /**
+   * On a forked chain (a chain view with `forkAncestry`): the message reached a native contract, which
+   * xchain does not execute and a fork cannot ask its upstream to run (docs/forking.md §6).
+   */
+  UNAVAILABLE = "EXECUTION_NATIVE_CONTRACT_UNAVAILABLE",
+}
+
+/** Each code with its metadata: the contract's address (0x-prefixed hex) and rskj's name for it. */
+export type NativeContractErrorType = {code: NativeContractErrorCode.UNAVAILABLE; address: string; name: string};
+
+/**
+ * A message (a call, an estimate, a transaction in block assembly, or an internal call of any of them)
+ * reached a native contract that this node cannot execute: the whole message stops, nothing of it is kept.
+ */
+export class NativeContractUnavailableError extends NodeError<NativeContractErrorType> {}

@@ -6,6 +6,7 @@ import {bigIntToFixedBytes} from "@xchain/utils";
 import {profileParams} from "./common.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
 import type {BlockScope} from "./gas/types.ts";
+import {unavailableNativeContracts} from "./precompiles/unavailable.ts";
 import {type PreemptionSlot, preemptibleOpcodes} from "./preemptibleOpcodes.ts";
 import {type OpcodeTraceSink, tracedOpcodes} from "./tracing/tracedOpcodes.ts";
 import type {ExecutionBlockContext, ExecutionChainView} from "./types.ts";
@@ -74,12 +75,15 @@ export function createBlockEvm(
   if (extras.trace) opcodes = tracedOpcodes(opcodes, common, extras.trace);
   // A copy, because every EVM subscribes to its Common's events.
   const evmCommon = common.copy();
+  const precompiles = profile.precompiles(common);
+  // A forked chain's native contracts hold the upstream's state, which nothing here can run (docs/forking.md §6).
+  if (chain.forkAncestry !== undefined) precompiles.push(...unavailableNativeContracts());
   return createEVM({
     common: evmCommon,
     params: profileParams(profile),
     stateManager,
     blockchain: chainAdapter(chain),
     customOpcodes: opcodes,
-    customPrecompiles: profile.precompiles(common),
+    customPrecompiles: precompiles,
   });
 }

@@ -13,6 +13,9 @@ export {
   ExecutionInterruptedCode,
   ExecutionInterruptedError,
   type ExecutionInterruptedErrorType,
+  NativeContractErrorCode,
+  type NativeContractErrorType,
+  NativeContractUnavailableError,
   TransactionInvalidCode,
   TransactionInvalidError,
   type TransactionInvalidErrorType,
@@ -22,7 +25,12 @@ export {GAS_PROFILES, gasProfileAt} from "./gas/profile.ts";
 export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
 export type {BlockExecutorOptions} from "./options.ts";
 export {modexpGas} from "./precompiles/05-modexp.ts";
-export {isPrecompiledAddress, PRECOMPILED_ACCOUNT_ADDRESSES} from "./precompiles/addresses.ts";
+export {
+  isPrecompiledAddress,
+  NATIVE_CONTRACTS,
+  nativeContractName,
+  PRECOMPILED_ACCOUNT_ADDRESSES,
+} from "./precompiles/addresses.ts";
 export {maturedBlockNumber} from "./remasc.ts";
 export {orderedTrieProof, orderedTrieRoot, receiptProof, receiptsRoot, transactionsRoot} from "./roots.ts";
 export {GAS_PRICE_CAP_MULTIPLIER, type GasPriceViolation, gasPriceViolation} from "./rules/gasPriceRule.ts";

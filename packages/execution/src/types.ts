@@ -5,7 +5,7 @@
  */
 import type {BatchOp} from "@xchain/db";
 import type {Log, Receipt, Transaction} from "@xchain/primitives";
-import type {TransactionInvalidError} from "./errors.ts";
+import type {NativeContractUnavailableError, TransactionInvalidError} from "./errors.ts";
 
 /** The fields of the block being executed that execution reads (known before the block is sealed). */
 export interface ExecutionBlockContext {
@@ -107,7 +107,12 @@ export interface AssembledBlock {
   /** The included transactions, the REMASC transaction last. */
   transactions: Transaction[];
   result: BlockExecutionResult;
-  skipped: {transaction: Transaction; reason: string; error: TransactionInvalidError}[];
+  /** Invalid candidates, and in fork mode those that reached a native contract (docs/forking.md §6). */
+  skipped: {
+    transaction: Transaction;
+    reason: string;
+    error: TransactionInvalidError | NativeContractUnavailableError;
+  }[];
 }
 
 /**

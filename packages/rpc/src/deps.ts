@@ -22,6 +22,15 @@ import type {IpAddressOrRange, Logger} from "@xchain/utils";
 /** The chain's reads plus its `newHead` events (`Chain` satisfies it). */
 export type RpcChain = ChainReader & {readonly events: Pick<EventEmitter<ChainEvents>, "on" | "off">};
 
+/**
+ * Fork mode: the upstream's raw storage of Rootstock's native contracts at the fork block, which
+ * `xchain_getStorageBytesAt` answers for their addresses (docs/forking.md §6). `ForkSource` implements it.
+ */
+export interface ForkNativeStorage {
+  /** The bytes stored under `key` (32 bytes) in the storage of `address` at the fork block; empty when none. */
+  storageBytes(address: Uint8Array, key: Uint8Array): Promise<Uint8Array>;
+}
+
 /** Runs messages and re-executes blocks without keeping anything (`BlockExecutor`). */
 export interface CallExecutor {
   /** One message (eth_call, eth_estimateGas). */
@@ -225,7 +234,7 @@ export interface ReforkRequest {
 }
 
 /**
- * The controls of a forked node (docs/forking.md §6): re-fork at another block or upstream, change the
+ * The controls of a forked node (docs/forking.md §8): re-fork at another block or upstream, change the
  * upstream, and describe the fork. Absent on a node that is not a fork.
  */
 export interface ForkControls {
@@ -273,8 +282,10 @@ export interface RpcDeps {
   logging?: LoggingSwitch;
   /** A forked node's upstream history (docs/forking.md §5); absent on every other node: nothing is forwarded. */
   forkHistory?: ForkHistory;
-  /** A forked node's controls (docs/forking.md §6); absent on every other node: reset onto a fork is refused. */
+  /** A forked node's controls (docs/forking.md §8); absent on every other node: reset onto a fork is refused. */
   forkControls?: ForkControls;
+  /** Fork mode only: where the native contracts' raw storage is read. Absent: every address reads the local state. */
+  forkNativeStorage?: ForkNativeStorage;
   /** Default: discards everything. */
   logger?: Logger;
 }

@@ -8,7 +8,8 @@
  * of a block that is not stored -32600 (docs/protocol/errors.md); a transaction built from the
  * request that the legacy encoding refuses -32602 (docs/rpc.md §7); a simulated message the
  * execution refuses before running it -32000, as any execution that fails other than by revert
- * (docs/rpc.md §7); a ban target the peer scoring refuses -32602 (rskj's `invalid banned address`);
+ * (docs/rpc.md §7), and so is a message that reaches a native contract a fork cannot execute
+ * (docs/forking.md §6); a ban target the peer scoring refuses -32602 (rskj's `invalid banned address`);
  * a call stopped by its timeout or its client leaving -32011; a keystore whose key derivations are
  * all taken -32005 (docs/protocol/keystore.md §5), any other keystore refusal (a wrong passphrase,
  * a corrupt keyfile, a locked account) -32000 with its reason; a fork's upstream read that failed -32000
@@ -31,6 +32,7 @@ import type {
   BlockExecutionErrorCode,
   CallWorkerErrorCode,
   ExecutionInterruptedCode,
+  NativeContractErrorCode,
   TransactionInvalidCode,
 } from "@xchain/execution";
 import type {BitcoinDecodeErrorCode, MergedMiningErrorCode} from "@xchain/merged-mining";
@@ -58,6 +60,7 @@ import type {TlsConfigErrorCode} from "./transport/tls.ts";
 type MappedCode =
   | `${BlockErrorCode | ChainErrorCode | GenesisErrorCode | DatabaseErrorCode}`
   | `${BlockExecutionErrorCode | CallWorkerErrorCode | ExecutionInterruptedCode | TransactionInvalidCode}`
+  | `${NativeContractErrorCode}`
   | `${BitcoinDecodeErrorCode | MergedMiningErrorCode | MinerErrorCode | P2PErrorCode}`
   | `${BlockDecodeErrorCode | HeaderDecodeErrorCode | NumberErrorCode | ReceiptDecodeErrorCode | RlpErrorCode}`
   | `${TransactionDecodeErrorCode | TransactionSignatureErrorCode | StateErrorCode | TxPoolErrorCode | HexErrorCode}`
@@ -131,6 +134,8 @@ const WIRE: Record<MappedCode, Wire> = {
   TX_INVALID_INSUFFICIENT_BALANCE: "server",
   TX_INVALID_UNEXPECTED_REMASC: "server",
   EXEC_INTERRUPTED_ABORTED: "timeout",
+  // Fork mode: the message reached a native contract, which the node cannot execute (its name and address said).
+  EXECUTION_NATIVE_CONTRACT_UNAVAILABLE: "server",
   BLOCK_EXEC_INVALID_TRANSACTION: "fault",
   BLOCK_EXEC_MISSING_REMASC: "fault",
   BLOCK_EXEC_REMASC_UNDERFUNDED: "fault",
@@ -233,6 +238,7 @@ const WIRE: Record<MappedCode, Wire> = {
   FORK_UPSTREAM_HTTP_STATUS: "server",
   FORK_UPSTREAM_BAD_ANSWER: "server",
   FORK_UPSTREAM_ERROR_ANSWER: "server",
+  FORK_UPSTREAM_METHOD_UNAVAILABLE: "server",
   FORK_BLOCK_NOT_FOUND: "server",
   FORK_UPSTREAM_MISMATCH: "server",
   FORK_BLOCK_ABOVE_FORK: "fault",

@@ -6,6 +6,7 @@ export type {
   ForkControls,
   ForkHistory,
   ForkInfo,
+  ForkNativeStorage,
   HealthProbe,
   Keystore,
   LoggingSwitch,

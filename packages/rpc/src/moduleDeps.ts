@@ -23,7 +23,8 @@ type OptionalDeps =
   | "peerAdmin"
   | "logging"
   | "forkHistory"
-  | "forkControls";
+  | "forkControls"
+  | "forkNativeStorage";
 
 /**
  * What namespace modules pick from: the dependencies with defaults applied, the options and the

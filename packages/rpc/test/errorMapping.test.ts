@@ -8,6 +8,8 @@ import {DatabaseError, DatabaseErrorCode} from "@xchain/db";
 import {
   ExecutionInterruptedCode,
   ExecutionInterruptedError,
+  NativeContractErrorCode,
+  NativeContractUnavailableError,
   TransactionInvalidCode,
   TransactionInvalidError,
 } from "@xchain/execution";
@@ -81,6 +83,33 @@ const TABLE: [string, Error, number][] = [
     ),
     -32000,
   ],
+  // Fork mode (docs/forking.md §6, §1.3): a native contract the fork cannot execute, an upstream that fails a read.
+  [
+    "NativeContractUnavailableError",
+    new NativeContractUnavailableError(
+      {
+        code: NativeContractErrorCode.UNAVAILABLE,
+        address: "0x0000000000000000000000000000000001000006",
+        name: "Bridge",
+      },
+      "the native contract Bridge (0x0000000000000000000000000000000001000006) cannot be executed in fork mode",
+    ),
+    -32000,
+  ],
+  [
+    "ForkError UPSTREAM_METHOD_UNAVAILABLE",
+    new ForkError(
+      {
+        code: ForkErrorCode.UPSTREAM_METHOD_UNAVAILABLE,
+        url: "http://127.0.0.1:4444",
+        key: "storage bytes 0x01",
+        method: "rsk_getStorageBytesAt",
+        rpcMessage: "no",
+      },
+      "upstream http://127.0.0.1:4444 does not serve rsk_getStorageBytesAt",
+    ),
+    -32000,
+  ],
   // The fork's upstream failing a read: the request that needed it fails, naming the upstream and the key.
   [
     "ForkError UPSTREAM_UNREACHABLE",
@@ -97,6 +126,11 @@ const TABLE: [string, Error, number][] = [
       "fork.offline: the cache holds no block 3",
     ),
     -32000,
+  ],
+  [
+    "ForkError BLOCK_ABOVE_FORK",
+    new ForkError({code: ForkErrorCode.BLOCK_ABOVE_FORK, number: 9, forkNumber: 8}),
+    -32603,
   ],
   // Faults of the node: a closed database, stored data that does not decode.
   ["DatabaseError FAILED", new DatabaseError({code: DatabaseErrorCode.FAILED, path: "/db", reason: "closed"}), -32603],

@@ -1,8 +1,8 @@
 /**
  * A JSON-RPC endpoint on loopback (a free port) that answers `eth_getBlockByNumber` from a map of block
- * objects, single or batched, as an rskj node would: null for a block it does not have, a -32601 error for
- * another method. Tests tamper with its blocks, hide some, make it fail transiently or answer errors, and read
- * back the block numbers it was asked for.
+ * objects, single or batched, as an rskj node would: null for a block it does not have; another method by the
+ * handler a test gives it (`methods`), else a -32601 error worded as rskj's. Tests tamper with its blocks, hide
+ * some, make it fail transiently or answer errors, and read back the block numbers and calls it was asked for.
  */
 import {createServer, type Server} from "node:http";
 import type {AddressInfo} from "node:net";
@@ -27,6 +27,10 @@ export class FakeBlockEndpoint {
   rawStatus = 200;
   /** A JSON-RPC error to answer for a block instead of its object. */
   errorFor: ((number: number) => {code: number; message: string} | undefined) | undefined;
+  /** Methods besides eth_getBlockByNumber, each answered with its handler's result. */
+  readonly methods = new Map<string, (params: unknown[]) => unknown>();
+  /** Every call of a method of `methods` or of no handler, in order. */
+  readonly calls: {method: string; params: unknown[]}[] = [];
   private server: Server | undefined;
 
   /** Starts listening on a free loopback port; resolves to the URL. */
@@ -61,6 +65,8 @@ export class FakeBlockEndpoint {
     this.rawBody = undefined;
     this.rawStatus = 200;
     this.errorFor = undefined;
+    this.methods.clear();
+    this.calls.length = 0;
   }
 
   async stop(): Promise<void> {
@@ -74,7 +80,16 @@ export class FakeBlockEndpoint {
   private answerOne(request: JsonRpcRequest): unknown {
     const {id} = request;
     if (request.method !== "eth_getBlockByNumber") {
-      return {jsonrpc: "2.0", id, error: {code: -32601, message: "the method does not exist/is not available"}};
+      const method = String(request.method);
+      const params = request.params ?? [];
+      this.calls.push({method, params});
+      const handler = this.methods.get(method);
+      if (handler) return {jsonrpc: "2.0", id, result: handler(params)};
+      return {
+        jsonrpc: "2.0",
+        id,
+        error: {code: -32601, message: `the method ${method} does not exist/is not available`},
+      };
     }
     const number = Number.parseInt(String(request.params?.[0]), 16);
     this.requested.push(number);

@@ -4,6 +4,7 @@ export {FakeBlockEndpoint} from "./fakeBlockEndpoint.ts";
 export {FREE_PORT_SETTINGS, freePortFlags} from "./nodeFlags.ts";
 export {plainHeader} from "./plainHeader.ts";
 export {rskjBlockJson} from "./rskjBlockJson.ts";
+export {RSKJ_CLIENT_VERSION, type RskjForkBlock, rskjForkBlock, serveRskjState} from "./rskjStateEndpoint.ts";
 export {sealHeader} from "./sealHeader.ts";
 export {makeSelfSignedCertificate, type SelfSignedCertificate} from "./selfSigned.ts";
 export {type CompiledContract, compileSolidity} from "./solidity.ts";

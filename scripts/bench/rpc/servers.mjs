@@ -46,9 +46,9 @@ export function anvilBinary() {
   return binary;
 }
 
-/** Starts a server process and resolves once `eth_chainId` answers; `stop()` ends it. */
-async function startServer(name, command, args, url) {
-  const child = spawn(command, args, {stdio: ["ignore", "ignore", "pipe"]});
+/** Starts a server process (with `env` added to this process's) and resolves once `eth_chainId` answers; `stop()` ends it. */
+export async function startServer(name, command, args, url, {env} = {}) {
+  const child = spawn(command, args, {stdio: ["ignore", "ignore", "pipe"], env: {...process.env, ...env}});
   let stderr = "";
   child.stderr.on("data", (d) => {
     stderr += d;

@@ -1,4 +1,4 @@
-// End-to-end: the controls fork users need (docs/forking.md §6), on `xchain start --fork.url` against a real
+// End-to-end: the controls fork users need (docs/forking.md §8), on `xchain start --fork.url` against a real
 // xchain regtest upstream behind proxies on loopback: hardhat_metadata and anvil_nodeInfo report the fork;
 // an upstream token holder with no key, impersonated, transfers on the fork; evm_snapshot/evm_revert keep
 // the fetched values (no new upstream request); anvil_setRpcUrl moves to another upstream after checking

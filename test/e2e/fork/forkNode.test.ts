@@ -30,6 +30,9 @@ const RECIPIENT = "0x00000000000000000000000000000000000f0b01";
 const LOCAL_RECIPIENT = "0x00000000000000000000000000000000000f0b02";
 /** An account nobody reads before the upstream is killed. */
 const UNSEEN = "0x00000000000000000000000000000000000f0b03";
+/** The Bridge (a native contract, docs/forking.md §6) and a word the upstream stores in it. */
+const BRIDGE = "0x0000000000000000000000000000000001000006";
+const BRIDGE_WORD = `0x${"0".repeat(60)}0102`;
 /** The regtest cow accounts' balance, which a fork with the dev wallet funds them with. */
 const COW_BALANCE = toQuantity(10n ** 30n);
 
@@ -60,6 +63,7 @@ beforeAll(async () => {
   contract = deployed.contractAddress as string;
   deployTx = deployed.transactionHash as string;
   await send(url, {from: accounts[1], to: RECIPIENT, value: "0x2540be400"});
+  await rpc(url, "anvil_setStorageAt", [BRIDGE, "0x1", BRIDGE_WORD]);
   for (let i = 0; i < 4; i++) await rpc(url, "evm_mine", []);
   const block = await rpc<{number: string; hash: string}>(url, "eth_getBlockByNumber", ["latest", false]);
   F = Number(block.number);
@@ -158,6 +162,20 @@ describe("xchain start --fork.url", () => {
     await send(url, {from: accounts[0], to: contract, data: call("record(uint256)", F)});
     expect(await onFork("eth_getStorageAt", contract, mappingSlot(F - 3))).toBe(below.hash);
     expect(await onFork("eth_getStorageAt", contract, mappingSlot(F))).toBe(H);
+  });
+
+  it("refuses a call into a native contract precisely, and reads a native contract's storage from the upstream", async () => {
+    const error = await failure(onFork("eth_call", {to: BRIDGE, data: "0x01"}));
+    expect([error.code, error.message]).toEqual([
+      -32000,
+      "the native contract Bridge (0x0000000000000000000000000000000001000006) cannot be executed in fork mode: " +
+        "xchain does not implement Rootstock's native contracts and cannot ask the upstream to run them",
+    ]);
+    expect(await onFork("eth_getStorageAt", BRIDGE, "0x1")).toBe(BRIDGE_WORD);
+    expect(await onFork("xchain_getStorageBytesAt", BRIDGE, "0x1")).toBe(
+      await atFork("xchain_getStorageBytesAt", BRIDGE, "0x1"),
+    );
+    expect(await onFork("xchain_getStorageBytesAt", BRIDGE, "0x1")).toBe("0x0102");
   });
 
   it("keeps answering what it fetched when the upstream is gone; a new read fails naming the upstream and the key", async () => {

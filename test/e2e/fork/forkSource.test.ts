@@ -17,6 +17,7 @@ import {type RunningNode, startNode} from "../support/xchainProcess.ts";
 const RICH = "0x00000000000000000000000000000000000f0a01";
 const CONTRACT = "0x00000000000000000000000000000000000f0a02";
 const RECIPIENT = "0x00000000000000000000000000000000000f0a03";
+const BRIDGE = "0x0000000000000000000000000000000001000006";
 const SLOT0 = `0x${"0".repeat(64)}`;
 const SLOT7 = `0x${"0".repeat(63)}7`;
 const WORD = `0x${"ab".repeat(32)}`;
@@ -97,6 +98,7 @@ beforeAll(async () => {
   await rpc(url, "anvil_setCode", [CONTRACT, SLOT0_READER]);
   await rpc(url, "anvil_setStorageAt", [CONTRACT, SLOT0, WORD]);
   await rpc(url, "anvil_setStorageAt", [CONTRACT, SLOT7, `0x${"0".repeat(62)}2a`]);
+  await rpc(url, "anvil_setStorageAt", [BRIDGE, SLOT7, `0x${"0".repeat(60)}0102`]);
   await rpc(url, "evm_mine", []);
   const block = await rpc<{number: string; hash: string}>(url, "eth_getBlockByNumber", ["latest", false]);
   fork = {number: Number(block.number), hash: block.hash};
@@ -253,6 +255,23 @@ describe("ForkSource against an xchain upstream", () => {
       new RegExp(`^fork.verify is "on" but the upstream ${url} \\(xchain/.*\\) serves no eth_getProof$`),
     );
     expect((await coldThenWarm(counter, url, dir)).verifies).toBe(false);
+  });
+
+  it("reads a native contract's raw storage as the upstream's xchain_getStorageBytesAt answers it", async () => {
+    const [counter, url] = await proxy();
+    const source = await open(url, cacheDir());
+    const at = toQuantity(fork.number);
+    const [slot7, slot0] = await Promise.all([
+      rpc<string>(node.httpUrl, "xchain_getStorageBytesAt", [BRIDGE, SLOT7, at]),
+      rpc<string>(node.httpUrl, "xchain_getStorageBytesAt", [BRIDGE, SLOT0, at]),
+    ]);
+    expect([slot7, slot0]).toEqual(["0x0102", "0x0"]);
+    counter.reset();
+    expect(hex(await source.storageBytes(address(BRIDGE), hexToBytes(SLOT7)))).toBe(slot7);
+    expect((await source.storageBytes(address(BRIDGE), hexToBytes(SLOT0))).length).toBe(0);
+    // An xchain upstream's storage is words: read (and verified) as slots, never by its restricted method.
+    expect(counter.calls.map((c) => c.method)).not.toContain("xchain_getStorageBytesAt");
+    expect(counter.calls.map((c) => c.method)).toContain("eth_getProof");
   });
 
   it("a killed upstream fails the read with an error naming the upstream (without credentials) and the key", async () => {

@@ -56,10 +56,11 @@ export function chainReader(url: string): PublicClient {
   return createPublicClient({transport: http(url), pollingInterval: 50, cacheTime: 0});
 }
 
-async function startAnvil(): Promise<DevTarget> {
+/** anvil (1.7.1, as the benchmarks install it) on a free loopback port with `args` (chain id 33 by default). */
+export async function startAnvil(args = ["--chain-id", "33"]): Promise<DevTarget> {
   const servers = join(import.meta.dirname, "..", "..", "..", "scripts", "bench", "rpc", "servers.mjs");
   const {anvilBinary} = (await import(pathToFileURL(servers).href)) as {anvilBinary(): string};
-  const child = spawn(anvilBinary(), ["--host", "127.0.0.1", "--port", "0", "--chain-id", "33"], {
+  const child = spawn(anvilBinary(), ["--host", "127.0.0.1", "--port", "0", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

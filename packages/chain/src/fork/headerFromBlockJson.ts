@@ -8,10 +8,11 @@
  * is tried as rskj's builder writes it (`BigInteger.toByteArray()`) and then in its shortest form.
  */
 import type {Chainspec} from "@xchain/chainspec";
-import {BlockHeader, decodeRlpList, HeaderField, type HeaderValues} from "@xchain/primitives";
+import {BlockHeader, decodeRlpList, encodeSigned, HeaderField, type HeaderValues} from "@xchain/primitives";
 import {
   bigIntToBytes,
   bytesToPrefixedHex,
+  concatBytes,
   equalBytes,
   HexError,
   NodeError,
@@ -116,14 +117,8 @@ export function headerFromBlockJson(json: unknown, number: number, chainspec: Ch
   };
   const rebuilt = BlockHeader.fromValues(values, chainspec);
   if (equalBytes(rebuilt.hash(), hash)) return rebuilt;
-  // gasLimit is a raw field (docs/protocol/encoding.md §2): its shortest form is the other one met.
-  const shortGasLimit = bigIntToBytes(values.gasLimit);
-  if (!equalBytes(shortGasLimit, rebuilt.rawField(HeaderField.gasLimit))) {
-    const items = decodeRlpList(rebuilt.encode(), "header");
-    items[HeaderField.gasLimit] = shortGasLimit;
-    const alternative = BlockHeader.fromRlpItems(items, chainspec);
-    if (equalBytes(alternative.hash(), hash)) return alternative;
-  }
+  const alternative = rawFieldAlternatives(rebuilt, values, chainspec).find((h) => equalBytes(h.hash(), hash));
+  if (alternative) return alternative;
   const fieldSet = describeFieldSet(rebuilt);
   throw new BlockJsonError(
     {
@@ -137,6 +132,40 @@ export function headerFromBlockJson(json: unknown, number: number, chainspec: Ch
       `not to the block's hash ${bytesToPrefixedHex(hash)}: a field was altered, or the header has ` +
       "fields the JSON does not show (a non-empty ummRoot; RSKIP-351 version 1/2 headers, testnet from 7,139,600)",
   );
+}
+
+/**
+ * The same header with its raw fields written the other ways met (docs/protocol/encoding.md §2): gasLimit,
+ * which rskj keeps raw, in its shortest form; gasLimit and minimumGasPrice as `BigInteger.toByteArray()`
+ * writes them; and a genesis's difficulty with the leading zero bytes its loader keeps (regtest's genesis
+ * writes 1 as `0000000001` and minimumGasPrice 0 as one zero byte).
+ */
+function rawFieldAlternatives(rebuilt: BlockHeader, values: HeaderValues, chainspec: Chainspec): BlockHeader[] {
+  const distinct = (forms: Uint8Array[]) =>
+    forms.filter((form, i) => forms.findIndex((other) => equalBytes(other, form)) === i);
+  const numberForms = (field: HeaderField, value: bigint) =>
+    distinct([rebuilt.rawField(field), bigIntToBytes(value), encodeSigned(value)]);
+  const difficulty = rebuilt.rawField(HeaderField.difficulty);
+  const difficultyForms =
+    values.number === 0
+      ? distinct(
+          Array.from({length: 33 - difficulty.length}, (_, zeros) => concatBytes(new Uint8Array(zeros), difficulty)),
+        )
+      : [difficulty];
+  const items = decodeRlpList(rebuilt.encode(), "header");
+  const headers: BlockHeader[] = [];
+  for (const d of difficultyForms) {
+    for (const gasLimit of numberForms(HeaderField.gasLimit, values.gasLimit)) {
+      for (const minimumGasPrice of numberForms(HeaderField.minimumGasPrice, values.minimumGasPrice)) {
+        items[HeaderField.difficulty] = d;
+        items[HeaderField.gasLimit] = gasLimit;
+        items[HeaderField.minimumGasPrice] = minimumGasPrice;
+        headers.push(BlockHeader.fromRlpItems(items, chainspec));
+      }
+    }
+  }
+  // The first is the rebuilt header itself, already tried.
+  return headers.slice(1);
 }
 
 /** The fields a rebuilt header holds, for an error message. */

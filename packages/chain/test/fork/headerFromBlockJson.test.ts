@@ -1,4 +1,4 @@
-import {getChainspec} from "@xchain/chainspec";
+import {buildGenesisHeader, getChainspec, getGenesisParams} from "@xchain/chainspec";
 import {BlockHeader, decodeRlpList, HeaderField} from "@xchain/primitives";
 import {readJsonVector, readMainnetHeaderLines, rskjBlockJson} from "@xchain/test-utils";
 import {bytesToHex, hexToBytes, toQuantity} from "@xchain/utils";
@@ -58,6 +58,17 @@ describe("headerFromBlockJson", () => {
     const rebuilt = headerFromBlockJson(rskjBlockJson(short), short.number, mainnet);
     expect(bytesToHex(rebuilt.encode())).toBe(bytesToHex(short.encode()));
   });
+
+  it.each(["regtest", "testnet", "mainnet"] as const)(
+    "rebuilds %s's genesis (minimumGasPrice 0 written as one zero byte)",
+    (name) => {
+      // Forking a dev node at its genesis: the genesis writes its minimumGasPrice as rskj's loader does.
+      const chainspec = getChainspec(name);
+      const genesis = buildGenesisHeader(getGenesisParams(name).header, new Uint8Array(32).fill(7), chainspec);
+      const rebuilt = headerFromBlockJson(rskjBlockJson(genesis), 0, chainspec);
+      expect(bytesToHex(rebuilt.encode())).toBe(bytesToHex(genesis.encode()));
+    },
+  );
 
   it("rejects a block whose JSON had one field changed, naming the block, its hash and the field set", () => {
     const json = {...rskjBlockJson(mainnetHeaders[5]!), gasUsed: "0x1"};

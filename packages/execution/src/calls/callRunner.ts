@@ -31,6 +31,8 @@ import {applyStateOverride} from "./stateOverride.ts";
 interface CallContext {
   profile: GasProfile;
   common: Common;
+  /** Made for a forked chain's views: its EVM stops at the native contracts (docs/forking.md §6). */
+  forked: boolean;
   evm: EVM;
   state: OverlayStateManager;
   scope: BlockScope;
@@ -112,7 +114,7 @@ export class CallRunner {
     let reusable = false;
     try {
       const reader = await this.stateSource.reader(stateRoot, common);
-      context = await this.acquire(profile, common, reader);
+      context = await this.acquire(profile, common, reader, chain);
       context.state.reset(reader);
       if (overrides) await applyStateOverride(context.state, overrides);
       context.chain.current = chain;
@@ -136,14 +138,19 @@ export class CallRunner {
     };
   }
 
-  private async acquire(profile: GasProfile, common: Common, reader: StateReader): Promise<CallContext> {
+  private async acquire(
+    profile: GasProfile,
+    common: Common,
+    reader: StateReader,
+    chain: ExecutionChainView,
+  ): Promise<CallContext> {
+    const forked = chain.forkAncestry !== undefined;
     // The context released last is the warmest (its EVM and caches are still in the CPU's caches).
-    const index = this.idle.findLastIndex((c) => c.profile === profile && c.common === common);
+    const index = this.idle.findLastIndex((c) => c.profile === profile && c.common === common && c.forked === forked);
     if (index !== -1) return this.idle.splice(index, 1)[0] as CallContext;
     const scope: BlockScope = {selfDestructed: new Set<string>()};
-    const view: {current: ExecutionChainView} = {
-      current: {blockHash: async () => undefined, maturedBlock: undefined},
-    };
+    // The EVM is made under the call's own view: whether it is a fork's decides its precompiles.
+    const view: {current: ExecutionChainView} = {current: chain};
     const delegate: ExecutionChainView = {
       blockHash: (n) => view.current.blockHash(n),
       get maturedBlock() {
@@ -156,7 +163,7 @@ export class CallRunner {
     const preemption: PreemptionSlot = {current: undefined};
     const state = new OverlayStateManager(reader);
     const evm = await createBlockEvm(profile, common, state, delegate, scope, {preemption});
-    return {profile, common, evm, state, scope, chain: view, preemption};
+    return {profile, common, forked, evm, state, scope, chain: view, preemption};
   }
 
   private release(context: CallContext): void {

@@ -6,19 +6,44 @@
 import {hexToBytes} from "@xchain/utils";
 
 const ETHEREUM_PRECOMPILES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
-// Bridge, REMASC, HD wallet utils, block header, environment, secp256k1 add and mul (docs/protocol/gas.md §6.2).
-const RSK_NATIVE_CONTRACTS = [0x01000006, 0x01000008, 0x01000009, 0x01000010, 0x01000011, 0x01000016, 0x01000017];
-const ALL = new Set([...ETHEREUM_PRECOMPILES, ...RSK_NATIVE_CONTRACTS]);
+// The RSK native contracts by the low 4 bytes of their address, with rskj's names (docs/protocol/gas.md §6.2).
+const RSK_NATIVE_CONTRACTS: ReadonlyMap<number, string> = new Map([
+  [0x01000006, "Bridge"],
+  [0x01000008, "REMASC"],
+  [0x01000009, "HDWalletUtils"],
+  [0x01000010, "BlockHeader"],
+  [0x01000011, "Environment"],
+  [0x01000016, "Secp256k1Addition"],
+  [0x01000017, "Secp256k1Multiplication"],
+]);
+const ALL = new Set([...ETHEREUM_PRECOMPILES, ...RSK_NATIVE_CONTRACTS.keys()]);
+
+const addressOf = (n: number): Uint8Array => hexToBytes(n.toString(16).padStart(40, "0"));
 
 /** The accounts a genesis state must create so that execution sees them as existing (docs/protocol/gas.md §4). */
-export const PRECOMPILED_ACCOUNT_ADDRESSES: readonly Uint8Array[] = [...ALL].map((n) =>
-  hexToBytes(n.toString(16).padStart(40, "0")),
+export const PRECOMPILED_ACCOUNT_ADDRESSES: readonly Uint8Array[] = [...ALL].map(addressOf);
+
+/** The RSK native contracts (docs/protocol/gas.md §6.2), none of which xchain executes: address and name. */
+export const NATIVE_CONTRACTS: readonly {address: Uint8Array; name: string}[] = [...RSK_NATIVE_CONTRACTS].map(
+  ([n, name]) => ({address: addressOf(n), name}),
 );
+
+/** The low 4 bytes of `address` (20 bytes) when its first 16 are zero, else undefined. */
+function lowWord(address: Uint8Array): number | undefined {
+  for (let i = 0; i < 16; i++) if (address[i] !== 0) return undefined;
+  const tail =
+    (((address[16] as number) << 24) | ((address[17] as number) << 16) | ((address[18] as number) << 8)) >>> 0;
+  return tail + (address[19] as number);
+}
 
 /** True when `address` (20 bytes) is one of `PRECOMPILED_ACCOUNT_ADDRESSES`. */
 export function isPrecompiledAddress(address: Uint8Array): boolean {
-  for (let i = 0; i < 16; i++) if (address[i] !== 0) return false;
-  const tail =
-    (((address[16] as number) << 24) | ((address[17] as number) << 16) | ((address[18] as number) << 8)) >>> 0;
-  return ALL.has(tail + (address[19] as number));
+  const n = lowWord(address);
+  return n !== undefined && ALL.has(n);
+}
+
+/** The name of the RSK native contract at `address` (20 bytes), or undefined for any other address. */
+export function nativeContractName(address: Uint8Array): string | undefined {
+  const n = lowWord(address);
+  return n === undefined ? undefined : RSK_NATIVE_CONTRACTS.get(n);
 }

@@ -1,5 +1,5 @@
 /**
- * The controls of a forked node (docs/forking.md §6), the rpc's `ForkControls`: `anvil_reset` with
+ * The controls of a forked node (docs/forking.md §8), the rpc's `ForkControls`: `anvil_reset` with
  * `forking` re-forks at another block or upstream, `anvil_setRpcUrl` reads the same fork from another
  * upstream, and `info` is what `anvil_metadata` and `anvil_nodeInfo` report.
  *

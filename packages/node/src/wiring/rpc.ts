@@ -6,7 +6,14 @@ import {join} from "node:path";
 import type {Chain} from "@xchain/chain";
 import {type BlockExecutor, CallService, callWorkerCount} from "@xchain/execution";
 import type {ImpersonationControls, Miner} from "@xchain/miner";
-import {forkHistory, formatClientVersion, type HealthProbe, type LoggingSwitch, RpcServer} from "@xchain/rpc";
+import {
+  forkHistory,
+  formatClientVersion,
+  type HealthProbe,
+  type LoggingSwitch,
+  type RpcDeps,
+  RpcServer,
+} from "@xchain/rpc";
 import type {TxPool} from "@xchain/txpool";
 import type {Logger} from "../logger.ts";
 import {SECONDARY_STATE_SHARE, stateOptions} from "../memoryBudget.ts";
@@ -17,6 +24,7 @@ import {cowPrivateKeys, createDevWallet} from "../wallet/devWallet.ts";
 import {STANDARD_SCRYPT} from "../wallet/keyfile.ts";
 import {KeystoreWallet} from "../wallet/keystore.ts";
 import type {Closers} from "./closers.ts";
+import type {ForkParts} from "./fork.ts";
 import {NodeForkControls} from "./forkControls.ts";
 import type {Storage} from "./storage.ts";
 
@@ -113,10 +121,11 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
       wireQueue: p2p?.wireQueue,
       health,
       logging,
-      // A fork's history at or below the fork block is the upstream's (docs/forking.md §5).
+      // A fork's history at or below the fork block is the upstream's (docs/forking.md §5), and so is the
+      // storage of Rootstock's native contracts (§6); its controls re-fork and re-point it (§8).
       ...(fork
         ? {
-            forkHistory: forkHistory(() => fork.source),
+            ...forkDeps(fork),
             forkControls: new NodeForkControls(opts, {
               fork,
               state: storage.state,
@@ -139,4 +148,12 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
 /** An IPv6 address goes in brackets in a URL. */
 export function hostForUrl(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
+}
+
+/** What RPC reads from a fork's upstream (its source read anew at each call: a re-anchor may replace it). */
+function forkDeps(fork: ForkParts): Pick<RpcDeps, "forkHistory" | "forkNativeStorage"> {
+  return {
+    forkHistory: forkHistory(() => fork.source),
+    forkNativeStorage: {storageBytes: (address, key) => fork.source.storageBytes(address, key)},
+  };
 }

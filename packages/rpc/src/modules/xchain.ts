@@ -16,7 +16,8 @@ export function xchainMethods({
   chain,
   pendingBlock,
   options,
-}: Pick<ModuleDeps, "chain" | "pendingBlock" | "options">): Record<string, RpcMethod> {
+  forkNativeStorage,
+}: Pick<ModuleDeps, "chain" | "pendingBlock" | "options" | "forkNativeStorage">): Record<string, RpcMethod> {
   return {
     /** Handler for `xchain_protocolVersion` */
     protocolVersion: method([], () => PROTOCOL_VERSION),
@@ -37,6 +38,6 @@ export function xchainMethods({
       return receipt ? toData(receipt.encode()) : null;
     }),
     getTransactionReceiptNodesByHash: receiptNodesMethod(chain),
-    getStorageBytesAt: getStorageBytesAt({chain, pendingBlock, options}),
+    getStorageBytesAt: getStorageBytesAt({chain, pendingBlock, options, forkNativeStorage}),
   };
 }

@@ -2,30 +2,42 @@
  * `xchain_getStorageBytesAt` (docs/rpc.md §4.6, docs/protocol/json-rpc.md §2): a slot's value as
  * the state stores it, a restricted method off on mainnet and testnet by default.
  */
+import {nativeContractName} from "@xchain/execution";
 import {toData} from "@xchain/utils";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import {blockRef} from "../params/blockRef.ts";
 import {address, word} from "../params/hex.ts";
 import {method, param} from "../params/method.ts";
-import {stateAt} from "../resolve/blocks.ts";
+import {requireHeader, stateAt} from "../resolve/blocks.ts";
+
+/** Stored bytes as rskj answers them: `"0x0"` for none. */
+const stored = (bytes: Uint8Array): string => (bytes.length === 0 ? "0x0" : toData(bytes));
 
 /**
  * Handler for `xchain_getStorageBytesAt`: EVM words are stored without leading zeros, so the
  * stored bytes are the word stripped of them (slot value 1 is `"0x01"`); `"0x0"` when absent, as
- * rskj answers. Slots are words: xchain has no native contract keeping longer keys.
+ * rskj answers. The key is `0x` and 1 to 64 hex digits, left-padded to a word as rskj pads it (so a
+ * Bridge key's ASCII, `0x626c…` for "blockStoreChainHead", names its slot). On a fork, a native
+ * contract's storage is the upstream's at the fork block (`forkNativeStorage`: raw bytes, which on
+ * rskj may be longer than a word); nothing local changes it, since no native contract runs locally.
  */
 export function getStorageBytesAt({
   chain,
   pendingBlock,
   options,
-}: Pick<ModuleDeps, "chain" | "pendingBlock" | "options">): RpcMethod {
+  forkNativeStorage,
+}: Pick<ModuleDeps, "chain" | "pendingBlock" | "options" | "forkNativeStorage">): RpcMethod {
   return method(
     [param("address", address), param("key", word), param("block", blockRef)],
     async (account, slot, block) => {
+      if (forkNativeStorage && nativeContractName(account) !== undefined) {
+        await requireHeader(chain, block, options, pendingBlock);
+        return stored(await forkNativeStorage.storageBytes(account, slot));
+      }
       const value = await (await stateAt(chain, block, options, pendingBlock)).getStorage(account, slot);
       const start = value.findIndex((b) => b !== 0);
-      return start === -1 ? "0x0" : toData(value.subarray(start));
+      return stored(start === -1 ? new Uint8Array(0) : value.subarray(start));
     },
   );
 }

@@ -1,7 +1,8 @@
 /**
  * A forked node for RPC tests: a `TestNode` whose chain is a fork of another test node's block F, read
  * through a real `ForkSource` over that node's HTTP endpoint (its state as the base, its hashes as the
- * ancestry, its history forwarded: docs/forking.md §5), with the miner for local blocks above F.
+ * ancestry, its history forwarded: docs/forking.md §5, its native contracts' storage read: §6), with the
+ * miner for local blocks above F.
  */
 import {buildForkAnchor, Chain, defaultChainOptions} from "@xchain/chain";
 import {BlockExecutor, type ForkAncestry} from "@xchain/execution";
@@ -37,7 +38,7 @@ export async function startForkNode(
   const node = await TestNode.start({
     miner: {},
     ...options,
-    deps: {forkHistory: forkHistory(() => source), ...options.deps},
+    deps: {forkHistory: forkHistory(() => source), forkNativeStorage: source, ...options.deps},
     openChain: async (store) => {
       const state = new StateDatabase(defaultStateOptions, {store, base: {current: () => base}});
       const anchor = await buildForkAnchor({upstreamChainId: regtest.params.chainId, header, base}, state);

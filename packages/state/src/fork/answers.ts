@@ -55,6 +55,15 @@ export function storageWord(value: unknown, what: string): Uint8Array {
   return word;
 }
 
+/**
+ * Raw stored bytes as rskj's `rsk_getStorageBytesAt` answers them: hex data of any length, `"0x0"` (or
+ * `"0x"`) for a key with nothing stored; empty then.
+ */
+export function storedBytes(value: unknown, what: string): Uint8Array {
+  if (value === "0x0" || value === "0x") return new Uint8Array(0);
+  return data(value, what);
+}
+
 /** The fork header of a block object (`eth_getBlockBy*`, transactions as hashes or objects: dropped). */
 export function forkHeader(value: unknown): ForkHeader {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

@@ -14,11 +14,13 @@ export enum ForkErrorCode {
   UPSTREAM_BAD_ANSWER = "FORK_UPSTREAM_BAD_ANSWER",
   /** The upstream answered a JSON-RPC error that is not a rate limit. */
   UPSTREAM_ERROR_ANSWER = "FORK_UPSTREAM_ERROR_ANSWER",
+  /** The upstream does not serve a method a read needs (rskj's `rsk_getStorageBytesAt`, off by default). */
+  UPSTREAM_METHOD_UNAVAILABLE = "FORK_UPSTREAM_METHOD_UNAVAILABLE",
   /** The fork block is not on the upstream (unknown hash, a number past its head, or reorganized away). */
   FORK_BLOCK_NOT_FOUND = "FORK_BLOCK_NOT_FOUND",
   /**
    * Another upstream (anvil_reset with a `jsonRpcUrl`, anvil_setRpcUrl) is not the fork's chain: its chain id
-   * differs from the one the fork was started on (docs/forking.md §6).
+   * differs from the one the fork was started on (docs/forking.md §8).
    */
   UPSTREAM_MISMATCH = "FORK_UPSTREAM_MISMATCH",
   /** A block hash below the fork block was asked for a number above it. */
@@ -48,6 +50,7 @@ export type ForkErrorType =
       rpcMessage: string;
       rpcData?: unknown;
     }
+  | {code: ForkErrorCode.UPSTREAM_METHOD_UNAVAILABLE; url: string; key: string; method: string; rpcMessage: string}
   | {code: ForkErrorCode.FORK_BLOCK_NOT_FOUND; url: string; block: string}
   | {code: ForkErrorCode.UPSTREAM_MISMATCH; url: string; chainId: string; forkChainId: string}
   | {code: ForkErrorCode.BLOCK_ABOVE_FORK; number: number; forkNumber: number}

@@ -11,6 +11,7 @@
  *   0x02 ‖ chain id (32) ‖ fork hash (32) ‖ 0x04 ‖ code hash → code
  *   0x02 ‖ chain id (32) ‖ fork hash (32) ‖ 0x05 ‖ number (8) → block hash (32), for numbers up to the fork block
  *   0x02 ‖ chain id (32) ‖ fork hash (32) ‖ 0x06 ‖ keccak256(request) → a forwarded request's result (JSON)
+ *   0x02 ‖ chain id (32) ‖ fork hash (32) ‖ 0x07 ‖ address ‖ key (32) → the raw stored bytes (rskj's, any length; empty: none)
  *
  * Flag bit 0 says the value was verified by a proof against the fork block's state root. Only fetched values
  * are written here: the forked state's own writes never are.
@@ -56,6 +57,7 @@ const STORAGE = 0x03;
 const CODE = 0x04;
 const BLOCK_HASH = 0x05;
 const ANSWER = 0x06;
+const STORAGE_BYTES = 0x07;
 const VERIFIED = 0x01;
 
 export class ForkCache {
@@ -78,7 +80,7 @@ export class ForkCache {
     return new ForkCache(store, undefined);
   }
 
-  /** One more reader of this cache (a source re-forked from another, docs/forking.md §6): each closes it once. */
+  /** One more reader of this cache (a source re-forked from another, docs/forking.md §8): each closes it once. */
   retain(): this {
     this.holders++;
     return this;
@@ -214,6 +216,14 @@ export class ForkScope {
 
   putAnswer(requestHash: Uint8Array, result: unknown): Promise<void> {
     return this.cache.put(this.key(ANSWER, requestHash), utf8ToBytes(JSON.stringify(result)));
+  }
+
+  storageBytes(address: Uint8Array, key: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.cache.get(this.key(STORAGE_BYTES, address, key));
+  }
+
+  putStorageBytes(address: Uint8Array, key: Uint8Array, value: Uint8Array): Promise<void> {
+    return this.cache.put(this.key(STORAGE_BYTES, address, key), value);
   }
 
   private key(kind: number, ...parts: Uint8Array[]): Uint8Array {

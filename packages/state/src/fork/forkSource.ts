@@ -8,7 +8,7 @@
 import {equalBytes, keccak256, type Logger, noopLogger, redactUrl, toData, toQuantity} from "@xchain/utils";
 import type {ForkSourceOptions} from "../options.ts";
 import {EMPTY_CODE_HASH} from "../trie.ts";
-import {AnswerError, data, type ForkHeader, forkHeader, quantity, storageWord} from "./answers.ts";
+import {AnswerError, data, type ForkHeader, forkHeader, quantity, storageWord, storedBytes} from "./answers.ts";
 import {dialectOf, isMethodMissing, type UpstreamDialect} from "./dialect.ts";
 import {ForkError, ForkErrorCode} from "./errors.ts";
 import {ForkCache, type ForkScope, type UpstreamRecord} from "./forkCache.ts";
@@ -18,6 +18,8 @@ import {UpstreamClient} from "./upstreamClient.ts";
 import {chainMismatch, learnUpstream, offlineMiss, resolveForkBlock} from "./upstreamOpening.ts";
 
 const ZERO_ADDRESS = new Uint8Array(20);
+/** rskj's raw storage read (docs/protocol/json-rpc.md §2), disabled on rskj by default. */
+const RAW_STORAGE_METHOD = "rsk_getStorageBytesAt";
 
 /** What a `ForkSource` logs to. */
 export interface ForkSourceModules {
@@ -152,6 +154,36 @@ export class ForkSource {
     });
   }
 
+  /**
+   * The raw bytes stored under `key` (32 bytes) in the account's storage at the fork block, empty when
+   * nothing is (docs/forking.md §6). On rskj, `rsk_getStorageBytesAt`: the native contracts (the Bridge)
+   * store values longer than a word, which eth_getStorageAt cuts to 32 bytes; rskj serves it only when
+   * enabled (FORK_UPSTREAM_METHOD_UNAVAILABLE otherwise). Other upstreams store words, so it is the word
+   * without its leading zeros, read (and verified) as `storage`.
+   */
+  async storageBytes(address: Uint8Array, key: Uint8Array): Promise<Uint8Array> {
+    if (this.dialect !== "rskj") {
+      const word = await this.storage(address, key);
+      const start = word.findIndex((b) => b !== 0);
+      return start === -1 ? new Uint8Array(0) : word.subarray(start);
+    }
+    const name = `storage bytes ${toData(address)} key ${toData(key)}`;
+    return this.once(name, async () => {
+      const cached = await this.scope.storageBytes(address, key);
+      if (cached) return cached;
+      this.online(name);
+      let answer: unknown;
+      try {
+        answer = await this.read(RAW_STORAGE_METHOD, [toData(address), toData(key)], name);
+      } catch (e) {
+        throw isMethodMissing(e) ? this.methodUnavailable(RAW_STORAGE_METHOD, name, e as ForkError) : e;
+      }
+      const value = this.guardSync(name, () => storedBytes(answer, "the stored bytes"));
+      await this.scope.putStorageBytes(address, key, value);
+      return value;
+    });
+  }
+
   /** The hash of the upstream's block `number`, at most the fork block's number. */
   async blockHash(number: number): Promise<Uint8Array> {
     if (number > this.header.number) {
@@ -208,7 +240,7 @@ export class ForkSource {
   /**
    * A source of the fork block `block` (default: the upstream's head minus `safeDepth`, as at open) on
    * `url` (default: this source's), reading and writing the same cache, whose values stay keyed by
-   * chain id and fork block (docs/forking.md §6). The upstream must be this fork's chain
+   * chain id and fork block (docs/forking.md §8). The upstream must be this fork's chain
    * (FORK_UPSTREAM_MISMATCH otherwise). This source is left as it is: `retire` it once the new one is in use.
    */
   async refork(change: {url?: string | undefined; block?: number | Uint8Array | undefined}): Promise<ForkSource> {
@@ -222,7 +254,7 @@ export class ForkSource {
   }
 
   /**
-   * Reads go to `url` from now on (anvil_setRpcUrl, docs/forking.md §6), once it has answered this fork's
+   * Reads go to `url` from now on (anvil_setRpcUrl, docs/forking.md §8), once it has answered this fork's
    * chain id and the fork block by its hash; whether it serves `eth_getProof` is asked again (`verify` "on"
    * refuses one that does not). The cache stays: its values are keyed by chain id and fork block, not by
    * URL. Reads in flight finish on the previous upstream, whose client is closed once they have settled.
@@ -423,6 +455,16 @@ export class ForkSource {
     return new ForkError(
       {code: ForkErrorCode.PROOF_INVALID, url, key, reason},
       `upstream ${url}: ${key} does not verify against the fork block's state root ${toData(this.header.stateRoot)}: ${reason}; refused`,
+    );
+  }
+
+  private methodUnavailable(method: string, key: string, refusal: ForkError): ForkError {
+    const url = this.client.displayUrl;
+    const rpcMessage = refusal.type.code === ForkErrorCode.UPSTREAM_ERROR_ANSWER ? refusal.type.rpcMessage : "";
+    return new ForkError(
+      {code: ForkErrorCode.UPSTREAM_METHOD_UNAVAILABLE, url, key, method, rpcMessage},
+      `upstream ${url} does not serve ${method}, which reading ${key} needs (rskj disables it by default: ` +
+        `enable it in the upstream's rpc.modules, module "rsk"); it answered: ${rpcMessage}`,
     );
   }
 

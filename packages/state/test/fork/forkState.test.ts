@@ -243,7 +243,7 @@ describe("the forked state", () => {
     expect((await reader.accountProof(RICH)).length).toBeGreaterThan(0);
   });
 
-  it("drops a cached reader when the holder answers another base (a re-fork, docs/forking.md §6)", async () => {
+  it("drops a cached reader when the holder answers another base (a re-fork, docs/forking.md §8)", async () => {
     const f = await fork();
     const before = await f.state.reader(f.root, common);
     expect((await before.getAccount(RICH))?.balance).toBe(100n);

@@ -1,7 +1,7 @@
 /**
  * The chain group of the anvil and hardhat namespaces (docs/rpc.md §4.10 "Snapshots, reset, dump and
  * load"): `snapshot`, `revert`, `reset`, `dumpState`, `loadState`, through the miner's chain controls,
- * and on a fork `reset` with `forking` and `setRpcUrl` through the fork's controls (docs/forking.md §6).
+ * and on a fork `reset` with `forking` and `setRpcUrl` through the fork's controls (docs/forking.md §8).
  * evm_snapshot, evm_revert and evm_reset (modules/evm.ts) are the same handlers.
  */
 import type {ChainControls} from "@xchain/miner";

@@ -1,0 +1,152 @@
+/**
+ * Rootstock's native contracts on a fork, as RPC answers them (docs/forking.md §6). On a node forked from a
+ * live upstream node: eth_call, eth_estimateGas and debug_traceCall reaching one (directly, or from a
+ * contract) answer -32000 naming the contract and saying fork mode cannot execute it; precompiles still run;
+ * the automining miner leaves a transaction into one pending; xchain_getStorageBytesAt at a native address
+ * answers the upstream's storage. With an rskj-like upstream (on a free loopback port, read by a real
+ * `ForkSource`) it answers rskj's raw bytes, and rskj's refusal of rsk_getStorageBytesAt is reported naming the
+ * method and the upstream. The upstream node, not a fork, answers as before.
+ */
+import {createHash} from "node:crypto";
+import {mkdtempSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {defaultForkSourceOptions, ForkSource} from "@xchain/state";
+import {FakeBlockEndpoint, rskjForkBlock, serveRskjState} from "@xchain/test-utils";
+import {bigIntToFixedBytes, toData, utf8ToBytes} from "@xchain/utils";
+import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
+import {alice, bob} from "../../support/fixture.ts";
+import {type ForkNode, startForkNode} from "../../support/forkNode.ts";
+import {TestNode} from "../../support/node.ts";
+
+const BRIDGE = "0x0000000000000000000000000000000001000006";
+const HD_WALLET = "0x0000000000000000000000000000000001000009";
+const SHA256 = "0x0000000000000000000000000000000000000002";
+const RELAY = "0x00000000000000000000000000000000000000aa";
+// CALL(gas, address = calldata word 0, 0, 0, 0, 0, 0); return the success flag as a word.
+const RELAY_CODE = "0x600060006000600060006000355af160005260206000f3";
+const CHAIN_HEAD_KEY = toData(utf8ToBytes("blockStoreChainHead")); // rskj pads it to 32 bytes
+const CHAIN_HEAD = toData(bigIntToFixedBytes(BigInt(CHAIN_HEAD_KEY), 32));
+const STORED_BLOCK = `0x${"00".repeat(31)}02${"00000000"}${"ab".repeat(80)}`;
+const UNAVAILABLE = (name: string, address: string) =>
+  `the native contract ${name} (${address}) cannot be executed in fork mode: ` +
+  "xchain does not implement Rootstock's native contracts and cannot ask the upstream to run them";
+
+const word = (address: string) => `0x${address.slice(2).padStart(64, "0")}`;
+const relayCall = (target: string) => [
+  {from: toData(alice.address), to: RELAY, data: word(target)},
+  "latest",
+  {[RELAY]: {code: RELAY_CODE}},
+];
+
+const rskj = new FakeBlockEndpoint();
+const storage = new Map([[CHAIN_HEAD, STORED_BLOCK]]);
+const cacheDir = () => mkdtempSync(join(tmpdir(), "xchain-rpc-fork-native-"));
+/** An xchain node: the upstream of `fork`, and the node that is not a fork. */
+let plain: TestNode;
+let fork: ForkNode;
+let rskjSource: ForkSource;
+/** A node reading native contracts' storage from the rskj-like upstream. */
+let rskjReader: TestNode;
+
+beforeAll(async () => {
+  plain = await TestNode.start({miner: {}});
+  await plain.result("anvil_setStorageAt", [BRIDGE, CHAIN_HEAD, word("0x0102")]);
+  await plain.result("evm_mine", []);
+  fork = await startForkNode(plain, 1, cacheDir(), {miner: {enabled: true, autoMine: true, pendingDebounceMs: 0}});
+  const block = rskjForkBlock();
+  serveRskjState(rskj, {block, storage, balance: 1n});
+  const url = await rskj.start();
+  rskjSource = await ForkSource.open({...defaultForkSourceOptions, url, block: block.number, cacheDir: cacheDir()});
+  rskjReader = await TestNode.start({deps: {forkNativeStorage: rskjSource}});
+});
+
+afterAll(async () => {
+  await fork?.node.close();
+  await fork?.source.close();
+  await rskjReader?.close();
+  await rskjSource?.close();
+  await plain?.close();
+  await rskj.stop();
+});
+
+describe("calls into native contracts on a fork", () => {
+  it("eth_call and eth_estimateGas to the Bridge answer -32000 naming it", async () => {
+    const call = {from: toData(alice.address), to: BRIDGE, value: "0x1"};
+    expect(await fork.node.error("eth_call", [call, "latest"])).toEqual({
+      code: -32000,
+      message: UNAVAILABLE("Bridge", BRIDGE),
+    });
+    expect(await fork.node.error("eth_estimateGas", [call])).toEqual({
+      code: -32000,
+      message: UNAVAILABLE("Bridge", BRIDGE),
+    });
+    expect((await fork.node.error("eth_call", [{to: HD_WALLET, data: "0x01"}, "latest"])).message).toBe(
+      UNAVAILABLE("HDWalletUtils", HD_WALLET),
+    );
+  });
+
+  it("an internal call from a contract answers the same error, for eth_call, eth_estimateGas and debug_traceCall", async () => {
+    const [tx, block, overrides] = relayCall(BRIDGE);
+    const error = {code: -32000, message: UNAVAILABLE("Bridge", BRIDGE)};
+    expect(await fork.node.error("eth_call", [tx, block, overrides])).toEqual(error);
+    expect(await fork.node.error("eth_estimateGas", [tx, block, overrides])).toEqual(error);
+    expect(await fork.node.error("debug_traceCall", [tx, block, {stateOverrides: overrides}])).toEqual(error);
+  });
+
+  it("a precompile xchain executes still answers, directly and from a contract", async () => {
+    const input = word("0x07");
+    const digest = `0x${createHash("sha256")
+      .update(Buffer.from(input.slice(2), "hex"))
+      .digest("hex")}`;
+    expect(await fork.node.result("eth_call", [{to: SHA256, data: input}, "latest"])).toBe(digest);
+    expect(await fork.node.result("eth_call", relayCall(SHA256))).toBe(word("0x01"));
+  });
+
+  it("outside fork mode a native contract is an inert account, as before", async () => {
+    expect(await plain.result("eth_call", [{to: BRIDGE, data: "0x01"}, "latest"])).toBe("0x");
+    expect(await plain.result("eth_call", relayCall(BRIDGE))).toBe(word("0x01"));
+  });
+});
+
+describe("transactions into native contracts on a fork", () => {
+  it("the automining miner skips one (it stays pending, unmined) and mines the others", async () => {
+    const node = fork.node;
+    const [from, other] = [toData(alice.address), toData(bob.address)];
+    const pegOut = await node.result("eth_sendTransaction", [{from, to: BRIDGE, value: "0x1"}]);
+    const transfer = await node.result("eth_sendTransaction", [{from: other, to: RELAY, value: "0x1"}]);
+    await vi.waitFor(async () => expect(await node.result("eth_getTransactionReceipt", [transfer])).not.toBeNull(), {
+      timeout: 20_000,
+    });
+    expect(await node.result("eth_getTransactionReceipt", [pegOut])).toBeNull();
+    expect((await node.result("eth_getTransactionByHash", [pegOut])).blockNumber).toBeNull();
+    expect(await node.result("eth_getBalance", [RELAY, "latest"])).toBe("0x1");
+  });
+});
+
+describe("xchain_getStorageBytesAt at a native contract on a fork", () => {
+  it("answers an xchain upstream's storage, at any block from the fork block on", async () => {
+    expect(await plain.result("xchain_getStorageBytesAt", [BRIDGE, CHAIN_HEAD_KEY, "0x1"])).toBe("0x0102");
+    expect(await fork.node.result("xchain_getStorageBytesAt", [BRIDGE, CHAIN_HEAD_KEY, "latest"])).toBe("0x0102");
+    expect(await fork.node.result("xchain_getStorageBytesAt", [BRIDGE, CHAIN_HEAD, "0x1"])).toBe("0x0102");
+    expect(await fork.node.result("xchain_getStorageBytesAt", [BRIDGE, "0x1", "latest"])).toBe("0x0");
+    // An unknown block is refused as for any address.
+    expect((await fork.node.error("xchain_getStorageBytesAt", [BRIDGE, "0x1", "0x99"])).code).toBe(-32600);
+  });
+
+  it("answers an rskj upstream's raw bytes, the key given as the ASCII identifier's hex", async () => {
+    expect(await rskjReader.result("xchain_getStorageBytesAt", [BRIDGE, CHAIN_HEAD_KEY, "latest"])).toBe(STORED_BLOCK);
+    expect(await rskjReader.result("xchain_getStorageBytesAt", [BRIDGE, "0x1", "latest"])).toBe("0x0");
+    // Another address reads the local state.
+    expect(await rskjReader.result("xchain_getStorageBytesAt", [RELAY, CHAIN_HEAD, "latest"])).toBe("0x0");
+  });
+
+  it("reports rskj's refusal naming the method and the upstream", async () => {
+    rskj.methods.delete("rsk_getStorageBytesAt");
+    const error = await rskjReader.error("xchain_getStorageBytesAt", [BRIDGE, "0x2", "latest"]);
+    expect(error.code).toBe(-32000);
+    const key = `0x${"0".repeat(63)}2`;
+    expect(error.message).toMatch(/^upstream http:\/\/127\.0\.0\.1:\d+ does not serve rsk_getStorageBytesAt, /);
+    expect(error.message).toContain(`reading storage bytes ${BRIDGE} key ${key} needs (rskj disables it by default`);
+  });
+});
