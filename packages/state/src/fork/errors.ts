@@ -18,6 +18,11 @@ export enum ForkErrorCode {
   UPSTREAM_METHOD_UNAVAILABLE = "FORK_UPSTREAM_METHOD_UNAVAILABLE",
   /** The fork block is not on the upstream (unknown hash, a number past its head, or reorganized away). */
   FORK_BLOCK_NOT_FOUND = "FORK_BLOCK_NOT_FOUND",
+  /**
+   * Another upstream (anvil_reset with a `jsonRpcUrl`, anvil_setRpcUrl) is not the fork's chain: its chain id
+   * differs from the one the fork was started on (docs/forking.md §8).
+   */
+  UPSTREAM_MISMATCH = "FORK_UPSTREAM_MISMATCH",
   /** A block hash below the fork block was asked for a number above it. */
   BLOCK_ABOVE_FORK = "FORK_BLOCK_ABOVE_FORK",
   /** `verify = "on"` and the upstream serves no `eth_getProof` (rskj). */
@@ -47,6 +52,7 @@ export type ForkErrorType =
     }
   | {code: ForkErrorCode.UPSTREAM_METHOD_UNAVAILABLE; url: string; key: string; method: string; rpcMessage: string}
   | {code: ForkErrorCode.FORK_BLOCK_NOT_FOUND; url: string; block: string}
+  | {code: ForkErrorCode.UPSTREAM_MISMATCH; url: string; chainId: string; forkChainId: string}
   | {code: ForkErrorCode.BLOCK_ABOVE_FORK; number: number; forkNumber: number}
   | {code: ForkErrorCode.PROOFS_UNAVAILABLE; url: string; clientVersion: string}
   | {code: ForkErrorCode.PROOF_INVALID; url: string; key: string; reason: string}

@@ -61,6 +61,9 @@ const STORAGE_BYTES = 0x07;
 const VERIFIED = 0x01;
 
 export class ForkCache {
+  /** The sources reading this cache (`retain`): the database closes when the last one closes it. */
+  private holders = 1;
+
   private constructor(
     private readonly store: KeyValueStore,
     private readonly level: LevelStore | undefined,
@@ -77,7 +80,15 @@ export class ForkCache {
     return new ForkCache(store, undefined);
   }
 
+  /** One more reader of this cache (a source re-forked from another, docs/forking.md §8): each closes it once. */
+  retain(): this {
+    this.holders++;
+    return this;
+  }
+
+  /** Closes the database once every holder has closed it. */
   async close(): Promise<void> {
+    if (--this.holders > 0) return;
     await this.level?.close();
   }
 
