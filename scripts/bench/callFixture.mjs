@@ -19,7 +19,7 @@ export const CALL_BLOCK = {
 export const CALL_PARENT_HASH = new Uint8Array(32).fill(0xab);
 
 /** No BLOCKHASH ancestors, no REMASC matured block. */
-export const NO_ANCESTORS = {blockHash: async () => undefined, maturedBlock: undefined};
+export const NO_ANCESTORS = {blockHash: async () => undefined, remasc: undefined};
 
 /** `bytes` left-padded to 32. */
 export const word = (bytes) => concatBytes(new Uint8Array(32 - bytes.length), bytes);

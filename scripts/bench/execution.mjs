@@ -40,7 +40,7 @@ function context(number) {
       gasLimit: 6_800_000n,
       minimumGasPrice: 0n,
     },
-    chain: {blockHash: async () => undefined, maturedBlock: undefined},
+    chain: {blockHash: async () => undefined, remasc: undefined},
   };
 }
 

@@ -84,7 +84,7 @@ async function traceOneMillionGas() {
       block: blockContextOf(block.header),
       transactions: block.transactions,
       parentStateRoot: parent.stateRoot,
-      chain: {blockHash: async () => undefined, maturedBlock: undefined},
+      chain: {blockHash: async () => undefined, remasc: undefined},
     };
     const [outcome] = await node.executor.trace(input, {}, {only: 0});
     const hash = bytesToPrefixedHex(block.transactions[0].hash());

@@ -14,4 +14,4 @@ export {
 } from "./genesis/networks.ts";
 export type {GenesisAllocAccount, GenesisParams} from "./genesis/types.ts";
 export {regtest} from "./networks/regtest.ts";
-export type {NetworkName, NetworkParams, Rskip} from "./types.ts";
+export type {NetworkName, NetworkParams, RemascParams, Rskip} from "./types.ts";

@@ -61,8 +61,10 @@ export interface NetworkParams {
   readonly maxExtraDataSize: number;
   /** Gas limit the miner moves toward. */
   readonly targetGasLimit: bigint;
-  /** Blocks after which a block's fees are paid to its coinbase (REMASC maturity). */
+  /** Blocks after which a block's fees join REMASC's reward pool (rskj's REMASC `maturity`). */
   readonly remascMaturity: number;
+  /** REMASC's other constants (docs/protocol/native-contracts.md, "REMASC"). */
+  readonly remasc: RemascParams;
   /** Whether the 10 "cow" development accounts are funded at genesis. */
   readonly seedCowAccounts: boolean;
   /**
@@ -71,4 +73,29 @@ export interface NetworkParams {
    */
   readonly forkBlockNumber?: number;
   readonly activation: ActivationHeights;
+}
+
+/** REMASC's constants (rskj `resources/remasc.json`, `Constants`); amounts in wei, divisors as rskj's. */
+export interface RemascParams {
+  /** The reward pool pays 1/syntheticSpan of itself per block; the first payout is at maturity + syntheticSpan. */
+  readonly syntheticSpan: bigint;
+  readonly rskLabsDivisor: bigint;
+  readonly federationDivisor: bigint;
+  readonly publishersDivisor: bigint;
+  readonly punishmentDivisor: bigint;
+  readonly lateUncleInclusionPunishmentDivisor: bigint;
+  /** RSKIP-85: a payout below minimumGasPrice × this is deferred. */
+  readonly minimumPayableGas: bigint;
+  /** RSKIP-85: a federator's share below minimumGasPrice × this is kept in `federationBalance`. */
+  readonly federatorMinimumPayableGas: bigint;
+  /** RSK Labs' address before RSKIP-218, and from it on. */
+  readonly rskLabsAddress: Uint8Array;
+  readonly rskLabsAddressRskip218: Uint8Array;
+  /** RSKIP-218's activation height (iris300); -1 never. */
+  readonly rskip218: number;
+  /**
+   * The genesis federation's public keys (compressed), which REMASC pays the federation share to: the
+   * Bridge's genesis federation (docs/protocol/native-contracts.md §14.5.3), in rskj's order.
+   */
+  readonly federationPublicKeys: readonly Uint8Array[];
 }

@@ -8,7 +8,7 @@ import {bloomOr, LOGS_BLOOM_LENGTH, Receipt, type Transaction} from "@xchain/pri
 import type {StateSession, StateSource} from "@xchain/state";
 import {createBlockEvm, evmBlock} from "./evm.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
-import {applyRemascTransaction} from "./remasc.ts";
+import {applyRemascTransaction} from "./native/remasc/transaction.ts";
 import {receiptsRoot, transactionsRoot} from "./roots.ts";
 import type {OpcodeTraceSink} from "./tracing/tracedOpcodes.ts";
 import type {RemascPayment} from "./tracing/types.ts";
@@ -45,6 +45,7 @@ export class BlockRun {
     readonly session: StateSession,
     readonly env: TransactionEnvironment,
     private readonly chain: ExecutionChainView,
+    private readonly chainspec: Chainspec,
   ) {}
 
   /** Opens the session at the parent's root and the block's EVM. */
@@ -65,7 +66,7 @@ export class BlockRun {
       scope,
       gasPriceCapActive: setup.chainspec.isActive("RSKIP252", setup.block.number),
     };
-    return new BlockRun(session, env, setup.chain);
+    return new BlockRun(session, env, setup.chain, setup.chainspec);
   }
 
   /** Checks `tx` against the state and the block so far (throws `TransactionInvalidError`). */
@@ -92,11 +93,17 @@ export class BlockRun {
     this.record(outcome);
   }
 
-  /** Applies the REMASC transaction that closes the block; what it paid, if anything. */
-  async applyRemasc(tx: Transaction): Promise<RemascPayment | undefined> {
-    const payment = await applyRemascTransaction(this.env.evm.stateManager, tx, this.chain.maturedBlock);
-    this.record({transaction: tx, status: true, gasUsed: 0n, cumulativeGasUsed: this.gasUsed, fee: 0n, logs: []});
-    return payment;
+  /** Applies the REMASC transaction that closes the block (its receipt: status 1, no gas, its logs); what it paid. */
+  async applyRemasc(tx: Transaction): Promise<RemascPayment[]> {
+    const {logs, payments} = await applyRemascTransaction(
+      this.env.evm.stateManager,
+      tx,
+      this.chainspec,
+      this.env.block,
+      this.chain.remasc,
+    );
+    this.record({transaction: tx, status: true, gasUsed: 0n, cumulativeGasUsed: this.gasUsed, fee: 0n, logs});
+    return payments;
   }
 
   /**

@@ -48,15 +48,18 @@ export enum BlockExecutionErrorCode {
   INVALID_TRANSACTION = "BLOCK_EXEC_INVALID_TRANSACTION",
   /** The last transaction is not the REMASC transaction (or the block has none). */
   MISSING_REMASC = "BLOCK_EXEC_MISSING_REMASC",
-  /** The REMASC address holds less than the matured block's fees it must pay out. */
+  /** The REMASC address holds less than a payment it must make (a state no valid chain reaches). */
   REMASC_UNDERFUNDED = "BLOCK_EXEC_REMASC_UNDERFUNDED",
+  /** A block REMASC reads (the processed block or one of the 7 above it) is missing from the chain view. */
+  REMASC_ANCESTOR_MISSING = "BLOCK_EXEC_REMASC_ANCESTOR_MISSING",
 }
 
 /** Each code with its metadata. */
 export type BlockExecutionErrorType =
   | {code: BlockExecutionErrorCode.INVALID_TRANSACTION; index: number; reason: TransactionInvalidCode}
   | {code: BlockExecutionErrorCode.MISSING_REMASC; transactionCount: number}
-  | {code: BlockExecutionErrorCode.REMASC_UNDERFUNDED; balance: bigint; paidFees: bigint};
+  | {code: BlockExecutionErrorCode.REMASC_UNDERFUNDED; balance: bigint; payment: bigint}
+  | {code: BlockExecutionErrorCode.REMASC_ANCESTOR_MISSING; blockNumber: number};
 
 /** A block whose transactions do not execute: the chain rejects it. */
 export class BlockExecutionError extends NodeError<BlockExecutionErrorType> {

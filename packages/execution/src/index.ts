@@ -31,7 +31,15 @@ export {
   nativeContractName,
   PRECOMPILED_ACCOUNT_ADDRESSES,
 } from "./precompiles/addresses.ts";
-export {maturedBlockNumber} from "./remasc.ts";
+export {
+  type RemascAncestry,
+  type RemascBlockReader,
+  type RemascHeader,
+  type RemascSibling,
+  remascAncestry,
+} from "./native/remasc/ancestry.ts";
+export {MINING_FEE_TOPIC, miningFeeLog} from "./native/remasc/logs.ts";
+export {REMASC_STORAGE_KEYS, RemascStorage} from "./native/remasc/storage.ts";
 export {orderedTrieProof, orderedTrieRoot, receiptProof, receiptsRoot, transactionsRoot} from "./roots.ts";
 export {GAS_PRICE_CAP_MULTIPLIER, type GasPriceViolation, gasPriceViolation} from "./rules/gasPriceRule.ts";
 export type {TraceScope} from "./tracing/traceBlock.ts";

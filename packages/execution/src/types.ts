@@ -7,6 +7,7 @@ import type {BatchOp} from "@xchain/db";
 import type {Log, Receipt, Transaction} from "@xchain/primitives";
 import type {ForkError} from "@xchain/state";
 import type {NativeContractUnavailableError, TransactionInvalidError} from "./errors.ts";
+import type {RemascAncestry} from "./native/remasc/ancestry.ts";
 
 /** The fields of the block being executed that execution reads (known before the block is sealed). */
 export interface ExecutionBlockContext {
@@ -24,10 +25,11 @@ export interface ExecutionChainView {
   /** Hash of the ancestor at `number` (BLOCKHASH: the 256 most recent), undefined when out of range. */
   blockHash(number: number): Promise<Uint8Array | undefined>;
   /**
-   * The block whose fees this block's REMASC transaction pays out: block `number - maturity` of this
-   * chain, or undefined while number <= maturity (docs/protocol/README.md §2: its paidFees go to its coinbase).
+   * The blocks this block's REMASC transaction reads (`remascAncestry`: block `number − maturity` and
+   * its siblings), or undefined when it processes none: before maturity, on a fork at or below the fork
+   * block, and in a call, which runs no REMASC transaction.
    */
-  maturedBlock: {coinbase: Uint8Array; paidFees: bigint} | undefined;
+  remasc: RemascAncestry | undefined;
   /**
    * On a forked chain, the upstream's hashes at and below the fork block: BLOCKHASH of such a height
    * asks it instead of `blockHash`. Carried by the view (not by the executor) so that every block,

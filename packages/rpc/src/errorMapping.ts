@@ -139,6 +139,7 @@ const WIRE: Record<MappedCode, Wire> = {
   BLOCK_EXEC_INVALID_TRANSACTION: "fault",
   BLOCK_EXEC_MISSING_REMASC: "fault",
   BLOCK_EXEC_REMASC_UNDERFUNDED: "fault",
+  BLOCK_EXEC_REMASC_ANCESTOR_MISSING: "fault",
   // A call lost with its worker (the pool replaces the worker).
   CALL_WORKER_EXITED: "fault",
   // @xchain/merged-mining

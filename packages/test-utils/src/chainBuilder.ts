@@ -12,6 +12,7 @@ import {
   BlockExecutor,
   createChainCommon,
   type ExecutionChainView,
+  remascAncestry,
 } from "@xchain/execution";
 import {Block, type BlockHeader, type HeaderValues, type Transaction} from "@xchain/primitives";
 import {buildGenesisState, defaultStateOptions, StateDatabase} from "@xchain/state";
@@ -137,7 +138,7 @@ export class ChainBuilder {
       block: context,
       candidates: options.transactions ?? [],
       parentStateRoot: options.parentStateRoot ?? p.stateRoot,
-      chain: this.chainView(parent, number),
+      chain: await this.chainView(parent, number),
     });
     if (assembled.skipped.length > 0 && !options.allowSkipped) {
       throw new Error(`assembly skipped: ${assembled.skipped.map((s) => s.reason).join("; ")}`);
@@ -185,13 +186,12 @@ export class ChainBuilder {
     return block;
   }
 
-  private chainView(parent: Block, number: number): ExecutionChainView {
-    const maturity = this.options.chainspec.params.remascMaturity;
-    const matured = number > maturity ? this.blockAt(number - maturity, parent)?.header : undefined;
-    return {
-      blockHash: async (n) => (n >= number - 256 ? this.blockAt(n, parent)?.hash() : undefined),
-      maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
-    };
+  private async chainView(parent: Block, number: number): Promise<ExecutionChainView> {
+    const remasc = await remascAncestry(this.options.chainspec, number, undefined, async (n) => {
+      const block = this.blockAt(n, parent);
+      return block && {header: block.header, uncles: block.uncles};
+    });
+    return {blockHash: async (n) => (n >= number - 256 ? this.blockAt(n, parent)?.hash() : undefined), remasc};
   }
 }
 

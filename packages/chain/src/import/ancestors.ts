@@ -1,7 +1,7 @@
 /**
  * The chain a block extends, read back from its parent (not simply the best chain): headers by height for
  * fork-detection data (449 ancestors, docs/protocol/header.md §5), the uncle family (7 generations,
- * docs/protocol/consensus.md §3), BLOCKHASH (256) and the REMASC matured block. Walking parentHash links
+ * docs/protocol/consensus.md §3), BLOCKHASH (256) and the blocks REMASC reads. Walking parentHash links
  * stops at the first canonical ancestor; below it the canonical index answers by number.
  */
 import type {FamilyAncestor, HeaderAncestry} from "@xchain/consensus";
@@ -45,6 +45,13 @@ export class AncestorView {
     const header = hash && (await this.store.blocks.getHeader(hash));
     if (header) this.byNumber.set(blockNumber, header);
     return header;
+  }
+
+  /** The ancestor at `blockNumber` with the headers of the uncles it includes (REMASC's siblings). */
+  async withUncles(blockNumber: number): Promise<{header: BlockHeader; uncles: BlockHeader[]} | undefined> {
+    const header = await this.headerAt(blockNumber);
+    if (!header) return undefined;
+    return {header, uncles: (await this.store.blocks.getUncles(header.hash())) ?? []};
   }
 
   /** Loads heights `from` to the parent's, so that the returned ancestry answers synchronously. */

@@ -1,5 +1,5 @@
 import type {Chainspec} from "@xchain/chainspec";
-import {type BlockExecutionResult, blockContextOf, type ExecuteBlockInput, maturedBlockNumber} from "@xchain/execution";
+import {type BlockExecutionResult, blockContextOf, type ExecuteBlockInput, remascAncestry} from "@xchain/execution";
 import type {Block, BlockHeader} from "@xchain/primitives";
 import type {ChainFork, LocalExecution} from "../types.ts";
 import type {AncestorView} from "./ancestors.ts";
@@ -18,14 +18,14 @@ export interface ExecuteOnParentDeps {
   stateRootAfter(header: BlockHeader): Uint8Array;
   /**
    * On a forked chain, the fork it extends now (`Chain.fork`): BLOCKHASH at or below the anchor reads
-   * its ancestry, and matured blocks at or below the anchor pay nothing.
+   * its ancestry, and REMASC processes no block at or below the anchor.
    */
   fork?: () => ChainFork | undefined;
 }
 
 /**
  * Executes `block` on its parent's state (the parent is `ancestors.parent`; a dev-edited parent's
- * edited state), with BLOCKHASH and the REMASC matured block read from the block's own chain;
+ * edited state), with BLOCKHASH and the blocks REMASC reads taken from the block's own chain;
  * `local`, this node's own execution of the block, is the result when it ran exactly this block on
  * this state (`executedAlike`). The caller has checked the transactions root against the body
  * (import's `transactionsRootRule`, or the stored block's verification).
@@ -39,11 +39,10 @@ export async function executeOnParent(
   const {header} = block;
   const parentStateRoot = deps.stateRootAfter(ancestors.parent);
   if (local && executedAlike(local, block, parentStateRoot)) return local.result;
-  const maturity = deps.chainspec.params.remascMaturity;
-  // docs/protocol/README.md §2: block N pays out the fees of block N − maturity of its own chain.
   const fork = deps.fork?.();
-  const maturedNumber = maturedBlockNumber(header.number, maturity, fork?.anchor.number);
-  const matured = maturedNumber === undefined ? undefined : await ancestors.headerAt(maturedNumber);
+  const remasc = await remascAncestry(deps.chainspec, header.number, fork?.anchor.number, (n) =>
+    ancestors.withUncles(n),
+  );
   return deps.executor.execute({
     block: blockContextOf(header),
     transactions: block.transactions,
@@ -51,7 +50,7 @@ export async function executeOnParent(
     transactionsRoot: header.txTrieRoot,
     chain: {
       blockHash: (n) => ancestors.blockHash(n),
-      maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
+      remasc,
       forkAncestry: fork?.ancestry,
     },
   });

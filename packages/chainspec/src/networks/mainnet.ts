@@ -1,4 +1,5 @@
 import type {NetworkParams} from "../types.ts";
+import {mainnetRemasc} from "./remasc.ts";
 
 /** Rootstock mainnet (chain id 30), transcribed from rskj `Constants.java` and `config/main.conf`. */
 export const mainnet: NetworkParams = {
@@ -20,6 +21,7 @@ export const mainnet: NetworkParams = {
   maxExtraDataSize: 32,
   targetGasLimit: 6_800_000n,
   remascMaturity: 4000,
+  remasc: mainnetRemasc,
   seedCowAccounts: false,
   activation: {
     RSKIP85: 729_000,

@@ -1,4 +1,5 @@
 import type {NetworkParams} from "../types.ts";
+import {regtestRemasc} from "./remasc.ts";
 
 /**
  * Rootstock regtest (chain id 33), transcribed from rskj `Constants.java` and `config/regtest.conf`.
@@ -26,6 +27,7 @@ export const regtest: NetworkParams = {
   maxExtraDataSize: 32,
   targetGasLimit: 7_500_000n,
   remascMaturity: 10,
+  remasc: regtestRemasc,
   seedCowAccounts: true,
   activation: {
     RSKIP85: 0,

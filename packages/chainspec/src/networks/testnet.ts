@@ -1,4 +1,5 @@
 import type {NetworkParams} from "../types.ts";
+import {testnetRemasc} from "./remasc.ts";
 
 /**
  * Rootstock testnet (chain id 31), transcribed from rskj `Constants.java` and `config/testnet.conf`.
@@ -27,6 +28,7 @@ export const testnet: NetworkParams = {
   maxExtraDataSize: 32,
   targetGasLimit: 6_800_000n,
   remascMaturity: 50,
+  remasc: testnetRemasc,
   seedCowAccounts: false,
   activation: {
     RSKIP85: 0,

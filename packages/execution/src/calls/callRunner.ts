@@ -153,8 +153,8 @@ export class CallRunner {
     const view: {current: ExecutionChainView} = {current: chain};
     const delegate: ExecutionChainView = {
       blockHash: (n) => view.current.blockHash(n),
-      get maturedBlock() {
-        return view.current.maturedBlock;
+      get remasc() {
+        return view.current.remasc;
       },
       get forkAncestry() {
         return view.current.forkAncestry;

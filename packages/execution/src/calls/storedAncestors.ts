@@ -35,7 +35,7 @@ export class StoredAncestors {
     // ancestors[i] is the hash of block number - 1 - i, extended as deeper ones are asked.
     const ancestors = [parentHash];
     return {
-      maturedBlock: undefined,
+      remasc: undefined,
       blockHash: async (n) => {
         if (n >= number || n < number - BLOCKHASH_WINDOW || n < 0) return undefined;
         const depth = number - 1 - n;

@@ -45,9 +45,9 @@ export async function traceBlock(
     if (index === last) {
       const tx: TracedTransaction = {index, transaction, gasLimit: transaction.gasLimit, intrinsicGas: 0n};
       if (wanted) await tracer.transactionStart?.(tx, state);
-      const payment = await run.applyRemasc(remasc);
+      const payments = await run.applyRemasc(remasc);
       if (wanted) {
-        tracer.remasc?.(tx, payment);
+        tracer.remasc?.(tx, payments);
         traced.push(await finish(run, tracer, tx, state));
       }
       break;

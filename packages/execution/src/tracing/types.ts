@@ -69,7 +69,7 @@ export interface SelfDestructEvent {
   balance: bigint;
 }
 
-/** What the REMASC transaction paid (docs/protocol/README.md §2): from REMASC to the matured block's coinbase. */
+/** One payment of the REMASC transaction (docs/protocol/native-contracts.md, "REMASC"): from REMASC to a recipient. */
 export interface RemascPayment {
   from: Uint8Array;
   to: Uint8Array;
@@ -111,7 +111,7 @@ export interface ExecutionTracer {
   frameEnd?(frame: FrameEnd): void;
   step?(step: TraceStep): void;
   selfDestruct?(event: SelfDestructEvent): void;
-  /** The REMASC transaction (the block's last) ran; undefined when it paid nothing. */
-  remasc?(tx: TracedTransaction, payment: RemascPayment | undefined): void;
+  /** The REMASC transaction (the block's last) ran; its payments in order, zero ones included. */
+  remasc?(tx: TracedTransaction, payments: readonly RemascPayment[]): void;
   transactionEnd?(tx: TracedTransaction, outcome: TransactionOutcome, state: TraceStateView): void | Promise<void>;
 }

@@ -11,7 +11,7 @@ import {REMASC_ADDRESS, REMASC_SENDER} from "@xchain/primitives";
 import type {StateSource} from "@xchain/state";
 import {bigIntToFixedBytes, bytesToPrefixedHex, equalBytes} from "@xchain/utils";
 import type {MinerChain} from "../deps.ts";
-import {templateChainView} from "../template/chainReads.ts";
+import {callChainView} from "../template/chainReads.ts";
 import {addressCall, findErc20Slot} from "./erc20Slots.ts";
 import {notAllowed} from "./notAllowed.ts";
 import type {StateControls} from "./types.ts";
@@ -91,7 +91,7 @@ export class DevStateControls implements StateControls {
         state: probeState,
         root: chain.stateRootAfter(head.header),
         head: head.header,
-        chain: await templateChainView(chain, head.number, chainspec.params.remascMaturity),
+        chain: callChainView(chain, head.number),
       };
       const slot = await findErc20Slot(probe, token, data, value);
       if (!slot) {

@@ -101,7 +101,7 @@ export async function assembleNextBlock(sources: TemplateSources, head: ChainHea
     block,
     candidates: sources.txpool.pendingForBlock(),
     parentStateRoot,
-    chain: await templateChainView(chain, number, chainspec.params.remascMaturity),
+    chain: await templateChainView(chain, number, chainspec),
   });
   const header = BlockHeader.fromValues(
     assembledHeaderValues(block, result, {parentHash: head.hash, uncles, extraData: new Uint8Array(0)}, chainspec),

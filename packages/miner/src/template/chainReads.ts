@@ -2,7 +2,8 @@
  * The reads of the chain a template needs, from the canonical index: a template always extends
  * the head, and the template manager drops one whose head moved while it was built.
  */
-import {type ExecutionChainView, maturedBlockNumber} from "@xchain/execution";
+import type {Chainspec} from "@xchain/chainspec";
+import {type ExecutionChainView, remascAncestry} from "@xchain/execution";
 import {type AncestorLookup, forkDetectionAncestorHeights} from "@xchain/merged-mining";
 import type {BlockHeader} from "@xchain/primitives";
 import type {MinerChain} from "../deps.ts";
@@ -13,23 +14,30 @@ const BLOCKHASH_WINDOW = 256;
 type CanonicalReader = Pick<MinerChain, "getHeaderByNumber">;
 
 /**
- * BLOCKHASH and the REMASC matured block for block `number` on the head, by import's rules
+ * BLOCKHASH and the blocks REMASC reads for block `number` on the head, by import's rules
  * (executeOnParent.ts): on a forked chain BLOCKHASH at or below the anchor reads the fork's
- * ancestry, and a matured block at or below it pays nothing.
+ * ancestry, and REMASC processes no block at or below it.
  */
 export async function templateChainView(
-  chain: CanonicalReader & Pick<MinerChain, "fork">,
+  chain: CanonicalReader & Pick<MinerChain, "fork" | "getBlock">,
   number: number,
-  remascMaturity: number,
+  chainspec: Chainspec,
 ): Promise<ExecutionChainView> {
-  const {fork} = chain;
-  const maturedNumber = maturedBlockNumber(number, remascMaturity, fork?.anchor.number);
-  const matured = maturedNumber === undefined ? undefined : await chain.getHeaderByNumber(maturedNumber);
+  const remasc = await remascAncestry(chainspec, number, chain.fork?.anchor.number, async (n) => {
+    const header = await chain.getHeaderByNumber(n);
+    const block = header && (await chain.getBlock(header.hash()));
+    return block && {header: block.header, uncles: block.uncles};
+  });
+  return {...callChainView(chain, number), remasc};
+}
+
+/** The same view for a call in block `number` on the head, which runs no REMASC transaction. */
+export function callChainView(chain: CanonicalReader & Pick<MinerChain, "fork">, number: number): ExecutionChainView {
   return {
     blockHash: async (n) =>
       n >= number - BLOCKHASH_WINDOW && n < number ? (await chain.getHeaderByNumber(n))?.hash() : undefined,
-    maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
-    forkAncestry: fork?.ancestry,
+    remasc: undefined,
+    forkAncestry: chain.fork?.ancestry,
   };
 }
 

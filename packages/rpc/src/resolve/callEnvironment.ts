@@ -69,7 +69,7 @@ export function callEnvironment(
   return {
     block: blockContextOf(header),
     // A call runs no REMASC transaction.
-    chain: {blockHash: blockHashView(chain, header), maturedBlock: undefined, forkAncestry: chain.fork?.ancestry},
+    chain: {blockHash: blockHashView(chain, header), remasc: undefined, forkAncestry: chain.fork?.ancestry},
     stateRoot: chain.stateRootAfter(header),
     parentHash: header.parentHash,
   };

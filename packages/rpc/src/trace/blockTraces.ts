@@ -30,7 +30,7 @@ export async function traceBlockTransactions(
   block: Block,
   only?: number,
 ): Promise<TransactionTraces[]> {
-  const input = await replayInput(chain, block, chainspec.params.remascMaturity);
+  const input = await replayInput(chain, block, chainspec);
   if (!input) return [];
   const tracer = new CallTreeTracer();
   await executor.trace(input, tracer, only === undefined ? undefined : {only});

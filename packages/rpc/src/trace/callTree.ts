@@ -35,8 +35,8 @@ export interface TransactionCallTree {
   outcome: TransactionOutcome;
   /** The transaction's own message; undefined for the REMASC transaction, which runs none. */
   root: CallFrame | undefined;
-  /** What the REMASC transaction paid, if it is one and paid anything. */
-  remasc: RemascPayment | undefined;
+  /** What the REMASC transaction paid, if it is one (none for another transaction). */
+  remasc: readonly RemascPayment[];
 }
 
 /** An `ExecutionTracer` that keeps each traced transaction's call tree. */
@@ -44,12 +44,12 @@ export class CallTreeTracer implements ExecutionTracer {
   readonly transactions: TransactionCallTree[] = [];
   private stack: CallFrame[] = [];
   private root: CallFrame | undefined;
-  private payment: RemascPayment | undefined;
+  private payments: readonly RemascPayment[] = [];
 
   transactionStart(): void {
     this.stack = [];
     this.root = undefined;
-    this.payment = undefined;
+    this.payments = [];
   }
 
   frameStart(start: FrameStart): void {
@@ -69,11 +69,11 @@ export class CallTreeTracer implements ExecutionTracer {
     this.stack.at(-1)?.children.push({type: "selfdestruct", event});
   }
 
-  remasc(_tx: TracedTransaction, payment: RemascPayment | undefined): void {
-    this.payment = payment;
+  remasc(_tx: TracedTransaction, payments: readonly RemascPayment[]): void {
+    this.payments = payments;
   }
 
   transactionEnd(tx: TracedTransaction, outcome: TransactionOutcome): void {
-    this.transactions.push({tx, outcome, root: this.root, remasc: this.payment});
+    this.transactions.push({tx, outcome, root: this.root, remasc: this.payments});
   }
 }

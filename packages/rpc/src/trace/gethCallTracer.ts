@@ -85,7 +85,7 @@ export function createCallTracer(options: CallTracerOptions, checkAbort: () => v
       if (frame) frame.calls++;
       tree.selfDestruct(event);
     },
-    remasc: (tx, payment) => tree.remasc(tx, payment),
+    remasc: (tx, payments) => tree.remasc(tx, payments),
     transactionEnd: (tx: TracedTransaction, outcome: TransactionOutcome) => tree.transactionEnd(tx, outcome),
   };
   if (options.withLog) {
@@ -194,7 +194,10 @@ function selfDestructFrame({event}: SelfDestructNode): GethCallFrame {
   };
 }
 
-/** The REMASC transaction runs no message: a CALL to the REMASC contract, with its payout as a sub-call. */
+/**
+ * The REMASC transaction runs no message: a CALL to the REMASC contract with one sub-call per payment,
+ * each payment's `mining_fee` log after its sub-call (docs/protocol/native-contracts.md, "REMASC").
+ */
 function remascFrame({tx, outcome, remasc}: TransactionCallTree, options: CallTracerOptions): GethCallFrame {
   const {transaction} = tx;
   const frame: GethCallFrame = {
@@ -206,19 +209,18 @@ function remascFrame({tx, outcome, remasc}: TransactionCallTree, options: CallTr
     gasUsed: toQuantity(outcome.gasUsed),
     input: toData(transaction.data),
   };
-  if (remasc && !options.onlyTopCall) {
-    frame.calls = [
-      {
-        type: "CALL",
-        from: toData(remasc.from),
-        to: toData(remasc.to),
-        value: toQuantity(remasc.value),
-        gas: "0x0",
-        gasUsed: "0x0",
-        input: "0x",
-      },
-    ];
+  if (remasc.length > 0 && !options.onlyTopCall) {
+    frame.calls = remasc.map((payment) => ({
+      type: "CALL",
+      from: toData(payment.from),
+      to: toData(payment.to),
+      value: toQuantity(payment.value),
+      gas: "0x0",
+      gasUsed: "0x0",
+      input: "0x",
+    }));
   }
+  if (options.withLog && outcome.logs.length > 0) frame.logs = outcome.logs.map((log, i) => callLog(log, i + 1));
   return frame;
 }
 

@@ -169,8 +169,7 @@ function remascEntry(tree: TransactionCallTree): Entry {
     error: undefined,
     children,
   });
-  const payment = tree.remasc;
-  const payments = payment ? [call(payment.from, payment.to, payment.value, [])] : [];
+  const payments = tree.remasc.map((payment) => call(payment.from, payment.to, payment.value, []));
   return call(REMASC_SENDER, REMASC_ADDRESS, 0n, payments);
 }
 

@@ -4,16 +4,17 @@
  * block: the first records what each transaction touches (and, in diff mode, the state after it),
  * the second reads the touched accounts and slots from the state just before each transaction.
  */
-import type {
-  ExecutionTracer,
-  FrameEnd,
-  FrameStart,
-  RemascPayment,
-  SelfDestructEvent,
-  TracedTransaction,
-  TraceStateView,
-  TraceStep,
-  TransactionOutcome,
+import {
+  type ExecutionTracer,
+  type FrameEnd,
+  type FrameStart,
+  REMASC_STORAGE_KEYS,
+  type RemascPayment,
+  type SelfDestructEvent,
+  type TracedTransaction,
+  type TraceStateView,
+  type TraceStep,
+  type TransactionOutcome,
 } from "@xchain/execution";
 import {REMASC_ADDRESS} from "@xchain/primitives";
 import {bigIntToFixedBytes, bytesToPrefixedHex, hexToBytes, toData, toQuantity} from "@xchain/utils";
@@ -79,9 +80,11 @@ export class TouchRecorder implements ExecutionTracer {
     else if (ACCOUNT_OPCODES.has(step.opcode)) this.touch(bigIntToFixedBytes(top & ADDRESS_MASK, 20));
   }
 
-  remasc(_tx: TracedTransaction, payment: RemascPayment | undefined): void {
+  /** REMASC's storage (the slots it may write) and every account it paid. */
+  remasc(_tx: TracedTransaction, payments: readonly RemascPayment[]): void {
     this.touch(REMASC_ADDRESS);
-    if (payment) this.touch(payment.to);
+    for (const slot of Object.values(REMASC_STORAGE_KEYS)) this.touch(REMASC_ADDRESS, slot);
+    for (const payment of payments) this.touch(payment.to);
   }
 
   async transactionEnd(tx: TracedTransaction, outcome: TransactionOutcome, state: TraceStateView): Promise<void> {

@@ -56,7 +56,7 @@ async function traceBlock(
   context: RequestContext,
   scope: TraceScope,
 ): Promise<TracedResult[]> {
-  const input = await replayInput(deps.chain, block, deps.chainspec.params.remascMaturity);
+  const input = await replayInput(deps.chain, block, deps.chainspec);
   if (!input) return [];
   return traceWithChosenTracer(options, context, (tracer) => deps.executor.trace(input, tracer, scope));
 }
