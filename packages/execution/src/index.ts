@@ -23,14 +23,6 @@ export {
 export type {GasProfile} from "./gas/gasProfile.ts";
 export {GAS_PROFILES, gasProfileAt} from "./gas/profile.ts";
 export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
-export type {BlockExecutorOptions} from "./options.ts";
-export {modexpGas} from "./precompiles/05-modexp.ts";
-export {
-  isPrecompiledAddress,
-  NATIVE_CONTRACTS,
-  nativeContractName,
-  PRECOMPILED_ACCOUNT_ADDRESSES,
-} from "./precompiles/addresses.ts";
 export {
   type RemascAncestry,
   type RemascBlockReader,
@@ -40,6 +32,14 @@ export {
 } from "./native/remasc/ancestry.ts";
 export {MINING_FEE_TOPIC, miningFeeLog} from "./native/remasc/logs.ts";
 export {REMASC_STORAGE_KEYS, RemascStorage} from "./native/remasc/storage.ts";
+export type {BlockExecutorOptions} from "./options.ts";
+export {modexpGas} from "./precompiles/05-modexp.ts";
+export {
+  isPrecompiledAddress,
+  NATIVE_CONTRACTS,
+  nativeContractName,
+  PRECOMPILED_ACCOUNT_ADDRESSES,
+} from "./precompiles/addresses.ts";
 export {orderedTrieProof, orderedTrieRoot, receiptProof, receiptsRoot, transactionsRoot} from "./roots.ts";
 export {GAS_PRICE_CAP_MULTIPLIER, type GasPriceViolation, gasPriceViolation} from "./rules/gasPriceRule.ts";
 export type {TraceScope} from "./tracing/traceBlock.ts";

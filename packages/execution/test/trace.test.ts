@@ -57,7 +57,7 @@ function recorder() {
       steps++;
     },
     selfDestruct: () => events.push("selfdestruct"),
-    remasc: (_tx, payment) => events.push(`remasc ${payment?.value ?? "none"}`),
+    remasc: (_tx, payments) => events.push(`remasc ${payments.map((p) => p.value).join(",") || "none"}`),
     transactionEnd: (tx, outcome) => {
       events.push(`end ${tx.index} ${outcome.status}`);
     },

@@ -152,7 +152,7 @@ describe("a forked state over a live xchain upstream", () => {
         createRemascTransaction(number),
       ],
       parentStateRoot: start.root,
-      chain: {blockHash: async (n) => source.blockHash(n), maturedBlock: undefined},
+      chain: {blockHash: async (n) => source.blockHash(n), remasc: undefined},
     });
     expect(result.outcomes.map((o) => o.status)).toEqual([true, true, true]);
     await store.write(new WriteBatch().append(result.stateWrites));

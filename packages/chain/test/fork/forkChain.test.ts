@@ -119,7 +119,7 @@ describe("a forked chain over a local source chain", () => {
         block: {...head, number, timestamp: head.timestamp + 1},
         chain: {
           blockHash: async (k) => (await fork.chain.getHeaderByNumber(k))?.hash(),
-          maturedBlock: undefined,
+          remasc: undefined,
           forkAncestry: fork.chain.fork?.ancestry,
         },
         stateRoot: fork.chain.stateRootAfter(head),

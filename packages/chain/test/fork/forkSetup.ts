@@ -5,7 +5,7 @@
  */
 import {calculateDifficulty} from "@xchain/consensus";
 import type {KeyValueStore} from "@xchain/db";
-import {assembledHeaderValues, BlockExecutor, type ForkAncestry, maturedBlockNumber} from "@xchain/execution";
+import {assembledHeaderValues, BlockExecutor, type ForkAncestry, remascAncestry} from "@xchain/execution";
 import {Block, type BlockHeader, type Transaction} from "@xchain/primitives";
 import {defaultStateOptions, forkBaseId, readerBase, type StateBase, StateDatabase} from "@xchain/state";
 import {type ChainBuilder, sealHeader} from "@xchain/test-utils";
@@ -153,17 +153,18 @@ export async function mineOnFork(
     gasLimit: parent.gasLimit,
     minimumGasPrice: parent.minimumGasPrice,
   };
-  // The miner's rule, as import's: no payout of a matured block at or below the fork block.
-  const maturedNumber = maturedBlockNumber(number, regtest.params.remascMaturity, fork.chain.fork?.anchor.number);
-  const matured = maturedNumber === undefined ? undefined : await fork.chain.getHeaderByNumber(maturedNumber);
-  const maturedBlock = matured && {coinbase: matured.coinbase, paidFees: matured.paidFees};
+  // The miner's rule, as import's: REMASC processes no block at or below the fork block.
+  const remasc = await remascAncestry(regtest, number, fork.chain.fork?.anchor.number, async (n) => {
+    const block = await fork.chain.getBlockByNumber(n);
+    return block && {header: block.header, uncles: block.uncles};
+  });
   const assembled = await fork.executor.assembleBlock({
     block: context,
     candidates: transactions,
     parentStateRoot: fork.chain.stateRootAfter(parent),
     chain: {
       blockHash: async (n) => (await fork.chain.getHeaderByNumber(n))?.hash(),
-      maturedBlock,
+      remasc,
       forkAncestry: fork.chain.fork?.ancestry,
     },
   });

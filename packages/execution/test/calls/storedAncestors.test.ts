@@ -35,7 +35,7 @@ describe("StoredAncestors", () => {
     expect(await view.blockHash(300)).toBeUndefined();
     expect(await view.blockHash(-1)).toBeUndefined();
     expect(await view.blockHash(200)).toEqual(chain[200]?.hash());
-    expect(view.maturedBlock).toBeUndefined();
+    expect(view.remasc).toBeUndefined();
   });
 
   it("answers near the genesis and stops at a block that is not stored", async () => {

@@ -1,6 +1,6 @@
 /**
  * A minimal chain over `BlockExecutor` and the real `StateDatabase` (on an in-memory store) for
- * tests: blocks by number, matured fees, BLOCKHASH; each block's state writes are persisted.
+ * tests: blocks by number, the blocks REMASC reads, BLOCKHASH; each block's state writes are persisted.
  */
 import type {Common} from "@ethereumjs/common";
 import type {Chainspec} from "@xchain/chainspec";
@@ -14,6 +14,7 @@ import {
   BlockExecutor,
   type ExecutionBlockContext,
   type ExecutionChainView,
+  remascAncestry,
 } from "../../src/index.ts";
 
 /** A genesis allocation for tests. */
@@ -98,16 +99,20 @@ export class TestChain {
     };
   }
 
-  /** What the block after `parent` sees of the chain. */
+  /** What a call in the block after `parent` sees of the chain (a call runs no REMASC transaction). */
   view(parent = this.head): ExecutionChainView {
-    const number = parent.number + 1;
     const ancestors = this.blocks.slice(0, parent.number + 1);
-    const matured = ancestors[number - this.chainspec.params.remascMaturity];
-    return {
-      blockHash: async (n) => ancestors[n]?.hash,
-      maturedBlock:
-        matured && matured.number > 0 ? {coinbase: matured.coinbase, paidFees: matured.paidFees} : undefined,
-    };
+    return {blockHash: async (n) => ancestors[n]?.hash, remasc: undefined};
+  }
+
+  /** What the block after `parent` sees of the chain: BLOCKHASH and the blocks its REMASC reads (no uncles here). */
+  async blockView(parent = this.head): Promise<ExecutionChainView> {
+    const ancestors = this.blocks.slice(0, parent.number + 1);
+    const remasc = await remascAncestry(this.chainspec, parent.number + 1, undefined, async (n) => {
+      const block = ancestors[n];
+      return block && {header: {...block, uncleCount: 0, hash: () => block.hash}, uncles: []};
+    });
+    return {...this.view(parent), remasc};
   }
 
   /** Executes `transactions` (the REMASC transaction is appended) as the next block and connects it. */
@@ -117,7 +122,7 @@ export class TestChain {
       block,
       transactions: [...transactions, createRemascTransaction(block.number)],
       parentStateRoot: parent.stateRoot,
-      chain: this.view(parent),
+      chain: await this.blockView(parent),
     });
     return await this.connect(block, result, parent);
   }
@@ -129,7 +134,7 @@ export class TestChain {
       block,
       candidates,
       parentStateRoot: this.head.stateRoot,
-      chain: this.view(),
+      chain: await this.blockView(),
     });
     await this.connect(block, assembled.result, this.head);
     return assembled;

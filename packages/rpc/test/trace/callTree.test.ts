@@ -38,7 +38,10 @@ describe("CallTreeTracer", () => {
     tracer.frameEnd(end(50n));
     tracer.transactionEnd(tx(0), outcome);
     tracer.transactionStart();
-    tracer.remasc(tx(1), {from: address(8), to: address(9), value: 3n});
+    tracer.remasc(tx(1), [
+      {from: address(8), to: address(9), value: 3n},
+      {from: address(8), to: address(10), value: 0n},
+    ]);
     tracer.transactionEnd(tx(1), outcome);
 
     const [first, remasc] = tracer.transactions;
@@ -50,6 +53,7 @@ describe("CallTreeTracer", () => {
       6n,
     ]);
     expect(remasc?.root).toBeUndefined();
-    expect(remasc?.remasc?.value).toBe(3n);
+    expect(remasc?.remasc.map((p) => p.value)).toEqual([3n, 0n]);
+    expect(first?.remasc).toEqual([]);
   });
 });

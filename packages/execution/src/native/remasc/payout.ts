@@ -51,7 +51,10 @@ export function processMinersFees(
   const blockHash = processing.hash();
   const pay = (to: Uint8Array, value: bigint) => payouts.push({to, value, blockHash});
   const labsShare = reward / params.rskLabsDivisor;
-  pay(block.number >= params.rskip218 && params.rskip218 >= 0 ? params.rskLabsAddressRskip218 : params.rskLabsAddress, labsShare);
+  pay(
+    block.number >= params.rskip218 && params.rskip218 >= 0 ? params.rskLabsAddressRskip218 : params.rskLabsAddress,
+    labsShare,
+  );
   reward -= labsShare;
 
   const federationShare = reward / params.federationDivisor;

@@ -95,7 +95,8 @@ export class RemascStorage {
     if (this.changed.has("rewardBalance")) writes.push(["rewardBalance", word(this.reward)]);
     if (this.changed.has("burnedBalance")) writes.push(["burnedBalance", word(this.burned)]);
     writes.push(["siblings", EMPTY_SIBLINGS]);
-    if (this.changed.has("brokenSelectionRule")) writes.push(["brokenSelectionRule", Uint8Array.of(this.broken ? 1 : 0)]);
+    if (this.changed.has("brokenSelectionRule"))
+      writes.push(["brokenSelectionRule", Uint8Array.of(this.broken ? 1 : 0)]);
     if (this.changed.has("federationBalance")) writes.push(["federationBalance", word(this.federation)]);
     for (const [name, value] of writes) await state.putStorage(address, REMASC_STORAGE_KEYS[name], value);
   }
@@ -105,11 +106,6 @@ export class RemascStorage {
    * siblings list, one raw byte 00 or 01]; a fresh REMASC's is `c48080c000`.
    */
   encodeStateForDebugging(): Uint8Array {
-    return encodeRlp([
-      bigIntToBytes(this.reward),
-      bigIntToBytes(this.burned),
-      [],
-      Uint8Array.of(this.broken ? 1 : 0),
-    ]);
+    return encodeRlp([bigIntToBytes(this.reward), bigIntToBytes(this.burned), [], Uint8Array.of(this.broken ? 1 : 0)]);
   }
 }

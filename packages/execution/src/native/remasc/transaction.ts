@@ -18,7 +18,7 @@ import {
 import type {RemascPayment} from "../../tracing/types.ts";
 import type {RemascAncestry} from "./ancestry.ts";
 import {miningFeeLog} from "./logs.ts";
-import {type RemascBlock, processMinersFees} from "./payout.ts";
+import {processMinersFees, type RemascBlock} from "./payout.ts";
 import {RemascStorage} from "./storage.ts";
 
 const SENDER = new Address(REMASC_SENDER);

@@ -63,7 +63,7 @@ let chain: ExecutionChainView;
 /** The chain view of a call in the block after the last of `branch`. */
 const ancestorsOf = (branch: BlockHeader[]): ExecutionChainView => ({
   blockHash: async (n) => branch.find((h) => h.number === n)?.hash(),
-  maturedBlock: undefined,
+  remasc: undefined,
 });
 
 beforeAll(async () => {
