@@ -1,5 +1,5 @@
 /**
- * Block-level rules: fees to REMASC, the simplified REMASC payout after maturity, the REMASC
+ * Block-level rules: fees to REMASC, REMASC's pool after maturity (the payouts: remasc.test.ts), the REMASC
  * transaction's nonce, invalid transactions (each with its code) in execute() and skipped by
  * assembleBlock(), roots and determinism.
  */
@@ -12,11 +12,13 @@ import {
   type Transaction,
   TransactionField,
 } from "@xchain/primitives";
+import {bytesToBigInt} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {
   BlockExecutionError,
   BlockExecutionErrorCode,
   orderedTrieRoot,
+  REMASC_STORAGE_KEYS,
   TransactionInvalidCode,
   type TransactionInvalidError,
 } from "../src/index.ts";
@@ -60,19 +62,20 @@ describe("fees and REMASC", () => {
     expect((await chain.account(block.coinbase))?.balance ?? 0n).toBe(0n);
   });
 
-  it("pays a block's fees to its coinbase when the block `maturity` later is executed", async () => {
+  it("adds a block's fees to REMASC's pool when the block `maturity` later is executed, paying nothing yet", async () => {
     const alice = new Signer("alice");
     const chain = await funded(alice);
     const miner = new Uint8Array(20).fill(0xab);
     await chain.execute([alice.sign({to: recipient(1), gasPrice: 3n, gasLimit: 21_000n})], {coinbase: miner});
     const fees = 21_000n * 3n;
     for (let n = 2; n <= MATURITY; n++) await chain.execute([]);
-    expect(await chain.account(miner)).toBeUndefined();
-    expect((await chain.account(REMASC_ADDRESS))?.balance).toBe(fees);
+    expect(await chain.storage(REMASC_ADDRESS, REMASC_STORAGE_KEYS.rewardBalance)).toEqual(new Uint8Array(0));
     await chain.execute([]);
     expect(chain.head.number).toBe(MATURITY + 1);
-    expect((await chain.account(miner))?.balance).toBe(fees);
-    expect((await chain.account(REMASC_ADDRESS))?.balance).toBe(0n);
+    // Block 1 < syntheticSpan: its fees join the pool and nothing is paid (rskj pays from block 15 on).
+    expect(bytesToBigInt(await chain.storage(REMASC_ADDRESS, REMASC_STORAGE_KEYS.rewardBalance))).toBe(fees);
+    expect(await chain.account(miner)).toBeUndefined();
+    expect((await chain.account(REMASC_ADDRESS))?.balance).toBe(fees);
   });
 
   it("increments the zero address's nonce, so the next REMASC transaction's nonce = number − 1 is valid", async () => {

@@ -144,6 +144,13 @@ export class TestChain {
     return (await this.source.reader(root, this.common)).getAccount(address);
   }
 
+  /** A storage slot's value as the state stores it (a word without leading zeros; empty when absent). */
+  async storage(address: Uint8Array, slot: Uint8Array, root = this.head.stateRoot): Promise<Uint8Array> {
+    const value = await (await this.source.reader(root, this.common)).getStorage(address, slot);
+    const start = value.findIndex((b) => b !== 0);
+    return start === -1 ? new Uint8Array(0) : value.subarray(start);
+  }
+
   private async connect(
     block: ExecutionBlockContext,
     result: BlockExecutionResult,
