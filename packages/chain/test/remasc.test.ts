@@ -1,46 +1,167 @@
 /**
- * The REMASC payout of docs/protocol/README.md §2: fees go to the REMASC address, and block N pays the fees of
- * block N − maturity (regtest: 10) of its own chain to that block's coinbase.
+ * REMASC as rskj pays it, through real import of blocks assembled by the test chain builder (so the
+ * builder's assembly and import agree on every root): siblings, their publishers, the late-uncle
+ * punishment, a broken selection rule and its punishment on the next payout, the remainders burned
+ * (docs/protocol/native-contracts.md, "REMASC"). Each figure below is worked by hand from the spec's
+ * algorithm (§14.7), regtest: maturity 10, syntheticSpan 5.
  */
-import {REMASC_ADDRESS} from "@xchain/primitives";
+import {REMASC_STORAGE_KEYS} from "@xchain/execution";
+import {type Block, REMASC_ADDRESS} from "@xchain/primitives";
+import {bytesToBigInt, bytesToPrefixedHex, hexToBytes} from "@xchain/utils";
 import {afterEach, describe, expect, it} from "vitest";
 import {ImportResultKind} from "../src/index.ts";
 import {cleanup, cows, newBuilder, openChain, regtest, signTx} from "./helpers.ts";
 
 afterEach(cleanup);
 
-const minerA = new Uint8Array(20).fill(0xaa);
-const minerB = new Uint8Array(20).fill(0xbb);
+const coinbase = (byte: number) => new Uint8Array(20).fill(byte);
+const [A, B, C, D, E, G, H] = [0xa1, 0xb1, 0xc1, 0xd1, 0xe1, 0x91, 0x81].map(coinbase);
+const LABS = hexToBytes("dabadabadabadabadabadabadabadabadaba0001");
+const FEDERATORS = [
+  "6b045752f4d650a510a353bbf7e52988331e7f5b",
+  "85845342b0d5260d516d6da5280a7df9a96d1925",
+  "138161cda86b55c0de1bc3a0adef974633c85fbe",
+].map((hex) => hexToBytes(hex));
 
-describe("REMASC payout", () => {
-  it("pays a block's fees to its coinbase after maturity, on each chain its own matured block", async () => {
-    expect(regtest.params.remascMaturity).toBe(10);
+/**
+ * Main chain 1…18; block 6 (A) carries 2,100,000 wei of fees, block 7 (C) 210,000. Block 6 has two
+ * siblings: 6′ (B) included by block 7 on time, 6″ (E) included by block 9 (D) two blocks late. Block 7
+ * has one, 7′ (G), which paid 1,050,000 (more than twice block 7's fees: the selection rule is broken),
+ * included by block 8 (H).
+ */
+async function buildChain(): Promise<{main: Block[]; all: Block[]}> {
+  const builder = await newBuilder();
+  const main = [builder.genesis, ...(await builder.buildChain(5))];
+  const b5 = main[5] as Block;
+  const b6 = await builder.buildBlock({
+    coinbase: A,
+    transactions: [signTx(cows[0]!, {nonce: 0n, to: cows[9]!.address, gasPrice: 100n})],
+  });
+  const s6a = await builder.buildBlock({parent: b5, coinbase: B});
+  const s6b = await builder.buildBlock({parent: b5, coinbase: E});
+  const b7 = await builder.buildBlock({
+    parent: b6,
+    coinbase: C,
+    uncles: [s6a.header],
+    transactions: [signTx(cows[1]!, {nonce: 0n, to: cows[9]!.address, gasPrice: 10n})],
+  });
+  const s7 = await builder.buildBlock({
+    parent: b6,
+    coinbase: G,
+    transactions: [signTx(cows[3]!, {nonce: 0n, to: cows[9]!.address, gasPrice: 50n})],
+  });
+  const b8 = await builder.buildBlock({parent: b7, coinbase: H, uncles: [s7.header]});
+  const b9 = await builder.buildBlock({parent: b8, coinbase: D, uncles: [s6b.header]});
+  main.push(b6, b7, b8, b9, ...(await builder.buildChain(9)));
+  return {main, all: [...main.slice(1, 7), s6a, s6b, b7, s7, b8, b9, ...main.slice(10)]};
+}
+
+describe("REMASC with siblings", () => {
+  it("shares a payout with siblings and publishers, punishes late uncles and a broken selection rule", async () => {
+    const {chain} = await openChain();
+    const {main, all} = await buildChain();
+    for (const block of all) {
+      const result = await chain.importBlock(block.encode());
+      expect(result.kind, `block ${block.header.number}`).not.toBe(ImportResultKind.INVALID_BLOCK);
+    }
+    expect(bytesToPrefixedHex(chain.head().hash)).toBe(bytesToPrefixedHex((main[18] as Block).hash()));
+    const at = async (n: number) => chain.stateAt((main[n] as Block).hash());
+    const balances = async (n: number, accounts: Uint8Array[]) => {
+      const state = await at(n);
+      return Promise.all(accounts.map(async (a) => (await state.getAccount(a))?.balance ?? 0n));
+    };
+    const remasc = async (n: number, key: Uint8Array) =>
+      bytesToBigInt(await (await at(n)).getStorage(REMASC_ADDRESS, key));
+    const everyone = [LABS, ...FEDERATORS, A, B, C, D, E, G, H];
+
+    // Block 16 processes block 6: pool 2,100,000, R = 420,000; labs 84,000; federation 3,360 (1,120 each);
+    // 332,640 left: publishers 33,264 (16,632 to C and to D); miners 299,376 / 3 = 99,792 to A, to B and,
+    // less 2/20 for two blocks late (9,979 burned), 89,813 to E.
+    expect(await balances(16, everyone)).toEqual([
+      84_000n,
+      1_120n,
+      1_120n,
+      1_120n,
+      99_792n,
+      99_792n,
+      16_632n,
+      16_632n,
+      89_813n,
+      0n,
+      0n,
+    ]);
+    expect(await remasc(16, REMASC_STORAGE_KEYS.rewardBalance)).toBe(1_680_000n);
+    expect(await remasc(16, REMASC_STORAGE_KEYS.burnedBalance)).toBe(9_979n);
+    expect(await remasc(16, REMASC_STORAGE_KEYS.brokenSelectionRule)).toBe(0n);
+    const receipts16 = await chain.getReceipts((main[16] as Block).hash());
+    const logs16 = receipts16?.at(-1)?.logs ?? [];
+    // One log per payment, in rskj's order: labs, federators, publishers, siblings, the miner.
+    expect(logs16.map((log) => bytesToPrefixedHex((log.topics[1] as Uint8Array).subarray(12)))).toEqual(
+      [LABS, ...FEDERATORS, C, D, B, E, A].map(bytesToPrefixedHex),
+    );
+
+    // Block 17 processes block 7 (fees 210,000): pool 1,890,000, R = 378,000; labs 75,600; federation
+    // 3,024 (1,008 each); 299,376 left: publisher H 29,937; miners 269,439 / 2 = 134,719 to C and G,
+    // remainder 1 burned. 7′ paid more than twice block 7's fees: the selection rule is broken.
+    expect(await balances(17, everyone)).toEqual([
+      84_000n + 75_600n,
+      2_128n,
+      2_128n,
+      2_128n,
+      99_792n,
+      99_792n,
+      16_632n + 134_719n,
+      16_632n,
+      89_813n,
+      134_719n,
+      29_937n,
+    ]);
+    expect(await remasc(17, REMASC_STORAGE_KEYS.rewardBalance)).toBe(1_512_000n);
+    expect(await remasc(17, REMASC_STORAGE_KEYS.burnedBalance)).toBe(9_980n);
+    expect(await remasc(17, REMASC_STORAGE_KEYS.brokenSelectionRule)).toBe(1n);
+
+    // Block 18 processes block 8 (no fees, no siblings) after a broken rule: R = 302,400; labs 60,480;
+    // federation 2,419 (806, 806, 807); a tenth of the 239,501 left is burned (23,950), H gets 215,551.
+    expect(await balances(18, everyone)).toEqual([
+      220_080n,
+      2_934n,
+      2_934n,
+      2_935n,
+      99_792n,
+      99_792n,
+      151_351n,
+      16_632n,
+      89_813n,
+      134_719n,
+      29_937n + 215_551n,
+    ]);
+    expect(await remasc(18, REMASC_STORAGE_KEYS.rewardBalance)).toBe(1_209_600n);
+    expect(await remasc(18, REMASC_STORAGE_KEYS.burnedBalance)).toBe(33_930n);
+    expect(await remasc(18, REMASC_STORAGE_KEYS.brokenSelectionRule)).toBe(0n);
+    // What REMASC holds is exactly its pool and what it burned: 2,310,000 of fees less the payments.
+    expect((await (await at(18)).getAccount(REMASC_ADDRESS))?.balance).toBe(1_209_600n + 33_930n);
+  });
+
+  it("pays each chain's own blocks: a block on another branch processes that branch's block", async () => {
     const {chain} = await openChain();
     const builder = await newBuilder();
-    const feeA = 21_000n * 3n;
-    const feeB = 21_000n * 5n;
-    const a1 = await builder.buildBlock({
-      coinbase: minerA,
-      transactions: [signTx(cows[0]!, {nonce: 0n, to: cows[1]!.address, gasPrice: 3n})],
-    });
-    const chainA = [a1, ...(await builder.buildChain(10))];
+    const a = await builder.buildChain(15, {coinbase: A});
     const b1 = await builder.buildBlock({
       parent: builder.genesis.hash(),
-      coinbase: minerB,
+      coinbase: B,
       transactions: [signTx(cows[2]!, {nonce: 0n, to: cows[1]!.address, gasPrice: 5n})],
     });
-    const chainB = [b1, ...(await builder.buildChain(10))];
-    for (const block of [...chainA, ...chainB]) {
+    const b = [b1, ...(await builder.buildChain(14, {coinbase: B}))];
+    for (const block of [...a, ...b]) {
       expect((await chain.importBlock(block.encode())).kind).not.toBe(ImportResultKind.INVALID_BLOCK);
     }
-
-    const balances = async (hash: Uint8Array) => {
-      const state = await chain.stateAt(hash);
-      return Promise.all([minerA, minerB, REMASC_ADDRESS].map((a) => state.getBalance(a)));
-    };
-    expect(await balances(chainA[9]!.hash())).toEqual([0n, 0n, feeA]);
-    expect(await balances(chainA[10]!.hash())).toEqual([feeA, 0n, 0n]);
-    expect(await balances(chainB[9]!.hash())).toEqual([0n, 0n, feeB]);
-    expect(await balances(chainB[10]!.hash())).toEqual([0n, feeB, 0n]);
+    const reward = async (block: Block) =>
+      bytesToBigInt(
+        await (await chain.stateAt(block.hash())).getStorage(REMASC_ADDRESS, REMASC_STORAGE_KEYS.rewardBalance),
+      );
+    // Branch B's block 11 put its block 1's fees in the pool; branch A's had none.
+    expect(await reward(a[10] as Block)).toBe(0n);
+    expect(await reward(b[10] as Block)).toBe(21_000n * 5n);
+    expect(regtest.params.remascMaturity).toBe(10);
   });
 });
