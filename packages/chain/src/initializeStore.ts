@@ -5,7 +5,7 @@ import {ChainError, ChainErrorCode} from "./errors.ts";
 import {describeForkAnchor} from "./fork/anchor.ts";
 import type {GenesisBuild} from "./genesis.ts";
 import type {ChainStore} from "./store/chainStore.ts";
-import {SCHEMA_VERSION} from "./store/metaStore.ts";
+import {SCHEMA_VERSION, SIMPLIFIED_REMASC_SCHEMA} from "./store/metaStore.ts";
 import type {ChainHead} from "./types.ts";
 
 /**
@@ -51,8 +51,20 @@ export async function initializeStore(
   return loadHead(store);
 }
 
-/** Throws CHAIN_SCHEMA_VERSION_MISMATCH unless `storedVersion` is the layout this code reads. */
+/**
+ * Throws CHAIN_SCHEMA_VERSION_MISMATCH unless `storedVersion` is the layout this code reads; a version-1
+ * database is refused with the reason: its states were made under the simplified REMASC payout, which no
+ * block of it past block 0 re-executes to under rskj's REMASC (docs/protocol/README.md §2.1).
+ */
 export function checkSchemaVersion(storedVersion: number): void {
+  if (storedVersion === SIMPLIFIED_REMASC_SCHEMA) {
+    throw new ChainError(
+      {code: ChainErrorCode.SCHEMA_VERSION_MISMATCH, expected: SCHEMA_VERSION, stored: storedVersion},
+      "the database holds a chain made under xchain's former simplified REMASC payout (schema version 1); " +
+        "this node pays REMASC as rskj does, so the chain's blocks no longer execute to their stored state roots. " +
+        "Start with a new data directory (docs/protocol/README.md §2.1)",
+    );
+  }
   if (storedVersion !== SCHEMA_VERSION) {
     throw new ChainError(
       {code: ChainErrorCode.SCHEMA_VERSION_MISMATCH, expected: SCHEMA_VERSION, stored: storedVersion},

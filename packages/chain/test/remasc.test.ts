@@ -5,11 +5,13 @@
  * (docs/protocol/native-contracts.md, "REMASC"). Each figure below is worked by hand from the spec's
  * algorithm (§14.7), regtest: maturity 10, syntheticSpan 5.
  */
+import {regtestGenesis} from "@xchain/chainspec";
+import {Bucket, LevelStore, WriteBatch} from "@xchain/db";
 import {REMASC_STORAGE_KEYS} from "@xchain/execution";
 import {type Block, REMASC_ADDRESS} from "@xchain/primitives";
-import {bytesToBigInt, bytesToPrefixedHex, hexToBytes} from "@xchain/utils";
+import {bytesToBigInt, bytesToPrefixedHex, hexToBytes, utf8ToBytes} from "@xchain/utils";
 import {afterEach, describe, expect, it} from "vitest";
-import {ImportResultKind} from "../src/index.ts";
+import {Chain, ChainError, ChainErrorCode, defaultChainOptions, ImportResultKind} from "../src/index.ts";
 import {cleanup, cows, newBuilder, openChain, regtest, signTx} from "./helpers.ts";
 
 afterEach(cleanup);
@@ -163,5 +165,31 @@ describe("REMASC with siblings", () => {
     expect(await reward(a[10] as Block)).toBe(0n);
     expect(await reward(b[10] as Block)).toBe(21_000n * 5n);
     expect(regtest.params.remascMaturity).toBe(10);
+  });
+});
+
+describe("a database made under the simplified payout", () => {
+  it("is refused with the reason, never opened to a state-root mismatch", async () => {
+    const first = await openChain();
+    const builder = await newBuilder();
+    for (const block of await builder.buildChain(3)) await first.chain.importBlock(block.encode());
+    await first.store.close();
+    // What every database written before rskj's REMASC holds: schema version 1.
+    const store = await LevelStore.open(first.dir);
+    try {
+      await store.write(new WriteBatch().put(Bucket.meta, utf8ToBytes("schemaVersion"), Uint8Array.of(1)));
+      const error = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: regtestGenesis}).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ChainError);
+      expect((error as ChainError).type).toEqual({
+        code: ChainErrorCode.SCHEMA_VERSION_MISMATCH,
+        expected: 2,
+        stored: 1,
+      });
+      expect((error as ChainError).message).toMatch(/simplified REMASC payout.*new data directory/);
+    } finally {
+      await store.close();
+    }
   });
 });

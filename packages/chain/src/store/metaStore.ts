@@ -12,8 +12,15 @@ const SCHEMA_VERSION_KEY = utf8ToBytes("schemaVersion");
 const CHAIN_ID_KEY = utf8ToBytes("chainId");
 const FORK_ANCHOR_KEY = utf8ToBytes("forkAnchor");
 
-/** The storage layout this code reads and writes; a change of buckets or encodings bumps it. */
-export const SCHEMA_VERSION = 1;
+/**
+ * The storage layout this code reads and writes; a change of buckets or encodings bumps it, and so does
+ * a change of the rules that made the stored states. 2: REMASC as rskj pays it (docs/protocol/README.md
+ * §2.1); a version-1 database holds a chain made under the simplified payout (`SIMPLIFIED_REMASC_SCHEMA`).
+ */
+export const SCHEMA_VERSION = 2;
+
+/** The last schema version whose chains were made under xchain's simplified REMASC payout. */
+export const SIMPLIFIED_REMASC_SCHEMA = 1;
 
 /** The repository of the head pointer, the schema version and the chain id. */
 export class MetaStore {

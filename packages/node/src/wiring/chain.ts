@@ -43,6 +43,9 @@ export async function openChain(
         `${e.message} (data directory ${opts.dataDir}): fork into another --datadir (or with --dev.ephemeral), or leave fork.block out to continue the fork it holds (an anvil_reset may have moved it: docs/forking.md §8.1)`,
       );
     }
+    if (e instanceof ChainError && e.code === ChainErrorCode.SCHEMA_VERSION_MISMATCH) {
+      throw new ChainError(e.type, `${e.message}: the data directory ${opts.dataDir} cannot be opened by this node`);
+    }
     throw startErrorOf(e, opts.dataDir);
   });
   const identity = {network: chainspec.params.name, chainId: chainspec.params.chainId};
