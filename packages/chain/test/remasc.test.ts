@@ -17,7 +17,15 @@ import {cleanup, cows, newBuilder, openChain, regtest, signTx} from "./helpers.t
 afterEach(cleanup);
 
 const coinbase = (byte: number) => new Uint8Array(20).fill(byte);
-const [A, B, C, D, E, G, H] = [0xa1, 0xb1, 0xc1, 0xd1, 0xe1, 0x91, 0x81].map(coinbase);
+const [A, B, C, D, E, G, H] = [0xa1, 0xb1, 0xc1, 0xd1, 0xe1, 0x91, 0x81].map(coinbase) as [
+  Uint8Array,
+  Uint8Array,
+  Uint8Array,
+  Uint8Array,
+  Uint8Array,
+  Uint8Array,
+  Uint8Array,
+];
 const LABS = hexToBytes("dabadabadabadabadabadabadabadabadaba0001");
 const FEDERATORS = [
   "6b045752f4d650a510a353bbf7e52988331e7f5b",
