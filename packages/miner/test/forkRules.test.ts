@@ -18,11 +18,11 @@ import {
 import {Chainspec, getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
 import {type KeyValueStore, MemoryStore} from "@xchain/db";
-import {BlockExecutor, type ForkAncestry} from "@xchain/execution";
-import {type Block, BlockHeader, type Transaction} from "@xchain/primitives";
+import {BlockExecutor, type ForkAncestry, REMASC_STORAGE_KEYS} from "@xchain/execution";
+import {type Block, BlockHeader, REMASC_ADDRESS, type Transaction} from "@xchain/primitives";
 import {defaultStateOptions, forkBaseId, readerBase, type StateBase, StateDatabase} from "@xchain/state";
 import {readMainnetHeaderLines} from "@xchain/test-utils";
-import {bytesToHex, hexToBytes, noopLogger} from "@xchain/utils";
+import {bytesToBigInt, bytesToHex, hexToBytes, noopLogger} from "@xchain/utils";
 import {afterEach, describe, expect, it} from "vitest";
 import {defaultMinerOptions, Miner, MinerErrorCode} from "../src/index.ts";
 import {cows, openMiner, regtest, TestPool, transfer} from "./helpers.ts";
@@ -191,21 +191,30 @@ describe("the miner on a fork of a mainnet block", () => {
     expect(await imported.getStorage(contract, word(F - 5))).toEqual(mainnetHash(F - 5));
   });
 
-  it("pays no matured block at or below F with REMASC, and pays the fork's own blocks", async () => {
+  it("processes no matured block at or below F with REMASC, and the fork's own blocks by rskj's rule", async () => {
     const fork = await minedFork();
     const paying = await fork.mine(send(fork, 0, cows[1]!.address));
     expect(paying.header.paidFees).toBeGreaterThan(0n);
     const maturity = rules.params.remascMaturity;
     const balanceAt = async (block: Block, address: Uint8Array) =>
       (await (await fork.chain.stateAt(block.hash())).getAccount(address))?.balance ?? 0n;
+    const rewardAt = async (block: Block) =>
+      bytesToBigInt(
+        await (await fork.chain.stateAt(block.hash())).getStorage(REMASC_ADDRESS, REMASC_STORAGE_KEYS.rewardBalance),
+      );
     let block = paying;
     while (block.header.number < F + maturity) block = await fork.mine();
     // Block F + maturity matures the anchor: mainnet settled its fees; REMASC holds none of them.
     const anchorCoinbase = upstream[F - FIRST]!.coinbase;
     expect(await balanceAt(block, anchorCoinbase)).toBe(0n);
+    const pool = await rewardAt(block);
     const before = await balanceAt(block, paying.header.coinbase);
     block = await fork.mine();
-    expect(await balanceAt(block, paying.header.coinbase)).toBe(before + paying.header.paidFees);
+    // Block F+1's fees join the pool; a fifth of it is below mainnet's minimumGasPrice × 200,000, so
+    // RSKIP-85 defers the payout, as rskj does: nothing is paid and the pool keeps them.
+    expect(block.header.minimumGasPrice * 200_000n).toBeGreaterThan((pool + paying.header.paidFees) / 5n);
+    expect(await balanceAt(block, paying.header.coinbase)).toBe(before);
+    expect(await rewardAt(block)).toBe(pool + paying.header.paidFees);
   });
 
   it("resets to the anchor and R₀, dropping an edit of the anchor's state", async () => {

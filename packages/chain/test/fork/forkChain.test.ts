@@ -4,9 +4,10 @@
  */
 import {regtestGenesis} from "@xchain/chainspec";
 import {MemoryStore, type WriteBatch} from "@xchain/db";
+import {REMASC_STORAGE_KEYS} from "@xchain/execution";
 import {REMASC_ADDRESS, REMASC_SENDER} from "@xchain/primitives";
 import type {StateReader} from "@xchain/state";
-import {bytesToHex, hexToBytes} from "@xchain/utils";
+import {bytesToBigInt, bytesToHex, hexToBytes} from "@xchain/utils";
 import {afterEach, describe, expect, it} from "vitest";
 import {Chain, ChainErrorCode, defaultChainOptions, readForkAnchor} from "../../src/index.ts";
 import {cleanup, cows, openTempStore, regtest, signTx, snapshot} from "../helpers.ts";
@@ -143,16 +144,28 @@ describe("a forked chain over a local source chain", () => {
     expect(source.blocks[F - 1]!.header.paidFees).toBeGreaterThan(0n);
     const coinbaseAt = async (hash: Uint8Array) =>
       (await (await fork.chain.stateAt(hash)).getAccount(COINBASE))?.balance ?? 0n;
+    const rewardAt = async (hash: Uint8Array) =>
+      bytesToBigInt(
+        await (await fork.chain.stateAt(hash)).getStorage(REMASC_ADDRESS, REMASC_STORAGE_KEYS.rewardBalance),
+      );
     const before = await coinbaseAt(fork.anchor.header.hash());
+    // REMASC's storage is read through the base: the source chain's pool at F (blocks up to F − maturity).
+    const pool = await rewardAt(fork.anchor.header.hash());
     const paying = await mineOnFork(fork, [signTx(cows[1]!, {nonce: 1n, to: RECIPIENT, value: 1n, gasPrice: 1n})]);
-    expect(paying.header.paidFees).toBeGreaterThan(0n);
+    expect(paying.header.paidFees).toBe(21_000n);
     const maturity = regtest.params.remascMaturity;
     let block = paying;
     while (block.header.number < F + maturity) block = await mineOnFork(fork, []);
-    // Block F + maturity matures the anchor: the upstream paid its fees, the fork pays nothing.
+    // Block F + maturity matures the anchor: the upstream accounts for its fees, the fork processes nothing.
     expect(await coinbaseAt(block.hash())).toBe(before);
+    expect(await rewardAt(block.hash())).toBe(pool);
     block = await mineOnFork(fork, []);
-    expect(await coinbaseAt(block.hash())).toBe(before + paying.header.paidFees);
+    // Block F+1 joins the pool, a fifth of which is paid: a fifth of that to RSK Labs, a hundredth of the
+    // rest to the federators, the rest to block F+1's miner (docs/protocol/native-contracts.md, "REMASC").
+    const reward = (pool + 21_000n) / 5n;
+    const labs = reward / 5n;
+    expect(await coinbaseAt(block.hash())).toBe(before + reward - labs - (reward - labs) / 100n);
+    expect(await rewardAt(block.hash())).toBe(pool + 21_000n - reward);
   });
 
   it("takes a sibling of block F+1 as an uncle: the anchor is in the uncle family, with no uncles of its own", async () => {
