@@ -1,8 +1,8 @@
 /**
  * trace_transaction, trace_block and trace_filter over a real chain (docs/protocol/traces.md): every
  * frame type, a nested revert and an out-of-gas call inside a successful transaction, a precompile
- * call (no entry), a codeless account, failed creates (no entry), a value transfer, REMASC with a
- * matured payout, and the bad inputs.
+ * call (no entry), a codeless account, failed creates (no entry), a value transfer, REMASC with its
+ * payments (docs/protocol/native-contracts.md, "REMASC"), and the bad inputs.
  */
 import type {Block, Transaction} from "@xchain/primitives";
 import {compileSolidity, TRACE_CHILD_SOURCE} from "@xchain/test-utils";
@@ -37,7 +37,7 @@ contract Parent {
 `;
 
 const MAX_TRACES = 50;
-const MAX_RANGE = 12;
+const MAX_RANGE = 15;
 const COINBASE = new Uint8Array(20).fill(0xcb);
 const word = (value: bigint | Uint8Array) =>
   typeof value === "bigint" ? bigIntToFixedBytes(value, 32) : concatBytes(new Uint8Array(12), value);
@@ -80,8 +80,9 @@ beforeAll(async () => {
   transfer = signTx(bob, {nonce: 0n, to: dave.address, value: 5n, gasPrice: 1n});
   created = signTx(carol, {nonce: 0n, gasLimit: 1_000_000n, data: Child!.bytecode});
   feeBlock = await node.mine({transactions: [run, transfer, created], coinbase: COINBASE});
-  // Block 12's REMASC transaction pays block 2's fees (regtest's remascMaturity is 10).
-  for (let i = 0; i < 10; i++) payoutBlock = await node.mine();
+  // Block 12's REMASC puts block 2's fees in its pool; block 15's pays a fifth of the pool, to block 5's
+  // miner among others (regtest: maturity 10, syntheticSpan 5).
+  for (let i = 0; i < 13; i++) payoutBlock = await node.mine();
   // A block off the canonical chain.
   sideTx = signTx(dave, {nonce: 0n, to: carol.address, value: 1n});
   sideBlock = await node.mine({parent: feeBlock, transactions: [sideTx]});
@@ -236,14 +237,15 @@ describe("trace_block", () => {
     expect(await node.result("trace_block", ["PENDING"])).toEqual(head);
   });
 
-  it("writes the REMASC transaction, with its payout once a block with fees has matured", async () => {
+  it("writes the REMASC transaction with one sub-call per payment, five from block 15 on", async () => {
     const remascTx = payoutBlock.transactions.at(-1) as Transaction;
     const paid = feeBlock.header.paidFees;
     expect(paid).toBeGreaterThan(0n);
+    expect(payoutBlock.header.number).toBe(15);
     const entry = (action: object, traceAddress: number[], subtraces: number) => ({
       action: {callType: "call", ...action, gas: "0x0", input: "0x"},
       blockHash: toData(payoutBlock.hash()),
-      blockNumber: 12,
+      blockNumber: 15,
       transactionHash: toData(remascTx.hash()),
       transactionPosition: 0,
       type: "call",
@@ -253,9 +255,22 @@ describe("trace_block", () => {
     });
     const remasc = "0x0000000000000000000000000000000001000008";
     const zero = `0x${"00".repeat(20)}`;
-    expect(await node.result("trace_block", [toQuantity(12)])).toEqual([
-      entry({from: zero, to: remasc, value: "0x0"}, [], 1),
-      entry({from: remasc, to: toData(COINBASE), value: toQuantity(paid)}, [0], 0),
+    // The pool holds block 2's fees: a fifth is paid, a fifth of that to RSK Labs, a hundredth of the
+    // rest to the three federators (the remainder to the last), the rest to block 5's miner.
+    const reward = paid / 5n;
+    const labs = reward / 5n;
+    const federation = (reward - labs) / 100n;
+    const block5 = await node.result("eth_getBlockByNumber", ["0x5", false]);
+    const payments = [
+      ["0xdabadabadabadabadabadabadabadabadaba0001", labs],
+      ["0x6b045752f4d650a510a353bbf7e52988331e7f5b", federation / 3n],
+      ["0x85845342b0d5260d516d6da5280a7df9a96d1925", federation / 3n],
+      ["0x138161cda86b55c0de1bc3a0adef974633c85fbe", federation / 3n + (federation % 3n)],
+      [block5.miner, reward - labs - federation],
+    ] as const;
+    expect(await node.result("trace_block", [toQuantity(15)])).toEqual([
+      entry({from: zero, to: remasc, value: "0x0"}, [], 5),
+      ...payments.map(([to, value], i) => entry({from: remasc, to, value: toQuantity(value)}, [i], 0)),
     ]);
     const [unpaid] = await node.result("trace_block", ["0x3"]);
     expect(unpaid.subtraces).toBe(0);
@@ -309,8 +324,8 @@ describe("trace_filter", () => {
       all.slice(3, 7),
     );
     expect(await node.result("trace_filter", [{fromBlock: "0x1", toBlock: "0x3", after: "2", count: 0}])).toEqual([]);
-    // Beyond the head: the head; a range past it: nothing.
-    expect(await node.result("trace_filter", [{fromBlock: "0xc", toBlock: "0x100"}])).toHaveLength(2);
+    // Beyond the head: the head (block 15: REMASC and its five payments); a range past it: nothing.
+    expect(await node.result("trace_filter", [{fromBlock: "0xf", toBlock: "0x100"}])).toHaveLength(6);
     expect(await node.result("trace_filter", [{fromBlock: "0x100", toBlock: "0x200"}])).toEqual([]);
   });
 
