@@ -63,7 +63,7 @@ export interface NetworkParams {
   readonly targetGasLimit: bigint;
   /** Blocks after which a block's fees join REMASC's reward pool (rskj's REMASC `maturity`). */
   readonly remascMaturity: number;
-  /** REMASC's other constants (docs/protocol/native-contracts.md, "REMASC"). */
+  /** REMASC's other constants (docs/protocol/native-contracts.md §8.1). */
   readonly remasc: RemascParams;
   /** Whether the 10 "cow" development accounts are funded at genesis. */
   readonly seedCowAccounts: boolean;
@@ -95,7 +95,7 @@ export interface RemascParams {
   readonly rskip218: number;
   /**
    * The genesis federation's public keys (compressed), which REMASC pays the federation share to: the
-   * Bridge's genesis federation (docs/protocol/native-contracts.md §14.5.3), in rskj's order.
+   * Bridge's genesis federation (docs/protocol/native-contracts.md §8.1), in rskj's order.
    */
   readonly federationPublicKeys: readonly Uint8Array[];
 }

@@ -1,5 +1,5 @@
 /**
- * REMASC as rskj pays it (docs/protocol/native-contracts.md, "REMASC"): the regtest vector of the spec
+ * REMASC as rskj pays it (docs/protocol/native-contracts.md §8): the regtest vector of the spec
  * (rskj `RemascProcessMinerFeesTest.processMinersFeesWithNoSiblings`), REMASC's storage, its
  * `mining_fee` logs and its receipt, RSKIP-85's deferral, and the blocks a fork's REMASC processes.
  * Siblings and late uncles run through real import in packages/chain/test/remasc.test.ts.
@@ -16,7 +16,7 @@ import {type TestBlock, TestChain} from "./support/chain.ts";
 
 const chainspec = getChainspec("regtest");
 const LABS = hexToBytes("dabadabadabadabadabadabadabadabadaba0001");
-// §14.5.3: the regtest federators' RSK addresses, in the Bridge's order.
+// Spec §14.5.3: the regtest federators' RSK addresses, in the Bridge's order.
 const FEDERATORS = [
   "0x6b045752f4d650a510a353bbf7e52988331e7f5b",
   "0x85845342b0d5260d516d6da5280a7df9a96d1925",

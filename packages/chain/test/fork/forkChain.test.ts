@@ -161,7 +161,7 @@ describe("a forked chain over a local source chain", () => {
     expect(await rewardAt(block.hash())).toBe(pool);
     block = await mineOnFork(fork, []);
     // Block F+1 joins the pool, a fifth of which is paid: a fifth of that to RSK Labs, a hundredth of the
-    // rest to the federators, the rest to block F+1's miner (docs/protocol/native-contracts.md, "REMASC").
+    // rest to the federators, the rest to block F+1's miner (docs/protocol/native-contracts.md §8.4).
     const reward = (pool + 21_000n) / 5n;
     const labs = reward / 5n;
     expect(await coinbaseAt(block.hash())).toBe(before + reward - labs - (reward - labs) / 100n);

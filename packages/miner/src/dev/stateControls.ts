@@ -105,7 +105,7 @@ export class DevStateControls implements StateControls {
 }
 
 /**
- * REMASC's account holds the fees that blocks pay out a maturity later (docs/protocol/README.md §2): an
+ * REMASC's account holds the fees it pays out and its storage (docs/protocol/native-contracts.md §8): an
  * edit of it makes the blocks that pay them invalid, so the controls leave it to the protocol.
  */
 function refuseRemascAccount(address: Uint8Array): void {

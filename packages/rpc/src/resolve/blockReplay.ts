@@ -1,7 +1,7 @@
 /**
  * What re-executing a stored block needs: its transactions, its parent's state, and the chain as
  * import saw it (BLOCKHASH over its own ancestors, the blocks its REMASC transaction reads,
- * docs/protocol/native-contracts.md "REMASC"; on a forked chain, import's fork rules: `Chain.fork`). Traces are built from such a replay.
+ * docs/protocol/native-contracts.md §8.1; on a forked chain, import's fork rules: `Chain.fork`). Traces are built from such a replay.
  */
 import type {ChainReader} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";

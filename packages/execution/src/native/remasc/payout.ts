@@ -1,6 +1,6 @@
 /**
  * rskj's REMASC distribution (`Remasc.processMinersFees`, `SiblingPaymentCalculator`; docs/protocol/
- * native-contracts.md, "REMASC"): the processed block's fees join the reward pool, and from
+ * native-contracts.md §8.1): the processed block's fees join the reward pool, and from
  * block maturity + syntheticSpan on 1/syntheticSpan of the pool is paid out: a fifth to RSK Labs, a
  * hundredth of the rest to the federators, the rest to the processed block's miner, or shared with
  * its siblings and their publishers, with burns for late inclusion and a broken selection rule.
@@ -49,7 +49,9 @@ export function processMinersFees(
 
   const payouts: RemascPayout[] = [];
   const blockHash = processing.hash();
-  const pay = (to: Uint8Array, value: bigint) => payouts.push({to, value, blockHash});
+  const pay = (to: Uint8Array, value: bigint) => {
+    payouts.push({to, value, blockHash});
+  };
   const labsShare = reward / params.rskLabsDivisor;
   pay(
     block.number >= params.rskip218 && params.rskip218 >= 0 ? params.rskLabsAddressRskip218 : params.rskLabsAddress,
@@ -95,7 +97,7 @@ function payFederation(
     }
     storage.federationBalance = 0n;
   }
-  federators.forEach((federator, k) => pay(federator, k === federators.length - 1 ? each + rest : each));
+  for (const [k, federator] of federators.entries()) pay(federator, k === federators.length - 1 ? each + rest : each);
 }
 
 /** Each miner's share when the processed block has `count` siblings (rskj `SiblingPaymentCalculator`). */
