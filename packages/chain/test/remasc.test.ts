@@ -76,33 +76,47 @@ describe("REMASC with siblings", () => {
     }
     expect(bytesToPrefixedHex(chain.head().hash)).toBe(bytesToPrefixedHex((main[18] as Block).hash()));
     const at = async (n: number) => chain.stateAt((main[n] as Block).hash());
-    const balances = async (n: number, accounts: Uint8Array[]) => {
-      const state = await at(n);
-      return Promise.all(accounts.map(async (a) => (await state.getAccount(a))?.balance ?? 0n));
+    const named: [string, Uint8Array][] = [
+      ["labs", LABS],
+      ...FEDERATORS.map((f, i): [string, Uint8Array] => [`fed${i}`, f]),
+      ...Object.entries({A, B, C, D, E, G, H}),
+    ];
+    // What block n paid: each balance's change from block n − 1, the accounts that got something.
+    const paidBy = async (n: number) => {
+      const [before, after] = [await at(n - 1), await at(n)];
+      const paid: Record<string, bigint> = {};
+      for (const [name, address] of named) {
+        const change =
+          ((await after.getAccount(address))?.balance ?? 0n) - ((await before.getAccount(address))?.balance ?? 0n);
+        if (change !== 0n) paid[name] = change;
+      }
+      return paid;
     };
-    const remasc = async (n: number, key: Uint8Array) =>
-      bytesToBigInt(await (await at(n)).getStorage(REMASC_ADDRESS, key));
-    const everyone = [LABS, ...FEDERATORS, A, B, C, D, E, G, H];
+    const remascState = async (n: number) => {
+      const state = await at(n);
+      const read = async (key: Uint8Array) => bytesToBigInt(await state.getStorage(REMASC_ADDRESS, key));
+      const {rewardBalance, burnedBalance, brokenSelectionRule} = REMASC_STORAGE_KEYS;
+      return {
+        reward: await read(rewardBalance),
+        burned: await read(burnedBalance),
+        broken: await read(brokenSelectionRule),
+      };
+    };
 
     // Block 16 processes block 6: pool 2,100,000, R = 420,000; labs 84,000; federation 3,360 (1,120 each);
     // 332,640 left: publishers 33,264 (16,632 to C and to D); miners 299,376 / 3 = 99,792 to A, to B and,
     // less 2/20 for two blocks late (9,979 burned), 89,813 to E.
-    expect(await balances(16, everyone)).toEqual([
-      84_000n,
-      1_120n,
-      1_120n,
-      1_120n,
-      99_792n,
-      99_792n,
-      16_632n,
-      16_632n,
-      89_813n,
-      0n,
-      0n,
-    ]);
-    expect(await remasc(16, REMASC_STORAGE_KEYS.rewardBalance)).toBe(1_680_000n);
-    expect(await remasc(16, REMASC_STORAGE_KEYS.burnedBalance)).toBe(9_979n);
-    expect(await remasc(16, REMASC_STORAGE_KEYS.brokenSelectionRule)).toBe(0n);
+    const fed16 = {fed0: 1_120n, fed1: 1_120n, fed2: 1_120n};
+    expect(await paidBy(16)).toEqual({
+      labs: 84_000n,
+      ...fed16,
+      A: 99_792n,
+      B: 99_792n,
+      C: 16_632n,
+      D: 16_632n,
+      E: 89_813n,
+    });
+    expect(await remascState(16)).toEqual({reward: 1_680_000n, burned: 9_979n, broken: 0n});
     const receipts16 = await chain.getReceipts((main[16] as Block).hash());
     const logs16 = receipts16?.at(-1)?.logs ?? [];
     // One log per payment, in rskj's order: labs, federators, publishers, siblings, the miner.
@@ -113,41 +127,14 @@ describe("REMASC with siblings", () => {
     // Block 17 processes block 7 (fees 210,000): pool 1,890,000, R = 378,000; labs 75,600; federation
     // 3,024 (1,008 each); 299,376 left: publisher H 29,937; miners 269,439 / 2 = 134,719 to C and G,
     // remainder 1 burned. 7′ paid more than twice block 7's fees: the selection rule is broken.
-    expect(await balances(17, everyone)).toEqual([
-      84_000n + 75_600n,
-      2_128n,
-      2_128n,
-      2_128n,
-      99_792n,
-      99_792n,
-      16_632n + 134_719n,
-      16_632n,
-      89_813n,
-      134_719n,
-      29_937n,
-    ]);
-    expect(await remasc(17, REMASC_STORAGE_KEYS.rewardBalance)).toBe(1_512_000n);
-    expect(await remasc(17, REMASC_STORAGE_KEYS.burnedBalance)).toBe(9_980n);
-    expect(await remasc(17, REMASC_STORAGE_KEYS.brokenSelectionRule)).toBe(1n);
+    const fed17 = {fed0: 1_008n, fed1: 1_008n, fed2: 1_008n};
+    expect(await paidBy(17)).toEqual({labs: 75_600n, ...fed17, C: 134_719n, G: 134_719n, H: 29_937n});
+    expect(await remascState(17)).toEqual({reward: 1_512_000n, burned: 9_980n, broken: 1n});
 
     // Block 18 processes block 8 (no fees, no siblings) after a broken rule: R = 302,400; labs 60,480;
     // federation 2,419 (806, 806, 807); a tenth of the 239,501 left is burned (23,950), H gets 215,551.
-    expect(await balances(18, everyone)).toEqual([
-      220_080n,
-      2_934n,
-      2_934n,
-      2_935n,
-      99_792n,
-      99_792n,
-      151_351n,
-      16_632n,
-      89_813n,
-      134_719n,
-      29_937n + 215_551n,
-    ]);
-    expect(await remasc(18, REMASC_STORAGE_KEYS.rewardBalance)).toBe(1_209_600n);
-    expect(await remasc(18, REMASC_STORAGE_KEYS.burnedBalance)).toBe(33_930n);
-    expect(await remasc(18, REMASC_STORAGE_KEYS.brokenSelectionRule)).toBe(0n);
+    expect(await paidBy(18)).toEqual({labs: 60_480n, fed0: 806n, fed1: 806n, fed2: 807n, H: 215_551n});
+    expect(await remascState(18)).toEqual({reward: 1_209_600n, burned: 33_930n, broken: 0n});
     // What REMASC holds is exactly its pool and what it burned: 2,310,000 of fees less the payments.
     expect((await (await at(18)).getAccount(REMASC_ADDRESS))?.balance).toBe(1_209_600n + 33_930n);
   });

@@ -141,9 +141,9 @@ describe("REMASC on regtest (spec §14.7's vector)", () => {
     const session = await chain.source.openSession(chain.head.stateRoot, chain.common);
     const fresh = await RemascStorage.load(session.stateManager, new Address(REMASC_ADDRESS));
     expect(bytesToHex(fresh.encodeStateForDebugging())).toBe("c48080c000");
-    fresh.rewardBalance = 16_800n;
-    fresh.burnedBalance = 1n;
-    fresh.brokenSelectionRule = true;
+    fresh.set("rewardBalance", 16_800n);
+    fresh.set("burnedBalance", 1n);
+    fresh.set("brokenSelectionRule", true);
     expect(bytesToHex(fresh.encodeStateForDebugging())).toBe("c68241a001c001");
     session.release();
   });

@@ -37,15 +37,15 @@ export function processMinersFees(
   const params = chainspec.params.remasc;
   const {processing, siblings} = ancestry;
   const candidate = block.number - chainspec.params.remascMaturity;
-  storage.rewardBalance += processing.paidFees;
+  storage.set("rewardBalance", storage.values.rewardBalance + processing.paidFees);
   if (BigInt(candidate) < params.syntheticSpan) return [];
 
-  const previousBroken = storage.brokenSelectionRule;
-  storage.brokenSelectionRule = siblings.length > 0 && isBrokenSelectionRule(processing, siblings);
-  let reward = storage.rewardBalance / params.syntheticSpan;
+  const previousBroken = storage.values.brokenSelectionRule;
+  storage.set("brokenSelectionRule", siblings.length > 0 && isBrokenSelectionRule(processing, siblings));
+  let reward = storage.values.rewardBalance / params.syntheticSpan;
   const rskip85 = chainspec.isActive("RSKIP85", block.number);
   if (rskip85 && reward < block.minimumGasPrice * params.minimumPayableGas) return [];
-  storage.rewardBalance -= reward;
+  storage.set("rewardBalance", storage.values.rewardBalance - reward);
 
   const payouts: RemascPayout[] = [];
   const blockHash = processing.hash();
@@ -67,7 +67,7 @@ export function processMinersFees(
     if (previousBroken) {
       const punishment = reward / params.punishmentDivisor;
       reward -= punishment;
-      storage.burnedBalance += punishment;
+      burn(storage, punishment);
     }
     pay(processing.coinbase, reward);
   } else {
@@ -86,16 +86,16 @@ function payFederation(
   pay: (to: Uint8Array, value: bigint) => void,
 ): void {
   const federators = federatorAddresses(chainspec.params.remasc);
-  const total = storage.federationBalance + share;
+  const total = storage.values.federationBalance + share;
   const count = BigInt(federators.length);
   const each = total / count;
   const rest = total % count;
   if (rskip85) {
     if (each < block.minimumGasPrice * chainspec.params.remasc.federatorMinimumPayableGas) {
-      storage.federationBalance = total;
+      storage.set("federationBalance", total);
       return;
     }
-    storage.federationBalance = 0n;
+    storage.set("federationBalance", 0n);
   }
   for (const [k, federator] of federators.entries()) pay(federator, k === federators.length - 1 ? each + rest : each);
 }
@@ -132,14 +132,19 @@ function payWithSiblings(
   const publishers = reward / params.publishersDivisor;
   const miner = minerShare(chainspec, reward, siblings.length, previousBroken);
   for (const sibling of siblings) pay(sibling.includedBlockCoinbase, publishers / count);
-  storage.burnedBalance += publishers % count;
-  storage.burnedBalance += miner.surplus;
+  burn(storage, publishers % count);
+  burn(storage, miner.surplus);
   for (const sibling of siblings) {
     const blocksLate = BigInt(sibling.includedHeight - candidate - 1);
     const latePunishment = (miner.individual * blocksLate) / params.lateUncleInclusionPunishmentDivisor;
     pay(sibling.coinbase, miner.individual - latePunishment);
-    storage.burnedBalance += latePunishment;
+    burn(storage, latePunishment);
   }
-  if (previousBroken) storage.burnedBalance += miner.punishment * (count + 1n);
+  if (previousBroken) burn(storage, miner.punishment * (count + 1n));
   return miner.individual;
+}
+
+/** Burns `value`: counted in `burnedBalance`, it stays in REMASC's balance. */
+function burn(storage: RemascStorage, value: bigint): void {
+  storage.set("burnedBalance", storage.values.burnedBalance + value);
 }

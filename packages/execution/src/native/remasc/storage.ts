@@ -27,18 +27,28 @@ export const REMASC_STORAGE_KEYS = {
 /** rskj's legacy empty siblings list, written on every successful execution. */
 const EMPTY_SIBLINGS = Uint8Array.of(0xc0);
 
+/** rskj's one-byte flag. */
+const flag = (value: boolean) => Uint8Array.of(value ? 1 : 0);
+
+/** REMASC's values (an absent key reads zero, or false). */
+export interface RemascValues {
+  /** Matured fees not yet paid out. */
+  rewardBalance: bigint;
+  /** Wei burned so far: they stay in REMASC's balance for ever. */
+  burnedBalance: bigint;
+  /** The federation's share deferred under RSKIP-85. */
+  federationBalance: bigint;
+  /** Whether the last processed block with siblings broke the selection rule. */
+  brokenSelectionRule: boolean;
+}
+
 /** REMASC's values; a field set during a run is written back by `save`, as rskj's provider does. */
 export class RemascStorage {
-  private readonly changed = new Set<"rewardBalance" | "burnedBalance" | "federationBalance" | "brokenSelectionRule">();
+  private readonly changed = new Set<keyof RemascValues>();
 
-  private constructor(
-    private reward: bigint,
-    private burned: bigint,
-    private federation: bigint,
-    private broken: boolean,
-  ) {}
+  private constructor(private readonly current: RemascValues) {}
 
-  /** The values stored in `address`'s storage (an absent key reads zero, or false). */
+  /** The values stored in `address`'s storage. */
   static async load(state: StateManagerInterface, address: Address): Promise<RemascStorage> {
     const read = (key: Uint8Array) => state.getStorage(address, key);
     const [reward, burned, federation, broken] = await Promise.all([
@@ -47,57 +57,36 @@ export class RemascStorage {
       read(REMASC_STORAGE_KEYS.federationBalance),
       read(REMASC_STORAGE_KEYS.brokenSelectionRule),
     ]);
-    // rskj reads the flag's first byte; a word without leading zeros is 01 when set.
-    const brokenFlag = broken.length > 0 && broken[0] !== 0;
-    return new RemascStorage(bytesToBigInt(reward), bytesToBigInt(burned), bytesToBigInt(federation), brokenFlag);
+    return new RemascStorage({
+      rewardBalance: bytesToBigInt(reward),
+      burnedBalance: bytesToBigInt(burned),
+      federationBalance: bytesToBigInt(federation),
+      // rskj reads the flag's first byte; a word without leading zeros is 01 when set.
+      brokenSelectionRule: broken.length > 0 && broken[0] !== 0,
+    });
   }
 
-  /** Matured fees not yet paid out. */
-  get rewardBalance(): bigint {
-    return this.reward;
-  }
-  set rewardBalance(value: bigint) {
-    this.reward = value;
-    this.changed.add("rewardBalance");
+  /** The values as they stand. */
+  get values(): Readonly<RemascValues> {
+    return this.current;
   }
 
-  /** Wei burned so far: they stay in REMASC's balance for ever. */
-  get burnedBalance(): bigint {
-    return this.burned;
-  }
-  set burnedBalance(value: bigint) {
-    this.burned = value;
-    this.changed.add("burnedBalance");
+  /** Sets one value, to be written by `save`. */
+  set<K extends keyof RemascValues>(key: K, value: RemascValues[K]): void {
+    this.current[key] = value;
+    this.changed.add(key);
   }
 
-  /** The federation's share deferred under RSKIP-85. */
-  get federationBalance(): bigint {
-    return this.federation;
-  }
-  set federationBalance(value: bigint) {
-    this.federation = value;
-    this.changed.add("federationBalance");
-  }
-
-  /** Whether the last processed block with siblings broke the selection rule. */
-  get brokenSelectionRule(): boolean {
-    return this.broken;
-  }
-  set brokenSelectionRule(value: boolean) {
-    this.broken = value;
-    this.changed.add("brokenSelectionRule");
-  }
-
-  /** Writes the values set during the run, and the empty siblings list (rskj's `save`). */
+  /** Writes the values set during the run, and the empty siblings list (rskj's `save`, in its order). */
   async save(state: StateManagerInterface, address: Address): Promise<void> {
-    const word = (value: bigint) => bigIntToBytes(value);
+    const {rewardBalance, burnedBalance, federationBalance, brokenSelectionRule} = this.current;
+    // A zero amount (or a false flag) deletes the key: the state stores words.
     const writes: [keyof typeof REMASC_STORAGE_KEYS, Uint8Array][] = [];
-    if (this.changed.has("rewardBalance")) writes.push(["rewardBalance", word(this.reward)]);
-    if (this.changed.has("burnedBalance")) writes.push(["burnedBalance", word(this.burned)]);
+    if (this.changed.has("rewardBalance")) writes.push(["rewardBalance", bigIntToBytes(rewardBalance)]);
+    if (this.changed.has("burnedBalance")) writes.push(["burnedBalance", bigIntToBytes(burnedBalance)]);
     writes.push(["siblings", EMPTY_SIBLINGS]);
-    if (this.changed.has("brokenSelectionRule"))
-      writes.push(["brokenSelectionRule", Uint8Array.of(this.broken ? 1 : 0)]);
-    if (this.changed.has("federationBalance")) writes.push(["federationBalance", word(this.federation)]);
+    if (this.changed.has("brokenSelectionRule")) writes.push(["brokenSelectionRule", flag(brokenSelectionRule)]);
+    if (this.changed.has("federationBalance")) writes.push(["federationBalance", bigIntToBytes(federationBalance)]);
     for (const [name, value] of writes) await state.putStorage(address, REMASC_STORAGE_KEYS[name], value);
   }
 
@@ -106,6 +95,7 @@ export class RemascStorage {
    * siblings list, one raw byte 00 or 01]; a fresh REMASC's is `c48080c000`.
    */
   encodeStateForDebugging(): Uint8Array {
-    return encodeRlp([bigIntToBytes(this.reward), bigIntToBytes(this.burned), [], Uint8Array.of(this.broken ? 1 : 0)]);
+    const {rewardBalance, burnedBalance, brokenSelectionRule} = this.current;
+    return encodeRlp([bigIntToBytes(rewardBalance), bigIntToBytes(burnedBalance), [], flag(brokenSelectionRule)]);
   }
 }
