@@ -10,9 +10,16 @@ interface VectorNetwork {
   minimumDifficulty: string;
   newBlockMaxSecondsInTheFuture: number;
   minGasLimit: number;
-  remasc: {maturity: number};
+  remasc: {maturity: number; syntheticSpan: number} & Partial<Record<RemascDivisor, number>>;
   activation: Record<string, number>;
 }
+
+type RemascDivisor =
+  | "rskLabsDivisor"
+  | "federationDivisor"
+  | "punishmentDivisor"
+  | "publishersDivisor"
+  | "lateUncleInclusionPunishmentDivisor";
 
 // Header versions 1 and 2 stay off: xchain's networks produce version-0 headers (docs/protocol/README.md §2).
 const XCHAIN_OVERRIDES = new Set(["RSKIP144", "RSKIP351", "RSKIP535"]);
@@ -32,6 +39,18 @@ describe("network parameters", () => {
       expect(spec.params.newBlockMaxSecondsInTheFuture).toBe(v.newBlockMaxSecondsInTheFuture);
       expect(spec.params.minGasLimit).toBe(BigInt(v.minGasLimit));
       expect(spec.params.remascMaturity).toBe(v.remasc.maturity);
+      expect(spec.params.remasc.syntheticSpan).toBe(BigInt(v.remasc.syntheticSpan));
+      const divisors: RemascDivisor[] = [
+        "rskLabsDivisor",
+        "federationDivisor",
+        "punishmentDivisor",
+        "publishersDivisor",
+        "lateUncleInclusionPunishmentDivisor",
+      ];
+      for (const divisor of divisors) {
+        const expected = v.remasc[divisor];
+        if (expected !== undefined) expect(spec.params.remasc[divisor], `${name} ${divisor}`).toBe(BigInt(expected));
+      }
       for (const [rskip, height] of Object.entries(v.activation)) {
         const expected = XCHAIN_OVERRIDES.has(rskip) ? -1 : height;
         expect(spec.params.activation[rskip as Rskip], `${name} ${rskip}`).toBe(expected);
