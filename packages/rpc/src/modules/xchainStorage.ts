@@ -3,7 +3,8 @@
  * the state stores it, a restricted method off on mainnet and testnet by default.
  */
 import {nativeContractName} from "@xchain/execution";
-import {toData} from "@xchain/utils";
+import {REMASC_ADDRESS} from "@xchain/primitives";
+import {equalBytes, toData} from "@xchain/utils";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
 import {blockRef} from "../params/blockRef.ts";
@@ -20,7 +21,9 @@ const stored = (bytes: Uint8Array): string => (bytes.length === 0 ? "0x0" : toDa
  * rskj answers. The key is `0x` and 1 to 64 hex digits, left-padded to a word as rskj pads it (so a
  * Bridge key's ASCII, `0x626c…` for "blockStoreChainHead", names its slot). On a fork, a native
  * contract's storage is the upstream's at the fork block (`forkNativeStorage`: raw bytes, which on
- * rskj may be longer than a word); nothing local changes it, since no native contract runs locally.
+ * rskj may be longer than a word); nothing local changes it, since no native contract runs locally. REMASC's
+ * is the exception: the fork's own REMASC transactions write it (docs/protocol/native-contracts.md §8.4), so it
+ * is read from the fork's state, which reads the upstream's words through the base.
  */
 export function getStorageBytesAt({
   chain,
@@ -31,7 +34,7 @@ export function getStorageBytesAt({
   return method(
     [param("address", address), param("key", word), param("block", blockRef)],
     async (account, slot, block) => {
-      if (forkNativeStorage && nativeContractName(account) !== undefined) {
+      if (forkNativeStorage && nativeContractName(account) !== undefined && !equalBytes(account, REMASC_ADDRESS)) {
         await requireHeader(chain, block, options, pendingBlock);
         return stored(await forkNativeStorage.storageBytes(account, slot));
       }

@@ -3,7 +3,7 @@
  * live upstream node: eth_call, eth_estimateGas and debug_traceCall reaching one (directly, or from a
  * contract) answer -32000 naming the contract and saying fork mode cannot execute it; precompiles still run;
  * the automining miner drops a transaction into one from the pool (it can never execute on the fork); xchain_getStorageBytesAt at a native address
- * answers the upstream's storage. With an rskj-like upstream (on a free loopback port, read by a real
+ * answers the upstream's storage, except REMASC's, which the fork's own REMASC transactions write. With an rskj-like upstream (on a free loopback port, read by a real
  * `ForkSource`) it answers rskj's raw bytes, and rskj's refusal of rsk_getStorageBytesAt is reported naming the
  * method and the upstream. The upstream node, not a fork, answers as before.
  */
@@ -13,13 +13,15 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {defaultForkSourceOptions, ForkSource} from "@xchain/state";
 import {FakeBlockEndpoint, rskjForkBlock, serveRskjState} from "@xchain/test-utils";
-import {bigIntToFixedBytes, toData, utf8ToBytes} from "@xchain/utils";
+import {bigIntToBytes, bigIntToFixedBytes, toData, utf8ToBytes} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
 import {alice, bob} from "../../support/fixture.ts";
 import {type ForkNode, startForkNode} from "../../support/forkNode.ts";
 import {TestNode} from "../../support/node.ts";
 
 const BRIDGE = "0x0000000000000000000000000000000001000006";
+const REMASC = "0x0000000000000000000000000000000001000008";
+const REWARD_BALANCE = toData(utf8ToBytes("rewardBalance"));
 const HD_WALLET = "0x0000000000000000000000000000000001000009";
 const SHA256 = "0x0000000000000000000000000000000000000002";
 const RELAY = "0x00000000000000000000000000000000000000aa";
@@ -134,6 +136,23 @@ describe("xchain_getStorageBytesAt at a native contract on a fork", () => {
     expect(await fork.node.result("xchain_getStorageBytesAt", [BRIDGE, "0x1", "latest"])).toBe("0x0");
     // An unknown block is refused as for any address.
     expect((await fork.node.error("xchain_getStorageBytesAt", [BRIDGE, "0x1", "0x99"])).code).toBe(-32600);
+  });
+
+  it("answers REMASC's storage from the fork's own state, which its transaction writes there", async () => {
+    const node = fork.node;
+    const from = toData(alice.address);
+    const paying = await node.result("eth_sendTransaction", [{from, to: RELAY, value: "0x1", gasPrice: "0x3"}]);
+    await vi.waitFor(async () => expect(await node.result("eth_getTransactionReceipt", [paying])).not.toBeNull(), {
+      timeout: 20_000,
+    });
+    const {blockNumber} = await node.result("eth_getTransactionReceipt", [paying]);
+    // Ten blocks later REMASC puts that block's fees in its pool (docs/protocol/native-contracts.md §8.4).
+    while (Number(await node.result("eth_blockNumber")) < Number(blockNumber) + 10) await node.result("evm_mine", []);
+    const local = await node.result("eth_getStorageAt", [REMASC, REWARD_BALANCE, "latest"]);
+    expect(BigInt(local)).toBeGreaterThanOrEqual(21_000n * 3n);
+    expect(await node.result("xchain_getStorageBytesAt", [REMASC, REWARD_BALANCE, "latest"])).toBe(
+      toData(bigIntToBytes(BigInt(local))),
+    );
   });
 
   it("answers an rskj upstream's raw bytes, the key given as the ASCII identifier's hex", async () => {
