@@ -18,6 +18,7 @@ import type {PeerScoringInfo, ReputationSummary} from "@xchain/p2p";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
 import type {IpAddressOrRange, Logger} from "@xchain/utils";
+import type {DappDb} from "./dappDb.ts";
 
 /** The chain's reads plus its `newHead` events (`Chain` satisfies it). */
 export type RpcChain = ChainReader & {readonly events: Pick<EventEmitter<ChainEvents>, "on" | "off">};
@@ -286,6 +287,8 @@ export interface RpcDeps {
   forkControls?: ForkControls;
   /** Fork mode only: where the native contracts' raw storage is read. Absent: every address reads the local state. */
   forkNativeStorage?: ForkNativeStorage;
+  /** The `db_*` key-value store in the node's database (docs/rpc.md §4.7); absent: db_* answer -32601 "not available". */
+  dappDb?: DappDb;
   /** Default: discards everything. */
   logger?: Logger;
 }

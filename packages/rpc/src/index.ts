@@ -1,4 +1,5 @@
 export type {CallCacheStats} from "./caches/callCache.ts";
+export {DappDb, DappDbError, DappDbErrorCode, type DappDbErrorType} from "./dappDb.ts";
 export type {
   AdminNodeInfo,
   AdminPeerInfo,
@@ -46,6 +47,7 @@ export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
 export {forkHistory} from "./modules/forkHistory.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {
+  type DappDbOptions,
   DEV_METHODS,
   defaultRpcOptions,
   type IpLimitOptions,
