@@ -5,7 +5,8 @@
  * in one batch, so that the bound holds across restarts and a crash never leaves them apart.
  */
 import {Bucket, type KeyValueStore, WriteBatch} from "@xchain/db";
-import {concatBytes, NodeError, utf8ToBytes} from "@xchain/utils";
+import {bigIntToFixedBytes, bytesToBigInt, concatBytes, NodeError, SerialQueue, utf8ToBytes} from "@xchain/utils";
+import type {DappStore} from "./deps.ts";
 import type {DappDbOptions} from "./options.ts";
 
 /** Each reason a `db_*` write or read is refused. */
@@ -32,14 +33,23 @@ export class DappDbError extends NodeError<DappDbErrorType> {}
 
 /** The stored total's key; entries start with `ENTRY`, so neither can be read as the other. */
 const TOTAL_KEY = Uint8Array.of(0x00);
+/** The total is stored in 8 bytes, big-endian. */
+const TOTAL_BYTES = 8;
 const ENTRY = 0x01;
 const NAME_LENGTH_BYTES = 4;
-const utf8 = new TextDecoder("utf-8", {fatal: true});
+/** Strict UTF-8 that keeps a leading byte order mark: a stored "\ufeff…" reads back as written. */
+const utf8 = new TextDecoder("utf-8", {fatal: true, ignoreBOM: true});
+
+/** What the store works over. */
+export interface DappDbModules {
+  /** The node's database; entries and the total live under `Bucket.dappDb`. */
+  store: KeyValueStore;
+}
 
 /** The store over the node's database. */
-export class DappDb {
+export class DappDb implements DappStore {
   /** Writes one at a time: each reads the entry it replaces and the total before it writes. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly writes = new SerialQueue();
 
   private constructor(
     private readonly opts: DappDbOptions,
@@ -51,10 +61,10 @@ export class DappDb {
    * Opens the store on `store`: its total as stored, or counted from the entries when no total is
    * stored yet (an empty store counts 0) or the stored one is not 8 bytes.
    */
-  static async open(opts: DappDbOptions, modules: {store: KeyValueStore}): Promise<DappDb> {
+  static async open(opts: DappDbOptions, modules: DappDbModules): Promise<DappDb> {
     const {store} = modules;
     const stored = await store.get(Bucket.dappDb, TOTAL_KEY);
-    const total = stored?.length === 8 ? Number(readU64(stored)) : await countEntries(store);
+    const total = stored?.length === TOTAL_BYTES ? Number(bytesToBigInt(stored)) : await countEntries(store);
     return new DappDb(opts, store, total);
   }
 
@@ -101,14 +111,13 @@ export class DappDb {
         `limit exceeded: the value is ${value.length} bytes, more than rpc.db.maxValueBytes (${this.opts.maxValueBytes})`,
       );
     }
-    const write = this.queue.then(() => this.write(entry, value));
-    this.queue = write.catch(() => {});
-    await write;
+    await this.writes.run(() => this.write(entry, value));
   }
 
   private async write(entry: {key: Uint8Array; nameBytes: number}, value: Uint8Array): Promise<void> {
     const previous = await this.store.get(Bucket.dappDb, entry.key);
-    const next = this.total - (previous === undefined ? 0 : entry.nameBytes + previous.length) + entry.nameBytes + value.length;
+    const next =
+      this.total - (previous === undefined ? 0 : entry.nameBytes + previous.length) + entry.nameBytes + value.length;
     if (next > this.opts.maxTotalBytes && next > this.total) {
       throw new DappDbError(
         {code: DappDbErrorCode.FULL, total: this.total, limit: this.opts.maxTotalBytes},
@@ -117,7 +126,9 @@ export class DappDb {
       );
     }
     await this.store.write(
-      new WriteBatch().put(Bucket.dappDb, entry.key, value).put(Bucket.dappDb, TOTAL_KEY, u64(next)),
+      new WriteBatch()
+        .put(Bucket.dappDb, entry.key, value)
+        .put(Bucket.dappDb, TOTAL_KEY, bigIntToFixedBytes(BigInt(next), TOTAL_BYTES)),
     );
     this.total = next;
   }
@@ -143,14 +154,4 @@ async function countEntries(store: KeyValueStore): Promise<number> {
     total += key.length - 1 - NAME_LENGTH_BYTES + value.length;
   }
   return total;
-}
-
-function u64(value: number): Uint8Array {
-  const bytes = new Uint8Array(8);
-  new DataView(bytes.buffer).setBigUint64(0, BigInt(value));
-  return bytes;
-}
-
-function readU64(bytes: Uint8Array): bigint {
-  return new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0);
 }

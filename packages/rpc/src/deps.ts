@@ -18,7 +18,6 @@ import type {PeerScoringInfo, ReputationSummary} from "@xchain/p2p";
 import type {Transaction, TransactionValues} from "@xchain/primitives";
 import type {TxPoolApi} from "@xchain/txpool";
 import type {IpAddressOrRange, Logger} from "@xchain/utils";
-import type {DappDb} from "./dappDb.ts";
 
 /** The chain's reads plus its `newHead` events (`Chain` satisfies it). */
 export type RpcChain = ChainReader & {readonly events: Pick<EventEmitter<ChainEvents>, "on" | "off">};
@@ -246,6 +245,19 @@ export interface ForkControls {
   setRpcUrl(url: string): Promise<void>;
 }
 
+/**
+ * The `db_*` methods' key-value store (docs/rpc.md §4.7): values by database name and key, bounded by
+ * `rpc.db`. `DappDb` implements it over the node's database.
+ */
+export interface DappStore {
+  /** The value under `database` and `key`; undefined when none is stored. */
+  get(database: string, key: string): Promise<Uint8Array | undefined>;
+  /** `get` decoded as UTF-8; bytes that are not UTF-8 throw `DappDbError` NOT_TEXT. */
+  getText(database: string, key: string): Promise<string | undefined>;
+  /** Stores `value`, replacing what was there; a key, value or total past its bound throws `DappDbError`. */
+  put(database: string, key: string, value: Uint8Array): Promise<void>;
+}
+
 /** What `RpcServer.start` is given. */
 export interface RpcDeps {
   chainspec: Chainspec;
@@ -288,7 +300,7 @@ export interface RpcDeps {
   /** Fork mode only: where the native contracts' raw storage is read. Absent: every address reads the local state. */
   forkNativeStorage?: ForkNativeStorage;
   /** The `db_*` key-value store in the node's database (docs/rpc.md §4.7); absent: db_* answer -32601 "not available". */
-  dappDb?: DappDb;
+  dappDb?: DappStore;
   /** Default: discards everything. */
   logger?: Logger;
 }

@@ -1,8 +1,9 @@
 export type {CallCacheStats} from "./caches/callCache.ts";
-export {DappDb, DappDbError, DappDbErrorCode, type DappDbErrorType} from "./dappDb.ts";
+export {DappDb, DappDbError, DappDbErrorCode, type DappDbErrorType, type DappDbModules} from "./dappDb.ts";
 export type {
   AdminNodeInfo,
   AdminPeerInfo,
+  DappStore,
   DevWallet,
   ForkControls,
   ForkHistory,

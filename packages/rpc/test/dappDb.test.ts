@@ -25,6 +25,9 @@ describe("DappDb", () => {
     expect(await db.get("app", "greeting")).toEqual(utf8ToBytes("héllo"));
     expect(await db.get("app", "other")).toBeUndefined();
     expect(await db.getText("other", "greeting")).toBeUndefined();
+    // A leading byte order mark is text like any other.
+    await db.put("app", "bom", utf8ToBytes("\ufeffhi"));
+    expect(await db.getText("app", "bom")).toBe("\ufeffhi");
   });
 
   it("keeps a database name and key apart from another split of the same characters (geth ran them together)", async () => {

@@ -4,7 +4,7 @@
  * stores and answers, as geth 1.x did, within the bounds of `rpc.db`.
  */
 import {toData, utf8ToBytes} from "@xchain/utils";
-import type {DappDb} from "../dappDb.ts";
+import type {DappStore} from "../deps.ts";
 import {MethodUnavailableError} from "../jsonrpc/errors.ts";
 import {STRING_SCHEMA} from "../jsonrpc/jsonSchema.ts";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
@@ -34,7 +34,7 @@ export const name: Codec<string> = withSchema({...STRING_SCHEMA, minLength: 1}, 
 });
 
 /** The store, or -32601 "not available" on a node built without one. */
-function requireDappDb(dappDb: DappDb | undefined): DappDb {
+function requireDappDb(dappDb: DappStore | undefined): DappStore {
   if (!dappDb) throw new MethodUnavailableError("this node has no db_* store");
   return dappDb;
 }

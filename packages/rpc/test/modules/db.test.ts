@@ -74,7 +74,11 @@ describe("db_* methods", () => {
       ["app", "k", "a\ud800b"],
       "invalid argument 2 (value): not valid Unicode: the string holds a lone surrogate",
     ],
-    ["db_getHex", ["app\udc00", "k"], "invalid argument 0 (database): not valid Unicode: the string holds a lone surrogate"],
+    [
+      "db_getHex",
+      ["app\udc00", "k"],
+      "invalid argument 0 (database): not valid Unicode: the string holds a lone surrogate",
+    ],
     ["db_putString", ["app", "k", "v", "extra"], "too many arguments, want at most 3"],
     ["db_getString", ["app"], "missing value for required argument 1 (key)"],
   ])("%s(%j) is -32602: %s", async (method, params, message) => {
@@ -118,7 +122,10 @@ describe("db_* methods", () => {
   it("answer -32601 not available on a node built without the store", async () => {
     options = serve(undefined);
     expect(await call("db_getString", ["app", "k"])).toEqual({
-      error: {code: -32601, message: "the method db_getString does not exist/is not available: this node has no db_* store"},
+      error: {
+        code: -32601,
+        message: "the method db_getString does not exist/is not available: this node has no db_* store",
+      },
     });
   });
 });
