@@ -56,7 +56,7 @@ export class ForkSource {
       const source = new ForkSource(opts, client, cache, record, scope, header, logger);
       await source.checkProofs();
       record.lastForkHash = source.header.hash;
-      await cache.putUpstream(client.displayUrl, record);
+      cache.putUpstream(client.displayUrl, record);
       logger.info(
         {
           url: client.displayUrl,
@@ -122,7 +122,7 @@ export class ForkSource {
       if (!equalBytes(keccak256(code), codeHash)) {
         throw this.invalid(key, `the code's hash is ${toData(keccak256(code))}, the account's ${toData(codeHash)}`);
       }
-      await this.scope.putCode(codeHash, code);
+      this.scope.putCode(codeHash, code);
       return code;
     });
   }
@@ -138,11 +138,18 @@ export class ForkSource {
         if (!this.verifies)
           return storageWord(await this.read("eth_getStorageAt", [toData(address), toData(slot)], key), "the value");
         const answer = await this.read("eth_getProof", [toData(address), [toData(slot)]], key);
-        const account = await verifiedAccount(this.header.stateRoot, address, answer);
-        await this.scope.putAccount(address, account, true);
+        // The account is most often read (and proven) before its slots: its proof is then not walked again.
+        const known = await this.scope.account(address);
+        const account = await verifiedAccount(
+          this.header.stateRoot,
+          address,
+          answer,
+          known?.verified ? known.value : undefined,
+        );
+        if (account !== known?.value) this.scope.putAccount(address, account, true);
         return verifiedSlot(account.storageRoot as Uint8Array, slot, answer);
       });
-      await this.scope.putStorage(address, slot, value, this.verifies);
+      this.scope.putStorage(address, slot, value, this.verifies);
       return value;
     });
   }
@@ -172,7 +179,7 @@ export class ForkSource {
         throw isMethodMissing(e) ? this.methodUnavailable(RAW_STORAGE_METHOD, name, e as ForkError) : e;
       }
       const value = this.guardSync(name, () => storedBytes(answer, "the stored bytes"));
-      await this.scope.putStorageBytes(address, key, value);
+      this.scope.putStorageBytes(address, key, value);
       return value;
     });
   }
@@ -196,7 +203,7 @@ export class ForkSource {
         if (block === null) throw new AnswerError("the upstream has no such block");
         return forkHeader(block).hash;
       });
-      await this.scope.putBlockHash(number, hash);
+      this.scope.putBlockHash(number, hash);
       return hash;
     });
   }
@@ -225,7 +232,7 @@ export class ForkSource {
       } catch (e) {
         throw relayed(e, method);
       }
-      if (cacheKey && request.keeps(result)) await this.scope.putAnswer(cacheKey, result);
+      if (cacheKey && request.keeps(result)) this.scope.putAnswer(cacheKey, result);
       return result;
     });
   }
@@ -240,7 +247,7 @@ export class ForkSource {
     const account = await this.guard(key, async () =>
       verifiedAccount(this.header.stateRoot, address, await this.read("eth_getProof", [toData(address), []], key)),
     );
-    await this.scope.putAccount(address, account, true);
+    this.scope.putAccount(address, account, true);
     return account;
   }
 
@@ -261,8 +268,8 @@ export class ForkSource {
       };
       return [account, bytes] as const;
     });
-    if (bytes.length > 0) await this.scope.putCode(account.codeHash, bytes);
-    await this.scope.putAccount(address, account, false);
+    if (bytes.length > 0) this.scope.putCode(account.codeHash, bytes);
+    this.scope.putAccount(address, account, false);
     return account;
   }
 
@@ -311,7 +318,7 @@ export class ForkSource {
           {url: this.client.displayUrl, refused: e.type.rpcMessage},
           "the fork's upstream refuses EIP-1898 block objects: reads are pinned by the fork block's number",
         );
-        await this.cache.putUpstream(this.client.displayUrl, this.record);
+        this.cache.putUpstream(this.client.displayUrl, this.record);
         return result;
       }
     }
@@ -481,8 +488,8 @@ async function resolveForkBlock(
       `upstream ${client.displayUrl}: asked for ${name}, it answered block ${toData(header.hash)}`,
     );
   }
-  await cache.scope(chainId, header.hash).putHeader(header.json);
-  await cache.putForkHashAt(chainId, header.number, header.hash);
+  cache.scope(chainId, header.hash).putHeader(header.json);
+  cache.putForkHashAt(chainId, header.number, header.hash);
   return header;
 }
 

@@ -23,11 +23,17 @@ export interface ForkAccount {
 /** A proof that does not prove what the answer says. */
 export class ProofMismatch extends Error {}
 
-/** The account of an `eth_getProof` answer, once its proof verifies against `stateRoot`. */
+/**
+ * The account of an `eth_getProof` answer, once its proof verifies against `stateRoot`. `proven` is the
+ * account as a proof against the same root already proved it, if one did: an answer reporting exactly that
+ * account is not walked again (its slots' proofs are checked against that proven storage root all the same);
+ * one reporting anything else is checked in full.
+ */
 export async function verifiedAccount(
   stateRoot: Uint8Array,
   address: Uint8Array,
   answer: unknown,
+  proven?: ForkAccount,
 ): Promise<ForkAccount> {
   const proof = answerField(answer, "accountProof");
   const reported: ForkAccount = {
@@ -36,20 +42,33 @@ export async function verifiedAccount(
     codeHash: data(answerField(answer, "codeHash"), "the proof's codeHash", 32),
     storageRoot: data(answerField(answer, "storageHash"), "the proof's storageHash", 32),
   };
+  if (proven?.storageRoot !== undefined && differingField(proven, reported) === undefined) return proven;
   const leaf = await provenValue(stateRoot, keccak256(address), proofNodes(proof, "accountProof"), "the account");
-  const proven: ForkAccount =
+  const account: ForkAccount =
     leaf === null
       ? {nonce: 0n, balance: 0n, codeHash: EMPTY_CODE_HASH, storageRoot: EMPTY_TRIE_ROOT}
       : decodeAccount(leaf);
-  for (const field of ["nonce", "balance", "codeHash", "storageRoot"] as const) {
-    const a = proven[field];
-    const b = reported[field];
-    const same = typeof a === "bigint" ? a === b : equalBytes(a as Uint8Array, b as Uint8Array);
-    if (!same) {
-      throw new ProofMismatch(`the answer's ${field} is ${show(b)} but the proof proves ${show(a)}`);
-    }
+  const field = differingField(account, reported);
+  if (field !== undefined) {
+    throw new ProofMismatch(
+      `the answer's ${field} is ${show(reported[field])} but the proof proves ${show(account[field])}`,
+    );
   }
-  return proven;
+  return account;
+}
+
+/** The first field in which `a` and `b` differ, if any. */
+function differingField(a: ForkAccount, b: ForkAccount): keyof ForkAccount | undefined {
+  for (const field of ["nonce", "balance", "codeHash", "storageRoot"] as const) {
+    const x = a[field];
+    const y = b[field];
+    const same =
+      typeof x === "bigint"
+        ? x === y
+        : x !== undefined && y !== undefined && equalBytes(x as Uint8Array, y as Uint8Array);
+    if (!same) return field;
+  }
+  return undefined;
 }
 
 /** The 32-byte value of the storage proof for `slot` in an `eth_getProof` answer, once it verifies against `storageRoot`. */
