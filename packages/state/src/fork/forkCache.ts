@@ -20,7 +20,9 @@
  * written with those put after it in one batch, at most `FLUSH_DELAY_MS` later or once `FLUSH_ENTRIES` wait,
  * batches one after the other, the last on `close()`. A crash loses at most the values of the batches not
  * yet written; each batch is atomic, so the database is never left with part of one. The values read or put
- * recently are kept in memory too (`RECENT_BYTES`), so a value read again costs no database read.
+ * recently are kept in memory too (`RECENT_BYTES`), so a value read again costs no database read; and a
+ * fork the database held nothing of when it was first opened (`ForkScope.probe`: a first run at a fork
+ * block) reads no missing value from it, as long as no value put since has left the memory.
  */
 import {RLP} from "@ethereumjs/rlp";
 import {Bucket, type KeyValueStore, LevelStore, numberKey, WriteBatch} from "@xchain/db";
@@ -87,7 +89,15 @@ export class ForkCache {
   private readonly recent = new LRUCache<string, Uint8Array>({
     maxSize: RECENT_BYTES,
     sizeCalculation: (value, key) => key.length / 2 + value.length + RECENT_ENTRY_BYTES,
+    dispose: (_value, _key, reason) => {
+      if (reason === "evict") this.emptyPrefixes = [];
+    },
   });
+  /**
+   * Key prefixes (hex) of forks the database held nothing of when probed: a key under one that is not in
+   * memory is not in the database either, until a value leaves the memory (then this is emptied).
+   */
+  private emptyPrefixes: string[] = [];
 
   private constructor(
     private readonly store: KeyValueStore,
@@ -165,10 +175,19 @@ export class ForkCache {
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     const hex = bytesToHex(key);
     const known = this.pending.get(hex)?.[1] ?? this.writing.get(hex)?.[1] ?? this.recent.get(hex);
-    if (known !== undefined) return known;
+    if (known !== undefined || this.emptyPrefixes.some((prefix) => hex.startsWith(prefix))) return known;
     const stored = await this.store.get(Bucket.forkCache, key);
     if (stored !== undefined) this.recent.set(hex, stored);
     return stored;
+  }
+
+  /** @internal Notes whether the database holds any key under `prefix` (see `get`). */
+  async probe(prefix: Uint8Array): Promise<void> {
+    const hex = bytesToHex(prefix);
+    for await (const [key] of this.store.entries(Bucket.forkCache, {gte: prefix, limit: 1})) {
+      if (bytesToHex(key).startsWith(hex)) return;
+    }
+    this.emptyPrefixes.push(hex);
   }
 
   /** @internal Puts `value` under `key`: readable at once, written with the next batch. */
@@ -176,6 +195,7 @@ export class ForkCache {
     const hex = bytesToHex(key);
     this.pending.set(hex, [key, value]);
     this.recent.set(hex, value);
+    if (!this.recent.has(hex)) this.emptyPrefixes = []; // too large to keep: it will be read from the database
     if (this.pending.size >= FLUSH_ENTRIES) void this.flush();
     else this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS).unref();
   }
@@ -202,6 +222,14 @@ export class ForkScope {
     private readonly cache: ForkCache,
     private readonly prefix: Uint8Array,
   ) {}
+
+  /**
+   * Notes whether the database holds anything of this fork yet; if not (a first run at this fork block),
+   * values missing from memory are not looked for in it (docs/forking.md §1.2).
+   */
+  probe(): Promise<void> {
+    return this.cache.probe(this.prefix);
+  }
 
   async header(): Promise<Record<string, unknown> | undefined> {
     const bytes = await this.cache.get(this.key(HEADER));

@@ -53,6 +53,7 @@ export class ForkSource {
       const record = known ?? (await learnUpstream(client, opts));
       const header = await resolveForkBlock(opts, client, cache, record);
       const scope = cache.scope(record.chainId, header.hash);
+      await scope.probe();
       const source = new ForkSource(opts, client, cache, record, scope, header, logger);
       await source.checkProofs();
       record.lastForkHash = source.header.hash;
