@@ -87,6 +87,34 @@ describe("fork proofs", () => {
     );
   });
 
+  it("does not walk again an account proven before, and checks in full an answer that reports another", async () => {
+    const {root, reader} = await state();
+    const good = await answer(reader, addressOf(1), [slotOf(3)]);
+    const proven = await verifiedAccount(root, addressOf(1), good);
+    // The same account reported: the proven one, its proof not walked (these nodes prove nothing).
+    const unwalked = {...good, accountProof: ["0x00"]};
+    expect(await verifiedAccount(root, addressOf(1), unwalked, proven)).toBe(proven);
+    // Anything else reported is checked against the root, whatever was proven before.
+    await expect(verifiedAccount(root, addressOf(1), {...unwalked, balance: "0x3e9"}, proven)).rejects.toThrow(
+      /does not lead from the root/,
+    );
+    await expect(verifiedAccount(root, addressOf(1), {...good, balance: "0x3e9"}, proven)).rejects.toThrow(
+      new ProofMismatch("the answer's balance is 1001 but the proof proves 1000"),
+    );
+    const otherRoot = {...good, storageHash: toData(EMPTY_TRIE_ROOT)};
+    await expect(verifiedAccount(root, addressOf(1), otherRoot, proven)).rejects.toThrow(
+      /the answer's storageRoot is .* but the proof proves/,
+    );
+    // An account read without a proof (no storage root) is no proven account.
+    const unproven = {...proven, storageRoot: undefined};
+    await expect(verifiedAccount(root, addressOf(1), unwalked, unproven)).rejects.toThrow(ProofMismatch);
+    // The slot is still checked against the proven storage root.
+    const entry = good.storageProof[0] as {key: string; value: string; proof: string[]};
+    const tampered = {...unwalked, storageProof: [{...entry, value: "0x8"}]};
+    const account = await verifiedAccount(root, addressOf(1), tampered, proven);
+    await expect(verifiedSlot(account.storageRoot as Uint8Array, slotOf(3), tampered)).rejects.toThrow(ProofMismatch);
+  });
+
   it("names a malformed answer", async () => {
     const {root, reader} = await state();
     const good = await answer(reader, addressOf(1));
