@@ -3,13 +3,14 @@
  * state root with @ethereumjs/mpt's verifier: the account proof along keccak256(address) must lead from
  * `stateRoot` to the RLP `[nonce, balance, storageRoot, codeHash]` the answer reports (or prove the account
  * absent, with the empty account reported), and each storage proof along keccak256(slot) must lead from that
- * storage root to the reported value. Anything else is a `ProofMismatch`: the value is refused.
+ * storage root to the reported value. Anything else is a `ProofMismatch`: the value is refused. The walk is
+ * provenTries.ts's (@ethereumjs/mpt's, with the nodes of earlier proofs of the same root kept).
  */
-import {verifyMerkleProof} from "@ethereumjs/mpt";
 import {RLP} from "@ethereumjs/rlp";
 import {bytesToBigInt, equalBytes, keccak256, toData} from "@xchain/utils";
 import {EMPTY_CODE_HASH, EMPTY_TRIE_ROOT} from "../trie.ts";
 import {AnswerError, data, quantity, storageWord} from "./answers.ts";
+import {provenByProof} from "./provenTries.ts";
 
 /** An account as the fork reads it. */
 export interface ForkAccount {
@@ -96,7 +97,7 @@ async function provenValue(
   // The empty trie has no node to prove anything with: xchain and geth answer `[]` (the verifier refuses it).
   if (proof.length === 0 && equalBytes(root, EMPTY_TRIE_ROOT)) return null;
   try {
-    return await verifyMerkleProof(key, proof, {root});
+    return await provenByProof(root, key, proof);
   } catch {
     throw new ProofMismatch(`the proof of ${what} does not lead from the root ${toData(root)}`);
   }
