@@ -63,3 +63,12 @@ export type ForkErrorType =
 
 /** Reading the fork's upstream (or its cache) failed; the message names the upstream and the key. */
 export class ForkError extends NodeError<ForkErrorType> {}
+
+/** FORK_OFFLINE_MISS: the cache lacks `key`, which an offline fork cannot fetch (docs/forking.md §1.2). */
+export function offlineMiss(key: string, chainId: bigint | undefined, forkBlock: string): ForkError {
+  const chain = chainId === undefined ? "(unknown)" : chainId.toString();
+  return new ForkError(
+    {code: ForkErrorCode.OFFLINE_MISS, key, chainId: chain, forkBlock},
+    `fork.offline: the cache holds no ${key} (chain ${chain}, fork block ${forkBlock}); run once online to fetch it`,
+  );
+}

@@ -10,13 +10,21 @@ import type {ForkSourceOptions} from "../options.ts";
 import {EMPTY_CODE_HASH} from "../trie.ts";
 import {AnswerError, data, type ForkHeader, forkHeader, quantity, storageWord, storedBytes} from "./answers.ts";
 import {dialectOf, isMethodMissing, type UpstreamDialect} from "./dialect.ts";
-import {ForkError, ForkErrorCode} from "./errors.ts";
+import {ForkError, ForkErrorCode, offlineMiss} from "./errors.ts";
+import {
+  blockName,
+  type FirstContact,
+  firstContact,
+  PROBE_KEY,
+  resultOf,
+  type Settled,
+  ZERO_ADDRESS,
+} from "./firstContact.ts";
 import {ForkCache, type ForkScope, type UpstreamRecord} from "./forkCache.ts";
 import {forwardedRequest, upstreamMethod} from "./forwarding.ts";
 import {type ForkAccount, ProofMismatch, verifiedAccount, verifiedSlot} from "./proofs.ts";
 import {UpstreamClient} from "./upstreamClient.ts";
 
-const ZERO_ADDRESS = new Uint8Array(20);
 /** rskj's raw storage read (docs/protocol/json-rpc.md §2), disabled on rskj by default. */
 const RAW_STORAGE_METHOD = "rsk_getStorageBytesAt";
 
@@ -50,12 +58,14 @@ export class ForkSource {
     const cache = await ForkCache.open(opts.cacheDir, {logger});
     try {
       const known = await cache.upstream(client.displayUrl);
-      const record = known ?? (await learnUpstream(client, opts));
-      const header = await resolveForkBlock(opts, client, cache, record);
+      if (!known && opts.offline) throw offlineMiss("the upstream's chain id", undefined, "(unknown)");
+      const early = known ? undefined : firstContact(client, opts);
+      const record = known ?? (await (early as FirstContact).record);
+      const header = await resolveForkBlock(opts, client, cache, record, early);
       const scope = cache.scope(record.chainId, header.hash);
       await scope.probe();
       const source = new ForkSource(opts, client, cache, record, scope, header, logger);
-      await source.checkProofs();
+      await source.checkProofs(early?.probe);
       record.lastForkHash = source.header.hash;
       cache.putUpstream(client.displayUrl, record);
       logger.info(
@@ -275,9 +285,9 @@ export class ForkSource {
   }
 
   /** On open: asks an upstream not yet asked whether it serves eth_getProof; refuses `verify = "on"` without. */
-  private async checkProofs(): Promise<void> {
+  private async checkProofs(early: Promise<Settled> | undefined): Promise<void> {
     if (this.opts.verify !== "off" && this.record.proofs === undefined && !this.opts.offline) {
-      this.record.proofs = this.dialect !== "rskj" && (await this.servesProofs());
+      this.record.proofs = this.dialect !== "rskj" && (await this.servesProofs(early));
       if (!this.record.proofs) {
         this.logger.warn(
           {url: this.client.displayUrl},
@@ -288,9 +298,12 @@ export class ForkSource {
     if (this.opts.verify === "on" && !this.record.proofs) throw this.noProofs();
   }
 
-  private async servesProofs(): Promise<boolean> {
+  /** Whether the probe (the one asked early, or one asked now) was answered; another error than a missing method is asked again. */
+  private async servesProofs(early: Promise<Settled> | undefined): Promise<boolean> {
+    const answer = await early;
+    if (answer !== undefined && ("result" in answer || isMethodMissing(answer.error))) return "result" in answer;
     try {
-      await this.read("eth_getProof", [toData(ZERO_ADDRESS), []], "the eth_getProof probe");
+      await this.read("eth_getProof", [toData(ZERO_ADDRESS), []], PROBE_KEY);
       return true;
     } catch (e) {
       if (isMethodMissing(e)) return false;
@@ -400,39 +413,13 @@ export class ForkSource {
   }
 }
 
-/** The chain id and client version of an upstream the cache does not know. */
-async function learnUpstream(client: UpstreamClient, opts: ForkSourceOptions): Promise<UpstreamRecord> {
-  if (opts.offline) throw offlineMiss("the upstream's chain id", undefined, "(unknown)");
-  const key = "the upstream's chain id";
-  const [chainId, clientVersion] = await Promise.all([
-    client.call("eth_chainId", [], key),
-    client.call("web3_clientVersion", [], "the upstream's client version").catch(() => "unknown"),
-  ]);
-  let id: bigint;
-  try {
-    id = quantity(chainId, "the chain id");
-  } catch (e) {
-    const reason = (e as Error).message;
-    throw new ForkError(
-      {code: ForkErrorCode.UPSTREAM_BAD_ANSWER, url: client.displayUrl, key, reason},
-      `upstream ${client.displayUrl}: ${reason}`,
-    );
-  }
-  return {
-    chainId: id,
-    clientVersion: String(clientVersion),
-    proofs: undefined,
-    pinByNumber: false,
-    lastForkHash: undefined,
-  };
-}
-
 /** The fork block's header from the cache, or from the upstream (by hash, by number, or its head minus the safe depth). */
 async function resolveForkBlock(
   opts: ForkSourceOptions,
   client: UpstreamClient,
   cache: ForkCache,
   record: UpstreamRecord,
+  early: FirstContact | undefined,
 ): Promise<ForkHeader> {
   const {chainId} = record;
   const chosen = opts.block ?? (opts.offline ? record.lastForkHash : undefined);
@@ -441,12 +428,7 @@ async function resolveForkBlock(
     const json = await cache.scope(chainId, hash).header();
     if (json) return forkHeader(json);
   }
-  const name =
-    chosen === undefined
-      ? "the fork block"
-      : typeof chosen === "number"
-        ? `block ${chosen}`
-        : `block ${toData(chosen)}`;
+  const name = blockName(chosen);
   if (opts.offline)
     throw offlineMiss(
       name,
@@ -454,7 +436,9 @@ async function resolveForkBlock(
       chosen === undefined ? "(none)" : String(typeof chosen === "number" ? chosen : toData(chosen)),
     );
   let block: unknown;
-  if (chosen instanceof Uint8Array) {
+  if (early?.block) {
+    block = await resultOf(early.block);
+  } else if (chosen instanceof Uint8Array) {
     block = await client.call("eth_getBlockByHash", [toData(chosen), false], name);
   } else {
     const number =
@@ -508,13 +492,5 @@ function relayed(e: unknown, method: string): unknown {
       rpcData: rpcData === undefined || typeof rpcData === "string" ? rpcData : JSON.stringify(rpcData),
     },
     rpcMessage,
-  );
-}
-
-function offlineMiss(key: string, chainId: bigint | undefined, forkBlock: string): ForkError {
-  const chain = chainId === undefined ? "(unknown)" : chainId.toString();
-  return new ForkError(
-    {code: ForkErrorCode.OFFLINE_MISS, key, chainId: chain, forkBlock},
-    `fork.offline: the cache holds no ${key} (chain ${chain}, fork block ${forkBlock}); run once online to fetch it`,
   );
 }
