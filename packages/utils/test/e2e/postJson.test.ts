@@ -13,26 +13,22 @@ let server: Server;
 let url = "";
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let text = "";
-    req.on("data", (chunk: Buffer) => {
-      text += chunk.toString();
-    });
-    req.on("end", () => {
-      if (behaviour === "hang") return;
-      if (behaviour === "limited") {
-        res.writeHead(429, {"retry-after": "2"}).end("slow down");
-      } else if (behaviour === "cut") {
-        res.writeHead(200, {"content-type": "application/json", "content-length": "100"});
-        res.write('{"jsonrpc":"2.0",');
-        res.socket?.destroy();
-      } else {
-        const {id, params} = JSON.parse(text) as {id: number; params: unknown[]};
-        res
-          .writeHead(200, {"content-type": "application/json"})
-          .end(JSON.stringify({jsonrpc: "2.0", id, result: params}));
-      }
-    });
+  server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (behaviour === "hang") return;
+    if (behaviour === "limited") {
+      res.writeHead(429, {"retry-after": "2"}).end("slow down");
+    } else if (behaviour === "cut") {
+      res.writeHead(200, {"content-type": "application/json", "content-length": "100"});
+      res.write('{"jsonrpc":"2.0",');
+      res.socket?.destroy();
+    } else {
+      const {id, params} = JSON.parse(Buffer.concat(chunks).toString()) as {id: number; params: unknown[]};
+      res
+        .writeHead(200, {"content-type": "application/json"})
+        .end(JSON.stringify({jsonrpc: "2.0", id, result: params}));
+    }
   });
   server.on("connection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
