@@ -72,6 +72,7 @@ const components: Record<string, string> = {
   HeadStallWatch: "constructor",
   CallService: "constructor",
   KeystoreWallet: "open",
+  NodeForkControls: "constructor",
   RpcServer: "start",
 };
 
@@ -184,8 +185,8 @@ describe("conventions", () => {
       sources.flatMap(({ast}) => declarations(ast).filter(({node}) => ts.isClassDeclaration(node))).map((d) => d.name),
     );
     // Errors are values, not components; PrivateKeyWallet and DerivationSlots are built by the dev wallet and the
-    // keystore, from keys and a count.
-    const notComponents = /Error$|^(PrivateKeyWallet|DerivationSlots)$/;
+    // keystore, from keys and a count; a SerialQueue is a utility (one task at a time) a component owns.
+    const notComponents = /Error$|^(PrivateKeyWallet|DerivationSlots|SerialQueue)$/;
     const built = new Set(
       runnerFiles()
         .flatMap(({ast}) => constructed(ast))

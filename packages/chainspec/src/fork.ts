@@ -25,19 +25,42 @@ export interface ForkChainspecInput {
 /** The public Rootstock networks whose header encoding differs from regtest's, by chain id. */
 const UPSTREAM_ENCODING: Record<number, NetworkParams> = {[mainnet.chainId]: mainnet, [testnet.chainId]: testnet};
 
+/**
+ * The rules of a fork of block `forkBlockNumber` of the chain `upstreamChainId`. F is the only rule
+ * that moves: a re-anchor onto another fork block (anvil_reset with `forking`, docs/forking.md §8)
+ * moves it with `moveForkBlock`, so that the first block above the new anchor is the one mined at
+ * the minimum difficulty, as after a restart on that anchor.
+ */
+export class ForkChainspec extends Chainspec {
+  private readonly anchor: {number: number};
+
+  constructor({upstreamChainId, forkBlockNumber, chainId}: ForkChainspecInput) {
+    const encoding = UPSTREAM_ENCODING[upstreamChainId] ?? regtest;
+    const anchor = {number: forkBlockNumber};
+    super({
+      ...regtest,
+      name: "fork",
+      chainId: chainId ?? upstreamChainId,
+      get forkBlockNumber() {
+        return anchor.number;
+      },
+      activation: {
+        ...regtest.activation,
+        RSKIP92: encoding.activation.RSKIP92,
+        RSKIPUMM: encoding.activation.RSKIPUMM,
+        RSKIP110: -1,
+      },
+    });
+    this.anchor = anchor;
+  }
+
+  /** The fork block is `number` from now on (the chain was re-anchored there). */
+  moveForkBlock(number: number): void {
+    this.anchor.number = number;
+  }
+}
+
 /** The chainspec of a fork of block `forkBlockNumber` of the chain `upstreamChainId`. */
-export function forkChainspec({upstreamChainId, forkBlockNumber, chainId}: ForkChainspecInput): Chainspec {
-  const encoding = UPSTREAM_ENCODING[upstreamChainId] ?? regtest;
-  return new Chainspec({
-    ...regtest,
-    name: "fork",
-    chainId: chainId ?? upstreamChainId,
-    forkBlockNumber,
-    activation: {
-      ...regtest.activation,
-      RSKIP92: encoding.activation.RSKIP92,
-      RSKIPUMM: encoding.activation.RSKIPUMM,
-      RSKIP110: -1,
-    },
-  });
+export function forkChainspec(input: ForkChainspecInput): ForkChainspec {
+  return new ForkChainspec(input);
 }

@@ -1,5 +1,5 @@
 export {Chainspec, getChainspec, networkNames} from "./chainspec.ts";
-export {type ForkChainspecInput, forkChainspec} from "./fork.ts";
+export {ForkChainspec, type ForkChainspecInput, forkChainspec} from "./fork.ts";
 export {customChainspec, parseCustomGenesis} from "./genesis/custom.ts";
 export {GenesisError, GenesisErrorCode, type GenesisErrorType} from "./genesis/errors.ts";
 export {buildGenesisHeader, GENESIS_EMPTY_TRIE_ROOT} from "./genesis/header.ts";

@@ -107,4 +107,16 @@ describe("calculateDifficulty on a fork (docs/forking.md §4)", () => {
     const hard = {difficulty: 4_096_000n, timestamp: anchor.timestamp + 1};
     expect(calculateDifficulty(later, hard, fork)).toBe(4_098_000n);
   });
+
+  it("moves the minimum-difficulty block with a re-anchor (docs/forking.md §8)", () => {
+    const moved = forkChainspec({upstreamChainId: 30, forkBlockNumber: F});
+    const earlier = F - 1_000;
+    moved.moveForkBlock(earlier);
+    expect(moved.params.forkBlockNumber).toBe(earlier);
+    const first = {number: earlier + 1, timestamp: anchor.timestamp + 1, uncleCount: 0};
+    expect(calculateDifficulty(first, anchor, moved)).toBe(moved.minimumDifficulty(earlier + 1));
+    // The old F + 1 is an ordinary block now.
+    const old = {number: F + 1, timestamp: anchor.timestamp + 1, uncleCount: 0};
+    expect(calculateDifficulty(old, anchor, moved)).toBeGreaterThan(anchor.difficulty);
+  });
 });

@@ -5,7 +5,7 @@
 import type {Common} from "@ethereumjs/common";
 import type {Chainspec} from "@xchain/chainspec";
 import {closingRemascTransaction, createRemascTransaction, type Transaction} from "@xchain/primitives";
-import type {StateSource} from "@xchain/state";
+import {ForkError, type StateSource} from "@xchain/state";
 import {BlockRun} from "./blockRun.ts";
 import {CallRunner} from "./calls/callRunner.ts";
 import {ProfileCommons} from "./common.ts";
@@ -49,8 +49,18 @@ export interface BlockExecutorModules {
   state: StateSource;
 }
 
-/** One pass of block assembly: the block, or the candidate that stopped on a native contract (fork mode). */
-type AssemblyPass = {block: AssembledBlock} | {stopped: Transaction; error: NativeContractUnavailableError};
+/**
+ * Why a candidate stopped in the middle of its execution in fork mode: it reached a native contract, or it
+ * needs a value the upstream cannot give (`ForkError`: upstream down, offline cache miss, refused proof).
+ */
+type CandidateStop = NativeContractUnavailableError | ForkError;
+
+function stopsCandidate(e: unknown): e is CandidateStop {
+  return e instanceof NativeContractUnavailableError || e instanceof ForkError;
+}
+
+/** One pass of block assembly: the block, or the candidate that stopped (fork mode). */
+type AssemblyPass = {block: AssembledBlock} | {stopped: Transaction; error: CandidateStop};
 
 /**
  * Executes and assembles blocks of one network. On a forked chain (a chain view with `forkAncestry`) a
@@ -110,12 +120,13 @@ export class BlockExecutor {
   /**
    * Builds a block from `candidates` in order: invalid ones are skipped with their reason (a
    * sender's later transactions then fail their nonce check too), the REMASC transaction is appended.
-   * On a forked chain a candidate that reaches a native contract stops in the middle of its execution,
-   * leaving the block's EVM and state mid-message: assembly starts over on a fresh session without it
-   * (skipped with `NativeContractUnavailableError`), so such candidates cost one pass each.
+   * On a forked chain a candidate that reaches a native contract, or reads a value the upstream cannot give,
+   * stops in the middle of its execution, leaving the block's EVM and state mid-message: assembly starts
+   * over on a fresh session without it (skipped with that error), so such candidates cost one pass each
+   * (docs/forking.md §4.3, §6). One whose validation cannot read its sender is skipped at once.
    */
   async assembleBlock(input: AssembleBlockInput): Promise<AssembledBlock> {
-    const unavailable = new Map<Transaction, NativeContractUnavailableError>();
+    const unavailable = new Map<Transaction, CandidateStop>();
     for (;;) {
       const pass = await this.assemblePass(input, unavailable);
       if ("block" in pass) return pass.block;
@@ -125,7 +136,7 @@ export class BlockExecutor {
 
   private async assemblePass(
     input: AssembleBlockInput,
-    unavailable: ReadonlyMap<Transaction, NativeContractUnavailableError>,
+    unavailable: ReadonlyMap<Transaction, CandidateStop>,
   ): Promise<AssemblyPass> {
     const run = await this.open(input.block, input.chain, input.parentStateRoot);
     const skipped: AssembledBlock["skipped"] = [];
@@ -139,7 +150,8 @@ export class BlockExecutor {
       try {
         message = await run.validate(tx);
       } catch (e) {
-        if (!(e instanceof TransactionInvalidError)) throw e;
+        // Validation only reads: nothing to undo.
+        if (!(e instanceof TransactionInvalidError) && !stopsCandidate(e)) throw e;
         skipped.push({transaction: tx, reason: e.message, error: e});
         continue;
       }
@@ -147,7 +159,7 @@ export class BlockExecutor {
         await run.apply(tx, message);
       } catch (e) {
         // The pass's session is dropped unreleased: nothing of it is kept or reused.
-        if (e instanceof NativeContractUnavailableError) return {stopped: tx, error: e};
+        if (stopsCandidate(e)) return {stopped: tx, error: e};
         throw e;
       }
     }

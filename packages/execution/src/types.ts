@@ -5,6 +5,7 @@
  */
 import type {BatchOp} from "@xchain/db";
 import type {Log, Receipt, Transaction} from "@xchain/primitives";
+import type {ForkError} from "@xchain/state";
 import type {NativeContractUnavailableError, TransactionInvalidError} from "./errors.ts";
 
 /** The fields of the block being executed that execution reads (known before the block is sealed). */
@@ -107,11 +108,14 @@ export interface AssembledBlock {
   /** The included transactions, the REMASC transaction last. */
   transactions: Transaction[];
   result: BlockExecutionResult;
-  /** Invalid candidates, and in fork mode those that reached a native contract (docs/forking.md §6). */
+  /**
+   * Invalid candidates, and in fork mode those that reached a native contract (docs/forking.md §6) or needed
+   * a value the upstream could not give (§4.3).
+   */
   skipped: {
     transaction: Transaction;
     reason: string;
-    error: TransactionInvalidError | NativeContractUnavailableError;
+    error: TransactionInvalidError | NativeContractUnavailableError | ForkError;
   }[];
 }
 

@@ -38,7 +38,7 @@ import {
 import {SubmissionRateLimiter} from "./submit/rateLimiter.ts";
 import {sealAndImport} from "./submit/sealAndImport.ts";
 import {Submitter} from "./submit/submitter.ts";
-import {buildTemplate} from "./template/blockTemplate.ts";
+import {buildTemplate, settleLeftOut} from "./template/blockTemplate.ts";
 import {UncleFinder} from "./template/uncles.ts";
 import {WorkCache} from "./template/workCache.ts";
 import {WorkManager} from "./template/workManager.ts";
@@ -96,8 +96,10 @@ export class Miner implements MinerApi, PendingBlockSource {
     const clock = new MinerClock(this.now);
     this.clock = clock;
     const sources = {...modules, clock, uncles: new UncleFinder(chain, chainspec), options};
+    const leftOut = new RepeatedErrorLog(this.logger, "a pending transaction was left out of the block");
     this.work = new WorkManager(
-      (head) => buildTemplate(sources, head),
+      async (head) =>
+        settleLeftOut(await buildTemplate(sources, head), {log: leftOut, txpool: modules.txpool, logger: this.logger}),
       () => chain.head(),
       new WorkCache(options.workCacheSize),
     );

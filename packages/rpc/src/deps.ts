@@ -211,6 +211,40 @@ export interface ForkHistory {
   forward(method: string, params: readonly unknown[]): Promise<unknown>;
 }
 
+/** A fork as `anvil_metadata`, `hardhat_metadata` and `anvil_nodeInfo` report it (docs/rpc.md §4.10). */
+export interface ForkInfo {
+  /** The upstream's URL, its user, password, query and key-like path segments redacted. */
+  url: string;
+  /** The upstream's chain id (the fork may sign with another: `fork.chainId`). */
+  upstreamChainId: bigint;
+  /** The fork block F. */
+  blockNumber: number;
+  /** The fork block's hash as the upstream names it (H). */
+  blockHash: Uint8Array;
+  /** The upstream client's first retry delay in milliseconds (anvil's `forkRetryBackoff`). */
+  retryBackoffMs: number;
+}
+
+/** What `anvil_reset` with `forking` asks for: another upstream, another fork block, or both. */
+export interface ReforkRequest {
+  /** The upstream's URL; absent: the current one. */
+  jsonRpcUrl?: string;
+  /** The fork block; absent: the upstream's head minus the safe depth, as at start. */
+  blockNumber?: number;
+}
+
+/**
+ * The controls of a forked node (docs/forking.md §8): re-fork at another block or upstream, change the
+ * upstream, and describe the fork. Absent on a node that is not a fork.
+ */
+export interface ForkControls {
+  info(): ForkInfo;
+  /** `anvil_reset` with `forking`: the chain re-anchored on the new fork block, the local blocks gone. */
+  reset(request: ReforkRequest): Promise<void>;
+  /** `anvil_setRpcUrl`: the same fork read from another upstream (same chain id, serving the fork block). */
+  setRpcUrl(url: string): Promise<void>;
+}
+
 /** What `RpcServer.start` is given. */
 export interface RpcDeps {
   chainspec: Chainspec;
@@ -248,6 +282,8 @@ export interface RpcDeps {
   logging?: LoggingSwitch;
   /** A forked node's upstream history (docs/forking.md §5); absent on every other node: nothing is forwarded. */
   forkHistory?: ForkHistory;
+  /** A forked node's controls (docs/forking.md §8); absent on every other node: reset onto a fork is refused. */
+  forkControls?: ForkControls;
   /** Fork mode only: where the native contracts' raw storage is read. Absent: every address reads the local state. */
   forkNativeStorage?: ForkNativeStorage;
   /** Default: discards everything. */

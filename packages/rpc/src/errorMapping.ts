@@ -240,6 +240,7 @@ const WIRE: Record<MappedCode, Wire> = {
   FORK_UPSTREAM_ERROR_ANSWER: "server",
   FORK_UPSTREAM_METHOD_UNAVAILABLE: "server",
   FORK_BLOCK_NOT_FOUND: "server",
+  FORK_UPSTREAM_MISMATCH: "server",
   FORK_BLOCK_ABOVE_FORK: "fault",
   FORK_PROOFS_UNAVAILABLE: "server",
   FORK_PROOF_INVALID: "server",

@@ -23,6 +23,7 @@ type OptionalDeps =
   | "peerAdmin"
   | "logging"
   | "forkHistory"
+  | "forkControls"
   | "forkNativeStorage";
 
 /**

@@ -101,11 +101,11 @@ export class StateDatabase implements StateSource {
   async reader(root: Uint8Array, common: Common): Promise<StateReader> {
     // Most reads are at the head: its reader is found without hashing the root into a key.
     const last = this.lastReader;
-    if (last !== undefined && equalBytes(last.root, root)) return last;
+    if (last !== undefined && equalBytes(last.root, root) && this.onCurrentBase(last)) return last;
     const key = bytesToHex(root);
     // A reader only takes the trie's hashing from `common`, the same in every Common of a node.
     const cached = this.readers.get(key);
-    if (cached) {
+    if (cached && this.onCurrentBase(cached)) {
       this.lastReader = cached;
       return cached;
     }
@@ -129,6 +129,14 @@ export class StateDatabase implements StateSource {
     // Map order is insertion order: the first key is the least recently created reader.
     if (this.readers.size > MAX_CACHED_READERS) this.readers.delete(this.readers.keys().next().value as string);
     return reader;
+  }
+
+  /**
+   * Whether a cached reader may still be used: a forked one only over the base the holder answers now
+   * (a re-fork replaces the base, even at the same fork block: the old one's source is closed).
+   */
+  private onCurrentBase(reader: StateReader): boolean {
+    return !(reader instanceof ForkStateReader) || reader.base === this.baseHolder?.current();
   }
 
   private async trieReader(root: Uint8Array, db: ReadOnlyTrieDB, common: Common): Promise<TrieStateReader> {

@@ -48,6 +48,7 @@ export {
 } from "./ip.ts";
 export {
   answersById,
+  FIRST_BACKOFF_MS,
   type HttpAnswer,
   isLimitError,
   paceRequests,

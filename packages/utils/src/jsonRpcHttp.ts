@@ -27,7 +27,8 @@ export interface HttpAnswer {
   parsed: unknown;
 }
 
-const FIRST_BACKOFF_MS = 250;
+/** The delay before the first retry (doubling up to `MAX_BACKOFF_MS`). */
+export const FIRST_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 8_000;
 const MAX_RETRY_AFTER_MS = 60_000;
 /** How much of an unexpected body an error message quotes. */

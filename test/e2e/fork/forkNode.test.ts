@@ -9,7 +9,8 @@ import {compileSolidity} from "@xchain/test-utils";
 import {bytesToPrefixedHex, keccak256, toQuantity} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {NO_INTERVAL_BLOCKS} from "../support/devClients.ts";
-import {JsonRpcFault, rpc, waitForReceipt} from "../support/jsonRpc.ts";
+import {failure, forkFlags, send} from "../support/forkHelpers.ts";
+import {rpc} from "../support/jsonRpc.ts";
 import {UpstreamProxy} from "../support/upstreamProxy.ts";
 import {type RunningNode, refusedStart, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
 
@@ -53,28 +54,6 @@ let deployTx: string;
 let F: number;
 let H: string;
 let upstreamHead: number;
-
-async function send(url: string, tx: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const hash = await rpc<string>(url, "eth_sendTransaction", [{gasPrice: "0x0", ...tx}]);
-  const receipt = await waitForReceipt(url, hash);
-  expect(receipt.status).toBe("0x1");
-  return receipt;
-}
-
-/** The message of the JSON-RPC error `request` answers. */
-async function failure(request: Promise<unknown>): Promise<JsonRpcFault> {
-  const error = await request.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(JsonRpcFault);
-  return error as JsonRpcFault;
-}
-
-/** Fork flags; two retries of a failed upstream call (0.75 s), within the RPC's 5 s budget of a request. */
-function forkFlags(url: string, ...more: string[]): string[] {
-  return ["--fork.url", url, "--fork.retries", "2", ...NO_INTERVAL_BLOCKS, ...more];
-}
 
 beforeAll(async () => {
   upstream = await startNode(NO_INTERVAL_BLOCKS);

@@ -327,4 +327,63 @@ describe("ForkSource against an xchain upstream", () => {
       ForkErrorCode.OFFLINE_MISS,
     );
   });
+
+  it("repoints to another upstream of the fork: a read in flight finishes on the previous one, later reads go to the new", async () => {
+    const [first, firstUrl] = await proxy();
+    const source = await open(firstUrl, cacheDir());
+    let release = () => {};
+    first.stall = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const inFlight = source.account(address(RICH));
+    const [second, secondUrl] = await proxy();
+    await source.repoint(secondUrl);
+    expect(source.url).toBe(secondUrl);
+    release();
+    expect((await inFlight).balance).toBe(10n ** 18n);
+    first.reset();
+    second.reset();
+    expect((await source.account(address(RECIPIENT))).balance).toBe((await expected()).recipient);
+    expect([first.requests, second.requests > 0]).toEqual([0, true]);
+    // Another chain, or an upstream without the fork block: refused, the source unchanged.
+    const [, otherChain] = await proxy();
+    proxies.at(-1)!.tamper = (call, result) => (call.method === "eth_chainId" ? "0x1f" : result);
+    const chain = await failure(source.repoint(otherChain));
+    expect(chain.type.code).toBe(ForkErrorCode.UPSTREAM_MISMATCH);
+    expect(chain.message).toBe(
+      `upstream ${otherChain} is chain id 31, this fork's upstream chain id 33: a fork keeps its chain (start another node to fork that one)`,
+    );
+    const [, noBlock] = await proxy();
+    proxies.at(-1)!.tamper = (call, result) => (call.method === "eth_getBlockByHash" ? null : result);
+    const missing = await failure(source.repoint(noBlock));
+    expect(missing.type.code).toBe(ForkErrorCode.FORK_BLOCK_NOT_FOUND);
+    expect(missing.message).toContain(`has no block ${fork.hash}, the fork block ${fork.number}`);
+    expect(source.url).toBe(secondUrl);
+  });
+
+  it("re-forks at another block on the same cache; the retired source answers what was cached and refuses the rest", async () => {
+    const [counter, url] = await proxy();
+    // Unverified: the upstream's dev edits changed the state after the block below the fork block (§1.4).
+    const source = await open(url, cacheDir(), {verify: "off"});
+    const rich = await source.account(address(RICH));
+    const earlier = await source.refork({block: fork.number - 1});
+    sources.push(earlier);
+    expect(earlier.header.number).toBe(fork.number - 1);
+    const before = await rpc<string>(node.httpUrl, "eth_getBalance", [RICH, toQuantity(fork.number - 1)]);
+    expect((await earlier.account(address(RICH))).balance).toBe(BigInt(before));
+    await source.retire();
+    counter.reset();
+    expect(await source.account(address(RICH))).toEqual(rich);
+    const closed = await failure(source.account(address(RECIPIENT)));
+    expect(closed.message).toBe(
+      `upstream ${url}: reading account ${RECIPIENT}: the fork of block ${fork.number} was closed (reset to another block, or the node stopping)`,
+    );
+    expect(counter.requests).toBe(0);
+    // The cache stays open for the new source; another chain is refused.
+    expect((await earlier.account(address(RECIPIENT))).balance).toBeGreaterThanOrEqual(0n);
+    const [, otherChain] = await proxy();
+    proxies.at(-1)!.tamper = (call, result) => (call.method === "eth_chainId" ? "0x1f" : result);
+    expect((await failure(earlier.refork({url: otherChain}))).type.code).toBe(ForkErrorCode.UPSTREAM_MISMATCH);
+    expect((await earlier.account(address(RICH))).balance).toBe(BigInt(before));
+  });
 });

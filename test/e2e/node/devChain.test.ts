@@ -89,7 +89,7 @@ describe.each(["anvil", "hardhat"] as const)("viem's test client, mode %s", (mod
     expect(await publicClient.getBlockNumber({cacheTime: 0})).toBe(0n);
     expect(await publicClient.getBalance({address: account.address})).toBe(0n);
     await expect(test.reset({jsonRpcUrl: "http://127.0.0.1:1", blockNumber: 5n})).rejects.toThrow(
-      /no fork mode yet, so it cannot reset to a fork from http:\/\/127\.0\.0\.1:1 at block 5/,
+      /this node is not a fork \(start one with --fork.url\), so it cannot reset to a fork from http:\/\/127\.0\.0\.1:1 at block 5/,
     );
   });
 

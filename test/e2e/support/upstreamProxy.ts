@@ -23,6 +23,8 @@ export class UpstreamProxy {
   refuseBlockObjects = false;
   /** Methods answered -32601 (method not found), as rskj answers eth_getProof. */
   missingMethods: string[] = [];
+  /** While set, every call waits for it before it is forwarded (a slow upstream, a read held in flight). */
+  stall: Promise<void> | undefined;
   /** Rewrites the result of each answered call. */
   tamper: ((call: ProxiedCall, result: unknown) => unknown) | undefined;
   private server: Server | undefined;
@@ -93,6 +95,7 @@ export class UpstreamProxy {
   private async answer(item: {id: unknown; method: string; params?: unknown[]}): Promise<unknown> {
     const call = {method: item.method, params: item.params ?? []};
     this.calls.push(call);
+    await this.stall;
     if (this.missingMethods.includes(call.method)) {
       return {
         jsonrpc: "2.0",

@@ -24,6 +24,12 @@ export class AncestorView {
     readonly parent: BlockHeader,
     /** The current head's hash: canonical by definition, so a block extending the head needs no index read. */
     private readonly headHash: Uint8Array,
+    /**
+     * On a forked chain, the fork anchor's hash: stored like a genesis but without a body, it is in the
+     * uncle family with no uncles (its own are upstream blocks, never a local one), so that a sibling of
+     * block F+1 (orphaned by evm_revert) can be an uncle, as a sibling of block 1 is on a chain from a genesis.
+     */
+    private readonly anchorHash?: Uint8Array,
   ) {
     this.byNumber.set(parent.number, parent);
     this.lowest = parent;
@@ -59,6 +65,10 @@ export class AncestorView {
     const family: FamilyAncestor[] = [];
     for (let n = this.parent.number; n > this.parent.number - generations && n >= 0; n--) {
       const header = await this.headerAt(n);
+      if (header && this.anchorHash && equalBytes(header.hash(), this.anchorHash)) {
+        family.push({header, uncleHashes: []});
+        break;
+      }
       const uncles = header && (await this.store.blocks.getUncles(header.hash()));
       if (header && uncles) family.push({header, uncleHashes: uncles.map((u) => u.hash())});
     }

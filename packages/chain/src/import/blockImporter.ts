@@ -74,7 +74,7 @@ export class BlockImporter {
 
     let result: BlockExecutionResult;
     try {
-      const ancestors = new AncestorView(store, parent, head.hash);
+      const ancestors = new AncestorView(store, parent, head.hash, this.deps.fork?.()?.anchor.header.hash());
       await validateBlock(block, ancestors, chainspec, this.deps.nowSeconds());
       result = await executeOnParent(this.deps, block, ancestors, local);
       executionResultRule(header, result);

@@ -155,6 +155,18 @@ describe("a forked chain over a local source chain", () => {
     expect(await coinbaseAt(block.hash())).toBe(before + paying.header.paidFees);
   });
 
+  it("takes a sibling of block F+1 as an uncle: the anchor is in the uncle family, with no uncles of its own", async () => {
+    const source = await buildSource();
+    const fork = await openFork(source, await openTempStore());
+    // As after evm_revert to the anchor: block F+1 orphaned, another F+1 mined, and the next block takes the orphan.
+    const orphan = await mineOnFork(fork, [signTx(cows[1]!, {nonce: 1n, to: RECIPIENT, value: 1n, gasPrice: 1n})]);
+    await fork.chain.setHead(fork.anchor.header.hash());
+    const kept = await mineOnFork(fork, [signTx(cows[1]!, {nonce: 1n, to: RECIPIENT, value: 2n, gasPrice: 1n})]);
+    const next = await mineOnFork(fork, [], [orphan.header]);
+    expect([next.header.number, next.header.parentHash]).toEqual([F + 2, kept.hash()]);
+    expect((await fork.chain.getBlock(next.hash()))?.uncles.map((u) => u.hash())).toEqual([orphan.hash()]);
+  });
+
   it("reopens on its store at the same head and state, and keeps extending it", async () => {
     const source = await buildSource();
     const store = await openTempStore();

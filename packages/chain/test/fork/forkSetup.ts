@@ -6,7 +6,7 @@
 import {calculateDifficulty} from "@xchain/consensus";
 import type {KeyValueStore} from "@xchain/db";
 import {assembledHeaderValues, BlockExecutor, type ForkAncestry, maturedBlockNumber} from "@xchain/execution";
-import {Block, type Transaction} from "@xchain/primitives";
+import {Block, type BlockHeader, type Transaction} from "@xchain/primitives";
 import {defaultStateOptions, forkBaseId, readerBase, type StateBase, StateDatabase} from "@xchain/state";
 import {type ChainBuilder, sealHeader} from "@xchain/test-utils";
 import {hexToBytes} from "@xchain/utils";
@@ -134,10 +134,14 @@ export async function openFork(source: SourceChain, store: KeyValueStore, at = F
 }
 
 /**
- * Assembles a block of `transactions` on the fork's head (regtest rules: the next timestamp, the
- * difficulty of consensus), seals it and imports it (import executes it again: no local execution).
+ * Assembles a block of `transactions` (and `uncles`) on the fork's head (regtest rules: the next timestamp,
+ * the difficulty of consensus), seals it and imports it (import executes it again: no local execution).
  */
-export async function mineOnFork(fork: ForkedChain, transactions: readonly Transaction[]): Promise<Block> {
+export async function mineOnFork(
+  fork: ForkedChain,
+  transactions: readonly Transaction[],
+  uncles: readonly BlockHeader[] = [],
+): Promise<Block> {
   const parent = fork.chain.head().header;
   const number = parent.number + 1;
   const timestamp = parent.timestamp + regtest.params.durationLimitSeconds;
@@ -145,7 +149,7 @@ export async function mineOnFork(fork: ForkedChain, transactions: readonly Trans
     number,
     timestamp,
     coinbase: COINBASE,
-    difficulty: calculateDifficulty({number, timestamp, uncleCount: 0}, parent, regtest),
+    difficulty: calculateDifficulty({number, timestamp, uncleCount: uncles.length}, parent, regtest),
     gasLimit: parent.gasLimit,
     minimumGasPrice: parent.minimumGasPrice,
   };
@@ -167,14 +171,14 @@ export async function mineOnFork(fork: ForkedChain, transactions: readonly Trans
   const values = assembledHeaderValues(
     context,
     assembled.result,
-    {parentHash: parent.hash(), uncles: [], extraData: new Uint8Array(0)},
+    {parentHash: parent.hash(), uncles, extraData: new Uint8Array(0)},
     regtest,
   );
   // Fork-detection data (RSKIP-110) is not compared below block 450: no ancestor is asked for.
   const block = new Block(
     sealHeader(values, () => undefined, regtest),
     assembled.transactions,
-    [],
+    [...uncles],
   );
   const result = await fork.chain.importBlock(block.encode());
   expect(result.kind, "error" in result ? result.error.message : "").toBe(ImportResultKind.IMPORTED_BEST);

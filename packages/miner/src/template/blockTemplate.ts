@@ -6,9 +6,16 @@
 import type {ChainHead, LocalExecution} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
-import {type AssembledBlock, assembledHeaderValues, blockContextOf} from "@xchain/execution";
+import {
+  type AssembledBlock,
+  assembledHeaderValues,
+  blockContextOf,
+  NativeContractUnavailableError,
+  TransactionInvalidError,
+} from "@xchain/execution";
 import {powTarget, unsealedHashForMergedMining} from "@xchain/merged-mining";
 import {BlockHeader, type Transaction} from "@xchain/primitives";
+import {type Logger, type RepeatedErrorLog, toData} from "@xchain/utils";
 import type {MinerClock} from "../clock.ts";
 import type {BlockAssembler, MinerChain, MinerTxPool} from "../deps.ts";
 import type {MinerOptions} from "../options.ts";
@@ -33,6 +40,8 @@ export interface BlockTemplate {
   target: bigint;
   /** Its execution, which the import of the sealed block takes instead of running it again (`Chain.importBlock`). */
   execution: LocalExecution;
+  /** The pool's transactions assembly left out, with why (they stay pending). */
+  skipped: AssembledBlock["skipped"];
 }
 
 /** What building a template reads. */
@@ -56,6 +65,8 @@ export interface AssembledNextBlock {
   result: AssembledBlock["result"];
   /** The execution as the import of this block may take it. */
   execution: LocalExecution;
+  /** The pool's transactions assembly left out, with why. */
+  skipped: AssembledBlock["skipped"];
 }
 
 /**
@@ -86,7 +97,7 @@ export async function assembleNextBlock(sources: TemplateSources, head: ChainHea
   };
   // The head's effective state: a dev control's edit of it enters this block (docs/architecture.md).
   const parentStateRoot = chain.stateRootAfter(parent);
-  const {transactions, result} = await sources.assembler.assembleBlock({
+  const {transactions, result, skipped} = await sources.assembler.assembleBlock({
     block,
     candidates: sources.txpool.pendingForBlock(),
     parentStateRoot,
@@ -97,16 +108,51 @@ export async function assembleNextBlock(sources: TemplateSources, head: ChainHea
     chainspec,
   );
   const execution = {parentHash: head.hash, parentStateRoot, block: blockContextOf(header), transactions, result};
-  return {header, transactions, uncles, result, execution};
+  return {header, transactions, uncles, result, execution, skipped};
 }
 
 /** Builds the template of the block after `head`. */
 export async function buildTemplate(sources: TemplateSources, head: ChainHead): Promise<BlockTemplate> {
   const {chain, chainspec} = sources;
-  const {header, transactions, uncles, execution} = await assembleNextBlock(sources, head);
+  const {header, transactions, uncles, execution, skipped} = await assembleNextBlock(sources, head);
   const number = header.number;
   const forkDetectionActive = chainspec.isActive("RSKIP110", number);
   const ancestors = forkDetectionActive ? await forkDetectionAncestors(chain, number) : () => undefined;
   const hashForMergedMining = unsealedHashForMergedMining(header, ancestors, forkDetectionActive);
-  return {header, transactions, uncles, hashForMergedMining, target: powTarget(header.difficulty), execution};
+  const target = powTarget(header.difficulty);
+  return {header, transactions, uncles, hashForMergedMining, target, execution, skipped};
+}
+
+/** Where `settleLeftOut` reports and drops. */
+export interface LeftOutSinks {
+  /** Says once a minute per error code that a transaction was left out. */
+  log: RepeatedErrorLog;
+  txpool: Pick<MinerTxPool, "drop">;
+  logger: Logger;
+}
+
+/**
+ * Deals with each transaction assembly left out for a reason other than being invalid (fork mode). One
+ * that needed a value the upstream could not give (docs/forking.md §4.3) stays pending and is tried again
+ * in the next template. One that reached a native contract never can be executed on this fork (§6): it
+ * is dropped from the pool, with a warning naming the transaction and the contract, so that it does not
+ * wait forever.
+ */
+export function settleLeftOut(template: BlockTemplate, sinks: LeftOutSinks): BlockTemplate {
+  for (const {transaction, error} of template.skipped) {
+    if (error instanceof TransactionInvalidError) continue;
+    if (!(error instanceof NativeContractUnavailableError)) {
+      sinks.log.report(error);
+      continue;
+    }
+    const hash = transaction.hash();
+    sinks.txpool.drop(hash).then(
+      (dropped) => {
+        if (dropped)
+          sinks.logger.warn({tx: toData(hash), err: error}, `dropped transaction ${toData(hash)}: ${error.message}`);
+      },
+      (err) => sinks.logger.error({err, tx: toData(hash)}, "dropping a transaction the fork cannot execute failed"),
+    );
+  }
+  return template;
 }

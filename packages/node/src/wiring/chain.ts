@@ -40,7 +40,7 @@ export async function openChain(
     if (fork && e instanceof ChainError && e.code === ChainErrorCode.FORK_MISMATCH) {
       throw new ChainError(
         e.type,
-        `${e.message} (data directory ${opts.dataDir}): fork into another --datadir (or with --dev.ephemeral), or give the fork.url and fork.block it was started with`,
+        `${e.message} (data directory ${opts.dataDir}): fork into another --datadir (or with --dev.ephemeral), or leave fork.block out to continue the fork it holds (an anvil_reset may have moved it: docs/forking.md §8.1)`,
       );
     }
     throw startErrorOf(e, opts.dataDir);

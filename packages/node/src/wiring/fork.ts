@@ -5,7 +5,7 @@
  * anchor `Chain.openFork` stores on a first start (checked against the stored one on a restart).
  */
 import {buildUpstreamAnchor, type ForkAnchor, readForkAnchorId, upstreamAncestry} from "@xchain/chain";
-import {type Chainspec, COW_ACCOUNT_BALANCE, COW_ADDRESSES, forkChainspec} from "@xchain/chainspec";
+import {COW_ACCOUNT_BALANCE, COW_ADDRESSES, type ForkChainspec, forkChainspec} from "@xchain/chainspec";
 import type {KeyValueStore} from "@xchain/db";
 import type {ForkAncestry} from "@xchain/execution";
 import {MAX_CHAIN_ID} from "@xchain/primitives";
@@ -24,16 +24,24 @@ import type {Logger} from "../logger.ts";
 import {forkCacheDir, type NodeOptions} from "../options.ts";
 import type {Closers} from "./closers.ts";
 
-/** What fork mode opens before the state. */
+/**
+ * What fork mode opens before the state. `source`, `base` and `ancestry` are replaced together by a
+ * re-fork (anvil_reset with `forking`, forkControls.ts): whoever reads them through these parts (the
+ * holder, the rpc's history, the closer) follows.
+ */
 export interface ForkParts {
-  /** The upstream reader (closed with the node). */
+  /** The upstream reader in use (closed with the node). */
   source: ForkSource;
-  /** `forkChainspec`: regtest's rules with the upstream's chain id (or `fork.chainId`). */
-  chainspec: Chainspec;
-  /** The upstream's state at the fork block, for every `StateDatabase` of the process. */
+  /** `forkChainspec`: regtest's rules with the upstream's chain id (or `fork.chainId`); its F follows a re-fork. */
+  chainspec: ForkChainspec;
+  /** The upstream's state at the fork block: `forkSourceBase(source)`. */
+  base: StateBase;
+  /** Answers `base`, for every `StateDatabase` of the process. */
   holder: ForkBaseHolder;
   /** BLOCKHASH at and below the fork block: the upstream's. */
   ancestry: ForkAncestry;
+  /** Sources replaced by a re-fork and not yet closed (their reads in flight settling), closed with the node. */
+  retiring: Set<ForkSource>;
 }
 
 /** Opens the upstream reader at the fork block and derives the fork's rules, base and ancestry. */
@@ -62,7 +70,14 @@ export async function openForkUpstream(
     },
     {logger: logger.child({module: "fork"})},
   );
-  closers.push({name: "fork upstream", close: () => source.close()});
+  let parts: ForkParts | undefined;
+  // The source in use and those a re-fork replaced (each closes once: ForkSource.close).
+  closers.push({
+    name: "fork upstream",
+    close: async () => {
+      for (const opened of parts ? [parts.source, ...parts.retiring] : [source]) await opened.close();
+    },
+  });
   if (opts.fork.chainId === undefined && source.chainId > BigInt(MAX_CHAIN_ID)) {
     throw new NodeStartError(
       {code: NodeStartErrorCode.FORK_CHAIN_ID_UNSIGNABLE, upstreamChainId: source.chainId.toString()},
@@ -75,7 +90,16 @@ export async function openForkUpstream(
     ...(opts.fork.chainId === undefined ? {} : {chainId: opts.fork.chainId}),
   });
   const base = forkSourceBase(source);
-  return {source, chainspec, holder: {current: () => base}, ancestry: upstreamAncestry(source)};
+  const opened: ForkParts = {
+    source,
+    chainspec,
+    base,
+    holder: {current: () => opened.base},
+    ancestry: upstreamAncestry(source),
+    retiring: new Set(),
+  };
+  parts = opened;
+  return opened;
 }
 
 /**
@@ -83,10 +107,14 @@ export async function openForkUpstream(
  * regtest's genesis funds them (anvil funds its dev accounts on a fork too), keeping the nonce and
  * code the upstream gives them.
  */
-export async function forkAnchorOf(opts: NodeOptions, fork: ForkParts, state: StateDatabase): Promise<ForkAnchor> {
-  const base = fork.holder.current() as StateBase;
+export async function forkAnchorOf(
+  opts: NodeOptions,
+  fork: Pick<ForkParts, "source" | "base" | "chainspec">,
+  state: StateDatabase,
+): Promise<ForkAnchor> {
+  const {source, base, chainspec} = fork;
   const accounts = opts.wallet.enabled ? await devAccounts(base) : [];
-  return buildUpstreamAnchor({source: fork.source, base, chainspec: fork.chainspec, accounts}, state);
+  return buildUpstreamAnchor({source, base, chainspec, accounts}, state);
 }
 
 async function devAccounts(base: StateBase): Promise<[Uint8Array, InitialForkAccount][]> {

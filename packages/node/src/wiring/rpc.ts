@@ -25,6 +25,7 @@ import {STANDARD_SCRYPT} from "../wallet/keyfile.ts";
 import {KeystoreWallet} from "../wallet/keystore.ts";
 import type {Closers} from "./closers.ts";
 import type {ForkParts} from "./fork.ts";
+import {NodeForkControls} from "./forkControls.ts";
 import type {Storage} from "./storage.ts";
 
 /** Where the RPC server listens (ports as bound: a configured 0 becomes the chosen port). */
@@ -64,7 +65,7 @@ export interface RpcSources {
 /** Starts the call workers, opens the keystore and starts the RPC server. */
 export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: Closers): Promise<RpcParts> {
   const {storage, chain, executor, txpool, miner, impersonation, p2p, version, logger, logging} = sources;
-  const {chainspec, db} = storage;
+  const {chainspec, db, fork} = storage;
   // Calls and estimates on worker threads over the same database, when there are cores for them.
   const calls = new CallService(
     {
@@ -121,8 +122,18 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
       health,
       logging,
       // A fork's history at or below the fork block is the upstream's (docs/forking.md §5), and so is the
-      // storage of Rootstock's native contracts (§6).
-      ...(storage.fork ? forkDeps(storage.fork) : {}),
+      // storage of Rootstock's native contracts (§6); its controls re-fork and re-point it (§8).
+      ...(fork
+        ? {
+            ...forkDeps(fork),
+            forkControls: new NodeForkControls(opts, {
+              fork,
+              state: storage.state,
+              chainControls: () => miner.devControls().chain,
+              logger: logger.child({module: "fork"}),
+            }),
+          }
+        : {}),
     },
   );
   closers.push({name: "rpc", close: () => rpc.close()});

@@ -18,6 +18,11 @@ export enum ForkErrorCode {
   UPSTREAM_METHOD_UNAVAILABLE = "FORK_UPSTREAM_METHOD_UNAVAILABLE",
   /** The fork block is not on the upstream (unknown hash, a number past its head, or reorganized away). */
   FORK_BLOCK_NOT_FOUND = "FORK_BLOCK_NOT_FOUND",
+  /**
+   * Another upstream (anvil_reset with a `jsonRpcUrl`, anvil_setRpcUrl) is not the fork's chain: its chain id
+   * differs from the one the fork was started on (docs/forking.md §8).
+   */
+  UPSTREAM_MISMATCH = "FORK_UPSTREAM_MISMATCH",
   /** A block hash below the fork block was asked for a number above it. */
   BLOCK_ABOVE_FORK = "FORK_BLOCK_ABOVE_FORK",
   /** `verify = "on"` and the upstream serves no `eth_getProof` (rskj). */
@@ -47,6 +52,7 @@ export type ForkErrorType =
     }
   | {code: ForkErrorCode.UPSTREAM_METHOD_UNAVAILABLE; url: string; key: string; method: string; rpcMessage: string}
   | {code: ForkErrorCode.FORK_BLOCK_NOT_FOUND; url: string; block: string}
+  | {code: ForkErrorCode.UPSTREAM_MISMATCH; url: string; chainId: string; forkChainId: string}
   | {code: ForkErrorCode.BLOCK_ABOVE_FORK; number: number; forkNumber: number}
   | {code: ForkErrorCode.PROOFS_UNAVAILABLE; url: string; clientVersion: string}
   | {code: ForkErrorCode.PROOF_INVALID; url: string; key: string; reason: string}
@@ -63,12 +69,3 @@ export type ForkErrorType =
 
 /** Reading the fork's upstream (or its cache) failed; the message names the upstream and the key. */
 export class ForkError extends NodeError<ForkErrorType> {}
-
-/** FORK_OFFLINE_MISS: the cache lacks `key`, which an offline fork cannot fetch (docs/forking.md §1.2). */
-export function offlineMiss(key: string, chainId: bigint | undefined, forkBlock: string): ForkError {
-  const chain = chainId === undefined ? "(unknown)" : chainId.toString();
-  return new ForkError(
-    {code: ForkErrorCode.OFFLINE_MISS, key, chainId: chain, forkBlock},
-    `fork.offline: the cache holds no ${key} (chain ${chain}, fork block ${forkBlock}); run once online to fetch it`,
-  );
-}

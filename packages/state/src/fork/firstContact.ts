@@ -8,13 +8,9 @@
  */
 import {toData, toQuantity} from "@xchain/utils";
 import type {ForkSourceOptions} from "../options.ts";
-import {quantity} from "./answers.ts";
-import {ForkError, ForkErrorCode} from "./errors.ts";
 import type {UpstreamRecord} from "./forkCache.ts";
 import type {UpstreamClient} from "./upstreamClient.ts";
-
-/** A call's answer, kept whether it succeeded or failed. */
-export type Settled = {result: unknown} | {error: unknown};
+import {blockName, learnUpstream, type Settled} from "./upstreamOpening.ts";
 
 /** What the first open asks at once. */
 export interface FirstContact {
@@ -29,17 +25,11 @@ export const ZERO_ADDRESS = new Uint8Array(20);
 /** The key the proofs probe is read under. */
 export const PROBE_KEY = "the eth_getProof probe";
 
-/** The key naming the fork block `chosen` in errors. */
-export function blockName(chosen: number | Uint8Array | undefined): string {
-  if (chosen === undefined) return "the fork block";
-  return typeof chosen === "number" ? `block ${chosen}` : `block ${toData(chosen)}`;
-}
-
-/** Asks all at once (never offline): the calls go in one batch, being made in the same turn. */
+/** Asks all at once: the calls go in one batch, being made in the same turn (offline: the record's miss). */
 export function firstContact(client: UpstreamClient, opts: ForkSourceOptions): FirstContact {
-  const record = learnUpstream(client);
+  const record = learnUpstream(client, opts);
   const chosen = opts.block;
-  if (chosen === undefined) return {record, block: undefined, probe: undefined};
+  if (chosen === undefined || opts.offline) return {record, block: undefined, probe: undefined};
   const block =
     chosen instanceof Uint8Array
       ? client.call("eth_getBlockByHash", [toData(chosen), false], blockName(chosen))
@@ -50,42 +40,9 @@ export function firstContact(client: UpstreamClient, opts: ForkSourceOptions): F
   return {record, block: settled(block), probe: probe && settled(probe)};
 }
 
-/** The result of `answer`, or its error thrown. */
-export async function resultOf(answer: Promise<Settled>): Promise<unknown> {
-  const settledAnswer = await answer;
-  if ("error" in settledAnswer) throw settledAnswer.error;
-  return settledAnswer.result;
-}
-
 function settled(call: Promise<unknown>): Promise<Settled> {
   return call.then(
     (result) => ({result}),
     (error: unknown) => ({error}),
   );
-}
-
-/** The chain id and client version of an upstream the cache does not know. */
-async function learnUpstream(client: UpstreamClient): Promise<UpstreamRecord> {
-  const key = "the upstream's chain id";
-  const [chainId, clientVersion] = await Promise.all([
-    client.call("eth_chainId", [], key),
-    client.call("web3_clientVersion", [], "the upstream's client version").catch(() => "unknown"),
-  ]);
-  let id: bigint;
-  try {
-    id = quantity(chainId, "the chain id");
-  } catch (e) {
-    const reason = (e as Error).message;
-    throw new ForkError(
-      {code: ForkErrorCode.UPSTREAM_BAD_ANSWER, url: client.displayUrl, key, reason},
-      `upstream ${client.displayUrl}: ${reason}`,
-    );
-  }
-  return {
-    chainId: id,
-    clientVersion: String(clientVersion),
-    proofs: undefined,
-    pinByNumber: false,
-    lastForkHash: undefined,
-  };
 }

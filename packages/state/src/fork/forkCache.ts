@@ -98,6 +98,8 @@ export class ForkCache {
    * memory is not in the database either, until a value leaves the memory (then this is emptied).
    */
   private emptyPrefixes: string[] = [];
+  /** The sources reading this cache (`retain`): the database closes when the last one closes it. */
+  private holders = 1;
 
   private constructor(
     private readonly store: KeyValueStore,
@@ -116,9 +118,16 @@ export class ForkCache {
     return new ForkCache(store, undefined, modules.logger ?? noopLogger);
   }
 
-  /** Writes the values put so far, then closes the database. */
+  /** One more reader of this cache (a source re-forked from another, docs/forking.md §8): each closes it once. */
+  retain(): this {
+    this.holders++;
+    return this;
+  }
+
+  /** Writes the values put so far; closes the database once every holder has closed it. */
   async close(): Promise<void> {
     await this.flush();
+    if (--this.holders > 0) return;
     await this.level?.close();
   }
 

@@ -5,25 +5,18 @@
  * `verify` asks for it. Reads are pinned by EIP-1898 `{blockHash}`; an upstream that refuses the object form
  * is read by number from then on, once it has confirmed that its block at that number is the fork block.
  */
-import {equalBytes, keccak256, type Logger, noopLogger, toData, toQuantity} from "@xchain/utils";
+import {equalBytes, keccak256, type Logger, noopLogger, redactUrl, toData, toQuantity} from "@xchain/utils";
 import type {ForkSourceOptions} from "../options.ts";
 import {EMPTY_CODE_HASH} from "../trie.ts";
 import {AnswerError, data, type ForkHeader, forkHeader, quantity, storageWord, storedBytes} from "./answers.ts";
 import {dialectOf, isMethodMissing, type UpstreamDialect} from "./dialect.ts";
-import {ForkError, ForkErrorCode, offlineMiss} from "./errors.ts";
-import {
-  blockName,
-  type FirstContact,
-  firstContact,
-  PROBE_KEY,
-  resultOf,
-  type Settled,
-  ZERO_ADDRESS,
-} from "./firstContact.ts";
+import {ForkError, ForkErrorCode} from "./errors.ts";
+import {type FirstContact, firstContact, PROBE_KEY, ZERO_ADDRESS} from "./firstContact.ts";
 import {ForkCache, type ForkScope, type UpstreamRecord} from "./forkCache.ts";
-import {forwardedRequest, upstreamMethod} from "./forwarding.ts";
+import {forwardedRequest, relayed, upstreamMethod} from "./forwarding.ts";
 import {type ForkAccount, ProofMismatch, verifiedAccount, verifiedSlot} from "./proofs.ts";
 import {UpstreamClient} from "./upstreamClient.ts";
+import {chainMismatch, learnUpstream, offlineMiss, resolveForkBlock, type Settled} from "./upstreamOpening.ts";
 
 /** rskj's raw storage read (docs/protocol/json-rpc.md §2), disabled on rskj by default. */
 const RAW_STORAGE_METHOD = "rsk_getStorageBytesAt";
@@ -36,12 +29,14 @@ export interface ForkSourceModules {
 export class ForkSource {
   /** Reads in flight by key, so that concurrent reads of one value send one request. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
+  private closed = false;
 
   private constructor(
-    private readonly opts: ForkSourceOptions,
-    private readonly client: UpstreamClient,
+    // The URL, the client and the upstream's record change with `repoint` (anvil_setRpcUrl).
+    private opts: ForkSourceOptions,
+    private client: UpstreamClient,
     private readonly cache: ForkCache,
-    private readonly record: UpstreamRecord,
+    private record: UpstreamRecord,
     private readonly scope: ForkScope,
     /** The fork block's header. */
     readonly header: ForkHeader,
@@ -54,14 +49,18 @@ export class ForkSource {
    */
   static async open(opts: ForkSourceOptions, modules: ForkSourceModules = {}): Promise<ForkSource> {
     const logger = modules.logger ?? noopLogger;
+    return ForkSource.openOn(opts, await ForkCache.open(opts.cacheDir, {logger}), logger);
+  }
+
+  /** `open` on a cache already open (this source closes it once: `ForkCache.retain`). */
+  private static async openOn(opts: ForkSourceOptions, cache: ForkCache, logger: Logger): Promise<ForkSource> {
     const client = new UpstreamClient(opts.url, opts, {logger});
-    const cache = await ForkCache.open(opts.cacheDir, {logger});
     try {
       const known = await cache.upstream(client.displayUrl);
-      if (!known && opts.offline) throw offlineMiss("the upstream's chain id", undefined, "(unknown)");
+      // A first open asks the chain id, the fork block named and the proofs probe in one batch.
       const early = known ? undefined : firstContact(client, opts);
       const record = known ?? (await (early as FirstContact).record);
-      const header = await resolveForkBlock(opts, client, cache, record, early);
+      const header = await resolveForkBlock(opts, client, cache, record, early?.block);
       const scope = cache.scope(record.chainId, header.hash);
       await scope.probe();
       const source = new ForkSource(opts, client, cache, record, scope, header, logger);
@@ -151,12 +150,8 @@ export class ForkSource {
         const answer = await this.read("eth_getProof", [toData(address), [toData(slot)]], key);
         // The account is most often read (and proven) before its slots: its proof is then not walked again.
         const known = await this.scope.account(address);
-        const account = await verifiedAccount(
-          this.header.stateRoot,
-          address,
-          answer,
-          known?.verified ? known.value : undefined,
-        );
+        const proven = known?.verified ? known.value : undefined;
+        const account = await verifiedAccount(this.header.stateRoot, address, answer, proven);
         if (account !== known?.value) this.scope.putAccount(address, account, true);
         return verifiedSlot(account.storageRoot as Uint8Array, slot, answer);
       });
@@ -248,8 +243,79 @@ export class ForkSource {
     });
   }
 
-  /** Stops the requests in flight and closes the cache. */
+  /**
+   * A source of the fork block `block` (default: the upstream's head minus `safeDepth`, as at open) on
+   * `url` (default: this source's), reading and writing the same cache, whose values stay keyed by
+   * chain id and fork block (docs/forking.md §8). The upstream must be this fork's chain
+   * (FORK_UPSTREAM_MISMATCH otherwise). This source is left as it is: `retire` it once the new one is in use.
+   */
+  async refork(change: {url?: string | undefined; block?: number | Uint8Array | undefined}): Promise<ForkSource> {
+    const opts: ForkSourceOptions = {...this.opts, url: change.url ?? this.opts.url, block: change.block};
+    const next = await ForkSource.openOn(opts, this.cache.retain(), this.logger);
+    if (next.chainId !== this.chainId) {
+      await next.close();
+      throw chainMismatch(next.url, next.chainId, this.chainId);
+    }
+    return next;
+  }
+
+  /**
+   * Reads go to `url` from now on (anvil_setRpcUrl, docs/forking.md §8), once it has answered this fork's
+   * chain id and the fork block by its hash; whether it serves `eth_getProof` is asked again (`verify` "on"
+   * refuses one that does not). The cache stays: its values are keyed by chain id and fork block, not by
+   * URL. Reads in flight finish on the previous upstream, whose client is closed once they have settled.
+   */
+  async repoint(url: string): Promise<void> {
+    const key = `block ${toData(this.header.hash)}`;
+    if (this.opts.offline) {
+      throw new ForkError(
+        {code: ForkErrorCode.OFFLINE_MISS, key, chainId: this.chainId.toString(), forkBlock: toData(this.header.hash)},
+        `fork.offline: the node sends no request, so it cannot check that ${redactUrl(url)} serves ${key}; restart online to change the upstream`,
+      );
+    }
+    const opts: ForkSourceOptions = {...this.opts, url};
+    const client = new UpstreamClient(url, opts, {logger: this.logger});
+    try {
+      const record = await learnUpstream(client, opts);
+      if (record.chainId !== this.chainId) throw chainMismatch(client.displayUrl, record.chainId, this.chainId);
+      const block = await client.call("eth_getBlockByHash", [toData(this.header.hash), false], key);
+      const served = block === null ? undefined : this.guardSync(key, () => forkHeader(block).hash);
+      if (served === undefined || !equalBytes(served, this.header.hash)) {
+        throw new ForkError(
+          {code: ForkErrorCode.FORK_BLOCK_NOT_FOUND, url: client.displayUrl, block: key},
+          `upstream ${client.displayUrl} has no ${key}, the fork block ${this.header.number}: it cannot serve this fork`,
+        );
+      }
+      // The probe reads through the new client (with its own fallback to pinning by number).
+      const candidate = new ForkSource(opts, client, this.cache, record, this.scope, this.header, this.logger);
+      await candidate.checkProofs(undefined);
+      record.lastForkHash = this.header.hash;
+      this.cache.putUpstream(client.displayUrl, record);
+      const previous = this.client;
+      const settled = Promise.allSettled([...this.inFlight.values()]);
+      [this.opts, this.client, this.record] = [opts, client, record];
+      void settled.then(() => previous.close());
+      this.logger.info({url: client.displayUrl, previous: previous.displayUrl}, "fork upstream changed");
+    } catch (e) {
+      client.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Closes this source once the reads in flight on it have settled (the rule after a re-fork put another
+   * source in its place): a request still holding a state of this fork reads what the cache holds, and a
+   * value it does not fails naming the closed source.
+   */
+  async retire(): Promise<void> {
+    await Promise.allSettled([...this.inFlight.values()]);
+    await this.close();
+  }
+
+  /** Stops the requests in flight and closes the cache (once: a second call does nothing). */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.client.close();
     await this.cache.close();
   }
@@ -346,6 +412,14 @@ export class ForkSource {
 
   private online(key: string): void {
     if (this.opts.offline) throw offlineMiss(key, this.record.chainId, toData(this.header.hash));
+    if (this.closed) {
+      const url = this.client.displayUrl;
+      const reason = `the fork of block ${this.header.number} was closed (reset to another block, or the node stopping)`;
+      throw new ForkError(
+        {code: ForkErrorCode.UPSTREAM_UNREACHABLE, url, key, attempts: 0, reason},
+        `upstream ${url}: reading ${key}: ${reason}`,
+      );
+    }
   }
 
   private once<T>(key: string, run: () => Promise<T>): Promise<T> {
@@ -411,86 +485,4 @@ export class ForkSource {
       `fork.verify is "on" but the upstream ${url} (${clientVersion}) serves no eth_getProof`,
     );
   }
-}
-
-/** The fork block's header from the cache, or from the upstream (by hash, by number, or its head minus the safe depth). */
-async function resolveForkBlock(
-  opts: ForkSourceOptions,
-  client: UpstreamClient,
-  cache: ForkCache,
-  record: UpstreamRecord,
-  early: FirstContact | undefined,
-): Promise<ForkHeader> {
-  const {chainId} = record;
-  const chosen = opts.block ?? (opts.offline ? record.lastForkHash : undefined);
-  const hash = typeof chosen === "number" ? await cache.forkHashAt(chainId, chosen) : chosen;
-  if (hash) {
-    const json = await cache.scope(chainId, hash).header();
-    if (json) return forkHeader(json);
-  }
-  const name = blockName(chosen);
-  if (opts.offline)
-    throw offlineMiss(
-      name,
-      chainId,
-      chosen === undefined ? "(none)" : String(typeof chosen === "number" ? chosen : toData(chosen)),
-    );
-  let block: unknown;
-  if (early?.block) {
-    block = await resultOf(early.block);
-  } else if (chosen instanceof Uint8Array) {
-    block = await client.call("eth_getBlockByHash", [toData(chosen), false], name);
-  } else {
-    const number =
-      chosen ??
-      Math.max(0, Number(quantity(await client.call("eth_blockNumber", [], "the head"), "the head")) - opts.safeDepth);
-    block = await client.call("eth_getBlockByNumber", [toQuantity(number), false], name);
-  }
-  if (block === null) {
-    throw new ForkError(
-      {code: ForkErrorCode.FORK_BLOCK_NOT_FOUND, url: client.displayUrl, block: name},
-      `upstream ${client.displayUrl} has no ${name}`,
-    );
-  }
-  let header: ForkHeader;
-  try {
-    header = forkHeader(block);
-  } catch (e) {
-    const reason = (e as Error).message;
-    throw new ForkError(
-      {code: ForkErrorCode.UPSTREAM_BAD_ANSWER, url: client.displayUrl, key: name, reason},
-      `upstream ${client.displayUrl}: reading ${name}: ${reason}`,
-    );
-  }
-  if (chosen instanceof Uint8Array && !equalBytes(header.hash, chosen)) {
-    throw new ForkError(
-      {
-        code: ForkErrorCode.UPSTREAM_BAD_ANSWER,
-        url: client.displayUrl,
-        key: name,
-        reason: `it answered block ${toData(header.hash)}`,
-      },
-      `upstream ${client.displayUrl}: asked for ${name}, it answered block ${toData(header.hash)}`,
-    );
-  }
-  cache.scope(chainId, header.hash).putHeader(header.json);
-  cache.putForkHashAt(chainId, header.number, header.hash);
-  return header;
-}
-
-/** An upstream's error answer to a forwarded request as the error relayed to the client; other failures as they are. */
-function relayed(e: unknown, method: string): unknown {
-  if (!(e instanceof ForkError) || e.type.code !== ForkErrorCode.UPSTREAM_ERROR_ANSWER) return e;
-  const {url, rpcCode, rpcMessage, rpcData} = e.type;
-  return new ForkError(
-    {
-      code: ForkErrorCode.FORWARDED_ERROR,
-      url,
-      method,
-      rpcCode: Number.isSafeInteger(rpcCode) ? (rpcCode as number) : -32000,
-      rpcMessage,
-      rpcData: rpcData === undefined || typeof rpcData === "string" ? rpcData : JSON.stringify(rpcData),
-    },
-    rpcMessage,
-  );
 }

@@ -243,6 +243,26 @@ describe("the forked state", () => {
     expect((await reader.accountProof(RICH)).length).toBeGreaterThan(0);
   });
 
+  it("drops a cached reader when the holder answers another base (a re-fork, docs/forking.md §8)", async () => {
+    const f = await fork();
+    const before = await f.state.reader(f.root, common);
+    expect((await before.getAccount(RICH))?.balance).toBe(100n);
+    // The same fork block through a new source: same id, another object, which alone may be read.
+    const again = counting(f.base);
+    f.holder.base = again;
+    const after = await f.state.reader(f.root, common);
+    expect(after).not.toBe(before);
+    expect((await after.getAccount(RICH))?.balance).toBe(100n);
+    expect(new Set(again.asked)).toEqual(new Set([`account ${bytesToHex(RICH)}`]));
+    // Another fork block: the cached reader of this one is refused, not reused.
+    f.holder.base = {...f.base, id: forkBaseId(31n, new Uint8Array(32))};
+    const error = await f.state.reader(f.root, common).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((error as StateError).code).toBe(StateErrorCode.FORK_BASE_MISMATCH);
+  });
+
   it("persists through the caller's batch: a reopened database reads the same, and goes on", async () => {
     const f = await fork({...defaultStateOptions, recordPreimages: true});
     const session = await f.state.openSession(f.root, common);

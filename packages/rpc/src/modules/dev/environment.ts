@@ -31,10 +31,11 @@ export function environmentMethods({
   clientVersion,
   logging,
   options,
-}: Pick<ModuleDeps, "miner" | "chain" | "chainspec" | "clientVersion" | "options" | "logging">): Record<
-  string,
-  RpcMethod
-> {
+  forkControls,
+}: Pick<
+  ModuleDeps,
+  "miner" | "chain" | "chainspec" | "clientVersion" | "options" | "logging" | "forkControls"
+>): Record<string, RpcMethod> {
   const environment = () => requireMiner(miner).devControls().environment;
   return {
     /** Handler for `anvil_setCoinbase`: the next blocks' coinbase (and eth_coinbase) */
@@ -58,10 +59,11 @@ export function environmentMethods({
       if (logging) logging.enabled = enabled;
       return null;
     }),
-    /** Handler for `anvil_nodeInfo`: anvil's shape with xchain's values; no fork */
+    /** Handler for `anvil_nodeInfo`: anvil's shape with xchain's values */
     nodeInfo: method([], () => {
       const settings = environment().settings();
       const head = chain.head();
+      const fork = forkControls?.info();
       return {
         currentBlockNumber: toQuantity(head.number),
         currentBlockTimestamp: head.header.timestamp,
@@ -74,7 +76,10 @@ export function environmentMethods({
           gasLimit: toQuantity(settings.targetGasLimit),
           gasPrice: toQuantity(suggestedGasPrice(head.header.minimumGasPrice)),
         },
-        forkConfig: {forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null},
+        // anvil's fork configuration: the upstream's URL (redacted), F, the first retry's delay in ms.
+        forkConfig: fork
+          ? {forkUrl: fork.url, forkBlockNumber: fork.blockNumber, forkRetryBackoff: fork.retryBackoffMs}
+          : {forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null},
         network: chainspec.params.name,
       };
     }),
@@ -82,6 +87,7 @@ export function environmentMethods({
     metadata: method([], () => {
       const {instanceId} = environment().settings();
       const head = chain.head();
+      const fork = forkControls?.info();
       return {
         // What web3_clientVersion answers (clients compare them); the semver is the node's own.
         clientVersion: answeredClientVersion({clientVersion, options}),
@@ -91,7 +97,14 @@ export function environmentMethods({
         instanceId: toData(instanceId),
         latestBlockNumber: head.number,
         latestBlockHash: toData(head.hash),
-        forkedNetwork: null,
+        // anvil's and Hardhat's shape (hardhat-network-helpers and viem read it): the upstream's chain id, F and H.
+        forkedNetwork: fork
+          ? {
+              chainId: Number(fork.upstreamChainId),
+              forkBlockNumber: fork.blockNumber,
+              forkBlockHash: toData(fork.blockHash),
+            }
+          : null,
       };
     }),
     /** Handler for `anvil_setNextBlockBaseFeePerGas`: refused */
