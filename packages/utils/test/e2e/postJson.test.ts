@@ -40,11 +40,9 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+/** The failure `post` rejects with, which must be transient (a value it resolves with fails the check). */
 async function transient(post: Promise<unknown>): Promise<TransientFailure> {
-  const error = await post.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const error: unknown = await post.catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TransientFailure);
   return error as TransientFailure;
 }
