@@ -1,4 +1,4 @@
-/** getStateForDebugging and eth_bridgeState (docs/protocol/native-contracts.md §6). */
+/** getStateForDebugging and eth_bridgeState (docs/protocol/native-contracts.md §7). */
 import {regtestBridge} from "@xchain/chainspec";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";

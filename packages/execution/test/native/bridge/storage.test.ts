@@ -1,4 +1,4 @@
-/** The Bridge's storage keys, encodings and fresh values (docs/protocol/native-contracts.md §5.4, §5.3). */
+/** The Bridge's storage keys, encodings and fresh values (docs/protocol/native-contracts.md §6.4, §6.3). */
 import {regtestBridge} from "@xchain/chainspec";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
