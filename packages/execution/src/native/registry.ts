@@ -4,7 +4,8 @@
  * forked chain every native address whose contract is missing here or does not run on a fork stops the
  * message with `NativeContractUnavailableError` (docs/forking.md §6).
  */
+import {bridgeContract} from "./bridge/contract.ts";
 import type {NativeContract} from "./dispatch/types.ts";
 
 /** Every implemented native contract; each helper adds its own line. */
-export const NATIVE_CONTRACT_IMPLEMENTATIONS: readonly NativeContract[] = [];
+export const NATIVE_CONTRACT_IMPLEMENTATIONS: readonly NativeContract[] = [bridgeContract];
