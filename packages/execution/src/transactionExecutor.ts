@@ -37,6 +37,8 @@ export interface MessageInput {
   intrinsicGas: bigint;
   /** The transaction's hash; absent for a call. */
   transactionHash?: Uint8Array;
+  /** The key that signed the transaction; absent for a call and an impersonated transaction. */
+  transactionPublicKey?: Uint8Array | undefined;
 }
 
 function invalid(type: ConstructorParameters<typeof TransactionInvalidError>[0], message: string): never {
@@ -123,6 +125,7 @@ export async function validateTransaction(
     gasPrice: tx.gasPrice,
     intrinsicGas: intrinsic,
     transactionHash: tx.hash(),
+    transactionPublicKey: tx.signerPublicKey(),
   };
 }
 
@@ -158,6 +161,7 @@ export async function runMessage(
   native.localCall = !charge;
   native.origin = caller.bytes;
   native.transactionHash = message.transactionHash;
+  native.transactionPublicKey = message.transactionPublicKey;
   const result = await evm.runCall({
     block: env.evmBlock,
     gasPrice,

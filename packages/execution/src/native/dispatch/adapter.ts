@@ -69,6 +69,7 @@ function contextOf(contract: NativeContract, host: NativeHost, input: Precompile
     depth: message.depth,
     localCall: session.localCall,
     transactionHash: session.transactionHash,
+    transactionPublicKey: session.transactionPublicKey,
     block: session.block,
     chain: host.chain,
     chainspec: session.chainspec,

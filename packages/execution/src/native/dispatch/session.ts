@@ -17,9 +17,18 @@ export interface NativeSession {
   origin: Uint8Array;
   /** The transaction's hash; undefined for a call. */
   transactionHash: Uint8Array | undefined;
+  /** The key that signed the transaction (64 bytes); undefined for a call or an impersonated transaction. */
+  transactionPublicKey: Uint8Array | undefined;
 }
 
 /** A session of `chainspec` before its first message. */
 export function createNativeSession(chainspec: Chainspec): NativeSession {
-  return {chainspec, block: undefined, localCall: false, origin: new Uint8Array(20), transactionHash: undefined};
+  return {
+    chainspec,
+    block: undefined,
+    localCall: false,
+    origin: new Uint8Array(20),
+    transactionHash: undefined,
+    transactionPublicKey: undefined,
+  };
 }
