@@ -42,7 +42,4 @@ export function bridgeFailure(
 }
 
 /** A constant price. */
-export const price =
-  (gas: number) =>
-  (): bigint =>
-    BigInt(gas);
+export const price = (gas: number) => (): bigint => BigInt(gas);

@@ -77,7 +77,10 @@ export const stateGetters: readonly BridgeMethod[] = [
   getter("getMinimumLockTxValue", [], "int256", 2_000, true, (_a, call) => call.storage.constants.minimumPeginTxValue),
   getter("getLockingCap", [], "int256", 3_000, true, async (_a, call) => (await call.storage.lockingCap()).value),
   getter("isBtcTxHashAlreadyProcessed", ["string"], "bool", 23_000, true, async ([hash], call) => {
-    return (await call.storage.processedHeight(txHashArgument("isBtcTxHashAlreadyProcessed", hash as AbiValue))) !== undefined;
+    return (
+      (await call.storage.processedHeight(txHashArgument("isBtcTxHashAlreadyProcessed", hash as AbiValue))) !==
+      undefined
+    );
   }),
   getter("getBtcTxHashProcessedHeight", ["string"], "int64", 22_000, true, async ([hash], call) => {
     return (await call.storage.processedHeight(txHashArgument("getBtcTxHashProcessedHeight", hash as AbiValue))) ?? -1n;
@@ -97,7 +100,9 @@ export const stateGetters: readonly BridgeMethod[] = [
   getter("getQueuedPegoutsCount", [], "uint256", 3_000, false, async (_a, call) => {
     return BigInt((await call.storage.releaseRequestQueue()).length);
   }),
-  getter("getNextPegoutCreationBlockNumber", [], "uint256", 3_000, false, (_a, call) => call.storage.nextPegoutHeight()),
+  getter("getNextPegoutCreationBlockNumber", [], "uint256", 3_000, false, (_a, call) =>
+    call.storage.nextPegoutHeight(),
+  ),
   getter("getEstimatedFeesForNextPegOutEvent", [], "uint256", 10_000, false, async (_a, call) => {
     const queued = (await call.storage.releaseRequestQueue()).length;
     return estimatedPegoutFees(call.federation, await call.storage.feePerKb(), 2, queued + 2);
@@ -126,7 +131,11 @@ export const stateGetters: readonly BridgeMethod[] = [
   chainGetter("getBtcBlockchainBlockHeaderByHeight", ["uint256"], "bytes", 5_000, false, async ([height], call) => {
     const head = await call.storage.chainHead();
     const h = height as bigint;
-    if (h < 0n || h > BigInt(head.height)) throw bridgeFailure("getBtcBlockchainBlockHeaderByHeight", `height ${h} is above the best chain's ${head.height}`);
+    if (h < 0n || h > BigInt(head.height))
+      throw bridgeFailure(
+        "getBtcBlockchainBlockHeaderByHeight",
+        `height ${h} is above the best chain's ${head.height}`,
+      );
     const hash = await call.storage.blockHashAtHeight(Number(h));
     const block = hash && (await call.storage.storedBlock(hash));
     if (!block) throw bridgeFailure("getBtcBlockchainBlockHeaderByHeight", `no main-chain block at height ${h}`);
@@ -142,7 +151,11 @@ export const stateGetters: readonly BridgeMethod[] = [
   }),
   getter("getStateForSvpClient", [], "bytes", 4_000, true, async (_a, call) => {
     const stored = await call.storage.get(plainKey("svpSpendTxWaitingForSignatures"));
-    if (stored.length > 0) throw bridgeFailure("getStateForSvpClient", `the stored SVP spend tx (0x${bytesToHex(stored)}) is not read by xchain`);
+    if (stored.length > 0)
+      throw bridgeFailure(
+        "getStateForSvpClient",
+        `the stored SVP spend tx (0x${bytesToHex(stored)}) is not read by xchain`,
+      );
     return RLP.encode([[]]);
   }),
 ];

@@ -24,7 +24,13 @@ import {
   type ReleaseRequest,
 } from "./serialization.ts";
 import {BridgeKey, blockHeightKey, processedTxKey} from "./storageKeys.ts";
-import {blockHashOf, decodeStoredBlock, encodeStoredBlock, genesisStoredBlock, type StoredBlock} from "./storedBlock.ts";
+import {
+  blockHashOf,
+  decodeStoredBlock,
+  encodeStoredBlock,
+  genesisStoredBlock,
+  type StoredBlock,
+} from "./storedBlock.ts";
 
 export class BridgeStorage {
   /** Writes not yet saved, by key hex. */

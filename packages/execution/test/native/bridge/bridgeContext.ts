@@ -32,8 +32,20 @@ export function bridgeContext(
     depth: 0,
     localCall: true,
     transactionHash: undefined,
-    block: {number: 1, timestamp: 1, coinbase: new Uint8Array(20), difficulty: 1n, gasLimit: 6_800_000n, minimumGasPrice: 0n},
-    chain: {blockHash: async () => undefined, maturedBlock: undefined},
+    block: {
+      number: 1,
+      timestamp: 1,
+      coinbase: new Uint8Array(20),
+      difficulty: 1n,
+      gasLimit: 6_800_000n,
+      minimumGasPrice: 0n,
+    },
+    // The Bridge reads nothing of the chain.
+    chain: {
+      blockHash: async () => undefined,
+      maturedBlock: undefined,
+      headers: {headerAt: async () => undefined, uncles: async () => undefined, totalDifficulty: async () => undefined},
+    },
     chainspec,
     state,
     ...overrides,

@@ -4,13 +4,13 @@
  * @rsksmart/rsk-precompiled-abis.
  */
 import {createRequire} from "node:module";
+import type {MerkleStateManager} from "@ethereumjs/statemanager";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {Interface} from "ethers";
 import {beforeEach, describe, expect, it} from "vitest";
 import {bridgeContract, UNPARSEABLE_INPUT_GAS} from "../../../src/native/bridge/contract.ts";
 import {BRIDGE_METHODS} from "../../../src/native/bridge/methods.ts";
 import {bridgeContext, bridgeState} from "./bridgeContext.ts";
-import type {MerkleStateManager} from "@ethereumjs/statemanager";
 
 const require = createRequire(import.meta.url);
 const abi = new Interface(require("@rsksmart/rsk-precompiled-abis").bridge.abi);
