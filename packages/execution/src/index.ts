@@ -28,18 +28,9 @@ export {
   bridgeStorageReader,
   readOnlyBytesStorage,
   type StorageWordReader,
-  storesByteStrings,
 } from "./native/bridge/reader.ts";
 export {type BridgeStateJson, bridgeStateJson, encodeStateForDebugging} from "./native/bridge/state.ts";
 export {BridgeStorage} from "./native/bridge/storage.ts";
-export {
-  type BytesStorage,
-  bytesStorage,
-  NativeStorageError,
-  NativeStorageErrorCode,
-  type NativeStorageErrorType,
-  type WordStorage,
-} from "./native/storageBytes.ts";
 export type {BlockExecutorOptions} from "./options.ts";
 export {modexpGas} from "./precompiles/05-modexp.ts";
 export {

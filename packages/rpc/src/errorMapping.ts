@@ -34,7 +34,6 @@ import type {
   CallWorkerErrorCode,
   ExecutionInterruptedCode,
   NativeContractErrorCode,
-  NativeStorageErrorCode,
   TransactionInvalidCode,
 } from "@xchain/execution";
 import type {BitcoinDecodeErrorCode, MergedMiningErrorCode} from "@xchain/merged-mining";
@@ -49,7 +48,7 @@ import type {
   TransactionDecodeErrorCode,
   TransactionSignatureErrorCode,
 } from "@xchain/primitives";
-import type {ForkError, ForkErrorCode, ForkErrorType, StateErrorCode} from "@xchain/state";
+import type {ForkError, ForkErrorCode, ForkErrorType, NativeStorageErrorCode, StateErrorCode} from "@xchain/state";
 import type {TxPoolErrorCode} from "@xchain/txpool";
 import {type HexErrorCode, type Logger, NodeError} from "@xchain/utils";
 import type {GatewayErrorCode} from "./gateway/keysFile.ts";
@@ -62,11 +61,11 @@ import type {TlsConfigErrorCode} from "./transport/tls.ts";
 type MappedCode =
   | `${BlockErrorCode | ChainErrorCode | GenesisErrorCode | DatabaseErrorCode}`
   | `${BlockExecutionErrorCode | CallWorkerErrorCode | ExecutionInterruptedCode | TransactionInvalidCode}`
-  | `${NativeContractErrorCode | NativeStorageErrorCode | BridgeStorageErrorCode}`
+  | `${NativeContractErrorCode | BridgeStorageErrorCode}`
   | `${BitcoinDecodeErrorCode | MergedMiningErrorCode | MinerErrorCode | P2PErrorCode}`
   | `${BlockDecodeErrorCode | HeaderDecodeErrorCode | NumberErrorCode | ReceiptDecodeErrorCode | RlpErrorCode}`
   | `${TransactionDecodeErrorCode | TransactionSignatureErrorCode | StateErrorCode | TxPoolErrorCode | HexErrorCode}`
-  | `${ForkErrorCode}`
+  | `${ForkErrorCode | NativeStorageErrorCode}`
   | `${KeystoreBusyCode | KeystoreErrorCode | KeyfileErrorCode | GatewayErrorCode | TlsConfigErrorCode}`;
 
 /** What a code becomes on the wire. */
@@ -139,7 +138,7 @@ const WIRE: Record<MappedCode, Wire> = {
   // Fork mode: the message reached a native contract, which the node cannot execute (its name and address said).
   EXECUTION_NATIVE_CONTRACT_UNAVAILABLE: "server",
   // The Bridge's storage holds what rskj's formats cannot read (eth_bridgeState; -32603 as rskj, docs/rpc.md §4.7).
-  EXECUTION_NATIVE_STORAGE_VALUE_TOO_LONG: "fault",
+  STATE_NATIVE_STORAGE_VALUE_TOO_LONG: "fault",
   BRIDGE_STORAGE_UNDECODABLE: "fault",
   BLOCK_EXEC_INVALID_TRANSACTION: "fault",
   BLOCK_EXEC_MISSING_REMASC: "fault",

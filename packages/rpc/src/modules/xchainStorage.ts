@@ -2,7 +2,8 @@
  * `xchain_getStorageBytesAt` (docs/rpc.md §4.6, docs/protocol/json-rpc.md §2): a slot's value as
  * the state stores it, a restricted method off on mainnet and testnet by default.
  */
-import {nativeContractName, readOnlyBytesStorage, storesByteStrings} from "@xchain/execution";
+import {nativeContractName, readOnlyBytesStorage} from "@xchain/execution";
+import {storesByteStrings} from "@xchain/state";
 import {toData} from "@xchain/utils";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";

@@ -10,11 +10,11 @@
 import {Address} from "@ethereumjs/util";
 import {BRIDGE_ADDRESS, type BridgeConstants} from "@xchain/chainspec";
 import type {Log} from "@xchain/primitives";
+import {bytesStorage, type WordStorage} from "@xchain/state";
 import {bytesToHex, equalBytes} from "@xchain/utils";
 import {NativeContractFailureCode} from "../../errors.ts";
 import {AbiDecodeError, type AbiValue, decodeArguments, encodeOutputs} from "../dispatch/abi.ts";
 import type {NativeCallContext, NativeContract} from "../dispatch/types.ts";
-import {bytesStorage, type WordStorage} from "../storageBytes.ts";
 import {type BridgeMethod, bridgeFailure} from "./call.ts";
 import {type Federation, genesisFederation} from "./federation.ts";
 import {BRIDGE_METHODS_BY_SELECTOR} from "./methods.ts";

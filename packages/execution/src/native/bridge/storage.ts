@@ -8,8 +8,8 @@
  */
 import {RLP} from "@ethereumjs/rlp";
 import type {BridgeConstants} from "@xchain/chainspec";
+import type {BytesStorage} from "@xchain/state";
 import {bytesToHex} from "@xchain/utils";
-import type {BytesStorage} from "../storageBytes.ts";
 import {BridgeStorageError, BridgeStorageErrorCode} from "./errors.ts";
 import {
   decodePegoutsWaitingForConfirmations,

@@ -6,6 +6,7 @@ import {createRequire} from "node:module";
 import type {MerkleStateManager} from "@ethereumjs/statemanager";
 import {Address} from "@ethereumjs/util";
 import {BRIDGE_ADDRESS, regtestBridge} from "@xchain/chainspec";
+import {bytesStorage} from "@xchain/state";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {Interface} from "ethers";
 import {beforeEach, describe, expect, it} from "vitest";
@@ -15,7 +16,6 @@ import {base58Address} from "../../../src/native/bridge/federation.ts";
 import {BridgeStorage} from "../../../src/native/bridge/storage.ts";
 import {BridgeKey} from "../../../src/native/bridge/storageKeys.ts";
 import type {NativeCallContext} from "../../../src/native/dispatch/types.ts";
-import {bytesStorage} from "../../../src/native/storageBytes.ts";
 import {bridgeContext, bridgeState} from "./bridgeContext.ts";
 
 const require = createRequire(import.meta.url);

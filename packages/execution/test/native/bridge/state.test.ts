@@ -1,13 +1,13 @@
 /** getStateForDebugging and eth_bridgeState (docs/protocol/native-contracts.md §7). */
 import {regtestBridge} from "@xchain/chainspec";
+import {bytesStorage} from "@xchain/state";
+import {MemoryWords} from "@xchain/test-utils";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {encodePegoutsWaitingForSignatures} from "../../../src/native/bridge/serialization.ts";
 import {bridgeStateJson, encodeStateForDebugging} from "../../../src/native/bridge/state.ts";
 import {BridgeStorage} from "../../../src/native/bridge/storage.ts";
 import {BridgeKey} from "../../../src/native/bridge/storageKeys.ts";
-import {bytesStorage} from "../../../src/native/storageBytes.ts";
-import {MemoryWords} from "../memoryWords.ts";
 
 const storageOf = (words = new MemoryWords()) => new BridgeStorage(bytesStorage(words), regtestBridge);
 

@@ -1,5 +1,7 @@
 /** The Bridge's storage keys, encodings and fresh values (docs/protocol/native-contracts.md §6.4, §6.3). */
 import {regtestBridge} from "@xchain/chainspec";
+import {bytesStorage} from "@xchain/state";
+import {MemoryWords} from "@xchain/test-utils";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {BridgeStorageError} from "../../../src/native/bridge/errors.ts";
@@ -12,8 +14,6 @@ import {
   processedTxKey,
 } from "../../../src/native/bridge/storageKeys.ts";
 import {decodeStoredBlock, encodeStoredBlock} from "../../../src/native/bridge/storedBlock.ts";
-import {bytesStorage} from "../../../src/native/storageBytes.ts";
-import {MemoryWords} from "../memoryWords.ts";
 
 const GENESIS_HEADER =
   "0100000000000000000000000000000000000000000000000000000000000000000000003ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4adae5494dffff7f2002000000";

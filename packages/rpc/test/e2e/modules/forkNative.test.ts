@@ -51,7 +51,9 @@ let rskjReader: TestNode;
 
 beforeAll(async () => {
   plain = await TestNode.start({miner: {}});
-  await plain.result("anvil_setStorageAt", [BRIDGE, CHAIN_HEAD, word("0x0102")]);
+  // The Bridge's values are byte strings laid out in words (docs/protocol/native-contracts.md §6.4): 0x0102
+  // sits in the slot itself, left-aligned, its length doubled in the last byte.
+  await plain.result("anvil_setStorageAt", [BRIDGE, CHAIN_HEAD, `0x0102${"00".repeat(29)}04`]);
   await plain.result("evm_mine", []);
   fork = await startForkNode(plain, 1, cacheDir(), {miner: {enabled: true, autoMine: true, pendingDebounceMs: 0}});
   const block = rskjForkBlock();

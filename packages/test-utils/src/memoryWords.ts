@@ -1,6 +1,7 @@
-/** An account's storage words in memory, for the native contracts' storage tests. */
+/** An account's storage words in memory, for the tests of native contracts' storage (`bytesStorage`). */
+
+import type {WordStorage} from "@xchain/state";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
-import type {WordStorage} from "../../src/native/storageBytes.ts";
 
 export class MemoryWords implements WordStorage {
   readonly words = new Map<string, Uint8Array>();

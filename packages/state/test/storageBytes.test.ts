@@ -1,7 +1,7 @@
+import {MemoryWords} from "@xchain/test-utils";
 import {bigIntToFixedBytes, bytesToBigInt, bytesToHex, keccak256} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
-import {bytesStorage, MAX_STORED_VALUE_BYTES, NativeStorageError} from "../../src/native/storageBytes.ts";
-import {MemoryWords} from "./memoryWords.ts";
+import {bytesStorage, MAX_STORED_VALUE_BYTES, NativeStorageError} from "../src/storageBytes.ts";
 
 const KEY = new Uint8Array(32).fill(7);
 const bytes = (n: number) => Uint8Array.from({length: n}, (_, i) => (i * 7 + 1) & 0xff);

@@ -6,14 +6,15 @@
  * put 2 × length + 1 in the slot and the bytes in the words from keccak256(slot) on, the last one
  * zero-padded. An empty value is no value (rskj deletes the key), so an unset key reads as empty.
  */
-import {bigIntToFixedBytes, bytesToBigInt, bytesToHex, keccak256, NodeError} from "@xchain/utils";
+import {BRIDGE_ADDRESS} from "@xchain/chainspec";
+import {bigIntToFixedBytes, bytesToBigInt, bytesToHex, equalBytes, keccak256, NodeError} from "@xchain/utils";
 
 /** The longest value a native contract keeps under one key (rskj's largest, a peg-out set, stays far below it). */
 export const MAX_STORED_VALUE_BYTES = 4 * 1024 * 1024;
 
 export enum NativeStorageErrorCode {
   /** A slot's header announces a value longer than `MAX_STORED_VALUE_BYTES`: not written by a native contract (a dev control's raw write). */
-  VALUE_TOO_LONG = "EXECUTION_NATIVE_STORAGE_VALUE_TOO_LONG",
+  VALUE_TOO_LONG = "STATE_NATIVE_STORAGE_VALUE_TOO_LONG",
 }
 
 export type NativeStorageErrorType = {code: NativeStorageErrorCode.VALUE_TOO_LONG; key: string; length: string};
@@ -95,3 +96,6 @@ export function bytesStorage(words: WordStorage): BytesStorage {
     },
   };
 }
+
+/** True for the native contracts whose storage holds byte strings in this layout: the Bridge. */
+export const storesByteStrings = (address: Uint8Array): boolean => equalBytes(address, BRIDGE_ADDRESS);
