@@ -3,7 +3,7 @@
  * live upstream node: eth_call, eth_estimateGas and debug_traceCall reaching one (directly, or from a
  * contract) answer -32000 naming the contract and saying fork mode cannot execute it; precompiles still run;
  * the automining miner drops a transaction into one from the pool (it can never execute on the fork); xchain_getStorageBytesAt at a native address
- * answers the upstream's storage. With an rskj-like upstream (on a free loopback port, read by a real
+ * answers the upstream's storage, and eth_bridgeState reads its Bridge from it. With an rskj-like upstream (on a free loopback port, read by a real
  * `ForkSource`) it answers rskj's raw bytes, and rskj's refusal of rsk_getStorageBytesAt is reported naming the
  * method and the upstream. The upstream node, not a fork, answers as before.
  */
@@ -143,6 +143,15 @@ describe("xchain_getStorageBytesAt at a native contract on a fork", () => {
     expect(await rskjReader.result("xchain_getStorageBytesAt", [BRIDGE, "0x1", "latest"])).toBe("0x0");
     // Another address reads the local state.
     expect(await rskjReader.result("xchain_getStorageBytesAt", [RELAY, CHAIN_HEAD, "latest"])).toBe("0x0");
+  });
+
+  it("eth_bridgeState answers from the upstream's Bridge storage at the fork block", async () => {
+    expect(await rskjReader.result("eth_bridgeState", [])).toEqual({
+      btcBlockchainBestChainHeight: 0,
+      rskTxsWaitingForSignatures: [],
+    });
+    // The xchain upstream's chain head is two bytes, no stored block: a fault, -32603 as rskj answers.
+    expect((await fork.node.error("eth_bridgeState", [])).code).toBe(-32603);
   });
 
   it("reports rskj's refusal naming the method and the upstream", async () => {

@@ -1,0 +1,65 @@
+/** `bridge.genesisFederationPublicKeys` (docs/config.md): checked when the options resolve, applied to the chainspec. */
+import {getChainspec} from "@xchain/chainspec";
+import {bytesToHex} from "@xchain/utils";
+import {describe, expect, it} from "vitest";
+import {ConfigError, ConfigErrorCode} from "../../src/config/errors.ts";
+import {resolveNodeOptions} from "../../src/config/load.ts";
+import {withBridgeOverride} from "../../src/network.ts";
+
+const KEY_1 = `02${"11".repeat(32)}`;
+const KEY_2 = `03${"22".repeat(32)}`;
+const flags = (entries: [string, string][]) => ({flags: new Map(entries)});
+
+async function refusal(promise: Promise<unknown>): Promise<ConfigError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConfigError);
+  return error as ConfigError;
+}
+
+describe("bridge.genesisFederationPublicKeys", () => {
+  it("is empty by default: the network's federation", async () => {
+    const options = await resolveNodeOptions({});
+    expect(options.bridge.genesisFederationPublicKeys).toEqual([]);
+    const chainspec = getChainspec("regtest");
+    expect(withBridgeOverride(chainspec, [])).toBe(chainspec);
+  });
+
+  it("takes a comma-separated flag on regtest and replaces the genesis federation's keys", async () => {
+    const options = await resolveNodeOptions(flags([["bridge.genesisFederationPublicKeys", `${KEY_1},${KEY_2}`]]));
+    expect(options.bridge.genesisFederationPublicKeys).toEqual([KEY_1, KEY_2]);
+    const chainspec = withBridgeOverride(getChainspec("regtest"), options.bridge.genesisFederationPublicKeys);
+    expect(chainspec.params.bridge.genesisFederation.publicKeys.map((k) => bytesToHex(k))).toEqual([KEY_1, KEY_2]);
+  });
+
+  it("refuses a malformed key, naming it", async () => {
+    const e = await refusal(resolveNodeOptions(flags([["bridge.genesisFederationPublicKeys", `${KEY_1},04abcd`]])));
+    expect(e.code).toBe(ConfigErrorCode.CONFLICT);
+    expect(e.message).toContain("04abcd");
+  });
+
+  it("refuses testnet and mainnet, and a fork", async () => {
+    for (const network of ["testnet", "mainnet"]) {
+      const e = await refusal(
+        resolveNodeOptions(
+          flags([
+            ["network", network],
+            ["bridge.genesisFederationPublicKeys", KEY_1],
+          ]),
+        ),
+      );
+      expect(e.message).toContain(`not ${network}`);
+    }
+    const fork = await refusal(
+      resolveNodeOptions(
+        flags([
+          ["fork.url", "http://127.0.0.1:1"],
+          ["bridge.genesisFederationPublicKeys", KEY_1],
+        ]),
+      ),
+    );
+    expect(fork.message).toContain("does not run on a fork");
+  });
+});
