@@ -3,6 +3,7 @@ export {
   BridgeConfigError,
   BridgeConfigErrorCode,
   type BridgeConfigErrorType,
+  chainspecWithFederationKeys,
   MAX_FEDERATION_KEYS,
   withGenesisFederationKeys,
 } from "./bridge/override.ts";

@@ -5,6 +5,7 @@
  * given the same keys: the federation address and every Bridge answer derive from them.
  */
 import {bytesToHex, hexToBytes, NodeError} from "@xchain/utils";
+import {Chainspec} from "../chainspec.ts";
 import type {NetworkParams} from "../types.ts";
 
 /** Most keys of a standard multisig federation: the redeem script of 15 keys is the largest P2SH allows. */
@@ -61,4 +62,9 @@ export function withGenesisFederationKeys(params: NetworkParams, keys: readonly 
   }
   const bridge = {...params.bridge, genesisFederation: {...params.bridge.genesisFederation, publicKeys}};
   return {...params, bridge};
+}
+
+/** `chainspec` with the genesis federation of `keys` (`withGenesisFederationKeys`), or itself when none are given. */
+export function chainspecWithFederationKeys(chainspec: Chainspec, keys: readonly string[]): Chainspec {
+  return keys.length === 0 ? chainspec : new Chainspec(withGenesisFederationKeys(chainspec.params, keys));
 }

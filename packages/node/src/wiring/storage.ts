@@ -2,7 +2,7 @@
  * Wiring step 1, storage: the network's chainspec and genesis, the database and the world state over
  * it; in fork mode the upstream reader too, with the fork's rules and base (wiring/fork.ts).
  */
-import type {Chainspec, GenesisParams} from "@xchain/chainspec";
+import {type Chainspec, chainspecWithFederationKeys, type GenesisParams} from "@xchain/chainspec";
 import type {LevelStore} from "@xchain/db";
 import {callWorkerCount} from "@xchain/execution";
 import {StateDatabase} from "@xchain/state";
@@ -10,7 +10,7 @@ import {openDatabase} from "../dataDir/openDatabase.ts";
 import type {DataDirRecord} from "../dataDir/record.ts";
 import type {Logger} from "../logger.ts";
 import {levelDbMemory, stateOptions} from "../memoryBudget.ts";
-import {loadNetwork, withBridgeOverride} from "../network.ts";
+import {loadNetwork} from "../network.ts";
 import type {NodeOptions} from "../options.ts";
 import type {Closers} from "./closers.ts";
 import {type ForkParts, openForkUpstream} from "./fork.ts";
@@ -34,7 +34,8 @@ export interface Storage {
 export async function openStorage(opts: NodeOptions, logger: Logger, closers: Closers): Promise<Storage> {
   const network = await loadNetwork(opts.network, opts.genesisFile);
   const {genesis} = network;
-  const chainspec = withBridgeOverride(network.chainspec, opts.bridge.genesisFederationPublicKeys);
+  // A private network's own Bridge federation (docs/protocol/native-contracts.md §6.3).
+  const chainspec = chainspecWithFederationKeys(network.chainspec, opts.bridge.genesisFederationPublicKeys);
   const {db, record} = await openDatabase(
     opts.dataDir,
     {

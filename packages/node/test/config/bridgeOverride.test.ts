@@ -1,10 +1,9 @@
 /** `bridge.genesisFederationPublicKeys` (docs/config.md): checked when the options resolve, applied to the chainspec. */
-import {getChainspec} from "@xchain/chainspec";
+import {chainspecWithFederationKeys, getChainspec} from "@xchain/chainspec";
 import {bytesToHex} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {ConfigError, ConfigErrorCode} from "../../src/config/errors.ts";
 import {resolveNodeOptions} from "../../src/config/load.ts";
-import {withBridgeOverride} from "../../src/network.ts";
 
 const KEY_1 = `02${"11".repeat(32)}`;
 const KEY_2 = `03${"22".repeat(32)}`;
@@ -24,13 +23,13 @@ describe("bridge.genesisFederationPublicKeys", () => {
     const options = await resolveNodeOptions({});
     expect(options.bridge.genesisFederationPublicKeys).toEqual([]);
     const chainspec = getChainspec("regtest");
-    expect(withBridgeOverride(chainspec, [])).toBe(chainspec);
+    expect(chainspecWithFederationKeys(chainspec, [])).toBe(chainspec);
   });
 
   it("takes a comma-separated flag on regtest and replaces the genesis federation's keys", async () => {
     const options = await resolveNodeOptions(flags([["bridge.genesisFederationPublicKeys", `${KEY_1},${KEY_2}`]]));
     expect(options.bridge.genesisFederationPublicKeys).toEqual([KEY_1, KEY_2]);
-    const chainspec = withBridgeOverride(getChainspec("regtest"), options.bridge.genesisFederationPublicKeys);
+    const chainspec = chainspecWithFederationKeys(getChainspec("regtest"), options.bridge.genesisFederationPublicKeys);
     expect(chainspec.params.bridge.genesisFederation.publicKeys.map((k) => bytesToHex(k))).toEqual([KEY_1, KEY_2]);
   });
 
