@@ -22,29 +22,40 @@ const keys = (hexes: string[]): Uint8Array[] => hexes.map((hex) => hexToBytes(he
 // Bitcoin's genesis headers differ only in time, bits and nonce.
 const BTC_GENESIS_PREFIX = `01000000${"00".repeat(32)}3ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4a`;
 
-const btcRegtest: BtcNetworkParams = {
-  id: "regtest",
-  genesisHeader: hexToBytes(`${BTC_GENESIS_PREFIX}dae5494dffff7f2002000000`),
-  genesisHash: hexToBytes("0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206"),
-  p2pkhVersion: 111,
-  p2shVersion: 196,
-};
+/** A Bitcoin network's parameters: its genesis header ends in `genesisTail` (time, bits, nonce). */
+function btcNetwork(
+  id: BtcNetworkParams["id"],
+  genesisTail: string,
+  genesisHash: string,
+  [p2pkhVersion, p2shVersion]: [number, number],
+): BtcNetworkParams {
+  return {
+    id,
+    genesisHeader: hexToBytes(BTC_GENESIS_PREFIX + genesisTail),
+    genesisHash: hexToBytes(genesisHash),
+    p2pkhVersion,
+    p2shVersion,
+  };
+}
 
-const btcTestnet: BtcNetworkParams = {
-  id: "testnet",
-  genesisHeader: hexToBytes(`${BTC_GENESIS_PREFIX}dae5494dffff001d1aa4ae18`),
-  genesisHash: hexToBytes("000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943"),
-  p2pkhVersion: 111,
-  p2shVersion: 196,
-};
-
-const btcMainnet: BtcNetworkParams = {
-  id: "mainnet",
-  genesisHeader: hexToBytes(`${BTC_GENESIS_PREFIX}29ab5f49ffff001d1dac2b7c`),
-  genesisHash: hexToBytes("000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f"),
-  p2pkhVersion: 0,
-  p2shVersion: 5,
-};
+const btcRegtest = btcNetwork(
+  "regtest",
+  "dae5494dffff7f2002000000",
+  "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206",
+  [111, 196],
+);
+const btcTestnet = btcNetwork(
+  "testnet",
+  "dae5494dffff001d1aa4ae18",
+  "000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943",
+  [111, 196],
+);
+const btcMainnet = btcNetwork(
+  "mainnet",
+  "29ab5f49ffff001d1dac2b7c",
+  "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f",
+  [0, 5],
+);
 
 /** rskj's regtest genesis federation keys (`BridgeRegTestConstants.DEFAULT_FEDERATION_PUBLIC_KEYS`). */
 export const REGTEST_GENESIS_FEDERATION_KEYS: readonly Uint8Array[] = keys([
