@@ -20,7 +20,8 @@ export function nativeContractPrecompiles(host: NativeHost, forked: boolean): Cu
   for (const {address, name} of NATIVE_CONTRACTS) {
     const contract = NATIVE_CONTRACT_IMPLEMENTATIONS.find((c) => equalBytes(c.address, address));
     if (contract && (!forked || contract.runsOnFork)) precompiles.push(nativePrecompile(contract, host));
-    else if (forked) precompiles.push(unavailableNativeContract(address, name, contract ? HOLDS_STATE : NOT_IMPLEMENTED));
+    else if (forked)
+      precompiles.push(unavailableNativeContract(address, name, contract ? HOLDS_STATE : NOT_IMPLEMENTED));
   }
   return precompiles;
 }

@@ -14,10 +14,9 @@ const MAINNET = {public: 0x0488b21e, private: 0x0488ade4};
 const TESTNET = {public: 0x043587cf, private: 0x04358394};
 const MAX_INT = 2 ** 31 - 1;
 
-/** rskj's error text quotes a key trimmed to 64 characters and "...". */
-function quoted(key: string): string {
-  const trimmed = key.trim();
-  return trimmed.length > 64 ? `${trimmed.slice(0, 64)}...` : trimmed;
+/** rskj's error texts quote a value cut to 66 characters and "..." (`co.rsk.util.StringUtils.trim`). */
+function quoted(value: string): string {
+  return value.length > 66 ? `${value.slice(0, 66)}...` : value;
 }
 
 /** The extended key `xpub` of the network its prefix names; fails for another prefix or a key that does not decode. */
@@ -47,7 +46,7 @@ function javaNonNegativeInt(s: string): number | undefined {
 
 /** The child numbers of `path`: 1–10 non-hardened levels, no `m/`, rskj's checks in rskj's order. */
 export function parsePath(method: string, path: string): number[] {
-  const invalid = (): never => refuse(NAME, method, `Invalid path '${path.trim()}'`);
+  const invalid = (): never => refuse(NAME, method, `Invalid path '${quoted(path)}'`);
   if (path.length === 0) return invalid();
   if (javaNonNegativeInt(path.slice(0, 1)) === undefined || javaNonNegativeInt(path.slice(-1)) === undefined) invalid();
   const levels = path.split("/");
