@@ -65,7 +65,7 @@ describe("decoding", () => {
     const fn = abiFunction("g", ["bytes", "string", "bytes[]"], []);
     const encoded = coder.encode(
       ["bytes", "string", "bytes[]"],
-      ["0x0102", "héllo", ["0xaa", "0x", "0x" + "cd".repeat(40)]],
+      ["0x0102", "héllo", ["0xaa", "0x", `0x${"cd".repeat(40)}`]],
     );
     const [bytes, text, list] = decodeArguments(fn, call(fn.selector, encoded.slice(2)));
     expect([bytesToPrefixedHex(bytes as Uint8Array), text]).toEqual(["0x0102", "héllo"]);

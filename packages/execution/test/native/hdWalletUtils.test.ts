@@ -103,7 +103,7 @@ describe("HDWalletUtils refuses what rskj refuses", () => {
   });
 
   it("getMultisigScriptHash: rskj's checks, in rskj's order", async () => {
-    const keys = (vectors.getMultisigScriptHash[0]?.keys as string[]).slice();
+    const keys = (vectors.getMultisigScriptHash[0] as Vectors["getMultisigScriptHash"][number]).keys;
     const cases: [number, string[], RegExp][] = [
       [0, keys.slice(0, 2), /Minimum required signatures/],
       [-1, keys.slice(0, 2), /Minimum required signatures/],
