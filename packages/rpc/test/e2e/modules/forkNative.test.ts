@@ -100,7 +100,10 @@ describe("calls into native contracts on a fork", () => {
     await fork.node.result("evm_mine", []);
     const head = Number(await fork.node.result("eth_blockNumber", []));
     // getBlockHash(depth): depth 0 is the parent of the block the call runs in.
-    const getBlockHash = (depth: number) => ({to: BLOCK_HEADER, data: `0x2cce81aa${depth.toString(16).padStart(64, "0")}`});
+    const getBlockHash = (depth: number) => ({
+      to: BLOCK_HEADER,
+      data: `0x2cce81aa${depth.toString(16).padStart(64, "0")}`,
+    });
     const parent = (await fork.node.result("eth_getBlockByNumber", [toQuantity(head - 1), false])) as {hash: string};
     expect(await fork.node.result("eth_call", [getBlockHash(0), "latest"])).toBe(
       `0x${"20".padStart(64, "0")}${"20".padStart(64, "0")}${parent.hash.slice(2)}`,
