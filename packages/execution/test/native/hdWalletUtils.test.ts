@@ -8,6 +8,7 @@ import {bytesToPrefixedHex, hexToBytes} from "@xchain/utils";
 import {Interface} from "ethers";
 import {describe, expect, it} from "vitest";
 import {NativeContractFailure, NativeContractFailureCode} from "../../src/errors.ts";
+import {base58check} from "../../src/native/hdWallet/extendedKeys.ts";
 import {hdWalletUtils} from "../../src/native/hdWallet/hdWalletUtils.ts";
 import {nativeContext} from "../support/nativeContext.ts";
 
@@ -69,7 +70,7 @@ describe("HDWalletUtils answers rskj's vectors", () => {
   });
 });
 
-describe("HDWalletUtils refuses what rskj refuses", () => {
+describe("HDWalletUtils refuses what rskj refuses, and takes what it takes", () => {
   it("toBase58Check: a hash of another length than 20, a version outside 0…255", async () => {
     for (const v of vectors.toBase58CheckRefused) {
       const failure = await refusal("toBase58Check", [v.hash, v.version]);
@@ -100,6 +101,29 @@ describe("HDWalletUtils refuses what rskj refuses", () => {
       (await refusal("extractPublicKeyFromExtendedPublicKey", [vectors.extractPublicKeyRefused[1]])).message,
     ).toMatch(/'tpubD6NzVbkrYhZ4YHQqwWz3Tm1ESZ9AidobeyLG4mEezB6hN8gFFWrcjczyF77Lw3\.\.\.'/);
     await refusal("deriveExtendedPublicKey", [`x${TPUB.slice(1)}`, "0"]);
+  });
+
+  it("takes a depth-0 key with a parent fingerprint and index, as bitcoinj does, answering as for the root", async () => {
+    const root = base58check.decode(TPUB);
+    const withParent = Uint8Array.from(root);
+    withParent.set([1, 2, 3, 4, 0, 0, 0, 9], 5);
+    const key = base58check.encode(withParent);
+    expect(await answer("deriveExtendedPublicKey", [key, "2/3/4"])).toBe(vectors.deriveExtendedPublicKey[0]?.result);
+    const publicKey = await answer("extractPublicKeyFromExtendedPublicKey", [TPUB]);
+    expect(await answer("extractPublicKeyFromExtendedPublicKey", [key])).toBe(publicKey);
+  });
+
+  it("getMultisigScriptHash takes 65-byte keys in the hybrid form (06/07) whose parity is right, as BouncyCastle", async () => {
+    const v = vectors.getMultisigScriptHash[1] as Vectors["getMultisigScriptHash"][number];
+    const uncompressed = v.keys[0] as string;
+    const parity = Number.parseInt(uncompressed.slice(-2), 16) & 1;
+    const hybrid = (prefix: number) => `0x0${prefix}${uncompressed.slice(4)}`;
+    const keys = [hybrid(6 + parity), ...v.keys.slice(1)];
+    expect(await answer("getMultisigScriptHash", [v.minimumSignatures, keys])).toBe(v.result);
+    const wrong = [hybrid(7 - parity), ...v.keys.slice(1)];
+    expect((await refusal("getMultisigScriptHash", [v.minimumSignatures, wrong])).message).toMatch(
+      /Invalid public key format/,
+    );
   });
 
   it("getMultisigScriptHash: rskj's checks, in rskj's order", async () => {
