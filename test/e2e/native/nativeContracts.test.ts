@@ -49,33 +49,40 @@ let provider: JsonRpcProvider;
 let cow: Wallet;
 let relay: Contract;
 
+/** A call of HDWalletUtils' `method` with its arguments, the answer rskj's tests assert and its price. */
+interface HdCall {
+  method: string;
+  args: unknown[];
+  answer: string;
+  price: bigint;
+}
+
 /** Each HDWalletUtils method with arguments and the answer rskj's tests assert. */
-const hdCalls = (): {method: string; args: unknown[]; answer: string; price: bigint}[] => [
-  ...vectors.toBase58Check.map((v) => ({
-    method: "toBase58Check",
-    args: [v.hash, v.version],
-    answer: v.result,
-    price: 13_000n,
-  })),
-  ...vectors.deriveExtendedPublicKey.map((v) => ({
-    method: "deriveExtendedPublicKey",
-    args: [v.xpub, v.path],
-    answer: v.result,
-    price: 107_000n,
-  })),
-  ...vectors.extractPublicKeyFromExtendedPublicKey.map((v) => ({
-    method: "extractPublicKeyFromExtendedPublicKey",
-    args: [v.xpub],
-    answer: v.result,
-    price: 11_300n,
-  })),
-  ...vectors.getMultisigScriptHash.map((v) => ({
-    method: "getMultisigScriptHash",
-    args: [v.minimumSignatures, v.keys],
-    answer: v.result,
-    price: 20_000n + 700n * BigInt(v.keys.length - 2),
-  })),
-];
+const hdCalls = (): HdCall[] => {
+  const call = (method: string, price: bigint, args: unknown[], answer: string): HdCall => ({
+    method,
+    args,
+    answer,
+    price,
+  });
+  return [
+    ...vectors.toBase58Check.map((v) => call("toBase58Check", 13_000n, [v.hash, v.version], v.result)),
+    ...vectors.deriveExtendedPublicKey.map((v) =>
+      call("deriveExtendedPublicKey", 107_000n, [v.xpub, v.path], v.result),
+    ),
+    ...vectors.extractPublicKeyFromExtendedPublicKey.map((v) =>
+      call("extractPublicKeyFromExtendedPublicKey", 11_300n, [v.xpub], v.result),
+    ),
+    ...vectors.getMultisigScriptHash.map((v) =>
+      call(
+        "getMultisigScriptHash",
+        20_000n + 700n * BigInt(v.keys.length - 2),
+        [v.minimumSignatures, v.keys],
+        v.result,
+      ),
+    ),
+  ];
+};
 
 /** Sends a transaction from the cow account and waits for its receipt. */
 async function send(to: string, data: string) {
