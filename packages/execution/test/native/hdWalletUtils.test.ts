@@ -90,6 +90,11 @@ describe("HDWalletUtils refuses what rskj refuses, and takes what it takes", () 
       vectors.deriveExtendedPublicKey[1]?.result,
     );
     await refusal("deriveExtendedPublicKey", [TPUB, "+2/3"]);
+    // Leading zeros are read past (a Java int of any length of zeros); a long number is out of range.
+    expect(await answer("deriveExtendedPublicKey", [TPUB, `${"0".repeat(30)}2/3/4`])).toBe(
+      vectors.deriveExtendedPublicKey[0]?.result,
+    );
+    await refusal("deriveExtendedPublicKey", [TPUB, `2/${"9".repeat(5_000)}/4`]);
   });
 
   it("extended keys: another prefix, a bad checksum, a prefix that does not match the key's network", async () => {

@@ -64,10 +64,14 @@ export function parseExtendedKey(method: string, xpub: string): HDKey {
  * takes non-ASCII decimal digits; they are refused here, docs/protocol/native-contracts.md §5.)
  */
 function javaNonNegativeInt(s: string): number | undefined {
-  if (!/^[+-]?[0-9]+$/.test(s)) return undefined;
-  const value = Number(BigInt(s));
-  if (!Number.isSafeInteger(value) || value > MAX_INT || value < -MAX_INT - 1) return undefined;
-  return value >= 0 ? value : undefined;
+  const match = /^([+-]?)0*([0-9]*)$/.exec(s);
+  if (!match || !/[0-9]/.test(s)) return undefined;
+  // Leading zeros dropped, a Java int has at most 10 digits: a longer level is out of range without parsing it.
+  const [, sign, digits = ""] = match;
+  if (digits.length > 10) return undefined;
+  const value = Number(digits || "0");
+  if (value === 0) return 0;
+  return sign === "-" || value > MAX_INT ? undefined : value;
 }
 
 /** The child numbers of `path`: 1–10 non-hardened levels, no `m/`, rskj's checks in rskj's order. */
