@@ -13,7 +13,7 @@ import {
 
 const hexes = (list: readonly Uint8Array[]) => list.map((bytes) => bytesToHex(bytes));
 
-describe("Bridge constants (docs/protocol/native-contracts.md §6.3)", () => {
+describe("Bridge constants (docs/protocol/native-contracts.md §10.3)", () => {
   it("each network's chainspec carries its Bridge constants", () => {
     expect(getChainspec("regtest").params.bridge).toBe(regtestBridge);
     expect(getChainspec("testnet").params.bridge).toBe(testnetBridge);

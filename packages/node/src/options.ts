@@ -96,7 +96,7 @@ export interface ForkModeOptions {
   cacheDir: string | undefined;
 }
 
-/** The `[bridge]` table (docs/protocol/native-contracts.md §6.3). */
+/** The `[bridge]` table (docs/protocol/native-contracts.md §10.3). */
 export interface BridgeOptions {
   /** Hex compressed keys of the genesis federation in place of the network's; empty: the network's. */
   genesisFederationPublicKeys: string[];

@@ -6,7 +6,7 @@ import {bytesStorage, MAX_STORED_VALUE_BYTES, NativeStorageError} from "../src/s
 const KEY = new Uint8Array(32).fill(7);
 const bytes = (n: number) => Uint8Array.from({length: n}, (_, i) => (i * 7 + 1) & 0xff);
 
-describe("byte strings in storage words (docs/protocol/native-contracts.md §6.4)", () => {
+describe("byte strings in storage words (docs/protocol/native-contracts.md §10.4)", () => {
   it("an unset key is empty", async () => {
     expect((await bytesStorage(new MemoryWords()).getBytes(KEY)).length).toBe(0);
   });

@@ -169,7 +169,7 @@ describe("xchain start --fork.url", () => {
     expect([error.code, error.message]).toEqual([
       -32000,
       "the native contract Bridge (0x0000000000000000000000000000000001000006) cannot be executed in fork mode: " +
-        "xchain does not implement Rootstock's native contracts and cannot ask the upstream to run them",
+        "xchain does not implement it and cannot ask the upstream to run it",
     ]);
     expect(await onFork("eth_getStorageAt", BRIDGE, "0x1")).toBe(BRIDGE_WORD);
     expect(await onFork("xchain_getStorageBytesAt", BRIDGE, "0x1")).toBe(

@@ -1,4 +1,4 @@
-// End-to-end: the Bridge (docs/protocol/native-contracts.md §6) on a real regtest node, as the
+// End-to-end: the Bridge (docs/protocol/native-contracts.md §10) on a real regtest node, as the
 // PowPeg app and Rootstock's integration tests reach it: getters by eth_call from ethers and from a
 // Solidity contract, answers decoded with @rsksmart/rsk-precompiled-abis; local-only getters failing
 // in mined transactions; releaseBtc by a plain transfer with its event, queue and storage;
@@ -33,7 +33,7 @@ function btcAddress(key: SigningKey): string {
   const payload = Uint8Array.of(111, ...hash160(hexToBytes(key.compressedPublicKey.slice(2))));
   return encodeBase58(concatBytes(payload, sha256d(payload).subarray(0, 4)));
 }
-/** The ASCII of a plain Bridge storage key, left-padded to a word (docs/protocol/native-contracts.md §6.4). */
+/** The ASCII of a plain Bridge storage key, left-padded to a word (docs/protocol/native-contracts.md §10.4). */
 const plainKey = (name: string) => `0x${Buffer.from(name).toString("hex").padStart(64, "0")}`;
 
 const CALLER_SOURCE = `// SPDX-License-Identifier: MIT
@@ -77,7 +77,7 @@ afterAll(async () => {
 
 const GENESIS_HASH = "0x0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206";
 
-/** A fresh regtest Bridge's answers (docs/protocol/native-contracts.md §6.3). */
+/** A fresh regtest Bridge's answers (docs/protocol/native-contracts.md §10.3). */
 const FRESH: [string, unknown[], unknown][] = [
   // What the PowPeg app's backend asks.
   ["getFederationAddress", [], "2N5muMepJizJE1gR7FbHJU6CD18V3BpNF9p"],

@@ -14,7 +14,7 @@ import {NativeContractErrorCode, NativeContractUnavailableError} from "../errors
 export function nativeContractUnavailable(
   address: Uint8Array,
   name: string,
-  reason = "xchain cannot run it on the upstream's state",
+  reason: string,
 ): NativeContractUnavailableError {
   const hex = bytesToPrefixedHex(address);
   return new NativeContractUnavailableError(
@@ -23,12 +23,12 @@ export function nativeContractUnavailable(
   );
 }
 
-/** A precompile at the native contract `name`'s `address` that stops every message reaching it. */
-export function unavailableNativeContract(address: Uint8Array, name: string): CustomPrecompile {
+/** A precompile at the native contract `name`'s `address` that stops every message reaching it, saying `reason`. */
+export function unavailableNativeContract(address: Uint8Array, name: string, reason: string): CustomPrecompile {
   return {
     address: bytesToPrefixedHex(address) as `0x${string}`,
     function: () => {
-      throw nativeContractUnavailable(address, name);
+      throw nativeContractUnavailable(address, name, reason);
     },
   };
 }

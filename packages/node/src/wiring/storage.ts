@@ -34,7 +34,7 @@ export interface Storage {
 export async function openStorage(opts: NodeOptions, logger: Logger, closers: Closers): Promise<Storage> {
   const network = await loadNetwork(opts.network, opts.genesisFile);
   const {genesis} = network;
-  // A private network's own Bridge federation (docs/protocol/native-contracts.md §6.3).
+  // A private network's own Bridge federation (docs/protocol/native-contracts.md §10.3).
   const chainspec = chainspecWithFederationKeys(network.chainspec, opts.bridge.genesisFederationPublicKeys);
   const {db, record} = await openDatabase(
     opts.dataDir,

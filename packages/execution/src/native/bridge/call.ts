@@ -1,5 +1,5 @@
 /**
- * What one Bridge method runs with (docs/protocol/native-contracts.md §6.1): the call's context, the
+ * What one Bridge method runs with (docs/protocol/native-contracts.md §10.1): the call's context, the
  * Bridge's storage as this call sees it, the active federation and the events it emits, and the
  * shape of a method in the table (`BridgeMethod`).
  */

@@ -1,5 +1,5 @@
 /**
- * The Bridge at 0x…01000006 (docs/protocol/native-contracts.md §6.1; rskj's `Bridge.getGasForData`
+ * The Bridge at 0x…01000006 (docs/protocol/native-contracts.md §10.1; rskj's `Bridge.getGasForData`
  * and `execute`): empty input is `releaseBtc`; input that names no method (1–3 bytes, an unknown
  * selector, arguments that do not decode) costs 23,000 gas and fails; any other costs the method's
  * price plus 2 gas per input byte, or nothing for a free transaction. A local-only method fails

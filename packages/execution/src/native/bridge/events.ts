@@ -1,5 +1,5 @@
 /**
- * The Bridge's events (docs/protocol/native-contracts.md §6.9, rskj's `BridgeEvents`): Solidity-style
+ * The Bridge's events (docs/protocol/native-contracts.md §10.9, rskj's `BridgeEvents`): Solidity-style
  * logs from the Bridge's address, topic 0 the keccak-256 of the signature, indexed parameters as
  * words, the others ABI-encoded by rskj's codec into the data.
  */

@@ -1,5 +1,5 @@
 /**
- * The federation getters (docs/protocol/native-contracts.md §6.2, §6.3): the active federation is
+ * The federation getters (docs/protocol/native-contracts.md §10.2, §10.3): the active federation is
  * the genesis one; no retiring, pending or proposed federation exists (xchain runs no federation
  * change, tier C), so their getters answer rskj's "none" values: −1, "" or empty bytes. A storage
  * key of those federations holding a value (never written by xchain) fails the call rather than

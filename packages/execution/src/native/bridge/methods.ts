@@ -1,5 +1,5 @@
 /**
- * Every Bridge method xchain runs (docs/protocol/native-contracts.md §6.2), by selector: tier A's
+ * Every Bridge method xchain runs (docs/protocol/native-contracts.md §10.2), by selector: tier A's
  * getters, votes and `releaseBtc`. The light client and peg-ins (tier B) add their own list here.
  * A method missing from the table (rskj's disabled ones on regtest, the union bridge, Flyover, the
  * federators' own methods) is unparseable input, as a disabled method is in rskj.

@@ -1,5 +1,5 @@
 /**
- * A peg-out's estimated fee (docs/protocol/native-contracts.md §6.7): rskj's `calculatePegoutTxSize`
+ * A peg-out's estimated fee (docs/protocol/native-contracts.md §10.7): rskj's `calculatePegoutTxSize`
  * for a standard multisig federation (`calculateLegacyTxSize`): the serialized size of a transaction
  * whose inputs each carry the redeem script as scriptSig and whose outputs each pay the federation's
  * P2SH address, plus 72 bytes per required signature per input; times the fee per kb, over 1000.

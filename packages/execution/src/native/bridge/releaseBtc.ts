@@ -1,5 +1,5 @@
 /**
- * `releaseBtc()` (docs/protocol/native-contracts.md §6.7; rskj's `BridgeSupport.releaseBtc`,
+ * `releaseBtc()` (docs/protocol/native-contracts.md §10.7; rskj's `BridgeSupport.releaseBtc`,
  * `requestRelease`): a peg-out request, also made by a transfer with no data. The value has already
  * moved to the Bridge with the call. A contract's request is rejected and its value kept (RSKIP-185);
  * a request under the minimum is refunded whole, in wei (RSKIP-427), and rejected; any other joins

@@ -1,5 +1,5 @@
 /**
- * The Bridge's vote and whitelist methods (docs/protocol/native-contracts.md §6.1, §6.2): each
+ * The Bridge's vote and whitelist methods (docs/protocol/native-contracts.md §10.1, §10.2): each
  * answers rskj's code −10 (`UNAUTHORIZED_CALLER`) to a sender that is not one of its authorizers'
  * addresses, as rskj's `AddressBasedAuthorizer` checks the immediate sender. `increaseLockingCap` is
  * whole. What an authorized vote would change (a federation change, the lock whitelist, the fee per

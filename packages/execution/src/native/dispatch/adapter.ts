@@ -59,12 +59,16 @@ function contextOf(contract: NativeContract, host: NativeHost, input: Precompile
     // A programming error of the wiring, not a contract failure: the EVM's own message must be known.
     throw new Error(`native contract ${contract.name} ran without its message`);
   }
+  const callType = callTypeOf(message);
+  // rskj's sender is the calling frame's own (owner) address: for DELEGATECALL the calling contract, where
+  // @ethereumjs/evm keeps its caller's; DELEGATECALL and STATICCALL move no value (RSKIP-103).
+  const delegated = callType === "DELEGATECALL";
   return {
     address: contract.address,
-    sender: message.caller.bytes,
+    sender: delegated && message.to ? message.to.bytes : message.caller.bytes,
     origin: session.origin,
-    value: message.value,
-    callType: callTypeOf(message),
+    value: delegated || callType === "STATICCALL" ? 0n : message.value,
+    callType,
     isStatic: message.isStatic,
     depth: message.depth,
     localCall: session.localCall,

@@ -11,13 +11,17 @@ import {unavailableNativeContract} from "../../precompiles/unavailable.ts";
 import {NATIVE_CONTRACT_IMPLEMENTATIONS} from "../registry.ts";
 import {type NativeHost, nativePrecompile} from "./adapter.ts";
 
+const NOT_IMPLEMENTED = "xchain does not implement it and cannot ask the upstream to run it";
+const HOLDS_STATE = "it runs on the upstream's native-contract storage, which xchain does not hold";
+
 /** The `customPrecompiles` entries of the native contracts for an EVM of `host`, `forked` or not. */
 export function nativeContractPrecompiles(host: NativeHost, forked: boolean): CustomPrecompile[] {
   const precompiles: CustomPrecompile[] = [];
   for (const {address, name} of NATIVE_CONTRACTS) {
     const contract = NATIVE_CONTRACT_IMPLEMENTATIONS.find((c) => equalBytes(c.address, address));
     if (contract && (!forked || contract.runsOnFork)) precompiles.push(nativePrecompile(contract, host));
-    else if (forked) precompiles.push(unavailableNativeContract(address, name));
+    else if (forked)
+      precompiles.push(unavailableNativeContract(address, name, contract ? HOLDS_STATE : NOT_IMPLEMENTED));
   }
   return precompiles;
 }

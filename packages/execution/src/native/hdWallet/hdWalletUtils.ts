@@ -2,16 +2,13 @@
  * The HDWalletUtils native contract at 0x…01000009 (RSKIP-106; docs/protocol/native-contracts.md §5): Base58Check,
  * BIP-32 public derivation and P2SH multisig script hashes, each at a fixed price with no charge per input byte.
  */
-import {createBase58check} from "@scure/base";
-import {sha256} from "@xchain/utils";
 import {precompiledAddress} from "../../precompiles/addresses.ts";
 import {abiFunction} from "../dispatch/abi.ts";
 import {nativeMethodsContract, refuse} from "../dispatch/nativeMethods.ts";
 import type {NativeContract} from "../dispatch/types.ts";
-import {deriveAlong, NAME, parseExtendedKey, parsePath} from "./extendedKeys.ts";
+import {base58check, deriveAlong, NAME, parseExtendedKey, parsePath} from "./extendedKeys.ts";
 import {multisigGas, multisigScriptHash} from "./multisig.ts";
 
-const base58check = createBase58check(sha256);
 const HASH160_LENGTH = 20;
 
 /** The HDWalletUtils contract. */

@@ -25,11 +25,19 @@ export function multisigGas(keys: readonly unknown[]): bigint {
   return keys.length < MIN_KEYS ? BASE_GAS : BASE_GAS + BigInt(keys.length - MIN_KEYS) * GAS_PER_EXTRA_KEY;
 }
 
-/** A 33- or 65-byte public key, compressed; fails for another length or a point not on the curve. */
+/**
+ * A 33- or 65-byte public key, compressed; fails for another length or a point not on the curve. The 65-byte
+ * hybrid form (prefix 06 or 07: the y parity as well), which rskj's BouncyCastle decodes, is taken when its
+ * parity is the point's.
+ */
 function compressed(key: Uint8Array): Uint8Array {
   if (key.length !== 33 && key.length !== 65) refuse(NAME, METHOD, `Invalid public key length: ${key.length}`);
+  const hybrid = key.length === 65 && (key[0] === 0x06 || key[0] === 0x07);
   try {
-    return secp256k1.Point.fromBytes(key).toBytes(true);
+    const point = secp256k1.Point.fromBytes(hybrid ? Uint8Array.of(0x04, ...key.subarray(1)) : key);
+    const odd = (key[64] as number) & 1;
+    if (hybrid && odd !== ((key[0] as number) & 1)) throw new Error("inconsistent y parity in hybrid encoding");
+    return point.toBytes(true);
   } catch {
     refuse(NAME, METHOD, "Invalid public key format");
   }

@@ -1,5 +1,5 @@
 /**
- * The Bridge's dispatch rules (docs/protocol/native-contracts.md §6.1): local-only getters, RSKIP-417
+ * The Bridge's dispatch rules (docs/protocol/native-contracts.md §10.1): local-only getters, RSKIP-417
  * call types, failures, free transactions, void answers, votes' codes and increaseLockingCap.
  */
 import {createRequire} from "node:module";

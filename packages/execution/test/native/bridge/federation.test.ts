@@ -1,4 +1,4 @@
-/** The genesis federation as the Bridge answers it (docs/protocol/native-contracts.md §6.3). */
+/** The genesis federation as the Bridge answers it (docs/protocol/native-contracts.md §10.3). */
 import {getChainspec, regtestBridge, withGenesisFederationKeys} from "@xchain/chainspec";
 import {bytesToHex, keccak256, publicKeyOf} from "@xchain/utils";
 import {describe, expect, it} from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Every tier-A getter of a fresh regtest Bridge (docs/protocol/native-contracts.md §6.3), called
+ * Every tier-A getter of a fresh regtest Bridge (docs/protocol/native-contracts.md §10.3), called
  * through the contract with calldata as a client sends it, answers decoded with the ABI of
  * @rsksmart/rsk-precompiled-abis.
  */

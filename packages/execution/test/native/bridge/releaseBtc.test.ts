@@ -1,4 +1,4 @@
-/** releaseBtc: the queue, its events and the refund (docs/protocol/native-contracts.md §6.7). */
+/** releaseBtc: the queue, its events and the refund (docs/protocol/native-contracts.md §10.7). */
 import {createRequire} from "node:module";
 import type {MerkleStateManager} from "@ethereumjs/statemanager";
 import {BRIDGE_ADDRESS, BRIDGE_GENESIS_BALANCE} from "@xchain/chainspec";

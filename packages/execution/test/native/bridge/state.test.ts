@@ -1,4 +1,4 @@
-/** getStateForDebugging and eth_bridgeState (docs/protocol/native-contracts.md §7). */
+/** getStateForDebugging and eth_bridgeState (docs/protocol/native-contracts.md §10.11). */
 import {regtestBridge} from "@xchain/chainspec";
 import {bytesStorage} from "@xchain/state";
 import {MemoryWords} from "@xchain/test-utils";

@@ -1,4 +1,4 @@
-/** The Bridge's storage keys, encodings and fresh values (docs/protocol/native-contracts.md §6.4, §6.3). */
+/** The Bridge's storage keys, encodings and fresh values (docs/protocol/native-contracts.md §10.4, §10.3). */
 import {regtestBridge} from "@xchain/chainspec";
 import {bytesStorage} from "@xchain/state";
 import {MemoryWords} from "@xchain/test-utils";

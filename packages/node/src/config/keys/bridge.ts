@@ -1,4 +1,4 @@
-/** The `[bridge]` table: the Bridge's genesis federation on a private network (docs/protocol/native-contracts.md §6.3). */
+/** The `[bridge]` table: the Bridge's genesis federation on a private network (docs/protocol/native-contracts.md §10.3). */
 import {MAX_FEDERATION_KEYS} from "@xchain/chainspec";
 import type {ConfigKey} from "../configKey.ts";
 
