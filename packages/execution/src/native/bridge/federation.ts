@@ -8,8 +8,7 @@
 
 import {createBase58check} from "@scure/base";
 import type {BridgeConstants} from "@xchain/chainspec";
-import {concatBytes, hash160, keccak256, publicKeyForms, sha256} from "@xchain/utils";
-import {compareUnsigned} from "./serialization.ts";
+import {compareBytes, concatBytes, hash160, keccak256, publicKeyForms, sha256} from "@xchain/utils";
 
 /** Bitcoin's base58check (double SHA-256 checksum). */
 export const base58check = createBase58check(sha256);
@@ -54,7 +53,7 @@ export function multisigRedeemScript(threshold: number, keys: readonly Uint8Arra
 /** The genesis federation of `constants` (its keys are the configured ones). */
 export function genesisFederation(constants: BridgeConstants): Federation {
   const {publicKeys, creationTimeMs, creationBlockNumber} = constants.genesisFederation;
-  const sorted = [...publicKeys].sort(compareUnsigned);
+  const sorted = [...publicKeys].sort(compareBytes);
   const members = sorted.map((btcPublicKey) => ({
     btcPublicKey,
     rskAddress: keccak256(publicKeyForms(btcPublicKey).uncompressed).slice(12),

@@ -4,7 +4,7 @@
  * collections. A value that does not decode is refused with `BridgeStorageError` (the call reading it fails).
  */
 import {RLP} from "@ethereumjs/rlp";
-import {bigIntToBytes, bytesToBigInt, bytesToHex} from "@xchain/utils";
+import {bigIntToBytes, bytesToBigInt, bytesToHex, compareBytes} from "@xchain/utils";
 import {BridgeStorageError, BridgeStorageErrorCode} from "./errors.ts";
 
 /** A peg-out request waiting for the next batch. */
@@ -121,7 +121,7 @@ export function encodePegoutsWaitingForConfirmations(
 ): Uint8Array {
   const items: Uint8Array[] = [];
   const chosen = entries.filter((entry) => (entry.rskTxHash !== undefined) === withTxHash);
-  chosen.sort((a, b) => compareUnsigned(a.btcTx, b.btcTx));
+  chosen.sort((a, b) => compareBytes(a.btcTx, b.btcTx));
   for (const entry of chosen) {
     items.push(entry.btcTx, bigIntToBytes(entry.creationBlock));
     if (entry.rskTxHash) items.push(entry.rskTxHash);
@@ -149,13 +149,6 @@ export function decodeUtxoList(name: string, value: Uint8Array): Uint8Array[] {
 }
 
 export const encodeUtxoList = (utxos: readonly Uint8Array[]): Uint8Array => RLP.encode([...utxos]);
-
-/** Lexicographic order of unsigned bytes, shorter first on a common prefix. */
-export function compareUnsigned(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
-  return a.length - b.length;
-}
 
 /**
  * rskj's `Keccak256.compareTo`: it compares from the last byte down to the first (`ByteUtil`
