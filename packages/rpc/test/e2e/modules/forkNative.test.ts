@@ -30,9 +30,10 @@ const RELAY_CODE = "0x600060006000600060006000355af160005260206000f3";
 const CHAIN_HEAD_KEY = toData(utf8ToBytes("blockStoreChainHead")); // rskj pads it to 32 bytes
 const CHAIN_HEAD = toData(bigIntToFixedBytes(BigInt(CHAIN_HEAD_KEY), 32));
 const STORED_BLOCK = `0x${"00".repeat(31)}02${"00000000"}${"ab".repeat(80)}`;
+// The Bridge runs on its own storage, which a fork holds only upstream.
 const UNAVAILABLE = (name: string, address: string) =>
   `the native contract ${name} (${address}) cannot be executed in fork mode: ` +
-  "xchain does not implement it and cannot ask the upstream to run it";
+  "it runs on the upstream's native-contract storage, which xchain does not hold";
 
 const word = (address: string) => `0x${address.slice(2).padStart(64, "0")}`;
 const relayCall = (target: string) => [
