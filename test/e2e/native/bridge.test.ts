@@ -145,6 +145,18 @@ describe("the Bridge in mined transactions", () => {
     expect(await caller.getFunction("lastOk")()).toBe(true);
   });
 
+  it("a transaction of an authorizer (regtest's keys are public) is free: intrinsic gas only", async () => {
+    // The lock whitelist's authorizer: rskj's key keccak256("auth-lock-whitelist").
+    const authorizer = new Wallet(id("auth-lock-whitelist"), provider);
+    expect(authorizer.address.toLowerCase()).toBe("0x87d2a0f33744929da08b65fd62b627ea52b25f8e");
+    await (await cow.sendTransaction({to: authorizer.address, value: parseEther("1"), type: 0})).wait();
+    const data = abi.encodeFunctionData("getQueuedPegoutsCount");
+    const receipt = await (await authorizer.sendTransaction({to: BRIDGE, data, type: 0, gasLimit: 100_000})).wait();
+    expect(receipt?.gasUsed).toBe(21_000n + 4n * 16n);
+    const paid = await (await cow.sendTransaction({to: BRIDGE, data, type: 0, gasLimit: 100_000})).wait();
+    expect(paid?.gasUsed).toBe(21_000n + 4n * 16n + 3_000n + 8n);
+  });
+
   it("unparseable input costs 23,000 and still reports status 1: rskj PR #3504's 0xdeadbeef, 44,064 gas", async () => {
     const receipt = await (
       await cow.sendTransaction({to: BRIDGE, data: "0xdeadbeef", type: 0, gasLimit: 200_000})
