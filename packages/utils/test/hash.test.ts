@@ -7,7 +7,7 @@ import {
   hexToBytes,
   keccak256,
   keccakBackend,
-  uncompressedPublicKey,
+  publicKeyForms,
   utf8ToBytes,
 } from "../src/index.ts";
 
@@ -59,14 +59,17 @@ describe("hash160", () => {
   });
 });
 
-describe("uncompressedPublicKey", () => {
-  it("decompresses a compressed key and keeps an uncompressed one", () => {
-    expect(bytesToHex(uncompressedPublicKey(hexToBytes(G_COMPRESSED)))).toBe(G_UNCOMPRESSED);
-    expect(bytesToHex(uncompressedPublicKey(hexToBytes(G_UNCOMPRESSED)))).toBe(G_UNCOMPRESSED);
+describe("publicKeyForms", () => {
+  it("gives both forms of a compressed or uncompressed key", () => {
+    for (const key of [G_COMPRESSED, G_UNCOMPRESSED, G_UNCOMPRESSED.slice(2)]) {
+      const {compressed, uncompressed} = publicKeyForms(hexToBytes(key));
+      expect(bytesToHex(compressed)).toBe(G_COMPRESSED);
+      expect(bytesToHex(uncompressed)).toBe(G_UNCOMPRESSED.slice(2));
+    }
   });
 
   it("throws on bytes that are not a point", () => {
-    expect(() => uncompressedPublicKey(hexToBytes(`02${"00".repeat(32)}`))).toThrow();
-    expect(() => uncompressedPublicKey(new Uint8Array(20))).toThrow();
+    expect(() => publicKeyForms(hexToBytes(`02${"00".repeat(32)}`))).toThrow();
+    expect(() => publicKeyForms(new Uint8Array(20))).toThrow();
   });
 });

@@ -63,11 +63,3 @@ export function publicKeyOf(privateKey: Uint8Array): Uint8Array {
   if (native) return native.publicKeyCreate(privateKey, false).subarray(1);
   return noble.getPublicKey(privateKey, false).subarray(1);
 }
-
-/**
- * The 65-byte uncompressed encoding (0x04 prefix) of a 33-byte compressed or 65-byte uncompressed
- * public key; throws unless the bytes are a point on the curve.
- */
-export function uncompressedPublicKey(publicKey: Uint8Array): Uint8Array {
-  return noble.Point.fromBytes(publicKey).toBytes(false);
-}
