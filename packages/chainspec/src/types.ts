@@ -1,3 +1,5 @@
+import type {BridgeConstants} from "./bridge/types.ts";
+
 /** The Rootstock improvement proposals whose activation height changes a rule xchain implements. */
 export type Rskip =
   | "RSKIP85"
@@ -71,4 +73,6 @@ export interface NetworkParams {
    */
   readonly forkBlockNumber?: number;
   readonly activation: ActivationHeights;
+  /** The Bridge's constants (docs/protocol/native-contracts.md §5.3). */
+  readonly bridge: BridgeConstants;
 }

@@ -60,3 +60,20 @@ export type {
   StateOverride,
   TransactionOutcome,
 } from "./types.ts";
+export {BridgeStorageError, BridgeStorageErrorCode, type BridgeStorageErrorType} from "./native/bridge/errors.ts";
+export {
+  bridgeStorageReader,
+  readOnlyBytesStorage,
+  type StorageWordReader,
+  storesByteStrings,
+} from "./native/bridge/reader.ts";
+export {type BridgeStateJson, bridgeStateJson, encodeStateForDebugging} from "./native/bridge/state.ts";
+export {BridgeStorage} from "./native/bridge/storage.ts";
+export {
+  type BytesStorage,
+  bytesStorage,
+  NativeStorageError,
+  NativeStorageErrorCode,
+  type NativeStorageErrorType,
+  type WordStorage,
+} from "./native/storageBytes.ts";

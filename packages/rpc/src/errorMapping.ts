@@ -30,9 +30,11 @@ import type {GenesisErrorCode} from "@xchain/chainspec";
 import type {DatabaseErrorCode} from "@xchain/db";
 import type {
   BlockExecutionErrorCode,
+  BridgeStorageErrorCode,
   CallWorkerErrorCode,
   ExecutionInterruptedCode,
   NativeContractErrorCode,
+  NativeStorageErrorCode,
   TransactionInvalidCode,
 } from "@xchain/execution";
 import type {BitcoinDecodeErrorCode, MergedMiningErrorCode} from "@xchain/merged-mining";
@@ -60,7 +62,7 @@ import type {TlsConfigErrorCode} from "./transport/tls.ts";
 type MappedCode =
   | `${BlockErrorCode | ChainErrorCode | GenesisErrorCode | DatabaseErrorCode}`
   | `${BlockExecutionErrorCode | CallWorkerErrorCode | ExecutionInterruptedCode | TransactionInvalidCode}`
-  | `${NativeContractErrorCode}`
+  | `${NativeContractErrorCode | NativeStorageErrorCode | BridgeStorageErrorCode}`
   | `${BitcoinDecodeErrorCode | MergedMiningErrorCode | MinerErrorCode | P2PErrorCode}`
   | `${BlockDecodeErrorCode | HeaderDecodeErrorCode | NumberErrorCode | ReceiptDecodeErrorCode | RlpErrorCode}`
   | `${TransactionDecodeErrorCode | TransactionSignatureErrorCode | StateErrorCode | TxPoolErrorCode | HexErrorCode}`
@@ -136,6 +138,9 @@ const WIRE: Record<MappedCode, Wire> = {
   EXEC_INTERRUPTED_ABORTED: "timeout",
   // Fork mode: the message reached a native contract, which the node cannot execute (its name and address said).
   EXECUTION_NATIVE_CONTRACT_UNAVAILABLE: "server",
+  // The Bridge's storage holds what rskj's formats cannot read (eth_bridgeState; -32603 as rskj, docs/rpc.md §4.7).
+  EXECUTION_NATIVE_STORAGE_VALUE_TOO_LONG: "fault",
+  BRIDGE_STORAGE_UNDECODABLE: "fault",
   BLOCK_EXEC_INVALID_TRANSACTION: "fault",
   BLOCK_EXEC_MISSING_REMASC: "fault",
   BLOCK_EXEC_REMASC_UNDERFUNDED: "fault",

@@ -1,3 +1,4 @@
+import {mainnetBridge} from "../bridge/networks.ts";
 import type {NetworkParams} from "../types.ts";
 
 /** Rootstock mainnet (chain id 30), transcribed from rskj `Constants.java` and `config/main.conf`. */
@@ -40,4 +41,5 @@ export const mainnet: NetworkParams = {
     RSKIP535: -1,
     RSKIPUMM: 2_392_700,
   },
+  bridge: mainnetBridge,
 };

@@ -1,3 +1,4 @@
+import {regtestBridge} from "../bridge/networks.ts";
 import type {NetworkParams} from "../types.ts";
 
 /**
@@ -46,4 +47,5 @@ export const regtest: NetworkParams = {
     RSKIP535: -1,
     RSKIPUMM: 1,
   },
+  bridge: regtestBridge,
 };

@@ -1,3 +1,4 @@
+import {testnetBridge} from "../bridge/networks.ts";
 import type {NetworkParams} from "../types.ts";
 
 /**
@@ -47,4 +48,5 @@ export const testnet: NetworkParams = {
     RSKIP535: -1,
     RSKIPUMM: 863_000,
   },
+  bridge: testnetBridge,
 };

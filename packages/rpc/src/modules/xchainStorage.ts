@@ -2,7 +2,7 @@
  * `xchain_getStorageBytesAt` (docs/rpc.md §4.6, docs/protocol/json-rpc.md §2): a slot's value as
  * the state stores it, a restricted method off on mainnet and testnet by default.
  */
-import {nativeContractName} from "@xchain/execution";
+import {nativeContractName, readOnlyBytesStorage, storesByteStrings} from "@xchain/execution";
 import {toData} from "@xchain/utils";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
@@ -21,6 +21,8 @@ const stored = (bytes: Uint8Array): string => (bytes.length === 0 ? "0x0" : toDa
  * Bridge key's ASCII, `0x626c…` for "blockStoreChainHead", names its slot). On a fork, a native
  * contract's storage is the upstream's at the fork block (`forkNativeStorage`: raw bytes, which on
  * rskj may be longer than a word); nothing local changes it, since no native contract runs locally.
+ * Elsewhere the Bridge's values are byte strings spread over words (docs/protocol/native-contracts.md
+ * §1.7): the answer is the whole value, as rskj stores it under that key.
  */
 export function getStorageBytesAt({
   chain,
@@ -35,7 +37,12 @@ export function getStorageBytesAt({
         await requireHeader(chain, block, options, pendingBlock);
         return stored(await forkNativeStorage.storageBytes(account, slot));
       }
-      const value = await (await stateAt(chain, block, options, pendingBlock)).getStorage(account, slot);
+      const state = await stateAt(chain, block, options, pendingBlock);
+      if (storesByteStrings(account)) {
+        const bytes = readOnlyBytesStorage(account, (address, key) => state.getStorage(address, key));
+        return stored(await bytes.getBytes(slot));
+      }
+      const value = await state.getStorage(account, slot);
       const start = value.findIndex((b) => b !== 0);
       return stored(start === -1 ? new Uint8Array(0) : value.subarray(start));
     },
