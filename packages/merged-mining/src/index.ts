@@ -1,4 +1,5 @@
 export {parseBitcoinBlock, serializeBitcoinBlock} from "./bitcoin/block.ts";
+export {uint32LE, uint64LE} from "./bitcoin/codec.ts";
 export {decodeCompactBits, encodeCompactBits, workOfTarget} from "./bitcoin/compact.ts";
 export {
   BitcoinDecodeError,

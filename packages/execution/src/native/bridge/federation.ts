@@ -5,8 +5,9 @@
  * bytes; the threshold is ⌊n/2⌋+1; the redeem script is `OP_m <keys> OP_n OP_CHECKMULTISIG`; the
  * address is that script's P2SH on the Bridge's Bitcoin network.
  */
-import type {BridgeConstants} from "@xchain/chainspec";
+
 import {createBase58check} from "@scure/base";
+import type {BridgeConstants} from "@xchain/chainspec";
 import {concatBytes, hash160, keccak256, publicKeyForms, sha256} from "@xchain/utils";
 import {compareUnsigned} from "./serialization.ts";
 

@@ -4,12 +4,12 @@
  * parent, check its difficulty, then extend the head, store a side branch, or reorganize to the branch
  * with more chain work, rewriting the main-chain height index from the split point.
  */
-import {bitcoinPowValue, decodeCompactBits, parseBitcoinHeader, workOfTarget} from "@xchain/merged-mining";
-import {bytesToHex, equalBytes, reverseBytes, sha256d} from "@xchain/utils";
+import {bitcoinPowValue, decodeCompactBits, parseBitcoinHeader} from "@xchain/merged-mining";
+import {bytesToHex, equalBytes, reverseBytes} from "@xchain/utils";
+import {blockHashOf, type StoredBlock, workOf} from "../storedBlock.ts";
 import type {BtcChainRules} from "./chainRules.ts";
 import {checkDifficultyTransition} from "./difficulty.ts";
 import {BtcHeaderError, BtcHeaderErrorCode} from "./errors.ts";
-import type {StoredBlock} from "./types.ts";
 
 /** The store `add` runs over; hashes in display byte order. */
 export interface BtcBlockStore {
@@ -22,14 +22,8 @@ export interface BtcBlockStore {
   setMainChainBlock(height: number, hash: Uint8Array): Promise<void>;
 }
 
-/** A header's hash in display (RPC) byte order, as the Bridge keys and answers it. */
-export const blockHashOf = (header80: Uint8Array): Uint8Array => reverseBytes(sha256d(header80));
-
 /** The parent hash of a stored block, display order. */
 export const parentHashOf = (block: StoredBlock): Uint8Array => reverseBytes(block.header.subarray(4, 36));
-
-/** The work of one header: 2²⁵⁶ / (target + 1). */
-export const headerWork = (header80: Uint8Array): bigint => workOfTarget(decodeCompactBits(parseBitcoinHeader(header80).bits));
 
 const sameBlock = (a: StoredBlock, b: StoredBlock): boolean =>
   a.height === b.height && a.chainWork === b.chainWork && equalBytes(a.header, b.header);
@@ -41,17 +35,26 @@ export type AddHeaderResult = "added" | "known" | "orphan";
 function verifyProofOfWork(rules: BtcChainRules, header80: Uint8Array, bits: number): void {
   const target = decodeCompactBits(bits);
   if (target <= 0n || target > rules.maxTarget) {
-    throw new BtcHeaderError({code: BtcHeaderErrorCode.BAD_TARGET, bits}, `Bitcoin header nBits ${bits.toString(16)} is a bad target`);
+    throw new BtcHeaderError(
+      {code: BtcHeaderErrorCode.BAD_TARGET, bits},
+      `Bitcoin header nBits ${bits.toString(16)} is a bad target`,
+    );
   }
   if (bitcoinPowValue(header80) > target) {
     const hash = bytesToHex(blockHashOf(header80));
-    throw new BtcHeaderError({code: BtcHeaderErrorCode.HASH_ABOVE_TARGET, hash}, `Bitcoin header ${hash} is above its target`);
+    throw new BtcHeaderError(
+      {code: BtcHeaderErrorCode.HASH_ABOVE_TARGET, hash},
+      `Bitcoin header ${hash} is above its target`,
+    );
   }
 }
 
 function notConnected(block: StoredBlock): BtcHeaderError {
   const hash = bytesToHex(blockHashOf(block.header));
-  return new BtcHeaderError({code: BtcHeaderErrorCode.NOT_CONNECTED, hash}, `Bitcoin header ${hash} follows an orphan chain`);
+  return new BtcHeaderError(
+    {code: BtcHeaderErrorCode.NOT_CONNECTED, hash},
+    `Bitcoin header ${hash} follows an orphan chain`,
+  );
 }
 
 /** The light client's chain: `add` of bitcoinj's `BtcAbstractBlockChain` in SPV mode. */
@@ -73,7 +76,11 @@ export class BtcBlockChain {
     const prev = await this.store.get(reverseBytes(header.prevBlockHash));
     if (prev === undefined) return "orphan";
     await checkDifficultyTransition(this.rules, prev, header, this.parentOf);
-    const block: StoredBlock = {header: header80.slice(), chainWork: prev.chainWork + headerWork(header80), height: prev.height + 1};
+    const block: StoredBlock = {
+      header: header80.slice(),
+      chainWork: prev.chainWork + workOf(header80),
+      height: prev.height + 1,
+    };
     if (sameBlock(prev, head)) {
       await this.store.put(block);
       await this.store.setChainHead(block);

@@ -1,68 +1,46 @@
 /**
- * The light client's block store in the Bridge's storage (docs/protocol/native-contracts.md §5.4, §5.5;
- * rskj's `RepositoryBtcBlockStoreWithCache`): each block under its hash (display order), the head under
- * `blockStoreChainHead`, the main chain's hash per height under `btcBlockHeight-<h>` (RSKIP-199). A
- * fresh store holds the network's genesis, then its checkpoint when it has one.
+ * The light client's block store (docs/protocol/native-contracts.md §5.4, §5.5; rskj's
+ * `RepositoryBtcBlockStoreWithCache`) on the Bridge's storage: each block under its hash, the head,
+ * and the main chain's hash per height (RSKIP-199). A fresh store holds the network's genesis, then
+ * its checkpoint when it has one.
  */
-import {asBytes, decodeRlp, encodeRlp} from "@xchain/primitives";
-import {bigIntToFixedBytes, bytesToBigInt, bytesToHex, concatBytes, equalBytes} from "@xchain/utils";
-import {BridgeKey, blockHeightKey} from "../storageKeys.ts";
-import {type BtcBlockStore, blockHashOf, headerWork, parentHashOf} from "./blockChain.ts";
-import type {BtcChainRules} from "./chainRules.ts";
+import {bytesToHex, equalBytes} from "@xchain/utils";
+import type {BridgeStorage} from "../storage.ts";
+import {blockHashOf, genesisStoredBlock, type StoredBlock} from "../storedBlock.ts";
+import type {BtcBlockStore} from "./blockChain.ts";
+import {parentHashOf} from "./blockChain.ts";
+import {BTC_CHAIN_RULES, type BtcChainRules} from "./chainRules.ts";
 import {PeginError, PeginErrorCode} from "./errors.ts";
-import type {BytesStorage, StoredBlock} from "./types.ts";
 
-/** The activations and constants the store's format and search depend on. */
-export interface BlockStoreOptions {
-  rules: BtcChainRules;
-  /** The network's 80-byte Bitcoin genesis header. */
-  genesisHeader: Uint8Array;
-  /** RSKIP-454: stored blocks carry 32 bytes of chain work (116 bytes) instead of 12 (96 bytes). */
-  storedBlockV2: boolean;
+/** The activations the store depends on. */
+export interface BlockStoreActivations {
   /** RSKIP-199: the main-chain height index is kept and bounds how deep a height may be searched. */
   heightIndex: boolean;
-  btcHeightWhenBlockIndexActivates: number;
-  maxDepthToSearchBlocksBelowIndexActivation: number;
 }
 
-const HEADER_SIZE = 80;
-
-function encodeStoredBlock(block: StoredBlock, v2: boolean): Uint8Array {
-  const height = new Uint8Array(4);
-  new DataView(height.buffer).setUint32(0, block.height);
-  return concatBytes(bigIntToFixedBytes(block.chainWork, v2 ? 32 : 12), height, block.header);
-}
-
-/** Either form, by its length (rskj reads the legacy one by length whatever the activations). */
-function decodeStoredBlock(value: Uint8Array): StoredBlock {
-  const workBytes = value.length === 32 + 4 + HEADER_SIZE ? 32 : 12;
-  return {
-    chainWork: bytesToBigInt(value.subarray(0, workBytes)),
-    height: new DataView(value.buffer, value.byteOffset + workBytes, 4).getUint32(0),
-    header: value.slice(workBytes + 4, workBytes + 4 + HEADER_SIZE),
-  };
-}
-
-/** `RepositoryBtcBlockStoreWithCache` without the cache (the cache changes nothing observable). */
+/** `RepositoryBtcBlockStoreWithCache` without its cache (which changes nothing observable). */
 export class BridgeBlockStore implements BtcBlockStore {
+  readonly rules: BtcChainRules;
+
   private constructor(
-    private readonly storage: BytesStorage,
-    private readonly options: BlockStoreOptions,
-  ) {}
+    private readonly storage: BridgeStorage,
+    private readonly activations: BlockStoreActivations,
+  ) {
+    this.rules = BTC_CHAIN_RULES[storage.constants.btcParams.id];
+  }
 
   /**
-   * Opens the store, writing genesis as the head when no head is stored, then the checkpoint when the
-   * head is genesis (`checkIfInitialized`, `ensureBtcBlockStore`).
+   * Opens the store: with no head stored, genesis becomes the head (`checkIfInitialized`); while the
+   * head is genesis, the network's checkpoint is stored and made the head (`ensureBtcBlockStore`).
    */
-  static async open(storage: BytesStorage, options: BlockStoreOptions): Promise<BridgeBlockStore> {
-    const store = new BridgeBlockStore(storage, options);
-    const genesis: StoredBlock = {header: options.genesisHeader, chainWork: headerWork(options.genesisHeader), height: 0};
-    if ((await storage.getBytes(BridgeKey.blockStoreChainHead)).length === 0) {
-      await store.put(genesis);
-      await store.setChainHead(genesis);
-    }
-    const checkpoint = options.rules.checkpoint;
-    if (checkpoint !== undefined && equalBytes((await store.chainHead()).header, genesis.header)) {
+  static async open(storage: BridgeStorage, activations: BlockStoreActivations): Promise<BridgeBlockStore> {
+    const store = new BridgeBlockStore(storage, activations);
+    await storage.ensureBtcBlockStore();
+    const {checkpoint} = store.rules;
+    if (
+      checkpoint !== undefined &&
+      equalBytes((await store.chainHead()).header, storage.constants.btcParams.genesisHeader)
+    ) {
       await store.put(checkpoint);
       await store.setChainHead(checkpoint);
     }
@@ -71,39 +49,28 @@ export class BridgeBlockStore implements BtcBlockStore {
 
   /** The block the store started from: the checkpoint, else genesis (`getLowestBlock`). */
   lowestBlock(): StoredBlock {
-    const {checkpoint} = this.options.rules;
-    if (checkpoint !== undefined) return checkpoint;
-    return {header: this.options.genesisHeader, chainWork: headerWork(this.options.genesisHeader), height: 0};
+    return this.rules.checkpoint ?? genesisStoredBlock(this.storage.constants.btcParams);
   }
 
-  async get(hash: Uint8Array): Promise<StoredBlock | undefined> {
-    const value = await this.storage.getBytes(hash);
-    return value.length === 0 ? undefined : decodeStoredBlock(value);
+  get(hash: Uint8Array): Promise<StoredBlock | undefined> {
+    return this.storage.storedBlock(hash);
   }
 
   async put(block: StoredBlock): Promise<void> {
-    await this.storage.putBytes(blockHashOf(block.header), encodeStoredBlock(block, this.options.storedBlockV2));
+    this.storage.putStoredBlock(block);
   }
 
-  async chainHead(): Promise<StoredBlock> {
-    return decodeStoredBlock(await this.storage.getBytes(BridgeKey.blockStoreChainHead));
+  chainHead(): Promise<StoredBlock> {
+    return this.storage.chainHead();
   }
 
   async setChainHead(block: StoredBlock): Promise<void> {
-    await this.storage.putBytes(BridgeKey.blockStoreChainHead, encodeStoredBlock(block, this.options.storedBlockV2));
+    this.storage.setChainHead(block);
     await this.setMainChainBlock(block.height, blockHashOf(block.header));
   }
 
   async setMainChainBlock(height: number, hash: Uint8Array): Promise<void> {
-    if (this.options.heightIndex) await this.storage.putBytes(blockHeightKey(height), encodeRlp(hash));
-  }
-
-  /** The main chain's block at `height` by the index (`getInMainchain`). */
-  private async indexed(height: number): Promise<StoredBlock | undefined> {
-    if (!this.options.heightIndex) return undefined;
-    const value = await this.storage.getBytes(blockHeightKey(height));
-    if (value.length === 0) return undefined;
-    return this.get(asBytes(decodeRlp(value), "btcBlockHeight"));
+    if (this.activations.heightIndex) this.storage.setBlockHashAtHeight(height, hash);
   }
 
   /**
@@ -112,15 +79,17 @@ export class BridgeBlockStore implements BtcBlockStore {
    */
   async atMainChainHeight(height: number): Promise<StoredBlock | undefined> {
     const head = await this.chainHead();
-    const depth = head.height - height;
-    if (depth < 0) throw notSearchable(height, head.height);
-    if (this.options.heightIndex) {
-      const activation = this.options.btcHeightWhenBlockIndexActivates;
-      const maxDepth = this.options.maxDepthToSearchBlocksBelowIndexActivation;
+    if (height > head.height) throw notSearchable(height, head.height);
+    if (this.activations.heightIndex) {
+      const activation = this.storage.constants.btcHeightWhenBlockIndexActivates;
+      const maxDepth = this.storage.constants.maxDepthToSearchBlocksBelowIndexActivation;
       const limit = head.height - activation > maxDepth ? activation : head.height - maxDepth;
       if (height < limit) throw notSearchable(height, limit);
+      const hash = await this.storage.blockHashAtHeight(height);
+      const indexed = hash === undefined ? undefined : await this.get(hash);
+      if (indexed !== undefined) return indexed;
     }
-    return (await this.indexed(height)) ?? (await this.atMainChainDepth(depth));
+    return this.atMainChainDepth(head.height - height);
   }
 
   /** `getStoredBlockAtMainChainDepth`: walks `depth` parents down from the head; undefined when one is missing. */
@@ -130,8 +99,8 @@ export class BridgeBlockStore implements BtcBlockStore {
     for (let i = 0; i < depth && block !== undefined; i++) block = await this.get(parentHashOf(block));
     if (block !== undefined && block.height !== head.height - depth) {
       throw new PeginError(
-        {code: PeginErrorCode.HEIGHT_NOT_SEARCHABLE, height: block.height, limit: head.height - depth},
-        `Bitcoin block ${bytesToHex(blockHashOf(block.header))} at depth ${depth} has height ${block.height}`,
+        {code: PeginErrorCode.INCONSISTENT_STORE, hash: bytesToHex(blockHashOf(block.header)), height: block.height},
+        `Bitcoin block at depth ${depth} has height ${block.height}, not ${head.height - depth}`,
       );
     }
     return block;

@@ -6,7 +6,7 @@
  */
 import {decodeCompactBits} from "@xchain/merged-mining";
 import {bytesToBigInt, hexToBytes} from "@xchain/utils";
-import type {StoredBlock} from "./types.ts";
+import type {StoredBlock} from "../storedBlock.ts";
 
 export type BtcNetworkId = "regtest" | "testnet" | "mainnet";
 

@@ -4,15 +4,17 @@
  * retarget point nBits must be the parent's target scaled by the clamped timespan of the last interval.
  */
 import {type BitcoinHeader, decodeCompactBits, encodeCompactBits} from "@xchain/merged-mining";
+import type {StoredBlock} from "../storedBlock.ts";
 import type {BtcChainRules} from "./chainRules.ts";
 import {BtcHeaderError, BtcHeaderErrorCode} from "./errors.ts";
-import type {StoredBlock} from "./types.ts";
 
 /** Looks a stored block up by its parent link: the block whose hash is `header.prevBlockHash`. */
 export type ParentLookup = (block: StoredBlock) => Promise<StoredBlock | undefined>;
 
-const bitsOf = (header80: Uint8Array): number => new DataView(header80.buffer, header80.byteOffset + 72, 4).getUint32(0, true);
-const timeOf = (header80: Uint8Array): number => new DataView(header80.buffer, header80.byteOffset + 68, 4).getUint32(0, true);
+const bitsOf = (header80: Uint8Array): number =>
+  new DataView(header80.buffer, header80.byteOffset + 72, 4).getUint32(0, true);
+const timeOf = (header80: Uint8Array): number =>
+  new DataView(header80.buffer, header80.byteOffset + 68, 4).getUint32(0, true);
 
 function badDifficulty(prev: StoredBlock, next: BitcoinHeader, expected: number): BtcHeaderError {
   return new BtcHeaderError(
@@ -64,7 +66,8 @@ export async function checkDifficultyTransition(
   const prevBits = bitsOf(prev.header);
   if ((prev.height + 1) % rules.retargetInterval !== 0) {
     const easy = rules.minDifficultyBlocks;
-    if (easy !== undefined && next.time > easy.after) return checkTestnetEasyBlock(rules, prev, next, parentOf, easy.spacing);
+    if (easy !== undefined && next.time > easy.after)
+      return checkTestnetEasyBlock(rules, prev, next, parentOf, easy.spacing);
     if (next.bits !== prevBits) throw badDifficulty(prev, next, prevBits);
     return;
   }

@@ -35,6 +35,8 @@ export enum PeginErrorCode {
   BAD_TRANSACTION = "BRIDGE_PEGIN_BAD_TRANSACTION",
   /** The height is below what the block index lets the Bridge search (RSKIP-199), or not in the store. */
   HEIGHT_NOT_SEARCHABLE = "BRIDGE_PEGIN_HEIGHT_NOT_SEARCHABLE",
+  /** A stored block's height disagrees with its place in the chain. */
+  INCONSISTENT_STORE = "BRIDGE_SPV_INCONSISTENT_STORE",
   /** A hex string argument is not 64 hex digits (a Bitcoin hash). */
   BAD_HASH_STRING = "BRIDGE_PEGIN_BAD_HASH_STRING",
   /** `receiveHeaders` with an element that is not 80 bytes. */
@@ -49,6 +51,7 @@ export type PeginErrorType =
   | {code: PeginErrorCode.BAD_PARTIAL_MERKLE_TREE; reason: string}
   | {code: PeginErrorCode.BAD_TRANSACTION; reason: string}
   | {code: PeginErrorCode.HEIGHT_NOT_SEARCHABLE; height: number; limit: number}
+  | {code: PeginErrorCode.INCONSISTENT_STORE; hash: string; height: number}
   | {code: PeginErrorCode.BAD_HASH_STRING; value: string}
   | {code: PeginErrorCode.BAD_HEADER_SIZE; index: number; length: number}
   | {code: PeginErrorCode.BAD_MERKLE_BRANCH; hashes: number; path: number}

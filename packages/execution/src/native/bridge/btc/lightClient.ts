@@ -4,13 +4,14 @@
  * over the block store and chain of this folder. Hashes in and out are in display (RPC) byte order.
  */
 import {merkleParent} from "@xchain/merged-mining";
-import {decodeRlp, asBytes, encodeRlp} from "@xchain/primitives";
-import {bigIntToBytes, bytesToBigInt, equalBytes, reverseBytes} from "@xchain/utils";
+import {equalBytes, reverseBytes} from "@xchain/utils";
+import {decodeRlpInteger, encodeRlpInteger} from "../serialization.ts";
+import type {BridgeStorage} from "../storage.ts";
 import {BridgeKey} from "../storageKeys.ts";
-import {BtcBlockChain, blockHashOf, parentHashOf} from "./blockChain.ts";
-import {BridgeBlockStore, type BlockStoreOptions} from "./blockStore.ts";
+import {blockHashOf, type StoredBlock} from "../storedBlock.ts";
+import {BtcBlockChain, parentHashOf} from "./blockChain.ts";
+import {type BlockStoreActivations, BridgeBlockStore} from "./blockStore.ts";
 import {BtcHeaderError, PeginError, PeginErrorCode} from "./errors.ts";
-import type {BytesStorage, StoredBlock} from "./types.ts";
 
 /** What `receiveHeader` answers (`BridgeSupport.RECEIVE_HEADER_*`, Bridge's size code). */
 export const ReceiveHeaderResult = {
@@ -41,9 +42,8 @@ const HEADER_SIZE = 80;
 /** BIP-37's bound on a merkle branch, as rskj's `MerkleBranch` checks it. */
 const MAX_BRANCH_HASHES = 32;
 
-export interface LightClientOptions extends BlockStoreOptions {
-  minSecondsBetweenCallsReceiveHeader: number;
-  maxDepthBlockchainAccepted: number;
+/** The activations the light client depends on. */
+export interface LightClientActivations extends BlockStoreActivations {
   /** RSKIP-434: lifts mainnet's `blockWithTooMuchChainWorkHeight` cutoff. */
   tooMuchChainWorkFixed: boolean;
 }
@@ -57,38 +57,38 @@ const significantBits = (path: number): number => 32 - Math.clz32(path);
 
 export class BtcLightClient {
   private constructor(
-    private readonly storage: BytesStorage,
+    private readonly storage: BridgeStorage,
     private readonly store: BridgeBlockStore,
     private readonly chain: BtcBlockChain,
-    private readonly options: LightClientOptions,
+    private readonly activations: LightClientActivations,
   ) {}
 
   /** rskj's `ensureBtcBlockChain`: opens (and on first use initializes) the store in `storage`. */
-  static async open(storage: BytesStorage, options: LightClientOptions): Promise<BtcLightClient> {
-    const store = await BridgeBlockStore.open(storage, options);
-    return new BtcLightClient(storage, store, new BtcBlockChain(store, options.rules), options);
+  static async open(storage: BridgeStorage, activations: LightClientActivations): Promise<BtcLightClient> {
+    const store = await BridgeBlockStore.open(storage, activations);
+    return new BtcLightClient(storage, store, new BtcBlockChain(store, store.rules), activations);
   }
 
   /** `cannotProcessNextBlock`: mainnet before RSKIP-434 refuses headers from `tooMuchChainWorkHeight` on. */
   private tooMuchWork(previous: StoredBlock): boolean {
-    const cutoff = this.options.rules.tooMuchChainWorkHeight;
-    return cutoff !== undefined && !this.options.tooMuchChainWorkFixed && previous.height + 1 >= cutoff;
+    const cutoff = this.store.rules.tooMuchChainWorkHeight;
+    return cutoff !== undefined && !this.activations.tooMuchChainWorkFixed && previous.height + 1 >= cutoff;
   }
 
   /** `receiveHeader` (RSKIP-200): one header from anyone, at most one per 300 s of RSK block time. */
   async receiveHeader(header: Uint8Array, rskBlockTimestamp: bigint): Promise<number> {
     if (header.length !== HEADER_SIZE) return ReceiveHeaderResult.SIZE_MISMATCH;
     if ((await this.store.get(blockHashOf(header))) !== undefined) return ReceiveHeaderResult.ALREADY_STORED;
-    const last = await this.storage.getBytes(BridgeKey.receiveHeadersLastTimestamp);
+    const last = await this.storage.get(BridgeKey.receiveHeadersLastTimestamp);
     if (last.length > 0) {
-      const lastTimestamp = bytesToBigInt(asBytes(decodeRlp(last), "receiveHeadersLastTimestamp"));
-      if (rskBlockTimestamp - lastTimestamp < BigInt(this.options.minSecondsBetweenCallsReceiveHeader)) {
+      const lastTimestamp = decodeRlpInteger("receiveHeadersLastTimestamp", last);
+      if (rskBlockTimestamp - lastTimestamp < BigInt(this.storage.constants.minSecondsBetweenCallsReceiveHeader)) {
         return ReceiveHeaderResult.CALLED_TOO_SOON;
       }
     }
     const previous = await this.store.get(reverseBytes(header.subarray(4, 36)));
     if (previous === undefined) return ReceiveHeaderResult.PREVIOUS_NOT_FOUND;
-    if ((await this.bestChainHeight()) - (previous.height + 1) > this.options.maxDepthBlockchainAccepted) {
+    if ((await this.bestChainHeight()) - (previous.height + 1) > this.storage.constants.maxDepthBlockchainAccepted) {
       return ReceiveHeaderResult.BLOCK_TOO_OLD;
     }
     if (this.tooMuchWork(previous)) return ReceiveHeaderResult.UNEXPECTED;
@@ -98,7 +98,7 @@ export class BtcLightClient {
       if (e instanceof BtcHeaderError) return ReceiveHeaderResult.UNEXPECTED;
       throw e;
     }
-    await this.storage.putBytes(BridgeKey.receiveHeadersLastTimestamp, encodeRlp(bigIntToBytes(rskBlockTimestamp)));
+    this.storage.put(BridgeKey.receiveHeadersLastTimestamp, encodeRlpInteger(rskBlockTimestamp));
     return ReceiveHeaderResult.OK;
   }
 
@@ -157,6 +157,18 @@ export class BtcLightClient {
     }
   }
 
+  /** The best chain's block at `height` for a peg-in; throws PeginError where rskj fails the call (§5.6). */
+  async mainChainBlockAt(height: number): Promise<StoredBlock> {
+    const block = await this.store.atMainChainHeight(height);
+    if (block === undefined) {
+      throw new PeginError(
+        {code: PeginErrorCode.HEIGHT_NOT_SEARCHABLE, height, limit: this.initialBlockHeight()},
+        `no stored Bitcoin block at height ${height} of the best chain`,
+      );
+    }
+    return block;
+  }
+
   /** The parent header of the stored header with this hash; empty bytes when either is unknown. */
   async parentHeaderByHash(hash: Uint8Array): Promise<Uint8Array> {
     const block = await this.store.get(hash);
@@ -175,7 +187,10 @@ export class BtcLightClient {
     }
     const block = await this.store.atMainChainDepth(depth);
     if (block === undefined) {
-      throw new PeginError({code: PeginErrorCode.DEPTH_OUT_OF_RANGE, depth, maxDepth}, `no stored block at depth ${depth}`);
+      throw new PeginError(
+        {code: PeginErrorCode.DEPTH_OUT_OF_RANGE, depth, maxDepth},
+        `no stored block at depth ${depth}`,
+      );
     }
     return blockHashOf(block.header);
   }
@@ -203,7 +218,8 @@ export class BtcLightClient {
     if (Math.max(0, best - block.height) > CONFIRMATIONS_MAX_DEPTH) return ConfirmationsResult.BLOCK_TOO_OLD;
     try {
       const atHeight = await this.store.atMainChainHeight(block.height);
-      if (atHeight === undefined || !equalBytes(atHeight.header, block.header)) return ConfirmationsResult.NOT_IN_BEST_CHAIN;
+      if (atHeight === undefined || !equalBytes(atHeight.header, block.header))
+        return ConfirmationsResult.NOT_IN_BEST_CHAIN;
     } catch (e) {
       if (e instanceof PeginError) return ConfirmationsResult.INCONSISTENT_BLOCK;
       throw e;
@@ -213,7 +229,8 @@ export class BtcLightClient {
       node = ((path >>> i) & 1) === 1 ? combine(hash, node) : combine(node, hash);
     });
     // The witness root of a registered coinbase (RSKIP-143) is not kept: only the header's root proves.
-    if (!equalBytes(node, reverseBytes(block.header.subarray(36, 68)))) return ConfirmationsResult.INVALID_MERKLE_BRANCH;
+    if (!equalBytes(node, reverseBytes(block.header.subarray(36, 68))))
+      return ConfirmationsResult.INVALID_MERKLE_BRANCH;
     return best - block.height + 1;
   }
 
@@ -223,6 +240,10 @@ export class BtcLightClient {
     if (block === undefined) return CONFIRMATIONS_BASE_GAS;
     const depth = Math.max(0, (await this.bestChainHeight()) - block.height);
     if (depth > CONFIRMATIONS_MAX_DEPTH) return CONFIRMATIONS_BASE_GAS;
-    return CONFIRMATIONS_BASE_GAS + BigInt(depth) * CONFIRMATIONS_GAS_PER_DEPTH + BigInt(branchHashes) * CONFIRMATIONS_GAS_PER_HASH;
+    return (
+      CONFIRMATIONS_BASE_GAS +
+      BigInt(depth) * CONFIRMATIONS_GAS_PER_DEPTH +
+      BigInt(branchHashes) * CONFIRMATIONS_GAS_PER_HASH
+    );
   }
 }

@@ -81,7 +81,9 @@ function isMultisigScript(script: Uint8Array): boolean {
  * account of that key; a P2SH multisig spend (`OP_0 <sigs…> <redeem script>`) is known but has no RSK
  * account. (P2SH-P2WPKH and P2SH-P2WSH senders need a witness, which no peg-in can prove here: §5.6.)
  */
-function senderOf(tx: ParsedBitcoinTransaction): Pick<PeginInformation, "senderType" | "rskDestination" | "refundAddress"> {
+function senderOf(
+  tx: ParsedBitcoinTransaction,
+): Pick<PeginInformation, "senderType" | "rskDestination" | "refundAddress"> {
   const chunks = firstInputChunks(tx);
   if (chunks === undefined) return {senderType: "unknown"};
   const key = chunks[1]?.data;
