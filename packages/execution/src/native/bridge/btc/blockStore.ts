@@ -6,6 +6,7 @@
  */
 import {bytesToHex, equalBytes} from "@xchain/utils";
 import type {BridgeStorage} from "../storage.ts";
+import {BridgeKey} from "../storageKeys.ts";
 import {blockHashOf, genesisStoredBlock, type StoredBlock} from "../storedBlock.ts";
 import type {BtcBlockStore} from "./blockChain.ts";
 import {parentHashOf} from "./blockChain.ts";
@@ -35,7 +36,12 @@ export class BridgeBlockStore implements BtcBlockStore {
    */
   static async open(storage: BridgeStorage, activations: BlockStoreActivations): Promise<BridgeBlockStore> {
     const store = new BridgeBlockStore(storage, activations);
-    await storage.ensureBtcBlockStore();
+    if ((await storage.get(BridgeKey.blockStoreChainHead)).length === 0) {
+      const genesis = genesisStoredBlock(storage.constants.btcParams);
+      await store.put(genesis);
+      // rskj's `setChainHead` also indexes genesis at height 0 (RSKIP-199).
+      await store.setChainHead(genesis);
+    }
     const {checkpoint} = store.rules;
     if (
       checkpoint !== undefined &&
