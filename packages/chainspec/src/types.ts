@@ -73,6 +73,6 @@ export interface NetworkParams {
    */
   readonly forkBlockNumber?: number;
   readonly activation: ActivationHeights;
-  /** The Bridge's constants (docs/protocol/native-contracts.md §5.3). */
+  /** The Bridge's constants (docs/protocol/native-contracts.md §6.3). */
   readonly bridge: BridgeConstants;
 }

@@ -1,13 +1,14 @@
 /** The chainspec and genesis a node runs: a built-in network's, or a custom network's genesis file. */
 import {readFile} from "node:fs/promises";
 import {
-  type Chainspec,
+  Chainspec,
   type GenesisParams,
   getChainspec,
   getGenesisParams,
   type NetworkName,
   networkNames,
   parseCustomGenesis,
+  withGenesisFederationKeys,
 } from "@xchain/chainspec";
 
 /** A built-in network, or `custom` (regtest's rules with the chain id and genesis of a file). */
@@ -36,4 +37,13 @@ export async function loadNetwork(
     throw new Error(`cannot read the genesis file ${genesisFile}: ${(e as Error).message}`);
   }
   return parseCustomGenesis(text);
+}
+
+/**
+ * `chainspec` with the genesis federation of `bridge.genesisFederationPublicKeys` when keys are
+ * given (regtest and custom only; `resolveNodeOptions` has checked them), else `chainspec` itself.
+ */
+export function withBridgeOverride(chainspec: Chainspec, federationKeys: readonly string[]): Chainspec {
+  if (federationKeys.length === 0) return chainspec;
+  return new Chainspec(withGenesisFederationKeys(chainspec.params, federationKeys));
 }

@@ -1,7 +1,7 @@
 /**
  * The Bridge constants of each built-in network, transcribed from rskj's `BridgeRegTestConstants`,
  * `BridgeTestNetConstants`, `BridgeMainNetConstants` and the federation, fee-per-kb, locking-cap and
- * whitelist constants they hold (docs/protocol/native-contracts.md §5.3). Regtest's genesis
+ * whitelist constants they hold (docs/protocol/native-contracts.md §6.3). Regtest's genesis
  * federation is rskj 9.0.3's (a standard 2-of-3 multisig); a private network replaces its keys with
  * `bridge.genesisFederationPublicKeys` (`withGenesisFederationKeys`).
  */

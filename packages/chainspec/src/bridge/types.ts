@@ -1,5 +1,5 @@
 /**
- * The Bridge's per-network constants (docs/protocol/native-contracts.md §5.3): rskj's
+ * The Bridge's per-network constants (docs/protocol/native-contracts.md §6.3): rskj's
  * `BridgeConstants` and the federation, fee-per-kb, locking-cap and whitelist constants it holds.
  * Amounts are in satoshis; authorizers are RSK addresses (20 bytes).
  */

@@ -1,6 +1,6 @@
 /**
  * Byte strings of any length in a native contract's 32-byte storage words (docs/protocol/native-contracts.md
- * §1.7). rskj stores a native contract's values whole under a 32-byte key (`addStorageBytes`); xchain's
+ * §6.4). rskj stores a native contract's values whole under a 32-byte key (`addStorageBytes`); xchain's
  * state holds words, so a value is laid out as Solidity lays out a `bytes` state variable at slot = the key:
  * up to 31 bytes sit in the slot itself, left-aligned, with 2 × length in its last byte; longer values
  * put 2 × length + 1 in the slot and the bytes in the words from keccak256(slot) on, the last one

@@ -10,7 +10,7 @@ import {openDatabase} from "../dataDir/openDatabase.ts";
 import type {DataDirRecord} from "../dataDir/record.ts";
 import type {Logger} from "../logger.ts";
 import {levelDbMemory, stateOptions} from "../memoryBudget.ts";
-import {loadNetwork} from "../network.ts";
+import {loadNetwork, withBridgeOverride} from "../network.ts";
 import type {NodeOptions} from "../options.ts";
 import type {Closers} from "./closers.ts";
 import {type ForkParts, openForkUpstream} from "./fork.ts";
@@ -32,7 +32,9 @@ export interface Storage {
 
 /** Loads the network, opens the database (shared with the call workers, when there are any) and the state. */
 export async function openStorage(opts: NodeOptions, logger: Logger, closers: Closers): Promise<Storage> {
-  const {chainspec, genesis} = await loadNetwork(opts.network, opts.genesisFile);
+  const network = await loadNetwork(opts.network, opts.genesisFile);
+  const {genesis} = network;
+  const chainspec = withBridgeOverride(network.chainspec, opts.bridge.genesisFederationPublicKeys);
   const {db, record} = await openDatabase(
     opts.dataDir,
     {

@@ -22,7 +22,7 @@ const stored = (bytes: Uint8Array): string => (bytes.length === 0 ? "0x0" : toDa
  * contract's storage is the upstream's at the fork block (`forkNativeStorage`: raw bytes, which on
  * rskj may be longer than a word); nothing local changes it, since no native contract runs locally.
  * Elsewhere the Bridge's values are byte strings spread over words (docs/protocol/native-contracts.md
- * §1.7): the answer is the whole value, as rskj stores it under that key.
+ * §6.4): the answer is the whole value, as rskj stores it under that key.
  */
 export function getStorageBytesAt({
   chain,

@@ -1,4 +1,4 @@
-/** The Bridge's typed failures (docs/protocol/native-contracts.md §5). Each fails the call that hit it (§1). */
+/** The Bridge's typed failures (docs/protocol/native-contracts.md §6). Each fails the call that hit it (§2). */
 import {NodeError} from "@xchain/utils";
 
 export enum BridgeStorageErrorCode {

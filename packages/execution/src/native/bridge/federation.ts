@@ -1,5 +1,5 @@
 /**
- * The genesis federation as the Bridge answers it (docs/protocol/native-contracts.md §5.3): rskj's
+ * The genesis federation as the Bridge answers it (docs/protocol/native-contracts.md §6.3): rskj's
  * `FederationSupportImpl.getGenesisFederation` for a standard multisig federation (rskj 9.0.3's
  * regtest, testnet and mainnet genesis). Members are sorted by their compressed BTC key as unsigned
  * bytes; the threshold is ⌊n/2⌋+1; the redeem script is `OP_m <keys> OP_n OP_CHECKMULTISIG`; the

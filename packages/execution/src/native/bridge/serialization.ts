@@ -1,5 +1,5 @@
 /**
- * The value encodings of the Bridge's storage (docs/protocol/native-contracts.md §5.4), as rskj's
+ * The value encodings of the Bridge's storage (docs/protocol/native-contracts.md §6.4), as rskj's
  * `BridgeSerializationUtils` writes them: RLP integers, and flattened RLP lists of the peg-out
  * collections. A value that does not decode is refused with `BridgeStorageError` (the call reading it fails).
  */

@@ -1,5 +1,5 @@
 /**
- * `getStateForDebugging` and `eth_bridgeState` (docs/protocol/native-contracts.md §6): rskj's
+ * `getStateForDebugging` and `eth_bridgeState` (docs/protocol/native-contracts.md §7): rskj's
  * `BridgeState.getEncoded` and `stateToMap`. The encoding is an RLP list of six items, each but the
  * first an RLP string wrapping the serialized collection; a fresh network's is `0xcb8081c081c081c081c08180`.
  */
@@ -37,7 +37,7 @@ export async function encodeStateForDebugging(storage: BridgeStorage): Promise<U
 
 /**
  * `eth_bridgeState`'s object from the same storage. rskj decodes its own encoding back without the
- * RSKIP-146 hashes and so throws once a peg-out is queued (docs/protocol/native-contracts.md §6);
+ * RSKIP-146 hashes and so throws once a peg-out is queued (docs/protocol/native-contracts.md §7);
  * xchain answers the object instead.
  */
 export async function bridgeStateJson(storage: BridgeStorage): Promise<BridgeStateJson> {

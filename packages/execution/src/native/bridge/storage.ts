@@ -1,5 +1,5 @@
 /**
- * The Bridge's storage (docs/protocol/native-contracts.md §5.4): each value under the key rskj uses,
+ * The Bridge's storage (docs/protocol/native-contracts.md §6.4): each value under the key rskj uses,
  * in rskj's encoding, with the value a fresh network answers when the key is unset. Writes are held
  * until `save()`, as rskj's `BridgeSupport.save()` persists a call's changes only when it succeeds;
  * reads see the held writes. The light client (tier B) builds on `chainHead`, `storedBlock`,

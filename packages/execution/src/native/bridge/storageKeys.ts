@@ -1,5 +1,5 @@
 /**
- * The Bridge's storage keys as rskj writes them (docs/protocol/native-contracts.md §5.4,
+ * The Bridge's storage keys as rskj writes them (docs/protocol/native-contracts.md §6.4,
  * `BridgeStorageIndexKey`): a plain key is the ASCII of its name left-padded with zeros to 32 bytes
  * (`DataWord.fromString`); a compound key is keccak-256 of the ASCII of `name-id`
  * (`DataWord.fromLongString`); a Bitcoin block is stored under its hash itself.

@@ -1,5 +1,5 @@
 /**
- * The light client's stored blocks (docs/protocol/native-contracts.md §5.4, bitcoinj's `StoredBlock`
+ * The light client's stored blocks (docs/protocol/native-contracts.md §6.4, bitcoinj's `StoredBlock`
  * in its RSKIP-454 "V2" form): 32-byte chain work big-endian ‖ 4-byte height big-endian ‖ 80-byte
  * header = 116 bytes; before RSKIP-454 the chain work had 12 bytes (96 in all), which is still read.
  */

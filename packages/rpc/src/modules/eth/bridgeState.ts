@@ -1,5 +1,5 @@
 /**
- * `eth_bridgeState` (docs/rpc.md §4.7, docs/protocol/native-contracts.md §6): the Bridge's state at
+ * `eth_bridgeState` (docs/rpc.md §4.7, docs/protocol/native-contracts.md §7): the Bridge's state at
  * the best block in rskj's shape, `{btcBlockchainBestChainHeight, rskTxsWaitingForSignatures}`, read
  * from the Bridge's storage as `getStateForDebugging` reads it. No parameters. On a fork the Bridge's
  * storage is the upstream's at the fork block (nothing local changes it: the Bridge does not run
