@@ -2,7 +2,7 @@
  * Bitcoin's partial merkle tree (BIP-37 `merkleblock` proof; bitcoinj-thin's `PartialMerkleTree`):
  * `txCount u32 | varint nHashes | hashes | varint nFlagBytes | flags`. It proves that some txids
  * (the matched ones) are leaves of a tree with a given root. Used by pre-RSKIP-92 merged-mining proofs
- * (docs/protocol/merged-mining.md §4) and by the Bridge's peg-ins (docs/protocol/native-contracts.md §7.3).
+ * (docs/protocol/merged-mining.md §4) and by the Bridge's peg-ins (docs/protocol/native-contracts.md §6.6).
  */
 import {concatBytes, equalBytes} from "@xchain/utils";
 import {HASH_SIZE} from "../constants.ts";

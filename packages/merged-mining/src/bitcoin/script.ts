@@ -1,7 +1,7 @@
 /**
  * Bitcoin script parsed into chunks, as bitcoinj-thin's `Script.parse` does: each push opcode
  * (0x00–0x4b, OP_PUSHDATA1/2/4) with its data, every other opcode bare. Used to read the sender of
- * a peg-in and its OP_RETURN (docs/protocol/native-contracts.md §7.3).
+ * a peg-in and its OP_RETURN (docs/protocol/native-contracts.md §6.6).
  */
 import {readUint32LE} from "@xchain/utils";
 import {BitcoinDecodeError, BitcoinDecodeErrorCode} from "./errors.ts";

@@ -1,6 +1,6 @@
 /**
  * bitcoinj-thin's SPV `BtcBlockChain.add` over the Bridge's block store (docs/protocol/native-contracts.md
- * §5.5): verify the header's proof of work (no timestamp check: bitcoinj comments it out), find its
+ * §6.5): verify the header's proof of work (no timestamp check: bitcoinj comments it out), find its
  * parent, check its difficulty, then extend the head, store a side branch, or reorganize to the branch
  * with more chain work, rewriting the main-chain height index from the split point.
  */

@@ -1,7 +1,7 @@
 /**
  * What the Bridge's light client needs to know of each Bitcoin network beyond its genesis header
  * (bitcoinj-thin's `MainNetParams`, `TestNet3Params`, `RegTestParams`; rskj's `BridgeConstants`;
- * docs/protocol/native-contracts.md §5.5): the proof-of-work limit, the retarget schedule, testnet's
+ * docs/protocol/native-contracts.md §6.5): the proof-of-work limit, the retarget schedule, testnet's
  * 20-minute rule, and the checkpoint a fresh store starts from.
  */
 import {decodeCompactBits} from "@xchain/merged-mining";
@@ -25,7 +25,7 @@ export interface BtcChainRules {
   /**
    * The block a fresh store starts from when it is not genesis: the last checkpoint of rskj's
    * `rskbitcoincheckpoints/<network>.checkpoints`, because rskj passes the federation's creation time
-   * in milliseconds where bitcoinj expects seconds, so every checkpoint is "before" it (§5.5).
+   * in milliseconds where bitcoinj expects seconds, so every checkpoint is "before" it (docs/protocol/native-contracts.md §6.5).
    */
   checkpoint?: StoredBlock;
   /** BTC height from which peg-ins are classified by the peg-out index (btcHeightWhenPegoutTxIndexActivates + grace). */

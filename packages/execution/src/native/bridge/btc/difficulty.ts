@@ -1,5 +1,5 @@
 /**
- * bitcoinj-thin's `checkDifficultyTransitions` (docs/protocol/native-contracts.md §5.5): between
+ * bitcoinj-thin's `checkDifficultyTransitions` (docs/protocol/native-contracts.md §6.5): between
  * retargets a header repeats its parent's nBits (testnet3 also admits 20-minute easy blocks); at a
  * retarget point nBits must be the parent's target scaled by the clamped timespan of the last interval.
  */

@@ -1,7 +1,7 @@
 /**
- * The light client's and peg-ins' typed failures (docs/protocol/native-contracts.md §5.5, §5.6). A
+ * The light client's and peg-ins' typed failures (docs/protocol/native-contracts.md §6.5, §6.6). A
  * `BtcHeaderError` is a header the light client refuses (receiveHeader answers −99 for it, receiveHeaders
- * skips it); a `PeginError` fails the Bridge call, as rskj's exceptions do (§1).
+ * skips it); a `PeginError` fails the Bridge call, as rskj's exceptions do (§2).
  */
 import {NodeError} from "@xchain/utils";
 

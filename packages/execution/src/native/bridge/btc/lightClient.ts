@@ -1,5 +1,5 @@
 /**
- * The Bridge's Bitcoin light client (docs/protocol/native-contracts.md §5.5; rskj's
+ * The Bridge's Bitcoin light client (docs/protocol/native-contracts.md §6.5; rskj's
  * `BridgeSupport.receiveHeader(s)`, the `getBtcBlockchain*` getters and `getBtcTransactionConfirmations`)
  * over the block store and chain of this folder. Hashes in and out are in display (RPC) byte order.
  */
@@ -157,7 +157,7 @@ export class BtcLightClient {
     }
   }
 
-  /** The best chain's block at `height` for a peg-in; throws PeginError where rskj fails the call (§5.6). */
+  /** The best chain's block at `height` for a peg-in; throws PeginError where rskj fails the call (docs/protocol/native-contracts.md §6.6). */
   async mainChainBlockAt(height: number): Promise<StoredBlock> {
     const block = await this.store.atMainChainHeight(height);
     if (block === undefined) {

@@ -1,5 +1,5 @@
 /**
- * Who a peg-in pays on RSK (docs/protocol/native-contracts.md §5.6; rskj's `PeginInformation`,
+ * Who a peg-in pays on RSK (docs/protocol/native-contracts.md §6.6; rskj's `PeginInformation`,
  * `btcLockSender/*`, `pegininstructions/*`): the sender read from the first input (protocol 0), then
  * a `RSKT` OP_RETURN output (protocol 1) that overrides the destination and may carry a refund address.
  */
@@ -79,7 +79,7 @@ function isMultisigScript(script: Uint8Array): boolean {
 /**
  * `BtcLockSenderProvider` for legacy transactions: a P2PKH spend (`<sig> <pubkey>`) pays the RSK
  * account of that key; a P2SH multisig spend (`OP_0 <sigs…> <redeem script>`) is known but has no RSK
- * account. (P2SH-P2WPKH and P2SH-P2WSH senders need a witness, which no peg-in can prove here: §5.6.)
+ * account. (P2SH-P2WPKH and P2SH-P2WSH senders need a witness, which no peg-in can prove here: docs/protocol/native-contracts.md §6.6.)
  */
 function senderOf(
   tx: ParsedBitcoinTransaction,

@@ -1,5 +1,5 @@
 /**
- * `registerBtcTransaction(bytes tx, int256 height, bytes pmt)` (docs/protocol/native-contracts.md §5.6;
+ * `registerBtcTransaction(bytes tx, int256 height, bytes pmt)` (docs/protocol/native-contracts.md §6.6;
  * rskj's `BridgeSupport.registerBtcTransaction`, `registerPegIn`, `PegUtils`): a Bitcoin transaction
  * proven by a partial merkle tree against a header of the light client's best chain, with enough
  * confirmations, that pays the federation is a peg-in. A registered peg-in moves its amount × 10¹⁰ wei
@@ -195,7 +195,7 @@ export async function registerBtcTransaction(
   }
   const rejected = rejectedPeginLog(txid, evaluation.reason);
   if (evaluation.action === "refund") {
-    // rskj also builds a refund to the sender and queues it for the federation to sign: tier C (§5.6).
+    // rskj also builds a refund to the sender and queues it for the federation to sign: tier C (docs/protocol/native-contracts.md §6.6).
     markProcessed();
     return {outcome: "rejected-refundable", txid, logs: [rejected]};
   }

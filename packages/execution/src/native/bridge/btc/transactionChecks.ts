@@ -1,5 +1,5 @@
 /**
- * The checks rskj makes on a peg-in's raw transaction (docs/protocol/native-contracts.md §5.6):
+ * The checks rskj makes on a peg-in's raw transaction (docs/protocol/native-contracts.md §6.6):
  * `BridgeUtils.validateInputsCount` on the bytes, then bitcoinj's parse and `BtcTransaction.verify`.
  * Each failure fails the Bridge call.
  */

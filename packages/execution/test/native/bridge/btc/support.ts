@@ -12,30 +12,20 @@ import {
   REGTEST_MAX_TARGET_BITS,
   serializeBitcoinTransaction,
 } from "@xchain/merged-mining";
-import {bytesToHex, concatBytes, hexToBytes, reverseBytes, sha256d} from "@xchain/utils";
+import {concatBytes, hexToBytes, reverseBytes, sha256d} from "@xchain/utils";
 import {genesisFederation} from "../../../../src/native/bridge/federation.ts";
 import {BridgeStorage} from "../../../../src/native/bridge/storage.ts";
 import {bytesStorage} from "../../../../src/native/storageBytes.ts";
+import {MemoryWords} from "../../memoryWords.ts";
 
-/** The regtest genesis header as the spec gives it (docs/protocol/native-contracts.md §5.3). */
+/** The regtest genesis header as the spec gives it (docs/protocol/native-contracts.md §6.3). */
 export const REGTEST_GENESIS =
   "0100000000000000000000000000000000000000000000000000000000000000000000003ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4adae5494dffff7f2002000000";
 export const REGTEST_GENESIS_HASH = "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206";
 
-/** A Bridge storage over words in a map; `words` shows what a save wrote. */
-export function memoryBridgeStorage(constants: BridgeConstants = regtestBridge): {
-  storage: BridgeStorage;
-  words: Map<string, Uint8Array>;
-} {
-  const words = new Map<string, Uint8Array>();
-  const bytes = bytesStorage({
-    get: async (slot) => words.get(bytesToHex(slot)) ?? new Uint8Array(32),
-    put: async (slot, word) => {
-      if (word.every((b) => b === 0)) words.delete(bytesToHex(slot));
-      else words.set(bytesToHex(slot), word);
-    },
-  });
-  return {storage: new BridgeStorage(bytes, constants), words};
+/** A Bridge storage over words in memory. */
+export function memoryBridgeStorage(constants: BridgeConstants = regtestBridge): {storage: BridgeStorage} {
+  return {storage: new BridgeStorage(bytesStorage(new MemoryWords()), constants)};
 }
 
 /** A display-order hash of a header. */
