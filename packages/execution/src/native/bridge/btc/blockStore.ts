@@ -1,5 +1,5 @@
 /**
- * The light client's block store (docs/protocol/native-contracts.md §6.4, §6.5; rskj's
+ * The light client's block store (docs/protocol/native-contracts.md §6.5; rskj's
  * `RepositoryBtcBlockStoreWithCache`) on the Bridge's storage: each block under its hash, the head,
  * and the main chain's hash per height (RSKIP-199). A fresh store holds the network's genesis, then
  * its checkpoint when it has one.

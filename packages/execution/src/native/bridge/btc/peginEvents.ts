@@ -1,5 +1,5 @@
 /**
- * The peg-in events of the Bridge (docs/protocol/native-contracts.md §6.9; rskj's `BridgeEvents`,
+ * The peg-in events of the Bridge (docs/protocol/native-contracts.md §6.6; rskj's `BridgeEvents`,
  * Solidity-style since RSKIP-146): topic0 is keccak-256 of the signature, indexed values are words,
  * the data is the ABI words of the others. Bitcoin hashes are in display order.
  */

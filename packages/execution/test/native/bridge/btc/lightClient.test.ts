@@ -40,7 +40,7 @@ describe("the light client of a fresh regtest Bridge", () => {
     expect(head).toHaveLength(116);
     expect(bytesToHex(head.subarray(36))).toBe(REGTEST_GENESIS);
     expect(bytesToHex(head.subarray(0, 32))).toBe("02".padStart(64, "0"));
-    // docs/protocol/native-contracts.md §6.4 gives the key of height 0.
+    // docs/protocol/native-contracts.md §6.5 gives the key of height 0.
     expect(bytesToHex(keccak256(utf8ToBytes("btcBlockHeight-0")))).toBe(
       "04e7879f9f786d37bfb9da99ca9ea71f66a545ddf08f8026e18a14c4203f80cd",
     );

@@ -75,7 +75,7 @@ describe("registerBtcTransaction: protocol 0 (a P2PKH sender)", () => {
     expect(result.outcome).toBe("registered");
     expect(bytesToHex(result.transfer?.to ?? new Uint8Array())).toBe(bytesToHex(senderRsk));
     expect(result.transfer?.wei).toBe(1_000_000n * 10n ** 10n);
-    // docs/protocol/native-contracts.md §6.9's topic0.
+    // docs/protocol/native-contracts.md §6.6 gives this topic0.
     expect(bytesToHex(PEGIN_BTC_TOPIC)).toBe("44cdc782a38244afd68336ab92a0b39f864d6c0b2a50fa1da58cafc93cd2ae5a");
     expect(result.logs.map((l) => l.topics.map(bytesToHex))).toEqual([
       [bytesToHex(PEGIN_BTC_TOPIC), bytesToHex(senderRsk).padStart(64, "0"), bytesToHex(txid)],

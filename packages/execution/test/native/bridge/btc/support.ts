@@ -18,7 +18,7 @@ import {BridgeStorage} from "../../../../src/native/bridge/storage.ts";
 import {bytesStorage} from "../../../../src/native/storageBytes.ts";
 import {MemoryWords} from "../../memoryWords.ts";
 
-/** The regtest genesis header as the spec gives it (docs/protocol/native-contracts.md §6.3). */
+/** The regtest genesis header as the spec gives it (docs/protocol/native-contracts.md §6.5). */
 export const REGTEST_GENESIS =
   "0100000000000000000000000000000000000000000000000000000000000000000000003ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4adae5494dffff7f2002000000";
 export const REGTEST_GENESIS_HASH = "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206";
