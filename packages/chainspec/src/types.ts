@@ -6,18 +6,22 @@ export type Rskip =
   | "RSKIP92"
   | "RSKIP97"
   | "RSKIP98"
+  | "RSKIP106"
   | "RSKIP110"
+  | "RSKIP119"
   | "RSKIP126"
   | "RSKIP144"
   | "RSKIP156"
   | "RSKIP179"
   | "RSKIP180"
+  | "RSKIP203"
   | "RSKIP252"
   | "RSKIP290"
   | "RSKIP297"
   | "RSKIP351"
   | "RSKIP412"
   | "RSKIP535"
+  | "RSKIP536"
   | "RSKIPUMM";
 
 /** First block at which each RSKIP is active; -1 means never (rskj's convention). */

@@ -53,6 +53,7 @@ export type {
   BlockExecutionResult,
   CallInput,
   CallResult,
+  ChainHeaders,
   ExecuteBlockInput,
   ExecutionBlockContext,
   ExecutionChainView,

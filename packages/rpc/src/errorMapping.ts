@@ -146,6 +146,7 @@ const WIRE: Record<MappedCode, Wire> = {
   BLOCK_EXEC_REMASC_UNDERFUNDED: "fault",
   // A call lost with its worker (the pool replaces the worker).
   CALL_WORKER_EXITED: "fault",
+  CALL_WORKER_NEEDS_MAIN_THREAD: "fault",
   // @xchain/merged-mining
   MM_MERKLE_PROOF_INVALID: "fault",
   MM_COINBASE_MISSING: "fault",

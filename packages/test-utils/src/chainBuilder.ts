@@ -191,7 +191,25 @@ export class ChainBuilder {
     return {
       blockHash: async (n) => (n >= number - 256 ? this.blockAt(n, parent)?.hash() : undefined),
       maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
+      headers: {
+        headerAt: async (n) => (n < number ? this.blockAt(n, parent)?.header : undefined),
+        uncles: async (hash) => this.block(hash)?.uncles,
+        totalDifficulty: async (hash) => this.totalDifficulty(hash),
+      },
     };
+  }
+
+  /** The total difficulty up to the built block `hash` (docs/protocol/consensus.md §2), undefined for another. */
+  private totalDifficulty(hash: Uint8Array): bigint | undefined {
+    let block = this.block(hash);
+    let total = 0n;
+    while (block) {
+      // Its own difficulty and its uncles' (rskj's cumulative difficulty).
+      total += block.uncles.reduce((sum, uncle) => sum + uncle.difficulty, block.header.difficulty);
+      if (block.header.number === 0) return total;
+      block = this.block(block.header.parentHash);
+    }
+    return undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 export {cowAccounts, type DevAccount} from "./accounts.ts";
 export {type BuildBlockOptions, ChainBuilder, headerValues} from "./chainBuilder.ts";
+export {NO_CHAIN_HEADERS} from "./chainHeaders.ts";
 export {FakeBlockEndpoint} from "./fakeBlockEndpoint.ts";
 export {FREE_PORT_SETTINGS, freePortFlags} from "./nodeFlags.ts";
 export {plainHeader} from "./plainHeader.ts";

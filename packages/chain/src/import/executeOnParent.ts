@@ -53,6 +53,7 @@ export async function executeOnParent(
       blockHash: (n) => ancestors.blockHash(n),
       maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
       forkAncestry: fork?.ancestry,
+      headers: ancestors,
     },
   });
 }

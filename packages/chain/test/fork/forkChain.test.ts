@@ -6,6 +6,7 @@ import {regtestGenesis} from "@xchain/chainspec";
 import {MemoryStore, type WriteBatch} from "@xchain/db";
 import {REMASC_ADDRESS, REMASC_SENDER} from "@xchain/primitives";
 import type {StateReader} from "@xchain/state";
+import {NO_CHAIN_HEADERS} from "@xchain/test-utils";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {afterEach, describe, expect, it} from "vitest";
 import {Chain, ChainErrorCode, defaultChainOptions, readForkAnchor} from "../../src/index.ts";
@@ -121,6 +122,7 @@ describe("a forked chain over a local source chain", () => {
           blockHash: async (k) => (await fork.chain.getHeaderByNumber(k))?.hash(),
           maturedBlock: undefined,
           forkAncestry: fork.chain.fork?.ancestry,
+          headers: NO_CHAIN_HEADERS,
         },
         stateRoot: fork.chain.stateRootAfter(head),
         from: cows[3]!.address,

@@ -224,7 +224,10 @@ export class CallService {
     if (!call) return; // aborted meanwhile: its caller has its answer
     slot.calls.delete(message.id);
     if (message.type === "result") call.resolve(fromPortableResult(message.result));
-    else call.reject(fromPortableError(message.error));
+    else if (message.error.type?.code === CallWorkerErrorCode.NEEDS_MAIN_THREAD) {
+      // Nothing of the worker's run is kept: the call runs again where the chain can be read.
+      this.modules.local.call(call.input).then(call.resolve, call.reject);
+    } else call.reject(fromPortableError(message.error));
   }
 
   private onExit(slot: WorkerSlot, code: number, failure: string): void {

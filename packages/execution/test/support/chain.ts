@@ -7,6 +7,7 @@ import type {Chainspec} from "@xchain/chainspec";
 import {MemoryStore, WriteBatch} from "@xchain/db";
 import {createRemascTransaction, type Transaction} from "@xchain/primitives";
 import {type AccountState, buildGenesisState, defaultStateOptions, StateDatabase} from "@xchain/state";
+import {NO_CHAIN_HEADERS} from "@xchain/test-utils";
 import {keccak256, utf8ToBytes} from "@xchain/utils";
 import {
   type AssembledBlock,
@@ -107,6 +108,7 @@ export class TestChain {
       blockHash: async (n) => ancestors[n]?.hash,
       maturedBlock:
         matured && matured.number > 0 ? {coinbase: matured.coinbase, paidFees: matured.paidFees} : undefined,
+      headers: NO_CHAIN_HEADERS,
     };
   }
 

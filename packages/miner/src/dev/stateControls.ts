@@ -20,7 +20,10 @@ const UINT256_MAX = (1n << 256n) - 1n;
 
 /** What the state controls act on. */
 export interface StateControlsDeps {
-  chain: Pick<MinerChain, "head" | "fork" | "editHeadState" | "stateRootAfter" | "getHeaderByNumber">;
+  chain: Pick<
+    MinerChain,
+    "head" | "fork" | "editHeadState" | "stateRootAfter" | "getHeaderByNumber" | "getBlock" | "getTotalDifficulty"
+  >;
   chainspec: Chainspec;
   /** The state the ERC-20 probes run calls on; absent, dealERC20 and setERC20Allowance refuse. */
   probeState?: StateSource;

@@ -13,12 +13,12 @@ const BLOCKHASH_WINDOW = 256;
 type CanonicalReader = Pick<MinerChain, "getHeaderByNumber">;
 
 /**
- * BLOCKHASH and the REMASC matured block for block `number` on the head, by import's rules
+ * BLOCKHASH, the REMASC matured block and the BlockHeader contract's headers for block `number` on the head, by import's rules
  * (executeOnParent.ts): on a forked chain BLOCKHASH at or below the anchor reads the fork's
  * ancestry, and a matured block at or below it pays nothing.
  */
 export async function templateChainView(
-  chain: CanonicalReader & Pick<MinerChain, "fork">,
+  chain: CanonicalReader & Pick<MinerChain, "fork" | "getBlock" | "getTotalDifficulty">,
   number: number,
   remascMaturity: number,
 ): Promise<ExecutionChainView> {
@@ -30,6 +30,11 @@ export async function templateChainView(
       n >= number - BLOCKHASH_WINDOW && n < number ? (await chain.getHeaderByNumber(n))?.hash() : undefined,
     maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
     forkAncestry: fork?.ancestry,
+    headers: {
+      headerAt: async (n) => (n >= 0 && n < number ? chain.getHeaderByNumber(n) : undefined),
+      uncles: async (hash) => (await chain.getBlock(hash))?.uncles,
+      totalDifficulty: (hash) => chain.getTotalDifficulty(hash),
+    },
   };
 }
 

@@ -6,14 +6,17 @@
 import type {ChainReader} from "@xchain/chain";
 import {blockContextOf, type ExecuteBlockInput, maturedBlockNumber} from "@xchain/execution";
 import type {Block} from "@xchain/primitives";
-import {ancestorLookup, blockHashView} from "./callEnvironment.ts";
+import {ancestorLookup, blockHashView, chainHeadersView} from "./callEnvironment.ts";
 
 /**
  * The replay of `block`, or undefined for the genesis block (which executes nothing). It runs on the
  * parent's effective state, as import did: a dev-edited parent's edited state.
  */
 export async function replayInput(
-  chain: Pick<ChainReader, "getHeader" | "getHeaderByNumber" | "stateRootAfter" | "fork">,
+  chain: Pick<
+    ChainReader,
+    "getHeader" | "getHeaderByNumber" | "getBlock" | "getTotalDifficulty" | "stateRootAfter" | "fork"
+  >,
   block: Block,
   remascMaturity: number,
 ): Promise<ExecuteBlockInput | undefined> {
@@ -33,6 +36,7 @@ export async function replayInput(
       blockHash: blockHashView(chain, header),
       maturedBlock: matured && {coinbase: matured.coinbase, paidFees: matured.paidFees},
       forkAncestry: fork?.ancestry,
+      headers: chainHeadersView(chain, header),
     },
   };
 }

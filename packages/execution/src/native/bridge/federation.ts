@@ -11,7 +11,8 @@ import type {BridgeConstants} from "@xchain/chainspec";
 import {concatBytes, hash160, keccak256, publicKeyForms, sha256} from "@xchain/utils";
 import {compareUnsigned} from "./serialization.ts";
 
-const base58check = createBase58check(sha256);
+/** Bitcoin's base58check (double SHA-256 checksum). */
+export const base58check = createBase58check(sha256);
 
 const OP_CHECKMULTISIG = 0xae;
 /** OP_1…OP_16. */

@@ -176,8 +176,10 @@ export class BridgeStorage {
     this.put(blockHashOf(block.header), encodeStoredBlock(block));
   }
 
+  /** rskj's `setChainHead`: the head, and the main chain's index at its height. */
   setChainHead(block: StoredBlock): void {
     this.put(BridgeKey.blockStoreChainHead, encodeStoredBlock(block));
+    this.setBlockHashAtHeight(block.height, blockHashOf(block.header));
   }
 
   setBlockHashAtHeight(height: number, hash: Uint8Array): void {

@@ -51,6 +51,12 @@ export interface NativeCallContext {
    * succeeds and rolled back when it fails or its caller reverts.
    */
   readonly state: StateManagerInterface;
+  /**
+   * The 64-byte public key (no 0x04 prefix) that signed the transaction, recovered from its signature;
+   * undefined in a call (no signature) and for an impersonated transaction. The Bridge's `releaseBtc`
+   * pays the Bitcoin address of its compressed form (docs/protocol/native-contracts.md §6.7).
+   */
+  readonly transactionPublicKey?: Uint8Array | undefined;
 }
 
 /** What a successful run answers. */

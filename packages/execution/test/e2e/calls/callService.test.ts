@@ -8,6 +8,7 @@ import {getChainspec} from "@xchain/chainspec";
 import {LevelStore, WriteBatch} from "@xchain/db";
 import type {BlockHeader} from "@xchain/primitives";
 import {buildGenesisState, defaultStateOptions, StateDatabase, StateError} from "@xchain/state";
+import {NO_CHAIN_HEADERS} from "@xchain/test-utils";
 import {hexToBytes, noopLogger} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
 import {BlockExecutor} from "../../../src/blockExecutor.ts";
@@ -64,6 +65,7 @@ let chain: ExecutionChainView;
 const ancestorsOf = (branch: BlockHeader[]): ExecutionChainView => ({
   blockHash: async (n) => branch.find((h) => h.number === n)?.hash(),
   maturedBlock: undefined,
+  headers: NO_CHAIN_HEADERS,
 });
 
 beforeAll(async () => {
