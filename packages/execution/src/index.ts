@@ -23,6 +23,23 @@ export {
 export type {GasProfile} from "./gas/gasProfile.ts";
 export {GAS_PROFILES, gasProfileAt} from "./gas/profile.ts";
 export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
+export {BridgeStorageError, BridgeStorageErrorCode, type BridgeStorageErrorType} from "./native/bridge/errors.ts";
+export {
+  bridgeStorageReader,
+  readOnlyBytesStorage,
+  type StorageWordReader,
+  storesByteStrings,
+} from "./native/bridge/reader.ts";
+export {type BridgeStateJson, bridgeStateJson, encodeStateForDebugging} from "./native/bridge/state.ts";
+export {BridgeStorage} from "./native/bridge/storage.ts";
+export {
+  type BytesStorage,
+  bytesStorage,
+  NativeStorageError,
+  NativeStorageErrorCode,
+  type NativeStorageErrorType,
+  type WordStorage,
+} from "./native/storageBytes.ts";
 export type {BlockExecutorOptions} from "./options.ts";
 export {modexpGas} from "./precompiles/05-modexp.ts";
 export {
@@ -61,20 +78,3 @@ export type {
   StateOverride,
   TransactionOutcome,
 } from "./types.ts";
-export {BridgeStorageError, BridgeStorageErrorCode, type BridgeStorageErrorType} from "./native/bridge/errors.ts";
-export {
-  bridgeStorageReader,
-  readOnlyBytesStorage,
-  type StorageWordReader,
-  storesByteStrings,
-} from "./native/bridge/reader.ts";
-export {type BridgeStateJson, bridgeStateJson, encodeStateForDebugging} from "./native/bridge/state.ts";
-export {BridgeStorage} from "./native/bridge/storage.ts";
-export {
-  type BytesStorage,
-  bytesStorage,
-  NativeStorageError,
-  NativeStorageErrorCode,
-  type NativeStorageErrorType,
-  type WordStorage,
-} from "./native/storageBytes.ts";

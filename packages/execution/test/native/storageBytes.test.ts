@@ -52,7 +52,9 @@ describe("byte strings in storage words (docs/protocol/native-contracts.md §6.4
   it("refuses a header announcing more than the bound, without reading it", async () => {
     const words = new MemoryWords();
     words.set(bytesToHex(KEY), `${"ff".repeat(32)}`);
-    const error = await bytesStorage(words).getBytes(KEY).catch((e: unknown) => e);
+    const error = await bytesStorage(words)
+      .getBytes(KEY)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NativeStorageError);
     expect((error as Error).message).toContain(`more than ${MAX_STORED_VALUE_BYTES}`);
   });

@@ -19,13 +19,22 @@ const KEY_TYPES = new Set(["btc", "rsk", "mst"]);
 async function absent<T>(call: BridgeCall, method: string, storageName: string, value: T): Promise<T> {
   const stored = await call.storage.get(plainKey(storageName));
   if (stored.length > 0) {
-    throw bridgeFailure(method, `the stored ${storageName} (0x${bytesToHex(stored)}) is not read by xchain (no federation change)`);
+    throw bridgeFailure(
+      method,
+      `the stored ${storageName} (0x${bytesToHex(stored)}) is not read by xchain (no federation change)`,
+    );
   }
   return value;
 }
 
 /** A local-only getter of the active federation, which is the genesis one while `newFederation` is unset. */
-function active(name: string, outputs: string[], gas: number, run: BridgeMethod["run"], inputs: string[] = []): BridgeMethod {
+function active(
+  name: string,
+  outputs: string[],
+  gas: number,
+  run: BridgeMethod["run"],
+  inputs: string[] = [],
+): BridgeMethod {
   return {
     fn: abiFunction(name, inputs, outputs),
     gas: price(gas),
@@ -75,8 +84,16 @@ export const federationGetters: readonly BridgeMethod[] = [
   active("getFederationCreationTime", ["int256"], 10_000, (_a, call) => call.federation.creationTimeMs / 1000n),
   active("getFederationCreationBlockNumber", ["int256"], 10_000, (_a, call) => call.federation.creationBlockNumber),
   active("getFederatorPublicKeyOfType", ["bytes"], 10_000, memberKey, ["int256", "string"]),
-  {...active("getActiveFederationCreationBlockHeight", ["uint256"], 3_000, (_a, call) => call.storage.activeFederationCreationBlockHeight()), localOnly: false},
-  {...active("getActivePowpegRedeemScript", ["bytes"], 30_000, (_a, call) => call.federation.redeemScript), localOnly: false},
+  {
+    ...active("getActiveFederationCreationBlockHeight", ["uint256"], 3_000, (_a, call) =>
+      call.storage.activeFederationCreationBlockHeight(),
+    ),
+    localOnly: false,
+  },
+  {
+    ...active("getActivePowpegRedeemScript", ["bytes"], 30_000, (_a, call) => call.federation.redeemScript),
+    localOnly: false,
+  },
   none("getRetiringFederationAddress", "oldFederation", "string", 3_000, ""),
   none("getRetiringFederationSize", "oldFederation", "int256", 3_000, NONE),
   none("getRetiringFederationThreshold", "oldFederation", "int256", 3_000, NONE),

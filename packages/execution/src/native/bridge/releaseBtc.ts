@@ -5,8 +5,9 @@
  * a request under the minimum is refunded whole, in wei (RSKIP-427), and rejected; any other joins
  * the queue for the Bitcoin address of the key that signed the transaction.
  */
-import {BRIDGE_ADDRESS} from "@xchain/chainspec";
+
 import {Account, Address} from "@ethereumjs/util";
+import {BRIDGE_ADDRESS} from "@xchain/chainspec";
 import {hash160, publicKeyForms} from "@xchain/utils";
 import {abiFunction} from "../dispatch/abi.ts";
 import {type BridgeCall, type BridgeMethod, bridgeFailure, price} from "./call.ts";
@@ -23,7 +24,8 @@ export enum RejectedPegoutReason {
 
 const WEI_PER_SATOSHI = 10n ** 10n;
 
-async function transfer(call: BridgeCall, from: Uint8Array, to: Uint8Array, amount: bigint): Promise<void> {
+/** Moves `amount` wei between two accounts of the call's state (the Bridge pays refunds and peg-ins). */
+export async function transfer(call: BridgeCall, from: Uint8Array, to: Uint8Array, amount: bigint): Promise<void> {
   const {state} = call.context;
   const source = (await state.getAccount(new Address(from))) ?? new Account();
   source.balance -= amount;
@@ -48,7 +50,9 @@ export async function releaseBtc(call: BridgeCall): Promise<void> {
   const {value, sender} = context;
   // Only a transaction's own signature names a Bitcoin key: a contract cannot ask (RSKIP-185).
   if (context.callType !== "TRANSACTION") {
-    logs.push(eventLog(BridgeEvents.releaseRequestRejected, [sender, value, BigInt(RejectedPegoutReason.CALLER_CONTRACT)]));
+    logs.push(
+      eventLog(BridgeEvents.releaseRequestRejected, [sender, value, BigInt(RejectedPegoutReason.CALLER_CONTRACT)]),
+    );
     return;
   }
   const publicKey = context.transactionPublicKey;

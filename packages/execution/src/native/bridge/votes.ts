@@ -62,7 +62,13 @@ const openBlockStore: Precheck = async (_args, call) => {
   return undefined;
 };
 
-function vote(name: string, inputs: string[], gas: number, authorizerOf: AuthorizerOf, precheck?: Precheck): BridgeMethod {
+function vote(
+  name: string,
+  inputs: string[],
+  gas: number,
+  authorizerOf: AuthorizerOf,
+  precheck?: Precheck,
+): BridgeMethod {
   return {
     fn: abiFunction(name, inputs, ["int256"]),
     gas: price(gas),
@@ -71,7 +77,11 @@ function vote(name: string, inputs: string[], gas: number, authorizerOf: Authori
       const early = await precheck?.(args, call);
       if (early !== undefined) return early;
       if (!isAuthorized(authorizerOf(call), call)) return UNAUTHORIZED_CALLER;
-      throw bridgeFailure(name, "an authorized vote is not implemented by xchain", NativeContractFailureCode.CALLER_REFUSED);
+      throw bridgeFailure(
+        name,
+        "an authorized vote is not implemented by xchain",
+        NativeContractFailureCode.CALLER_REFUSED,
+      );
     },
   };
 }

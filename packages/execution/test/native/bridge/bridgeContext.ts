@@ -2,6 +2,7 @@
 import {MerkleStateManager} from "@ethereumjs/statemanager";
 import {Account, Address} from "@ethereumjs/util";
 import {BRIDGE_ADDRESS, BRIDGE_GENESIS_BALANCE, type Chainspec, getChainspec} from "@xchain/chainspec";
+import {NO_CHAIN_HEADERS} from "@xchain/test-utils";
 import type {NativeCallContext} from "../../../src/native/dispatch/types.ts";
 
 export const SENDER = Uint8Array.from({length: 20}, (_, i) => i + 1);
@@ -32,8 +33,15 @@ export function bridgeContext(
     depth: 0,
     localCall: true,
     transactionHash: undefined,
-    block: {number: 1, timestamp: 1, coinbase: new Uint8Array(20), difficulty: 1n, gasLimit: 6_800_000n, minimumGasPrice: 0n},
-    chain: {blockHash: async () => undefined, maturedBlock: undefined},
+    block: {
+      number: 1,
+      timestamp: 1,
+      coinbase: new Uint8Array(20),
+      difficulty: 1n,
+      gasLimit: 6_800_000n,
+      minimumGasPrice: 0n,
+    },
+    chain: {blockHash: async () => undefined, maturedBlock: undefined, headers: NO_CHAIN_HEADERS},
     chainspec,
     state,
     ...overrides,

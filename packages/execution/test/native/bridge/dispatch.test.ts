@@ -4,6 +4,7 @@
  */
 import {createRequire} from "node:module";
 import type {MerkleStateManager} from "@ethereumjs/statemanager";
+import {Address} from "@ethereumjs/util";
 import {BRIDGE_ADDRESS, regtestBridge} from "@xchain/chainspec";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {Interface} from "ethers";
@@ -13,10 +14,9 @@ import {bridgeContract} from "../../../src/native/bridge/contract.ts";
 import {base58Address} from "../../../src/native/bridge/federation.ts";
 import {BridgeStorage} from "../../../src/native/bridge/storage.ts";
 import {BridgeKey} from "../../../src/native/bridge/storageKeys.ts";
-import {bytesStorage} from "../../../src/native/storageBytes.ts";
 import type {NativeCallContext} from "../../../src/native/dispatch/types.ts";
+import {bytesStorage} from "../../../src/native/storageBytes.ts";
 import {bridgeContext, bridgeState} from "./bridgeContext.ts";
-import {Address} from "@ethereumjs/util";
 
 const require = createRequire(import.meta.url);
 const abi = new Interface(require("@rsksmart/rsk-precompiled-abis").bridge.abi);
@@ -43,8 +43,9 @@ async function failure(data: Uint8Array, context: NativeCallContext): Promise<Na
   return error as NativeContractFailure;
 }
 
-const decoded = async (name: string, data: Uint8Array, context: NativeCallContext) =>
-  [...abi.decodeFunctionResult(name, `0x${bytesToHex((await bridgeContract.run(data, context)).output)}`)];
+const decoded = async (name: string, data: Uint8Array, context: NativeCallContext) => [
+  ...abi.decodeFunctionResult(name, `0x${bytesToHex((await bridgeContract.run(data, context)).output)}`),
+];
 
 describe("local-only getters", () => {
   it("answer in eth_call, also through a contract, and fail in a mined transaction or a mined internal call", async () => {
@@ -58,7 +59,9 @@ describe("local-only getters", () => {
   });
 
   it("the getters without the mark answer in a mined transaction", async () => {
-    expect(await decoded("getQueuedPegoutsCount", calldata("getQueuedPegoutsCount"), bridgeContext(state, MINED))).toEqual([0n]);
+    expect(
+      await decoded("getQueuedPegoutsCount", calldata("getQueuedPegoutsCount"), bridgeContext(state, MINED)),
+    ).toEqual([0n]);
   });
 });
 
@@ -69,7 +72,9 @@ describe("call types (RSKIP-417)", () => {
       const e = await failure(getter, bridgeContext(state, {callType, depth: 1}));
       expect(e.code).toBe(NativeContractFailureCode.CALLER_REFUSED);
     }
-    expect(await decoded("getFederationAddress", getter, bridgeContext(state, {callType: "STATICCALL", depth: 1}))).toHaveLength(1);
+    expect(
+      await decoded("getFederationAddress", getter, bridgeContext(state, {callType: "STATICCALL", depth: 1})),
+    ).toHaveLength(1);
     const cap = calldata("increaseLockingCap", [1]);
     const e = await failure(cap, bridgeContext(state, {callType: "STATICCALL", depth: 1, isStatic: true}));
     expect(e.code).toBe(NativeContractFailureCode.CALLER_REFUSED);
@@ -127,26 +132,36 @@ describe("votes", () => {
 });
 
 describe("increaseLockingCap", () => {
-  const storage = () => new BridgeStorage(bytesStorage({
-    get: async (slot) => {
-      const value = await state.getStorage(new Address(BRIDGE_ADDRESS), slot);
-      const word = new Uint8Array(32);
-      word.set(value, 32 - value.length);
-      return word;
-    },
-    put: (slot, word) => state.putStorage(new Address(BRIDGE_ADDRESS), slot, word),
-  }), regtestBridge);
+  const storage = () =>
+    new BridgeStorage(
+      bytesStorage({
+        get: async (slot) => {
+          const value = await state.getStorage(new Address(BRIDGE_ADDRESS), slot);
+          const word = new Uint8Array(32);
+          word.set(value, 32 - value.length);
+          return word;
+        },
+        put: (slot, word) => state.putStorage(new Address(BRIDGE_ADDRESS), slot, word),
+      }),
+      regtestBridge,
+    );
   const authorized = {...MINED, sender: LOCKING_CAP_AUTHORIZER};
 
   it("false for anyone else, nothing stored", async () => {
-    expect(await decoded("increaseLockingCap", calldata("increaseLockingCap", [150_000_000_000n]), bridgeContext(state, MINED))).toEqual([false]);
+    expect(
+      await decoded(
+        "increaseLockingCap",
+        calldata("increaseLockingCap", [150_000_000_000n]),
+        bridgeContext(state, MINED),
+      ),
+    ).toEqual([false]);
     expect((await storage().get(BridgeKey.lockingCap)).length).toBe(0);
   });
 
   it("the authorizer raises it up to twice the cap; the cap read is stored either way", async () => {
     const over = calldata("increaseLockingCap", [200_000_000_001n]);
     expect(await decoded("increaseLockingCap", over, bridgeContext(state, authorized))).toEqual([false]);
-    expect((await storage().lockingCap())).toEqual({value: 100_000_000_000n, stored: true});
+    expect(await storage().lockingCap()).toEqual({value: 100_000_000_000n, stored: true});
     const raise = calldata("increaseLockingCap", [200_000_000_000n]);
     expect(await decoded("increaseLockingCap", raise, bridgeContext(state, authorized))).toEqual([true]);
     expect(await decoded("getLockingCap", calldata("getLockingCap"), bridgeContext(state))).toEqual([200_000_000_000n]);

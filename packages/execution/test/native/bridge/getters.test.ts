@@ -4,13 +4,13 @@
  * @rsksmart/rsk-precompiled-abis.
  */
 import {createRequire} from "node:module";
+import type {MerkleStateManager} from "@ethereumjs/statemanager";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {Interface} from "ethers";
 import {beforeEach, describe, expect, it} from "vitest";
 import {bridgeContract, UNPARSEABLE_INPUT_GAS} from "../../../src/native/bridge/contract.ts";
 import {BRIDGE_METHODS} from "../../../src/native/bridge/methods.ts";
 import {bridgeContext, bridgeState} from "./bridgeContext.ts";
-import type {MerkleStateManager} from "@ethereumjs/statemanager";
 
 const require = createRequire(import.meta.url);
 const abi = new Interface(require("@rsksmart/rsk-precompiled-abis").bridge.abi);
@@ -66,6 +66,8 @@ describe("a fresh regtest Bridge's getters", () => {
       GENESIS_HEADER,
     ],
     ["getBtcBlockchainBlockHeaderByHash", [`0x${"11".repeat(32)}`], "0x"],
+    // Above the best chain: rskj's Bridge catches the store's exception and answers empty bytes.
+    ["getBtcBlockchainBlockHeaderByHeight", [1], "0x"],
     [
       "getBtcBlockchainParentBlockHeaderByHash",
       ["0x0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206"],
@@ -115,7 +117,6 @@ describe("a fresh regtest Bridge's getters", () => {
     ["isBtcTxHashAlreadyProcessed", ["not-a-hash"]],
     ["getBtcBlockchainBlockHashAtDepth", [1]],
     ["getBtcBlockchainBlockHashAtDepth", [-1]],
-    ["getBtcBlockchainBlockHeaderByHeight", [1]],
   ] as const)("%s(%j) fails", async (name, args) => {
     await expect(call(name, [...args])).rejects.toThrow(/Bridge\./);
   });

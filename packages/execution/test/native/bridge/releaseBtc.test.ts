@@ -32,7 +32,10 @@ const mined = (value: bigint, more: Partial<NativeCallContext> = {}) =>
 
 const events = (logs: readonly {topics: Uint8Array[]; data: Uint8Array}[] | undefined) =>
   (logs ?? []).map((log) => {
-    const parsed = abi.parseLog({topics: log.topics.map((t) => `0x${bytesToHex(t)}`), data: `0x${bytesToHex(log.data)}`});
+    const parsed = abi.parseLog({
+      topics: log.topics.map((t) => `0x${bytesToHex(t)}`),
+      data: `0x${bytesToHex(log.data)}`,
+    });
     return [parsed?.name, ...(parsed?.args ?? [])];
   });
 
@@ -62,7 +65,9 @@ describe("releaseBtc", () => {
     expect(encoded).toContain(`${h160}830f4240a0${bytesToHex(TX_HASH)}`);
     const fees = await bridgeContract.run(calldata("getEstimatedFeesForNextPegOutEvent"), bridgeContext(state));
     // Two inputs and three outputs: 654 + 32 bytes at 100,000 sat/kb.
-    expect(abi.decodeFunctionResult("getEstimatedFeesForNextPegOutEvent", `0x${bytesToHex(fees.output)}`)[0]).toBe(68_600n);
+    expect(abi.decodeFunctionResult("getEstimatedFeesForNextPegOutEvent", `0x${bytesToHex(fees.output)}`)[0]).toBe(
+      68_600n,
+    );
   });
 
   it("refunds a request under the 250,000-sat minimum in full, in wei, and rejects it as LOW_AMOUNT", async () => {
@@ -87,17 +92,17 @@ describe("releaseBtc", () => {
   });
 
   it("fails in eth_call, which has no signature to name a Bitcoin key", async () => {
-    const error = await Promise.resolve(bridgeContract.run(new Uint8Array(0), bridgeContext(state, {value: RBTC}))).catch(
-      (e: unknown) => e,
-    );
+    const error = await Promise.resolve(
+      bridgeContract.run(new Uint8Array(0), bridgeContext(state, {value: RBTC})),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NativeContractFailure);
   });
 
   it("fails by STATICCALL, DELEGATECALL and CALLCODE", async () => {
     for (const callType of ["STATICCALL", "DELEGATECALL", "CALLCODE"] as const) {
-      await expect(Promise.resolve(bridgeContract.run(new Uint8Array(0), mined(0n, {callType, depth: 1})))).rejects.toBeInstanceOf(
-        NativeContractFailure,
-      );
+      await expect(
+        Promise.resolve(bridgeContract.run(new Uint8Array(0), mined(0n, {callType, depth: 1}))),
+      ).rejects.toBeInstanceOf(NativeContractFailure);
     }
   });
 });

@@ -4,7 +4,13 @@ import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {BridgeStorageError} from "../../../src/native/bridge/errors.ts";
 import {BridgeStorage} from "../../../src/native/bridge/storage.ts";
-import {BridgeKey, blockHeightKey, compoundKey, plainKey, processedTxKey} from "../../../src/native/bridge/storageKeys.ts";
+import {
+  BridgeKey,
+  blockHeightKey,
+  compoundKey,
+  plainKey,
+  processedTxKey,
+} from "../../../src/native/bridge/storageKeys.ts";
 import {decodeStoredBlock, encodeStoredBlock} from "../../../src/native/bridge/storedBlock.ts";
 import {bytesStorage} from "../../../src/native/storageBytes.ts";
 import {MemoryWords} from "../memoryWords.ts";
@@ -22,7 +28,9 @@ function fresh(): {words: MemoryWords; storage: BridgeStorage} {
 describe("storage keys", () => {
   it("a plain key is its ASCII left-padded to a word (DataWord.fromString)", () => {
     expect(bytesToHex(BridgeKey.blockStoreChainHead)).toBe(`${"00".repeat(13)}626c6f636b53746f7265436861696e48656164`);
-    expect(bytesToHex(plainKey("feePerKb"))).toBe(`${"00".repeat(24)}${bytesToHex(new TextEncoder().encode("feePerKb"))}`);
+    expect(bytesToHex(plainKey("feePerKb"))).toBe(
+      `${"00".repeat(24)}${bytesToHex(new TextEncoder().encode("feePerKb"))}`,
+    );
   });
 
   it("a compound key is keccak-256 of `name-id` (DataWord.fromLongString)", () => {
@@ -74,7 +82,11 @@ describe("writes", () => {
 
   it("the release request queue goes to both keys as rskj saves it: the legacy one an empty list", async () => {
     const {words, storage} = fresh();
-    const entry = {destinationHash160: hexToBytes("11".repeat(20)), amount: 300_000n, rskTxHash: hexToBytes("22".repeat(32))};
+    const entry = {
+      destinationHash160: hexToBytes("11".repeat(20)),
+      amount: 300_000n,
+      rskTxHash: hexToBytes("22".repeat(32)),
+    };
     storage.setReleaseRequestQueue([entry]);
     await storage.save();
     const raw = bytesStorage(words);

@@ -16,22 +16,33 @@ import {
   uint32LE,
   uint64LE,
 } from "@xchain/merged-mining";
+import type {Log} from "@xchain/primitives";
 import {concatBytes, equalBytes, reverseBytes, sha256d} from "@xchain/utils";
+import {BridgeEvents, eventLog} from "../events.ts";
 import {genesisFederation} from "../federation.ts";
 import type {BridgeStorage} from "../storage.ts";
 import {BTC_CHAIN_RULES} from "./chainRules.ts";
 import {PeginError, PeginErrorCode} from "./errors.ts";
 import type {BtcLightClient} from "./lightClient.ts";
-import {
-  type BridgeLog,
-  peginBtcLog,
-  RejectedPeginReason,
-  rejectedPeginLog,
-  UnrefundablePeginReason,
-  unrefundablePeginLog,
-} from "./peginEvents.ts";
 import {type PeginInformation, peginInformation} from "./peginInfo.ts";
 import {checkInputsCount, isCoinbase, parseAndVerify} from "./transactionChecks.ts";
+
+/** `rejected_pegin`'s reasons (`RejectedPeginReason`). */
+export const RejectedPeginReason = {
+  PEGIN_CAP_SURPASSED: 1,
+  LEGACY_PEGIN_MULTISIG_SENDER: 2,
+  LEGACY_PEGIN_UNDETERMINED_SENDER: 3,
+  PEGIN_V1_INVALID_PAYLOAD: 4,
+  INVALID_AMOUNT: 5,
+} as const;
+
+/** `unrefundable_pegin`'s reasons (`NonRefundablePeginReason`). */
+export const UnrefundablePeginReason = {
+  LEGACY_PEGIN_UNDETERMINED_SENDER: 1,
+  PEGIN_V1_REFUND_ADDRESS_NOT_SET: 2,
+  INVALID_AMOUNT: 3,
+  OUTPUTS_SENT_TO_DIFFERENT_TYPES_OF_FEDS: 4,
+} as const;
 
 /** One satoshi in wei. */
 const WEI_PER_SATOSHI = 10n ** 10n;
@@ -56,7 +67,7 @@ export interface RegisterBtcTransactionResult {
     | "rejected-unrefundable";
   /** The txid (display order) once the transaction parsed. */
   txid?: Uint8Array;
-  logs: BridgeLog[];
+  logs: Log[];
   /** Bridge → `to`, in wei. */
   transfer?: {to: Uint8Array; wei: bigint};
 }
@@ -189,11 +200,11 @@ export async function registerBtcTransaction(
     return {
       outcome: "registered",
       txid,
-      logs: [peginBtcLog(destination, txid, amount, peginInfo().protocolVersion)],
+      logs: [eventLog(BridgeEvents.peginBtc, [destination, txid, amount, BigInt(peginInfo().protocolVersion)])],
       transfer: {to: destination, wei: amount * WEI_PER_SATOSHI},
     };
   }
-  const rejected = rejectedPeginLog(txid, evaluation.reason);
+  const rejected = eventLog(BridgeEvents.rejectedPegin, [txid, BigInt(evaluation.reason)]);
   if (evaluation.action === "refund") {
     // rskj also builds a refund to the sender and queues it for the federation to sign: tier C (docs/protocol/native-contracts.md §6.6).
     markProcessed();
@@ -204,6 +215,9 @@ export async function registerBtcTransaction(
   return {
     outcome: "rejected-unrefundable",
     txid,
-    logs: [rejected, unrefundablePeginLog(txid, unrefundableReason(evaluation.reason, protocolVersion))],
+    logs: [
+      rejected,
+      eventLog(BridgeEvents.unrefundablePegin, [txid, BigInt(unrefundableReason(evaluation.reason, protocolVersion))]),
+    ],
   };
 }

@@ -20,11 +20,12 @@ import {
 import {describe, expect, it} from "vitest";
 import {PeginErrorCode} from "../../../../src/native/bridge/btc/errors.ts";
 import {BtcLightClient} from "../../../../src/native/bridge/btc/lightClient.ts";
-import {
-  PEGIN_BTC_TOPIC,
-  REJECTED_PEGIN_TOPIC,
-  UNREFUNDABLE_PEGIN_TOPIC,
-} from "../../../../src/native/bridge/btc/peginEvents.ts";
+import {BridgeEvents} from "../../../../src/native/bridge/events.ts";
+
+const PEGIN_BTC_TOPIC = BridgeEvents.peginBtc.topic0;
+const REJECTED_PEGIN_TOPIC = BridgeEvents.rejectedPegin.topic0;
+const UNREFUNDABLE_PEGIN_TOPIC = BridgeEvents.unrefundablePegin.topic0;
+
 import {registerBtcTransaction} from "../../../../src/native/bridge/btc/registerBtcTransaction.ts";
 import {
   federationScript,
