@@ -1,3 +1,12 @@
+export {mainnetBridge, REGTEST_GENESIS_FEDERATION_KEYS, regtestBridge, testnetBridge} from "./bridge/networks.ts";
+export {
+  BridgeConfigError,
+  BridgeConfigErrorCode,
+  type BridgeConfigErrorType,
+  MAX_FEDERATION_KEYS,
+  withGenesisFederationKeys,
+} from "./bridge/override.ts";
+export type {BridgeAuthorizer, BridgeConstants, BtcNetworkParams, GenesisFederation} from "./bridge/types.ts";
 export {Chainspec, getChainspec, networkNames} from "./chainspec.ts";
 export {ForkChainspec, type ForkChainspecInput, forkChainspec} from "./fork.ts";
 export {customChainspec, parseCustomGenesis} from "./genesis/custom.ts";
@@ -15,12 +24,3 @@ export {
 export type {GenesisAllocAccount, GenesisParams} from "./genesis/types.ts";
 export {regtest} from "./networks/regtest.ts";
 export type {NetworkName, NetworkParams, Rskip} from "./types.ts";
-export {mainnetBridge, REGTEST_GENESIS_FEDERATION_KEYS, regtestBridge, testnetBridge} from "./bridge/networks.ts";
-export {
-  BridgeConfigError,
-  BridgeConfigErrorCode,
-  type BridgeConfigErrorType,
-  MAX_FEDERATION_KEYS,
-  withGenesisFederationKeys,
-} from "./bridge/override.ts";
-export type {BridgeAuthorizer, BridgeConstants, BtcNetworkParams, GenesisFederation} from "./bridge/types.ts";

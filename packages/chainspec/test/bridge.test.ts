@@ -28,7 +28,9 @@ describe("Bridge constants (docs/protocol/native-contracts.md §6.3)", () => {
       "2e7c9159614ddc0185e335d3343e92700c3e5a2d",
       "f0652637df184eca87e6bde29893825721dfb79f",
     ]);
-    expect(hexes(regtestBridge.feePerKbChangeAuthorizer.addresses)).toEqual(["53f8f6dabd612b6137215ddd7758bb5cdd638922"]);
+    expect(hexes(regtestBridge.feePerKbChangeAuthorizer.addresses)).toEqual([
+      "53f8f6dabd612b6137215ddd7758bb5cdd638922",
+    ]);
     expect(hexes(regtestBridge.lockWhitelistChangeAuthorizer.addresses)).toEqual([
       "87d2a0f33744929da08b65fd62b627ea52b25f8e",
     ]);
@@ -48,10 +50,13 @@ describe("Bridge constants (docs/protocol/native-contracts.md §6.3)", () => {
     );
   });
 
-  it.each([regtestBridge, testnetBridge, mainnetBridge])("the Bitcoin genesis header hashes to the genesis hash", (b) => {
-    expect(b.btcParams.genesisHeader.length).toBe(80);
-    expect(bytesToHex(reverseBytes(sha256d(b.btcParams.genesisHeader)))).toBe(bytesToHex(b.btcParams.genesisHash));
-  });
+  it.each([regtestBridge, testnetBridge, mainnetBridge])(
+    "the Bitcoin genesis header hashes to the genesis hash",
+    (b) => {
+      expect(b.btcParams.genesisHeader.length).toBe(80);
+      expect(bytesToHex(reverseBytes(sha256d(b.btcParams.genesisHeader)))).toBe(bytesToHex(b.btcParams.genesisHash));
+    },
+  );
 });
 
 describe("withGenesisFederationKeys (bridge.genesisFederationPublicKeys)", () => {
@@ -99,4 +104,3 @@ function captured(run: () => unknown): BridgeConfigError {
   }
   throw new Error("expected a BridgeConfigError");
 }
-

@@ -20,8 +20,7 @@ function authorizer(required: BridgeAuthorizer["required"], uncompressedKeys: st
 const keys = (hexes: string[]): Uint8Array[] => hexes.map((hex) => hexToBytes(hex));
 
 // Bitcoin's genesis headers differ only in time, bits and nonce.
-const BTC_GENESIS_PREFIX =
-  "01000000" + "00".repeat(32) + "3ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4a";
+const BTC_GENESIS_PREFIX = `01000000${"00".repeat(32)}3ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4a`;
 
 const btcRegtest: BtcNetworkParams = {
   id: "regtest",

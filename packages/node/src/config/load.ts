@@ -125,7 +125,11 @@ function checkBridgeOverride(options: NodeOptions): void {
   if (keys.length === 0) return;
   const key = "bridge.genesisFederationPublicKeys";
   if (isForkMode(options)) {
-    throw new ConfigError({code: ConfigErrorCode.CONFLICT, key, reason: "the Bridge does not run on a fork (docs/forking.md §6)"});
+    throw new ConfigError({
+      code: ConfigErrorCode.CONFLICT,
+      key,
+      reason: "the Bridge does not run on a fork (docs/forking.md §6)",
+    });
   }
   try {
     withGenesisFederationKeys({...getChainspec("regtest").params, name: options.network}, keys);

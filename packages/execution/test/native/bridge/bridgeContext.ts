@@ -2,7 +2,6 @@
 import {MerkleStateManager} from "@ethereumjs/statemanager";
 import {Account, Address} from "@ethereumjs/util";
 import {BRIDGE_ADDRESS, BRIDGE_GENESIS_BALANCE, type Chainspec, getChainspec} from "@xchain/chainspec";
-import {NO_CHAIN_HEADERS} from "@xchain/test-utils";
 import type {NativeCallContext} from "../../../src/native/dispatch/types.ts";
 
 export const SENDER = Uint8Array.from({length: 20}, (_, i) => i + 1);
@@ -41,7 +40,12 @@ export function bridgeContext(
       gasLimit: 6_800_000n,
       minimumGasPrice: 0n,
     },
-    chain: {blockHash: async () => undefined, maturedBlock: undefined, headers: NO_CHAIN_HEADERS},
+    // The Bridge reads nothing of the chain.
+    chain: {
+      blockHash: async () => undefined,
+      maturedBlock: undefined,
+      headers: {headerAt: async () => undefined, uncles: async () => undefined, totalDifficulty: async () => undefined},
+    },
     chainspec,
     state,
     ...overrides,

@@ -18,7 +18,7 @@ import {MemoryWords} from "../memoryWords.ts";
 const GENESIS_HEADER =
   "0100000000000000000000000000000000000000000000000000000000000000000000003ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4adae5494dffff7f2002000000";
 const GENESIS_HASH = "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206";
-const TXID = hexToBytes("aa".repeat(31) + "01");
+const TXID = hexToBytes(`${"aa".repeat(31)}01`);
 
 function fresh(): {words: MemoryWords; storage: BridgeStorage} {
   const words = new MemoryWords();

@@ -1,4 +1,3 @@
-import {regtestBridge} from "@xchain/chainspec";
 import {
   type BitcoinTxOutput,
   bitcoinMerkleRoot,
@@ -9,7 +8,6 @@ import {
 import {
   bytesToHex,
   concatBytes,
-  hash160,
   hexToBytes,
   keccak256,
   publicKeyForms,
