@@ -186,7 +186,7 @@ describe("no file import cycles", () => {
 describe("rpc's layers", () => {
   const layers: readonly (readonly string[])[] = [
     ["options.ts", "deps.ts", "keystoreBusy.ts", "keystoreRefusals.ts"],
-    ["jsonrpc", "wallet.ts"],
+    ["jsonrpc", "wallet.ts", "dappDb.ts"],
     ["params", "format", "openrpc", "limits"],
     ["caches", "resolve", "filters", "gateway", "transport", "typedDataHash.ts"],
     ["moduleDeps.ts", "errorMapping.ts"],

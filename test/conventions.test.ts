@@ -72,6 +72,7 @@ const components: Record<string, string> = {
   HeadStallWatch: "constructor",
   CallService: "constructor",
   KeystoreWallet: "open",
+  DappDb: "open",
   NodeForkControls: "constructor",
   RpcServer: "start",
 };

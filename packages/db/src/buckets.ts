@@ -34,6 +34,11 @@ export enum Bucket {
    */
   preimage = 0x0c,
   /**
+   * the `db_*` RPC methods' key-value store (rpc's `DappDb`, docs/rpc.md §4.7): 0x00 -> its total size (8,
+   * big-endian); 0x01 || database name length (4, big-endian) || database name || key -> value
+   */
+  dappDb = 0x0d,
+  /**
    * the fork cache's own database only (state's `ForkCache`, docs/forking.md §1.2): values fetched from a
    * fork's upstream, keyed by the upstream's chain id and the fork block hash
    */

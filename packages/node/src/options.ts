@@ -84,8 +84,8 @@ export interface ForkModeOptions {
   /** Answer from the cache only. */
   offline: boolean;
   verify: ForkVerifyMode;
-  /** Most calls a second to the upstream; 0: no limit. */
-  requestsPerSecond: number;
+  /** Most calls a second to the upstream; 0: no limit; undefined: none on loopback, else 100. */
+  requestsPerSecond: number | undefined;
   /** Retries of a transiently failed upstream call. */
   retries: number;
   /** One upstream request's time budget, in ms. */

@@ -245,6 +245,19 @@ export interface ForkControls {
   setRpcUrl(url: string): Promise<void>;
 }
 
+/**
+ * The `db_*` methods' key-value store (docs/rpc.md §4.7): values by database name and key, bounded by
+ * `rpc.db`. `DappDb` implements it over the node's database.
+ */
+export interface DappStore {
+  /** The value under `database` and `key`; undefined when none is stored. */
+  get(database: string, key: string): Promise<Uint8Array | undefined>;
+  /** `get` decoded as UTF-8; bytes that are not UTF-8 throw `DappDbError` NOT_TEXT. */
+  getText(database: string, key: string): Promise<string | undefined>;
+  /** Stores `value`, replacing what was there; a key, value or total past its bound throws `DappDbError`. */
+  put(database: string, key: string, value: Uint8Array): Promise<void>;
+}
+
 /** What `RpcServer.start` is given. */
 export interface RpcDeps {
   chainspec: Chainspec;
@@ -286,6 +299,8 @@ export interface RpcDeps {
   forkControls?: ForkControls;
   /** Fork mode only: where the native contracts' raw storage is read. Absent: every address reads the local state. */
   forkNativeStorage?: ForkNativeStorage;
+  /** The `db_*` key-value store in the node's database (docs/rpc.md §4.7); absent: db_* answer -32601 "not available". */
+  dappDb?: DappStore;
   /** Default: discards everything. */
   logger?: Logger;
 }

@@ -52,6 +52,7 @@ import type {
 import type {ForkError, ForkErrorCode, ForkErrorType, StateErrorCode} from "@xchain/state";
 import type {TxPoolErrorCode} from "@xchain/txpool";
 import {type HexErrorCode, type Logger, NodeError} from "@xchain/utils";
+import type {DappDbErrorCode} from "./dappDb.ts";
 import type {GatewayErrorCode} from "./gateway/keysFile.ts";
 import {RpcError, RpcErrorCode} from "./jsonrpc/errors.ts";
 import type {KeystoreBusyCode} from "./keystoreBusy.ts";
@@ -67,7 +68,8 @@ type MappedCode =
   | `${BlockDecodeErrorCode | HeaderDecodeErrorCode | NumberErrorCode | ReceiptDecodeErrorCode | RlpErrorCode}`
   | `${TransactionDecodeErrorCode | TransactionSignatureErrorCode | StateErrorCode | TxPoolErrorCode | HexErrorCode}`
   | `${ForkErrorCode}`
-  | `${KeystoreBusyCode | KeystoreErrorCode | KeyfileErrorCode | GatewayErrorCode | TlsConfigErrorCode}`;
+  | `${KeystoreBusyCode | KeystoreErrorCode | KeyfileErrorCode | GatewayErrorCode | TlsConfigErrorCode}`
+  | `${DappDbErrorCode}`;
 
 /** What a code becomes on the wire. */
 type Wire =
@@ -296,6 +298,12 @@ const WIRE: Record<MappedCode, Wire> = {
   TLS_UNPAIRED: "fault",
   TLS_UNREADABLE: "fault",
   TLS_INVALID: "fault",
+  // The db_* store (docs/rpc.md §4.7): a key or value over its bound is a bad argument, a full store a
+  // limit (both naming the rpc.db key); a string read of bytes that are not text -32000 saying so.
+  DAPP_DB_KEY_TOO_LARGE: "invalidParams",
+  DAPP_DB_VALUE_TOO_LARGE: "invalidParams",
+  DAPP_DB_FULL: "busy",
+  DAPP_DB_NOT_TEXT: "server",
 };
 
 /** The table as a Map: a code is any string, and must not find `Object.prototype`'s members. */

@@ -1,7 +1,9 @@
 export type {CallCacheStats} from "./caches/callCache.ts";
+export {DappDb, DappDbError, DappDbErrorCode, type DappDbErrorType, type DappDbModules} from "./dappDb.ts";
 export type {
   AdminNodeInfo,
   AdminPeerInfo,
+  DappStore,
   DevWallet,
   ForkControls,
   ForkHistory,
@@ -46,6 +48,7 @@ export {KeyfileErrorCode, KeystoreErrorCode} from "./keystoreRefusals.ts";
 export {forkHistory} from "./modules/forkHistory.ts";
 export {formatClientVersion} from "./modules/web3.ts";
 export {
+  type DappDbOptions,
   DEV_METHODS,
   defaultRpcOptions,
   type IpLimitOptions,

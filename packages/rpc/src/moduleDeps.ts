@@ -24,7 +24,8 @@ type OptionalDeps =
   | "logging"
   | "forkHistory"
   | "forkControls"
-  | "forkNativeStorage";
+  | "forkNativeStorage"
+  | "dappDb";
 
 /**
  * What namespace modules pick from: the dependencies with defaults applied, the options and the

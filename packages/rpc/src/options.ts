@@ -1,7 +1,8 @@
 /**
  * The rpc options (`[rpc]` of node.config.toml, `--rpc.*` flags) and their defaults. Which
  * namespaces answer depends on the network unless configured: on regtest all of them; on
- * mainnet and testnet `mnr` is on and `evm`, `anvil`, `hardhat`, `personal`, `debug`, `trace`, `sco` and `admin` are off.
+ * mainnet and testnet `mnr` is on and `evm`, `anvil`, `hardhat`, `personal`, `debug`, `trace`, `sco`, `admin` and `db`
+ * are off.
  */
 import type {NetworkParams} from "@xchain/chainspec";
 
@@ -17,6 +18,16 @@ export interface IpLimitOptions {
   maxConnections: number;
   /** Addresses whose state is kept; the least recently seen idle ones are dropped beyond. */
   maxAddresses: number;
+}
+
+/** `rpc.db`: the bounds of the `db_*` key-value store (docs/rpc.md §4.7). */
+export interface DappDbOptions {
+  /** Most UTF-8 bytes of a database name and key together (-32602 beyond). Default 256. */
+  maxKeyBytes: number;
+  /** Most bytes of one value (-32602 beyond). Default 64 KiB. */
+  maxValueBytes: number;
+  /** Most bytes of every name, key and value stored together (-32005 beyond). Default 16 MiB. */
+  maxTotalBytes: number;
 }
 
 /** The namespaces (docs/rpc.md §1.5). */
@@ -202,6 +213,8 @@ export interface RpcOptions {
   clientVersion?: string;
   /** State override limits: `maxAccounts` the most accounts one call overrides (-32602 beyond; default 100). */
   stateOverride: {maxAccounts: number};
+  /** The bounds of the `db_*` key-value store in the node's database (docs/rpc.md §4.7). */
+  db: DappDbOptions;
   /**
    * The API-key gateway (docs/gateway.md): off by default. On, requests are served only at
    * `/<API key>` with the keys of `keysFile` (the node sets `<datadir>/gateway-keys.json` when unset).
@@ -268,6 +281,7 @@ export const defaultRpcOptions: RpcOptions = {
   trace: {maxTracesPerRequest: 10_000, maxBlockRange: 2_000, timeoutMs: 30_000},
   proofs: {maxStorageKeys: 1_000},
   stateOverride: {maxAccounts: 100},
+  db: {maxKeyBytes: 256, maxValueBytes: 64 * 1024, maxTotalBytes: 16 * 1024 * 1024},
   gateway: {enabled: false},
   ipLimits: {enabled: true, requestsPerSecond: 100, burst: 200, maxConnections: 64, maxAddresses: 10_000},
   tls: {},
@@ -282,6 +296,7 @@ const OFF_OUTSIDE_REGTEST: readonly RpcModuleName[] = [
   "trace",
   "sco",
   "admin",
+  "db",
 ];
 
 /**

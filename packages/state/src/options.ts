@@ -30,8 +30,11 @@ export const defaultStateOptions: StateOptions = {
 
 /** How the fork's `UpstreamClient` talks to its upstream (docs/forking.md §1.3). */
 export interface UpstreamClientOptions {
-  /** JSON-RPC calls a second at most (a batch of n counts n); 0 for no limit. */
-  requestsPerSecond: number;
+  /**
+   * JSON-RPC calls a second at most (a batch of n counts n); 0 for no limit; undefined: none for an
+   * upstream on loopback, `REMOTE_UPSTREAM_REQUESTS_PER_SECOND` (100) for any other (`upstreamPace`).
+   */
+  requestsPerSecond: number | undefined;
   /** Calls per batch request at most. */
   batchSize: number;
   /** Retries of a transient failure (429, -32005, 5xx, a timeout, a refused connection) before a read fails. */
@@ -61,7 +64,7 @@ export interface ForkSourceOptions extends UpstreamClientOptions {
 
 /** The defaults of everything but the URL, the block and the cache directory. */
 export const defaultForkSourceOptions: Omit<ForkSourceOptions, "url" | "block" | "cacheDir"> = {
-  requestsPerSecond: 100,
+  requestsPerSecond: undefined,
   batchSize: 50,
   retries: 5,
   timeoutMs: 20_000,

@@ -42,6 +42,7 @@ export {
   type IpAddress,
   type IpAddressOrRange,
   isLoopback,
+  isLoopbackHost,
   parseIp,
   parseIpAddressOrRange,
 } from "./ip.ts";

@@ -174,6 +174,14 @@ export function parseIpAddressOrRange(text: string): IpAddressOrRange | undefine
   return {given, ip, block, canonical: `${formatIp(block.network)}/${prefix}`};
 }
 
+/** `localhost` or an address in 127.0.0.0/8 or ::1 (brackets allowed); `0.0.0.0`, `::` and any other name are not. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.trim().toLowerCase();
+  if (name === "localhost") return true;
+  const ip = parseIp(name.startsWith("[") && name.endsWith("]") ? name.slice(1, -1) : name);
+  return ip !== undefined && isLoopback(ip.bytes);
+}
+
 /** 127.0.0.0/8 or ::1 (an IPv4-mapped ::ffff:127.x.x.x included). */
 export function isLoopback(bytes: Uint8Array): boolean {
   if (bytes.length === 4) return bytes[0] === 127;

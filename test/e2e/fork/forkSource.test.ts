@@ -191,6 +191,22 @@ describe("ForkSource against an xchain upstream", () => {
     expect(counter.calls.every((c) => c.method !== "eth_getBalance")).toBe(true); // proofs, not bare reads
   });
 
+  it("asks an upstream it does not know its chain id, client version, the fork block and the proofs probe in one request", async () => {
+    for (const block of [hexToBytes(fork.hash), fork.number]) {
+      const [counter, url] = await proxy();
+      const source = await open(url, cacheDir(), {block});
+      expect([source.verifies, source.header.number]).toEqual([true, fork.number]);
+      expect(counter.requests).toBe(1);
+      const pin = typeof block === "number" ? toQuantity(block) : {blockHash: fork.hash};
+      expect(counter.calls.map((c) => [c.method, c.params.at(-1)])).toEqual([
+        ["eth_chainId", undefined],
+        ["web3_clientVersion", undefined],
+        [typeof block === "number" ? "eth_getBlockByNumber" : "eth_getBlockByHash", false],
+        ["eth_getProof", pin],
+      ]);
+    }
+  });
+
   it("a second run on the same cache sends no request, and an offline run reads the cache alone", async () => {
     const [counter, url] = await proxy();
     const dir = cacheDir();
@@ -237,10 +253,11 @@ describe("ForkSource against an xchain upstream", () => {
     expect(await read(source)).toEqual(await expected());
     // The first batch was refused (and answered nothing); every request since carried one call.
     expect(counter.requests).toBe(counter.calls.length + 1);
-    // The first block object was refused (the eth_getProof probe at open); every read since is by number.
+    // Block objects were refused twice, both the eth_getProof probe at open: asked with the first contact,
+    // then again as any read is, which learns to read by number; every read since is by number.
     const withObject = (c: {params: unknown[]}) => JSON.stringify(c.params).includes("blockHash");
-    expect(counter.calls.filter(withObject)).toHaveLength(1);
-    const since = counter.calls.slice(counter.calls.findIndex(withObject) + 1);
+    expect(counter.calls.filter(withObject).map((c) => c.method)).toEqual(["eth_getProof", "eth_getProof"]);
+    const since = counter.calls.slice(counter.calls.findLastIndex(withObject) + 1);
     expect(since.filter((c) => c.method === "eth_getProof").length).toBeGreaterThan(3);
     expect(since.filter(withObject)).toEqual([]);
   });

@@ -5,7 +5,7 @@
  * which then logs a warning.
  */
 import {DEV_METHODS, isModuleEnabledByDefault, type RpcOptions} from "@xchain/rpc";
-import {isLoopback, type Logger, parseIp} from "@xchain/utils";
+import {isLoopbackHost, type Logger} from "@xchain/utils";
 import type {NodeOptions, UnsafeOptions} from "../options.ts";
 import {ConfigError, ConfigErrorCode} from "./errors.ts";
 
@@ -95,14 +95,6 @@ export function checkRiskyConfigurations(options: NodeOptions, logger: Logger): 
  */
 function isPublicListener(listener: {enabled: boolean; host: string}): boolean {
   return listener.enabled && !isLoopbackHost(listener.host);
-}
-
-/** `localhost` or an address in 127.0.0.0/8 or ::1 (brackets allowed); `0.0.0.0`, `::` and any other name are not. */
-export function isLoopbackHost(host: string): boolean {
-  const name = host.trim().toLowerCase();
-  if (name === "localhost") return true;
-  const ip = parseIp(name.startsWith("[") && name.endsWith("]") ? name.slice(1, -1) : name);
-  return ip !== undefined && isLoopback(ip.bytes);
 }
 
 /** `evm_*`, `anvil_*`, `hardhat_*` (with the miner's dev controls on, without which they refuse) and `personal_*`, where served. */

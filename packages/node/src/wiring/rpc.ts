@@ -1,12 +1,13 @@
 /**
  * Wiring step 6, JSON-RPC: calls and estimates (on worker threads when there are cores for them),
- * the keystore or the dev wallet, the readiness probe and the RPC server over every component.
+ * the keystore or the dev wallet, the readiness probe, db_*'s store and the RPC server over every component.
  */
 import {join} from "node:path";
 import type {Chain} from "@xchain/chain";
 import {type BlockExecutor, CallService, callWorkerCount} from "@xchain/execution";
 import type {ImpersonationControls, Miner} from "@xchain/miner";
 import {
+  DappDb,
   forkHistory,
   formatClientVersion,
   type HealthProbe,
@@ -121,6 +122,8 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
       wireQueue: p2p?.wireQueue,
       health,
       logging,
+      // db_*'s key-value store, in the node's own database (docs/rpc.md §4.7).
+      dappDb: await DappDb.open(opts.rpc.db, {store: db}),
       // A fork's history at or below the fork block is the upstream's (docs/forking.md §5), and so is the
       // storage of Rootstock's native contracts (§6); its controls re-fork and re-point it (§8).
       ...(fork

@@ -30,6 +30,10 @@ describe("fork options", () => {
       flags({"fork.url": URL, "fork.block": "120", "fork.verify": "on", "fork.retries": "2"}),
     );
     expect(options.fork).toMatchObject({url: URL, block: "120", verify: "on", retries: 2, offline: false});
+    // Unset, the pace is the upstream's (docs/forking.md §1.3: none on loopback); set, it is kept, 0 included.
+    expect(options.fork.requestsPerSecond).toBeUndefined();
+    const paced = await resolveNodeOptions(flags({"fork.url": URL, "fork.requestsPerSecond": "0"}));
+    expect(paced.fork.requestsPerSecond).toBe(0);
     expect(options.dataDir).toBe(defaultDataDir("fork"));
     expect(forkCacheDir(options)).toBe(`${defaultDataDir("fork")}/fork-cache`);
     // A data directory given stays.

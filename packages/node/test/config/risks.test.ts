@@ -1,13 +1,10 @@
 /** Risky configurations: which are found, what accepts them, and how start-up refuses or warns. */
+
+import {isLoopbackHost} from "@xchain/utils";
 import {describe, expect, it, vi} from "vitest";
 import {ConfigError, ConfigErrorCode} from "../../src/config/errors.ts";
 import {resolveNodeOptions} from "../../src/config/load.ts";
-import {
-  checkRiskyConfigurations,
-  isLoopbackHost,
-  RiskyConfigurationCode,
-  riskyConfigurations,
-} from "../../src/config/risks.ts";
+import {checkRiskyConfigurations, RiskyConfigurationCode, riskyConfigurations} from "../../src/config/risks.ts";
 
 /** The options of these flags, resolved as `xchain start` does. */
 function optionsOf(flags: Record<string, string>) {

@@ -54,7 +54,7 @@ export interface KeysFile {
   keys: ApiKeyRecord[];
 }
 
-/** The public read and send set: no evm, personal, debug, trace, sco, admin, mnr or txpool unless granted. */
+/** The public read and send set: no evm, personal, debug, trace, sco, admin, mnr, txpool or db unless granted. */
 export const DEFAULT_NAMESPACES: readonly string[] = ["eth", "net", "web3", "xchain"];
 
 /** The permissions of a key added without any. */

@@ -13,6 +13,7 @@ import {
 import type {ModuleDeps} from "../moduleDeps.ts";
 import type {RpcModuleName} from "../options.ts";
 import {adminMethods} from "./admin.ts";
+import {dbMethods} from "./db.ts";
 import {debugTraceCallMethods} from "./debug/traceCall.ts";
 import {debugTraceMethods} from "./debug/traceMethods.ts";
 import {wireProtocolMethods} from "./debug/wireProtocol.ts";
@@ -27,7 +28,7 @@ import {rpcMethods} from "./rpc.ts";
 import {scoMethods} from "./sco.ts";
 import {traceMethods} from "./trace.ts";
 import {txpoolMethods} from "./txpool.ts";
-import {dbMethods, shhMethods} from "./unsupported.ts";
+import {shhMethods} from "./unsupported.ts";
 import {web3Methods} from "./web3.ts";
 import {xchainMethods} from "./xchain.ts";
 
@@ -50,7 +51,7 @@ export const rpcModules = {
   trace: (deps) => [traceMethods(deps)],
   sco: (deps) => [scoMethods(deps)],
   admin: (deps) => [adminMethods(deps)],
-  db: () => [dbMethods()],
+  db: (deps) => [dbMethods(deps)],
   shh: () => [shhMethods()],
 } satisfies Record<RpcModuleName, ModuleFactory>;
 

@@ -58,11 +58,11 @@ describe("MethodRegistry", () => {
 });
 
 describe("module defaults", () => {
-  it("regtest and custom: every namespace; mainnet and testnet: mnr on, evm, personal, debug, trace, sco, admin off", () => {
+  it("regtest and custom: every namespace; mainnet and testnet: mnr on, evm, personal, debug, trace, sco, admin, db off", () => {
     for (const name of RPC_MODULE_NAMES) expect(isModuleEnabledByDefault(name, "regtest")).toBe(true);
     for (const name of RPC_MODULE_NAMES) expect(isModuleEnabledByDefault(name, "custom")).toBe(true);
     const off = RPC_MODULE_NAMES.filter((name) => !isModuleEnabledByDefault(name, "mainnet"));
-    expect(off).toEqual(["evm", "anvil", "hardhat", "personal", "debug", "trace", "sco", "admin"]);
+    expect(off).toEqual(["evm", "anvil", "hardhat", "personal", "debug", "trace", "sco", "admin", "db"]);
     expect(RPC_MODULE_NAMES.filter((name) => !isModuleEnabledByDefault(name, "testnet"))).toEqual(off);
     expect(isModuleEnabledByDefault("mnr", "mainnet")).toBe(true);
   });

@@ -1,7 +1,7 @@
 /**
  * A node for RPC tests: a regtest `Chain` on a MemoryStore, the real txpool, optionally the real
- * miner and the cow accounts as dev wallet, and an `RpcServer` on ephemeral loopback ports (or none:
- * `listen: false`, for the unit tests).
+ * miner and the cow accounts as dev wallet, db_*'s store on the same MemoryStore, and an `RpcServer`
+ * on ephemeral loopback ports (or none: `listen: false`, for the unit tests).
  * Blocks come from the test-utils `ChainBuilder` and go through full import.
  */
 import {Chain, defaultChainOptions} from "@xchain/chain";
@@ -20,7 +20,14 @@ import {
   type JsonRpcReply,
 } from "@xchain/test-utils";
 import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
-import {defaultRpcOptions, PrivateKeyWallet, type RpcDeps, type RpcOptions, RpcServer} from "../../src/index.ts";
+import {
+  DappDb,
+  defaultRpcOptions,
+  PrivateKeyWallet,
+  type RpcDeps,
+  type RpcOptions,
+  RpcServer,
+} from "../../src/index.ts";
 
 export const regtest: Chainspec = getChainspec("regtest");
 
@@ -108,6 +115,7 @@ export class TestNode {
               regtest.params.chainId,
             ),
       clientVersion: "xchain/0.1.0/test/node20",
+      dappDb: await DappDb.open(rpcOptions.db, {store}),
       ...options.deps,
     });
     return new TestNode(chain, builder, txpool, miner, server);

@@ -15,6 +15,14 @@
  *
  * Flag bit 0 says the value was verified by a proof against the fork block's state root. Only fetched values
  * are written here: the forked state's own writes never are.
+ *
+ * Writes are behind the reads (docs/forking.md §1.2): a value put is readable at once (from memory) and
+ * written with those put after it in one batch, at most `FLUSH_DELAY_MS` later or once `FLUSH_ENTRIES` wait,
+ * batches one after the other, the last on `close()`. A crash loses at most the values of the batches not
+ * yet written; each batch is atomic, so the database is never left with part of one. The values read or put
+ * recently are kept in memory too (`RECENT_BYTES`), so a value read again costs no database read; and a
+ * fork the database held nothing of when it was first opened (`ForkScope.probe`: a first run at a fork
+ * block) reads no missing value from it, as long as no value put since has left the memory.
  */
 import {RLP} from "@ethereumjs/rlp";
 import {Bucket, type KeyValueStore, LevelStore, numberKey, WriteBatch} from "@xchain/db";
@@ -26,8 +34,10 @@ import {
   concatBytes,
   hexToBytes,
   type Logger,
+  noopLogger,
   utf8ToBytes,
 } from "@xchain/utils";
+import {LRUCache} from "lru-cache";
 import type {ForkAccount} from "./proofs.ts";
 
 /** What the cache remembers of an upstream, so that a warm or offline run asks it nothing. */
@@ -60,24 +70,52 @@ const ANSWER = 0x06;
 const STORAGE_BYTES = 0x07;
 const VERIFIED = 0x01;
 
+/** How long a put value may wait before its batch is written, in ms. */
+const FLUSH_DELAY_MS = 50;
+/** How many put values start a batch's write at once. */
+const FLUSH_ENTRIES = 256;
+/** The memory the recently read or put values may take (estimated: key, value and 100 bytes each). */
+const RECENT_BYTES = 16 * 1024 * 1024;
+const RECENT_ENTRY_BYTES = 100;
+
 export class ForkCache {
+  /** Values put and not yet handed to a batch, by key (hex), in the order put. */
+  private pending = new Map<string, [Uint8Array, Uint8Array]>();
+  /** Values in the batch being written: still read from here until it is. */
+  private writing = new Map<string, [Uint8Array, Uint8Array]>();
+  /** The batches written so far, one after the other: resolves once the last is. */
+  private written: Promise<void> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private readonly recent = new LRUCache<string, Uint8Array>({
+    maxSize: RECENT_BYTES,
+    sizeCalculation: (value, key) => key.length / 2 + value.length + RECENT_ENTRY_BYTES,
+    dispose: (_value, _key, reason) => {
+      if (reason === "evict") this.emptyPrefixes = [];
+    },
+  });
+  /**
+   * Key prefixes (hex) of forks the database held nothing of when probed: a key under one that is not in
+   * memory is not in the database either, until a value leaves the memory (then this is emptied).
+   */
+  private emptyPrefixes: string[] = [];
   /** The sources reading this cache (`retain`): the database closes when the last one closes it. */
   private holders = 1;
 
   private constructor(
     private readonly store: KeyValueStore,
     private readonly level: LevelStore | undefined,
+    private readonly logger: Logger,
   ) {}
 
   /** The cache in `dir` (created if missing); another process holding it fails with the db's LOCKED. */
   static async open(dir: string, modules: {logger?: Logger} = {}): Promise<ForkCache> {
     const level = await LevelStore.open(dir, {}, modules);
-    return new ForkCache(level, level);
+    return new ForkCache(level, level, modules.logger ?? noopLogger);
   }
 
   /** A cache over `store` (a `MemoryStore` in tests). */
-  static over(store: KeyValueStore): ForkCache {
-    return new ForkCache(store, undefined);
+  static over(store: KeyValueStore, modules: {logger?: Logger} = {}): ForkCache {
+    return new ForkCache(store, undefined, modules.logger ?? noopLogger);
   }
 
   /** One more reader of this cache (a source re-forked from another, docs/forking.md §8): each closes it once. */
@@ -86,14 +124,27 @@ export class ForkCache {
     return this;
   }
 
-  /** Closes the database once every holder has closed it. */
+  /** Writes the values put so far; closes the database once every holder has closed it. */
   async close(): Promise<void> {
+    await this.flush();
     if (--this.holders > 0) return;
     await this.level?.close();
   }
 
+  /** Resolves once every value put so far is written (or its batch failed: logged, the values dropped). */
+  flush(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.pending.size > 0) {
+      const batch = this.pending;
+      this.pending = new Map();
+      this.written = this.written.then(() => this.writeBatch(batch));
+    }
+    return this.written;
+  }
+
   async upstream(displayUrl: string): Promise<UpstreamRecord | undefined> {
-    const bytes = await this.store.get(Bucket.forkCache, concatBytes(Uint8Array.of(UPSTREAM), utf8ToBytes(displayUrl)));
+    const bytes = await this.get(concatBytes(Uint8Array.of(UPSTREAM), utf8ToBytes(displayUrl)));
     if (bytes === undefined) return undefined;
     const json = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
     return {
@@ -105,7 +156,7 @@ export class ForkCache {
     };
   }
 
-  async putUpstream(displayUrl: string, record: UpstreamRecord): Promise<void> {
+  putUpstream(displayUrl: string, record: UpstreamRecord): void {
     const json = {
       chainId: record.chainId.toString(),
       clientVersion: record.clientVersion,
@@ -113,15 +164,15 @@ export class ForkCache {
       pinByNumber: record.pinByNumber,
       lastForkHash: record.lastForkHash ? bytesToHex(record.lastForkHash) : undefined,
     };
-    await this.put(concatBytes(Uint8Array.of(UPSTREAM), utf8ToBytes(displayUrl)), utf8ToBytes(JSON.stringify(json)));
+    this.put(concatBytes(Uint8Array.of(UPSTREAM), utf8ToBytes(displayUrl)), utf8ToBytes(JSON.stringify(json)));
   }
 
-  async forkHashAt(chainId: bigint, number: number): Promise<Uint8Array | undefined> {
-    return this.store.get(Bucket.forkCache, forkByNumberKey(chainId, number));
+  forkHashAt(chainId: bigint, number: number): Promise<Uint8Array | undefined> {
+    return this.get(forkByNumberKey(chainId, number));
   }
 
-  async putForkHashAt(chainId: bigint, number: number, hash: Uint8Array): Promise<void> {
-    await this.put(forkByNumberKey(chainId, number), hash);
+  putForkHashAt(chainId: bigint, number: number, hash: Uint8Array): void {
+    this.put(forkByNumberKey(chainId, number), hash);
   }
 
   /** The values of the fork at `forkHash` of chain `chainId`. */
@@ -130,13 +181,47 @@ export class ForkCache {
   }
 
   /** @internal */
-  get(key: Uint8Array): Promise<Uint8Array | undefined> {
-    return this.store.get(Bucket.forkCache, key);
+  async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    const hex = bytesToHex(key);
+    const known = this.pending.get(hex)?.[1] ?? this.writing.get(hex)?.[1] ?? this.recent.get(hex);
+    if (known !== undefined || this.emptyPrefixes.some((prefix) => hex.startsWith(prefix))) return known;
+    const stored = await this.store.get(Bucket.forkCache, key);
+    if (stored !== undefined) this.recent.set(hex, stored);
+    return stored;
   }
 
-  /** @internal */
-  async put(key: Uint8Array, value: Uint8Array): Promise<void> {
-    await this.store.write(new WriteBatch().put(Bucket.forkCache, key, value));
+  /** @internal Notes whether the database holds any key under `prefix` (see `get`). */
+  async probe(prefix: Uint8Array): Promise<void> {
+    const hex = bytesToHex(prefix);
+    for await (const [key] of this.store.entries(Bucket.forkCache, {gte: prefix, limit: 1})) {
+      if (bytesToHex(key).startsWith(hex)) return;
+    }
+    this.emptyPrefixes.push(hex);
+  }
+
+  /** @internal Puts `value` under `key`: readable at once, written with the next batch. */
+  put(key: Uint8Array, value: Uint8Array): void {
+    const hex = bytesToHex(key);
+    this.pending.set(hex, [key, value]);
+    this.recent.set(hex, value);
+    if (!this.recent.has(hex)) this.emptyPrefixes = []; // too large to keep: it will be read from the database
+    if (this.pending.size >= FLUSH_ENTRIES) void this.flush();
+    else this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS).unref();
+  }
+
+  /** Writes `batch` as one atomic write; a failure is logged and its values dropped (they are fetched again). */
+  private async writeBatch(batch: Map<string, [Uint8Array, Uint8Array]>): Promise<void> {
+    this.writing = batch;
+    const write = new WriteBatch();
+    for (const [key, value] of batch.values()) write.put(Bucket.forkCache, key, value);
+    try {
+      await this.store.write(write);
+    } catch (e) {
+      for (const hex of batch.keys()) this.recent.delete(hex);
+      this.logger.warn({err: e, values: batch.size}, "the fork cache could not write fetched values: they are dropped");
+    } finally {
+      this.writing = new Map();
+    }
   }
 }
 
@@ -147,13 +232,21 @@ export class ForkScope {
     private readonly prefix: Uint8Array,
   ) {}
 
+  /**
+   * Notes whether the database holds anything of this fork yet; if not (a first run at this fork block),
+   * values missing from memory are not looked for in it (docs/forking.md §1.2).
+   */
+  probe(): Promise<void> {
+    return this.cache.probe(this.prefix);
+  }
+
   async header(): Promise<Record<string, unknown> | undefined> {
     const bytes = await this.cache.get(this.key(HEADER));
     return bytes === undefined ? undefined : (JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>);
   }
 
-  putHeader(json: Record<string, unknown>): Promise<void> {
-    return this.cache.put(this.key(HEADER), utf8ToBytes(JSON.stringify(json)));
+  putHeader(json: Record<string, unknown>): void {
+    this.cache.put(this.key(HEADER), utf8ToBytes(JSON.stringify(json)));
   }
 
   async account(address: Uint8Array): Promise<Cached<ForkAccount> | undefined> {
@@ -171,14 +264,14 @@ export class ForkScope {
     };
   }
 
-  putAccount(address: Uint8Array, account: ForkAccount, verified: boolean): Promise<void> {
+  putAccount(address: Uint8Array, account: ForkAccount, verified: boolean): void {
     const encoded = RLP.encode([
       bigIntToBytes(account.nonce),
       bigIntToBytes(account.balance),
       account.codeHash,
       account.storageRoot ?? new Uint8Array(0),
     ]);
-    return this.cache.put(this.key(ACCOUNT, address), concatBytes(Uint8Array.of(verified ? VERIFIED : 0), encoded));
+    this.cache.put(this.key(ACCOUNT, address), concatBytes(Uint8Array.of(verified ? VERIFIED : 0), encoded));
   }
 
   async storage(address: Uint8Array, slot: Uint8Array): Promise<Cached<Uint8Array> | undefined> {
@@ -188,24 +281,24 @@ export class ForkScope {
       : {value: bytes.subarray(1), verified: ((bytes[0] as number) & VERIFIED) !== 0};
   }
 
-  putStorage(address: Uint8Array, slot: Uint8Array, value: Uint8Array, verified: boolean): Promise<void> {
-    return this.cache.put(this.key(STORAGE, address, slot), concatBytes(Uint8Array.of(verified ? VERIFIED : 0), value));
+  putStorage(address: Uint8Array, slot: Uint8Array, value: Uint8Array, verified: boolean): void {
+    this.cache.put(this.key(STORAGE, address, slot), concatBytes(Uint8Array.of(verified ? VERIFIED : 0), value));
   }
 
   code(codeHash: Uint8Array): Promise<Uint8Array | undefined> {
     return this.cache.get(this.key(CODE, codeHash));
   }
 
-  putCode(codeHash: Uint8Array, code: Uint8Array): Promise<void> {
-    return this.cache.put(this.key(CODE, codeHash), code);
+  putCode(codeHash: Uint8Array, code: Uint8Array): void {
+    this.cache.put(this.key(CODE, codeHash), code);
   }
 
   blockHash(number: number): Promise<Uint8Array | undefined> {
     return this.cache.get(this.key(BLOCK_HASH, numberKey(number)));
   }
 
-  putBlockHash(number: number, hash: Uint8Array): Promise<void> {
-    return this.cache.put(this.key(BLOCK_HASH, numberKey(number)), hash);
+  putBlockHash(number: number, hash: Uint8Array): void {
+    this.cache.put(this.key(BLOCK_HASH, numberKey(number)), hash);
   }
 
   /** The kept result of a forwarded request (docs/forking.md §5), by the hash of its method and parameters. */
@@ -214,16 +307,16 @@ export class ForkScope {
     return bytes === undefined ? undefined : JSON.parse(new TextDecoder().decode(bytes));
   }
 
-  putAnswer(requestHash: Uint8Array, result: unknown): Promise<void> {
-    return this.cache.put(this.key(ANSWER, requestHash), utf8ToBytes(JSON.stringify(result)));
+  putAnswer(requestHash: Uint8Array, result: unknown): void {
+    this.cache.put(this.key(ANSWER, requestHash), utf8ToBytes(JSON.stringify(result)));
   }
 
   storageBytes(address: Uint8Array, key: Uint8Array): Promise<Uint8Array | undefined> {
     return this.cache.get(this.key(STORAGE_BYTES, address, key));
   }
 
-  putStorageBytes(address: Uint8Array, key: Uint8Array, value: Uint8Array): Promise<void> {
-    return this.cache.put(this.key(STORAGE_BYTES, address, key), value);
+  putStorageBytes(address: Uint8Array, key: Uint8Array, value: Uint8Array): void {
+    this.cache.put(this.key(STORAGE_BYTES, address, key), value);
   }
 
   private key(kind: number, ...parts: Uint8Array[]): Uint8Array {

@@ -11,13 +11,13 @@ import {EMPTY_CODE_HASH} from "../trie.ts";
 import {AnswerError, data, type ForkHeader, forkHeader, quantity, storageWord, storedBytes} from "./answers.ts";
 import {dialectOf, isMethodMissing, type UpstreamDialect} from "./dialect.ts";
 import {ForkError, ForkErrorCode} from "./errors.ts";
+import {type FirstContact, firstContact, PROBE_KEY, ZERO_ADDRESS} from "./firstContact.ts";
 import {ForkCache, type ForkScope, type UpstreamRecord} from "./forkCache.ts";
-import {forwardedRequest, upstreamMethod} from "./forwarding.ts";
+import {forwardedRequest, relayed, upstreamMethod} from "./forwarding.ts";
 import {type ForkAccount, ProofMismatch, verifiedAccount, verifiedSlot} from "./proofs.ts";
 import {UpstreamClient} from "./upstreamClient.ts";
-import {chainMismatch, learnUpstream, offlineMiss, resolveForkBlock} from "./upstreamOpening.ts";
+import {chainMismatch, learnUpstream, offlineMiss, resolveForkBlock, type Settled} from "./upstreamOpening.ts";
 
-const ZERO_ADDRESS = new Uint8Array(20);
 /** rskj's raw storage read (docs/protocol/json-rpc.md §2), disabled on rskj by default. */
 const RAW_STORAGE_METHOD = "rsk_getStorageBytesAt";
 
@@ -57,13 +57,16 @@ export class ForkSource {
     const client = new UpstreamClient(opts.url, opts, {logger});
     try {
       const known = await cache.upstream(client.displayUrl);
-      const record = known ?? (await learnUpstream(client, opts));
-      const header = await resolveForkBlock(opts, client, cache, record);
+      // A first open asks the chain id, the fork block named and the proofs probe in one batch.
+      const early = known ? undefined : firstContact(client, opts);
+      const record = known ?? (await (early as FirstContact).record);
+      const header = await resolveForkBlock(opts, client, cache, record, early?.block);
       const scope = cache.scope(record.chainId, header.hash);
+      await scope.probe();
       const source = new ForkSource(opts, client, cache, record, scope, header, logger);
-      await source.checkProofs();
+      await source.checkProofs(early?.probe);
       record.lastForkHash = source.header.hash;
-      await cache.putUpstream(client.displayUrl, record);
+      cache.putUpstream(client.displayUrl, record);
       logger.info(
         {
           url: client.displayUrl,
@@ -129,7 +132,7 @@ export class ForkSource {
       if (!equalBytes(keccak256(code), codeHash)) {
         throw this.invalid(key, `the code's hash is ${toData(keccak256(code))}, the account's ${toData(codeHash)}`);
       }
-      await this.scope.putCode(codeHash, code);
+      this.scope.putCode(codeHash, code);
       return code;
     });
   }
@@ -145,11 +148,14 @@ export class ForkSource {
         if (!this.verifies)
           return storageWord(await this.read("eth_getStorageAt", [toData(address), toData(slot)], key), "the value");
         const answer = await this.read("eth_getProof", [toData(address), [toData(slot)]], key);
-        const account = await verifiedAccount(this.header.stateRoot, address, answer);
-        await this.scope.putAccount(address, account, true);
+        // The account is most often read (and proven) before its slots: its proof is then not walked again.
+        const known = await this.scope.account(address);
+        const proven = known?.verified ? known.value : undefined;
+        const account = await verifiedAccount(this.header.stateRoot, address, answer, proven);
+        if (account !== known?.value) this.scope.putAccount(address, account, true);
         return verifiedSlot(account.storageRoot as Uint8Array, slot, answer);
       });
-      await this.scope.putStorage(address, slot, value, this.verifies);
+      this.scope.putStorage(address, slot, value, this.verifies);
       return value;
     });
   }
@@ -179,7 +185,7 @@ export class ForkSource {
         throw isMethodMissing(e) ? this.methodUnavailable(RAW_STORAGE_METHOD, name, e as ForkError) : e;
       }
       const value = this.guardSync(name, () => storedBytes(answer, "the stored bytes"));
-      await this.scope.putStorageBytes(address, key, value);
+      this.scope.putStorageBytes(address, key, value);
       return value;
     });
   }
@@ -203,7 +209,7 @@ export class ForkSource {
         if (block === null) throw new AnswerError("the upstream has no such block");
         return forkHeader(block).hash;
       });
-      await this.scope.putBlockHash(number, hash);
+      this.scope.putBlockHash(number, hash);
       return hash;
     });
   }
@@ -232,7 +238,7 @@ export class ForkSource {
       } catch (e) {
         throw relayed(e, method);
       }
-      if (cacheKey && request.keeps(result)) await this.scope.putAnswer(cacheKey, result);
+      if (cacheKey && request.keeps(result)) this.scope.putAnswer(cacheKey, result);
       return result;
     });
   }
@@ -282,9 +288,9 @@ export class ForkSource {
       }
       // The probe reads through the new client (with its own fallback to pinning by number).
       const candidate = new ForkSource(opts, client, this.cache, record, this.scope, this.header, this.logger);
-      await candidate.checkProofs();
+      await candidate.checkProofs(undefined);
       record.lastForkHash = this.header.hash;
-      await this.cache.putUpstream(client.displayUrl, record);
+      this.cache.putUpstream(client.displayUrl, record);
       const previous = this.client;
       const settled = Promise.allSettled([...this.inFlight.values()]);
       [this.opts, this.client, this.record] = [opts, client, record];
@@ -318,7 +324,7 @@ export class ForkSource {
     const account = await this.guard(key, async () =>
       verifiedAccount(this.header.stateRoot, address, await this.read("eth_getProof", [toData(address), []], key)),
     );
-    await this.scope.putAccount(address, account, true);
+    this.scope.putAccount(address, account, true);
     return account;
   }
 
@@ -339,15 +345,15 @@ export class ForkSource {
       };
       return [account, bytes] as const;
     });
-    if (bytes.length > 0) await this.scope.putCode(account.codeHash, bytes);
-    await this.scope.putAccount(address, account, false);
+    if (bytes.length > 0) this.scope.putCode(account.codeHash, bytes);
+    this.scope.putAccount(address, account, false);
     return account;
   }
 
   /** On open: asks an upstream not yet asked whether it serves eth_getProof; refuses `verify = "on"` without. */
-  private async checkProofs(): Promise<void> {
+  private async checkProofs(early: Promise<Settled> | undefined): Promise<void> {
     if (this.opts.verify !== "off" && this.record.proofs === undefined && !this.opts.offline) {
-      this.record.proofs = this.dialect !== "rskj" && (await this.servesProofs());
+      this.record.proofs = this.dialect !== "rskj" && (await this.servesProofs(early));
       if (!this.record.proofs) {
         this.logger.warn(
           {url: this.client.displayUrl},
@@ -358,9 +364,12 @@ export class ForkSource {
     if (this.opts.verify === "on" && !this.record.proofs) throw this.noProofs();
   }
 
-  private async servesProofs(): Promise<boolean> {
+  /** Whether the probe (the one asked early, or one asked now) was answered; another error than a missing method is asked again. */
+  private async servesProofs(early: Promise<Settled> | undefined): Promise<boolean> {
+    const answer = await early;
+    if (answer !== undefined && ("result" in answer || isMethodMissing(answer.error))) return "result" in answer;
     try {
-      await this.read("eth_getProof", [toData(ZERO_ADDRESS), []], "the eth_getProof probe");
+      await this.read("eth_getProof", [toData(ZERO_ADDRESS), []], PROBE_KEY);
       return true;
     } catch (e) {
       if (isMethodMissing(e)) return false;
@@ -389,7 +398,7 @@ export class ForkSource {
           {url: this.client.displayUrl, refused: e.type.rpcMessage},
           "the fork's upstream refuses EIP-1898 block objects: reads are pinned by the fork block's number",
         );
-        await this.cache.putUpstream(this.client.displayUrl, this.record);
+        this.cache.putUpstream(this.client.displayUrl, this.record);
         return result;
       }
     }
@@ -476,21 +485,4 @@ export class ForkSource {
       `fork.verify is "on" but the upstream ${url} (${clientVersion}) serves no eth_getProof`,
     );
   }
-}
-
-/** An upstream's error answer to a forwarded request as the error relayed to the client; other failures as they are. */
-function relayed(e: unknown, method: string): unknown {
-  if (!(e instanceof ForkError) || e.type.code !== ForkErrorCode.UPSTREAM_ERROR_ANSWER) return e;
-  const {url, rpcCode, rpcMessage, rpcData} = e.type;
-  return new ForkError(
-    {
-      code: ForkErrorCode.FORWARDED_ERROR,
-      url,
-      method,
-      rpcCode: Number.isSafeInteger(rpcCode) ? (rpcCode as number) : -32000,
-      rpcMessage,
-      rpcData: rpcData === undefined || typeof rpcData === "string" ? rpcData : JSON.stringify(rpcData),
-    },
-    rpcMessage,
-  );
 }

@@ -7,6 +7,7 @@
  */
 import {keccak256, utf8ToBytes} from "@xchain/utils";
 import type {UpstreamDialect} from "./dialect.ts";
+import {ForkError, ForkErrorCode} from "./errors.ts";
 
 /** Where a forwarded method names its block, and how the rpc decides to forward it. */
 export type ForwardRule =
@@ -141,5 +142,22 @@ function minedAtOrBelow(result: unknown, forkNumber: number): boolean {
       const number = numberOf((entry as {blockNumber?: unknown} | null)?.blockNumber);
       return number !== undefined && number <= forkNumber;
     })
+  );
+}
+
+/** An upstream's error answer to a forwarded request as the error relayed to the client; other failures as they are. */
+export function relayed(e: unknown, method: string): unknown {
+  if (!(e instanceof ForkError) || e.type.code !== ForkErrorCode.UPSTREAM_ERROR_ANSWER) return e;
+  const {url, rpcCode, rpcMessage, rpcData} = e.type;
+  return new ForkError(
+    {
+      code: ForkErrorCode.FORWARDED_ERROR,
+      url,
+      method,
+      rpcCode: Number.isSafeInteger(rpcCode) ? (rpcCode as number) : -32000,
+      rpcMessage,
+      rpcData: rpcData === undefined || typeof rpcData === "string" ? rpcData : JSON.stringify(rpcData),
+    },
+    rpcMessage,
   );
 }

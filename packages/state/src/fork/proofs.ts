@@ -3,13 +3,14 @@
  * state root with @ethereumjs/mpt's verifier: the account proof along keccak256(address) must lead from
  * `stateRoot` to the RLP `[nonce, balance, storageRoot, codeHash]` the answer reports (or prove the account
  * absent, with the empty account reported), and each storage proof along keccak256(slot) must lead from that
- * storage root to the reported value. Anything else is a `ProofMismatch`: the value is refused.
+ * storage root to the reported value. Anything else is a `ProofMismatch`: the value is refused. The walk is
+ * provenTries.ts's (@ethereumjs/mpt's, with the nodes of earlier proofs of the same root kept).
  */
-import {verifyMerkleProof} from "@ethereumjs/mpt";
 import {RLP} from "@ethereumjs/rlp";
 import {bytesToBigInt, equalBytes, keccak256, toData} from "@xchain/utils";
 import {EMPTY_CODE_HASH, EMPTY_TRIE_ROOT} from "../trie.ts";
 import {AnswerError, data, quantity, storageWord} from "./answers.ts";
+import {provenByProof} from "./provenTries.ts";
 
 /** An account as the fork reads it. */
 export interface ForkAccount {
@@ -23,11 +24,17 @@ export interface ForkAccount {
 /** A proof that does not prove what the answer says. */
 export class ProofMismatch extends Error {}
 
-/** The account of an `eth_getProof` answer, once its proof verifies against `stateRoot`. */
+/**
+ * The account of an `eth_getProof` answer, once its proof verifies against `stateRoot`. `proven` is the
+ * account as a proof against the same root already proved it, if one did: an answer reporting exactly that
+ * account is not walked again (its slots' proofs are checked against that proven storage root all the same);
+ * one reporting anything else is checked in full.
+ */
 export async function verifiedAccount(
   stateRoot: Uint8Array,
   address: Uint8Array,
   answer: unknown,
+  proven?: ForkAccount,
 ): Promise<ForkAccount> {
   const proof = answerField(answer, "accountProof");
   const reported: ForkAccount = {
@@ -36,20 +43,33 @@ export async function verifiedAccount(
     codeHash: data(answerField(answer, "codeHash"), "the proof's codeHash", 32),
     storageRoot: data(answerField(answer, "storageHash"), "the proof's storageHash", 32),
   };
+  if (proven?.storageRoot !== undefined && differingField(proven, reported) === undefined) return proven;
   const leaf = await provenValue(stateRoot, keccak256(address), proofNodes(proof, "accountProof"), "the account");
-  const proven: ForkAccount =
+  const account: ForkAccount =
     leaf === null
       ? {nonce: 0n, balance: 0n, codeHash: EMPTY_CODE_HASH, storageRoot: EMPTY_TRIE_ROOT}
       : decodeAccount(leaf);
-  for (const field of ["nonce", "balance", "codeHash", "storageRoot"] as const) {
-    const a = proven[field];
-    const b = reported[field];
-    const same = typeof a === "bigint" ? a === b : equalBytes(a as Uint8Array, b as Uint8Array);
-    if (!same) {
-      throw new ProofMismatch(`the answer's ${field} is ${show(b)} but the proof proves ${show(a)}`);
-    }
+  const field = differingField(account, reported);
+  if (field !== undefined) {
+    throw new ProofMismatch(
+      `the answer's ${field} is ${show(reported[field])} but the proof proves ${show(account[field])}`,
+    );
   }
-  return proven;
+  return account;
+}
+
+/** The first field in which `a` and `b` differ, if any. */
+function differingField(a: ForkAccount, b: ForkAccount): keyof ForkAccount | undefined {
+  for (const field of ["nonce", "balance", "codeHash", "storageRoot"] as const) {
+    const x = a[field];
+    const y = b[field];
+    const same =
+      typeof x === "bigint"
+        ? x === y
+        : x !== undefined && y !== undefined && equalBytes(x as Uint8Array, y as Uint8Array);
+    if (!same) return field;
+  }
+  return undefined;
 }
 
 /** The 32-byte value of the storage proof for `slot` in an `eth_getProof` answer, once it verifies against `storageRoot`. */
@@ -77,7 +97,7 @@ async function provenValue(
   // The empty trie has no node to prove anything with: xchain and geth answer `[]` (the verifier refuses it).
   if (proof.length === 0 && equalBytes(root, EMPTY_TRIE_ROOT)) return null;
   try {
-    return await verifyMerkleProof(key, proof, {root});
+    return await provenByProof(root, key, proof);
   } catch {
     throw new ProofMismatch(`the proof of ${what} does not lead from the root ${toData(root)}`);
   }

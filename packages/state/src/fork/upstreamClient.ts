@@ -2,13 +2,14 @@
  * The fork's JSON-RPC client of its upstream (docs/forking.md §1.3). Calls made in the same turn of the
  * event loop go out as one batch request (at most `batchSize` calls each); an upstream that refuses a batch
  * (answers it with a single error object or a non-200 status) is asked one call per request from then on.
- * Calls are paced at `requestsPerSecond`; a connection error, a timeout, HTTP 429 or 5xx, or a JSON-RPC
+ * Calls are paced at `requestsPerSecond` (unset: not at all on loopback, 100 a second otherwise); a connection error, a timeout, HTTP 429 or 5xx, or a JSON-RPC
  * rate-limit answer (-32005) is retried with backoff, at most `retries` times, only for the calls that have no
  * answer yet. A call that finally fails rejects with a `ForkError` naming the upstream (redacted) and its key.
  */
 import {
   answersById,
   isLimitError,
+  isLoopbackHost,
   type Logger,
   noopLogger,
   paceRequests,
@@ -43,12 +44,33 @@ class RequestFailure extends Error {
   }
 }
 
+/** The pace of an upstream beyond loopback when `requestsPerSecond` is unset: public providers rate-limit. */
+export const REMOTE_UPSTREAM_REQUESTS_PER_SECOND = 100;
+
+/**
+ * The calls a second sent to the upstream at `url` (0: no limit): `requestsPerSecond` when set; unset,
+ * no limit on loopback (as anvil and Hardhat, which never pace) and `REMOTE_UPSTREAM_REQUESTS_PER_SECOND`
+ * for any other host (docs/forking.md §1.3).
+ */
+export function upstreamPace(url: string, requestsPerSecond: number | undefined): number {
+  if (requestsPerSecond !== undefined) return requestsPerSecond;
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return REMOTE_UPSTREAM_REQUESTS_PER_SECOND;
+  }
+  return isLoopbackHost(host) ? 0 : REMOTE_UPSTREAM_REQUESTS_PER_SECOND;
+}
+
 /** Statuses with which servers refuse a batch (a body too large, or no batch support) rather than the calls. */
 const BATCH_REFUSAL_STATUSES = new Set([400, 405, 413, 415]);
 
 export class UpstreamClient {
   /** The URL as errors and logs show it. */
   readonly displayUrl: string;
+  /** The calls a second sent at most (`upstreamPace`); 0: no limit. */
+  readonly pace: number;
   private readonly bucket: TokenBucket | undefined;
   private readonly logger: Logger;
   private readonly abort = new AbortController();
@@ -67,7 +89,8 @@ export class UpstreamClient {
     this.displayUrl = redactUrl(url);
     this.target = withoutCredentials(url);
     this.logger = modules.logger ?? noopLogger;
-    const rate = opts.requestsPerSecond;
+    const rate = upstreamPace(url, opts.requestsPerSecond);
+    this.pace = rate;
     this.bucket = rate > 0 ? new TokenBucket({ratePerSecond: rate, burst: Math.max(opts.batchSize, rate)}) : undefined;
   }
 

@@ -51,6 +51,8 @@ export async function resolveForkBlock(
   client: UpstreamClient,
   cache: ForkCache,
   record: UpstreamRecord,
+  /** The named block as a first open asked it early (`firstContact`): used instead of asking again. */
+  early?: Promise<Settled>,
 ): Promise<ForkHeader> {
   const {chainId} = record;
   const chosen = opts.block ?? (opts.offline ? record.lastForkHash : undefined);
@@ -59,12 +61,7 @@ export async function resolveForkBlock(
     const json = await cache.scope(chainId, hash).header();
     if (json) return forkHeader(json);
   }
-  const name =
-    chosen === undefined
-      ? "the fork block"
-      : typeof chosen === "number"
-        ? `block ${chosen}`
-        : `block ${toData(chosen)}`;
+  const name = blockName(chosen);
   if (opts.offline)
     throw offlineMiss(
       name,
@@ -72,7 +69,11 @@ export async function resolveForkBlock(
       chosen === undefined ? "(none)" : String(typeof chosen === "number" ? chosen : toData(chosen)),
     );
   let block: unknown;
-  if (chosen instanceof Uint8Array) {
+  const answer = await early;
+  if (answer !== undefined) {
+    if ("error" in answer) throw answer.error;
+    block = answer.result;
+  } else if (chosen instanceof Uint8Array) {
     block = await client.call("eth_getBlockByHash", [toData(chosen), false], name);
   } else {
     const number =
@@ -107,10 +108,19 @@ export async function resolveForkBlock(
       `upstream ${client.displayUrl}: asked for ${name}, it answered block ${toData(header.hash)}`,
     );
   }
-  await cache.scope(chainId, header.hash).putHeader(header.json);
-  await cache.putForkHashAt(chainId, header.number, header.hash);
+  cache.scope(chainId, header.hash).putHeader(header.json);
+  cache.putForkHashAt(chainId, header.number, header.hash);
   return header;
 }
+
+/** The key naming the fork block `chosen` in errors. */
+export function blockName(chosen: number | Uint8Array | undefined): string {
+  if (chosen === undefined) return "the fork block";
+  return typeof chosen === "number" ? `block ${chosen}` : `block ${toData(chosen)}`;
+}
+
+/** A call's answer, kept whether it succeeded or failed. */
+export type Settled = {result: unknown} | {error: unknown};
 
 export function offlineMiss(key: string, chainId: bigint | undefined, forkBlock: string): ForkError {
   const chain = chainId === undefined ? "(unknown)" : chainId.toString();

@@ -9,15 +9,15 @@ import {defaultStateOptions, EMPTY_TRIE_ROOT, StateDatabase, type StateReader} f
 import {EMPTY_CODE_HASH} from "../../src/trie.ts";
 import {addressOf, common, openStore, persist, setAccount, slotOf} from "../helpers.ts";
 
-/** A state with account 1 (balance 1000, nonce 5, slot 3 = 7) and account 2 (balance 2000, no storage). */
-async function state(): Promise<{root: Uint8Array; reader: StateReader}> {
+/** A state with account 1 (balance 1000, nonce 5, slot 3 = 7) and account 2 (balance `balance2`, no storage). */
+async function state(balance2 = 2000n): Promise<{root: Uint8Array; reader: StateReader}> {
   const store = await openStore();
   const db = new StateDatabase(defaultStateOptions, {store});
   const session = await db.openSession(EMPTY_TRIE_ROOT, common);
   const sm = session.stateManager;
   await sm.checkpoint();
   await setAccount(sm, addressOf(1), 1000n, 5n);
-  await setAccount(sm, addressOf(2), 2000n);
+  await setAccount(sm, addressOf(2), balance2);
   await sm.putStorage(new Address(addressOf(1)), slotOf(3), Uint8Array.of(7));
   await sm.commit();
   const commit = await session.commit();
@@ -85,6 +85,52 @@ describe("fork proofs", () => {
     await expect(verifiedAccount(EMPTY_TRIE_ROOT, addressOf(1), good)).rejects.toThrow(
       /the proof of the account does not lead from the root/,
     );
+  });
+
+  it("does not walk again an account proven before, and checks in full an answer that reports another", async () => {
+    const {root, reader} = await state();
+    const good = await answer(reader, addressOf(1), [slotOf(3)]);
+    const proven = await verifiedAccount(root, addressOf(1), good);
+    // The same account reported: the proven one, its proof not walked (these nodes prove nothing).
+    const unwalked = {...good, accountProof: ["0x00"]};
+    expect(await verifiedAccount(root, addressOf(1), unwalked, proven)).toBe(proven);
+    // Anything else reported is checked against the root, whatever was proven before.
+    await expect(verifiedAccount(root, addressOf(1), {...unwalked, balance: "0x3e9"}, proven)).rejects.toThrow(
+      /does not lead from the root/,
+    );
+    await expect(verifiedAccount(root, addressOf(1), {...good, balance: "0x3e9"}, proven)).rejects.toThrow(
+      new ProofMismatch("the answer's balance is 1001 but the proof proves 1000"),
+    );
+    const otherRoot = {...good, storageHash: toData(EMPTY_TRIE_ROOT)};
+    await expect(verifiedAccount(root, addressOf(1), otherRoot, proven)).rejects.toThrow(
+      /the answer's storageRoot is .* but the proof proves/,
+    );
+    // An account read without a proof (no storage root) is no proven account.
+    const unproven = {...proven, storageRoot: undefined};
+    await expect(verifiedAccount(root, addressOf(1), unwalked, unproven)).rejects.toThrow(ProofMismatch);
+    // The slot is still checked against the proven storage root.
+    const entry = good.storageProof[0] as {key: string; value: string; proof: string[]};
+    const tampered = {...unwalked, storageProof: [{...entry, value: "0x8"}]};
+    const account = await verifiedAccount(root, addressOf(1), tampered, proven);
+    await expect(verifiedSlot(account.storageRoot as Uint8Array, slotOf(3), tampered)).rejects.toThrow(ProofMismatch);
+  });
+
+  it("checks a proof with the nodes earlier proofs of its root gave, never with a node no proof gave", async () => {
+    // A root no other test proved anything of (the nodes kept are by root, for the whole process).
+    const {root, reader} = await state(2001n);
+    await verifiedAccount(root, addressOf(1), await answer(reader, addressOf(1)));
+    // Account 2's leaf cut off its proof: no proof has given it yet, so the walk cannot reach it.
+    const two = await answer(reader, addressOf(2));
+    const cut = {...two, accountProof: two.accountProof.slice(0, -1)};
+    await expect(verifiedAccount(root, addressOf(2), cut)).rejects.toThrow(/does not lead from the root/);
+    expect((await verifiedAccount(root, addressOf(2), two)).balance).toBe(2001n);
+    // Once a proof gave it, the leaf is reached again from the root through nodes stored by their hash: the
+    // value is the trie's, and a tampered one is still refused.
+    expect((await verifiedAccount(root, addressOf(2), cut)).balance).toBe(2001n);
+    await expect(verifiedAccount(root, addressOf(2), {...cut, balance: "0x7d0"})).rejects.toThrow(ProofMismatch);
+    // A first node that is not the root's is refused, whatever nodes are kept.
+    const rootless = {...two, accountProof: two.accountProof.slice(1)};
+    await expect(verifiedAccount(root, addressOf(2), rootless)).rejects.toThrow(/does not lead from the root/);
   });
 
   it("names a malformed answer", async () => {

@@ -41,7 +41,9 @@ export const forkKeys: readonly ConfigKey[] = [
   {
     key: "fork.requestsPerSecond",
     kind: {type: "integer", min: 0, max: 100_000},
-    description: "most calls a second sent to the upstream (a batch of n counts n); 0 = no limit",
+    optional: true,
+    description:
+      "most calls a second sent to the upstream (a batch of n counts n); 0 = no limit; unset, no limit for an upstream on loopback (localhost, 127.0.0.0/8, ::1), 100 for any other",
   },
   {
     key: "fork.retries",

@@ -30,7 +30,7 @@ function listener(transport: "http" | "ws", what: string): ConfigKey[] {
 
 /** What every `rpc.modules.<name>.enabled` left unset means; said once, above those flags in `--help`. */
 export const RPC_MODULES_DEFAULT_TEXT =
-  "unset, the network decides: all on regtest; evm, personal, debug, trace, sco, admin off on mainnet and testnet";
+  "unset, the network decides: all on regtest; evm, personal, debug, trace, sco, admin, db off on mainnet and testnet";
 
 /** Per-namespace switches: unset, a namespace follows its network default. */
 const moduleKeys: ConfigKey[] = RPC_MODULE_NAMES.map((name) => ({
@@ -183,6 +183,21 @@ export const rpcKeys: readonly ConfigKey[] = [
     key: "rpc.stateOverride.maxAccounts",
     kind: COUNT,
     description: "eth_call state override: most accounts one call overrides (-32602 beyond)",
+  },
+  {
+    key: "rpc.db.maxKeyBytes",
+    kind: COUNT,
+    description: "db_* store: most UTF-8 bytes of a database name and key together (-32602 beyond)",
+  },
+  {
+    key: "rpc.db.maxValueBytes",
+    kind: COUNT,
+    description: "db_* store: most bytes of one value (-32602 beyond)",
+  },
+  {
+    key: "rpc.db.maxTotalBytes",
+    kind: {type: "integer", min: 1, max: 2 ** 40},
+    description: "db_* store: most bytes of every database name, key and value stored together (-32005 beyond)",
   },
   {
     key: "rpc.gateway.enabled",

@@ -3,7 +3,7 @@ import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {COMPILE_REASON, FEE_MARKET_REASON} from "../../../src/modules/eth/unsupported.ts";
-import {DB_REASON, SHH_REASON} from "../../../src/modules/unsupported.ts";
+import {SHH_REASON} from "../../../src/modules/unsupported.ts";
 import {TestNode} from "../../support/node.ts";
 
 let node: TestNode;
@@ -17,7 +17,6 @@ const cases: [string, string, RegExp][] = [
   ["eth_compileSolidity", COMPILE_REASON, /send the bytecode/],
   ["eth_feeHistory", FEE_MARKET_REASON, /cast send --legacy/],
   ["eth_maxPriorityFeePerGas", FEE_MARKET_REASON, /`type: 0` with `gasPrice`/],
-  ["db_putString", DB_REASON, /dropped from the Ethereum JSON-RPC API/],
   ["shh_post", SHH_REASON, /Whisper, Ethereum's retired peer-to-peer messaging/],
 ];
 
