@@ -1,15 +1,7 @@
 import {keccak_256} from "@noble/hashes/sha3.js";
 import fc from "fast-check";
 import {describe, expect, it} from "vitest";
-import {
-  bytesToHex,
-  hash160,
-  hexToBytes,
-  keccak256,
-  keccakBackend,
-  publicKeyForms,
-  utf8ToBytes,
-} from "../src/index.ts";
+import {bytesToHex, hash160, hexToBytes, keccak256, keccakBackend, publicKeyForms, utf8ToBytes} from "../src/index.ts";
 
 describe("keccak256", () => {
   it("runs on WebAssembly here", () => {
