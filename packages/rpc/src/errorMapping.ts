@@ -165,6 +165,7 @@ const WIRE: Record<MappedCode, Wire> = {
   BTC_DECODE_TRAILING_BYTES: "fault",
   BTC_DECODE_COUNT_TOO_LARGE: "fault",
   BTC_DECODE_UNKNOWN_TX_FLAGS: "fault",
+  BTC_DECODE_INVALID_PARTIAL_MERKLE_TREE: "fault",
   // @xchain/miner: a refused development control is a bad argument.
   MINER_WORK_NOT_FOUND: "mining",
   MINER_BAD_BITCOIN_DATA: "mining",

@@ -22,8 +22,11 @@ export interface BridgeCall {
 /** One method of the Bridge (rskj's `BridgeMethods` entry, with the RSKIPs active on regtest). */
 export interface BridgeMethod {
   readonly fn: AbiFunction;
-  /** The method's own price; the dispatcher adds 2 gas per input byte. */
-  gas(args: AbiValue[]): bigint;
+  /**
+   * The method's own price; the dispatcher adds 2 gas per input byte. A price that depends on the
+   * Bridge's state (`getBtcTransactionConfirmations`) reads it from `storage()` and answers a promise.
+   */
+  gas(args: AbiValue[], storage: () => BridgeStorage): bigint | Promise<bigint>;
   /** Local-only (column L): fails outside eth_call. */
   readonly localOnly?: boolean;
   /** Accepts STATICCALL besides CALL (column C/S, RSKIP-417); others accept CALL only. */

@@ -98,7 +98,10 @@ export const bridgeContract: NativeContract = {
     if (isFree(context)) return 0n;
     const parsed = parse(data);
     if (!parsed) return UNPARSEABLE_INPUT_GAS;
-    return parsed.method.gas(parsed.args) + 2n * BigInt(data.length);
+    const perByte = 2n * BigInt(data.length);
+    const storage = () => new BridgeStorage(bytesStorage(bridgeWords(context)), context.chainspec.params.bridge);
+    const gas = parsed.method.gas(parsed.args, storage);
+    return typeof gas === "bigint" ? gas + perByte : gas.then((g) => g + perByte);
   },
   async run(data, context) {
     const parsed = parse(data);

@@ -24,7 +24,8 @@ export enum RejectedPegoutReason {
 
 const WEI_PER_SATOSHI = 10n ** 10n;
 
-async function transfer(call: BridgeCall, from: Uint8Array, to: Uint8Array, amount: bigint): Promise<void> {
+/** Moves `amount` wei between two accounts of the call's state (the Bridge pays refunds and peg-ins). */
+export async function transfer(call: BridgeCall, from: Uint8Array, to: Uint8Array, amount: bigint): Promise<void> {
   const {state} = call.context;
   const source = (await state.getAccount(new Address(from))) ?? new Account();
   source.balance -= amount;

@@ -1,18 +1,16 @@
 /**
- * The Bridge's other getters (docs/protocol/native-contracts.md §10.2, §10.3): fee per kb, locking
- * cap, lock minimum, processed Bitcoin transactions, the lock whitelist, the peg-out queue, the
- * light client's chain as stored (fresh: Bitcoin's genesis at height 0), and the state snapshots.
+ * The Bridge's other getters (docs/protocol/native-contracts.md §10.2, §6.3): fee per kb, locking
+ * cap, lock minimum, processed Bitcoin transactions, the lock whitelist, the peg-out queue and the
+ * state snapshots. The light client's getters are in btc/methods.ts.
  */
 import {RLP} from "@ethereumjs/rlp";
-import {bytesToHex, hexToBytesOrNull, reverseBytes} from "@xchain/utils";
+import {bytesToHex, hexToBytesOrNull} from "@xchain/utils";
 import {type AbiValue, abiFunction} from "../dispatch/abi.ts";
 import {type BridgeCall, type BridgeMethod, bridgeFailure, price} from "./call.ts";
 import {estimatedPegoutFees} from "./pegoutFees.ts";
 import {decodePegoutsWaitingForSignatures, rskTxHashOrder} from "./serialization.ts";
 import {encodeStateForDebugging} from "./state.ts";
 import {BridgeKey, plainKey} from "./storageKeys.ts";
-
-const EMPTY = new Uint8Array(0);
 
 function getter(
   name: string,
@@ -23,17 +21,6 @@ function getter(
   run: BridgeMethod["run"],
 ): BridgeMethod {
   return {fn: abiFunction(name, inputs, [output]), gas: price(gas), localOnly, acceptsStaticCall: true, run};
-}
-
-/**
- * A getter of the light client's chain: rskj opens the block store first, which stores the genesis
- * when nothing is stored (`checkIfInitialized`), so a mined call writes it.
- */
-function withBlockStore(run: BridgeMethod["run"]): BridgeMethod["run"] {
-  return async (args, call) => {
-    await call.storage.ensureBtcBlockStore();
-    return run(args, call);
-  };
 }
 
 /** A Bitcoin tx hash given as a string: 64 hex digits, display order, no 0x (`Sha256Hash.wrap`). */
@@ -51,18 +38,6 @@ async function emptyWhitelist(call: BridgeCall, method: string): Promise<void> {
       throw bridgeFailure(method, "the stored lock whitelist is not read by xchain (no whitelist votes)");
     }
   }
-}
-
-/** The stored block `depth` below the head along the main chain index, or a failure. */
-async function blockAtDepth(call: BridgeCall, method: string, depth: bigint): Promise<Uint8Array> {
-  const head = await call.storage.chainHead();
-  // The initial height is 0: regtest's light client starts at Bitcoin's genesis (no checkpoints).
-  if (depth < 0n || depth > BigInt(head.height)) {
-    throw bridgeFailure(method, `depth ${depth} is outside 0..${head.height}`);
-  }
-  const hash = await call.storage.blockHashAtHeight(head.height - Number(depth));
-  if (!hash) throw bridgeFailure(method, `no main-chain block at height ${head.height - Number(depth)}`);
-  return hash;
 }
 
 export const stateGetters: readonly BridgeMethod[] = [
@@ -100,87 +75,6 @@ export const stateGetters: readonly BridgeMethod[] = [
     const queued = (await call.storage.releaseRequestQueue()).length;
     return estimatedPegoutFees(call.federation, await call.storage.feePerKb(), 2, queued + 2);
   }),
-  // The light client's chain: the stored head, else Bitcoin's genesis (wt-spv's tier B adds headers).
-  getter(
-    "getBtcBlockchainBestChainHeight",
-    [],
-    "int256",
-    19_000,
-    false,
-    withBlockStore(async (_a, call) => {
-      return BigInt((await call.storage.chainHead()).height);
-    }),
-  ),
-  getter(
-    "getBtcBlockchainInitialBlockHeight",
-    [],
-    "int256",
-    20_000,
-    true,
-    withBlockStore(() => 0n),
-  ),
-  getter(
-    "getBtcBlockchainBlockHashAtDepth",
-    ["int256"],
-    "bytes",
-    20_000,
-    true,
-    withBlockStore(([depth], call) => blockAtDepth(call, "getBtcBlockchainBlockHashAtDepth", depth as bigint)),
-  ),
-  getter(
-    "getBtcBlockchainBestBlockHeader",
-    [],
-    "bytes",
-    3_800,
-    false,
-    withBlockStore(async (_a, call) => {
-      return (await call.storage.chainHead()).header;
-    }),
-  ),
-  getter(
-    "getBtcBlockchainBlockHeaderByHash",
-    ["bytes32"],
-    "bytes",
-    4_600,
-    false,
-    withBlockStore(async ([hash], call) => {
-      return (await call.storage.storedBlock(hash as Uint8Array))?.header ?? EMPTY;
-    }),
-  ),
-  getter(
-    "getBtcBlockchainParentBlockHeaderByHash",
-    ["bytes32"],
-    "bytes",
-    4_900,
-    false,
-    withBlockStore(async ([hash], call) => {
-      const block = await call.storage.storedBlock(hash as Uint8Array);
-      if (!block) return EMPTY;
-      // The header's previous-block hash is in internal byte order; the store keys display order.
-      const parent = await call.storage.storedBlock(reverseBytes(block.header.subarray(4, 36)));
-      return parent?.header ?? EMPTY;
-    }),
-  ),
-  getter(
-    "getBtcBlockchainBlockHeaderByHeight",
-    ["uint256"],
-    "bytes",
-    5_000,
-    false,
-    withBlockStore(async ([height], call) => {
-      const head = await call.storage.chainHead();
-      const h = height as bigint;
-      if (h < 0n || h > BigInt(head.height))
-        throw bridgeFailure(
-          "getBtcBlockchainBlockHeaderByHeight",
-          `height ${h} is above the best chain's ${head.height}`,
-        );
-      const hash = await call.storage.blockHashAtHeight(Number(h));
-      const block = hash && (await call.storage.storedBlock(hash));
-      if (!block) throw bridgeFailure("getBtcBlockchainBlockHeaderByHeight", `no main-chain block at height ${h}`);
-      return block.header;
-    }),
-  ),
   getter("getStateForDebugging", [], "bytes", 3_000_000, true, (_a, call) => encodeStateForDebugging(call.storage)),
   getter("getStateForBtcReleaseClient", [], "bytes", 4_000, true, async (_a, call) => {
     const raw = await call.storage.get(BridgeKey.rskTxsWaitingFS);

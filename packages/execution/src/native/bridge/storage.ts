@@ -19,6 +19,7 @@ import {
   decodeUtxoList,
   encodeReleaseRequests,
   encodeRlpInteger,
+  encodeUtxoList,
   type PegoutWaitingForConfirmations,
   type PegoutWaitingForSignatures,
   type ReleaseRequest,
@@ -131,6 +132,10 @@ export class BridgeStorage {
   /** The active federation's UTXOs (`newFederationBtcUTXOs`), each bitcoinj's serialized `UTXO`. */
   async activeFederationUtxos(): Promise<Uint8Array[]> {
     return decodeUtxoList("newFederationBtcUTXOs", await this.get(BridgeKey.newFederationBtcUTXOs));
+  }
+
+  setActiveFederationUtxos(utxos: readonly Uint8Array[]): void {
+    this.put(BridgeKey.newFederationBtcUTXOs, encodeUtxoList(utxos));
   }
 
   /** `activeFedCreationBlockHeight`: 0 while nothing is stored (the genesis federation). */

@@ -4,6 +4,7 @@
  * header = 116 bytes; before RSKIP-454 the chain work had 12 bytes (96 in all), which is still read.
  */
 import type {BtcNetworkParams} from "@xchain/chainspec";
+import {decodeCompactBits, workOfTarget} from "@xchain/merged-mining";
 import {bigIntToFixedBytes, bytesToBigInt, bytesToHex, concatBytes, reverseBytes, sha256d} from "@xchain/utils";
 import {BridgeStorageError, BridgeStorageErrorCode} from "./errors.ts";
 
@@ -45,17 +46,9 @@ export function decodeStoredBlock(name: string, value: Uint8Array): StoredBlock 
   };
 }
 
-/** The target a header's compact `nBits` encodes (bitcoinj's `decodeCompactBits`). */
-export function targetOfBits(bits: number): bigint {
-  const size = bits >>> 24;
-  const mantissa = BigInt(bits & 0x007fffff);
-  return size <= 3 ? mantissa >> BigInt(8 * (3 - size)) : mantissa << BigInt(8 * (size - 3));
-}
-
 /** A header's work: 2²⁵⁶ / (target + 1) (bitcoinj's `Block.getWork`). */
 export function workOf(header: Uint8Array): bigint {
-  const bits = new DataView(header.buffer, header.byteOffset + 72, 4).getUint32(0, true);
-  return 2n ** 256n / (targetOfBits(bits) + 1n);
+  return workOfTarget(decodeCompactBits(new DataView(header.buffer, header.byteOffset + 72, 4).getUint32(0, true)));
 }
 
 /** The light client's first block: the network's Bitcoin genesis at height 0 (regtest has no checkpoints). */

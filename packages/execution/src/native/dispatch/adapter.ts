@@ -95,7 +95,7 @@ export function nativePrecompile(contract: NativeContract, host: NativeHost): Cu
     const context = contextOf(contract, host, input);
     // Before its RSKIP the address is an ordinary account with no code.
     if (!contract.isActive(context.chainspec, context.block.number)) return {returnValue: EMPTY, executionGasUsed: 0n};
-    const gas = contract.gas(input.data, context);
+    const gas = await contract.gas(input.data, context);
     if (gas > input.gasLimit) {
       return {
         returnValue: EMPTY,

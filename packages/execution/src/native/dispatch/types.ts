@@ -83,8 +83,11 @@ export interface NativeContract {
    * reach answers false and every message reaching it stops with `NativeContractUnavailableError`.
    */
   readonly runsOnFork: boolean;
-  /** rskj's `getGasForData`: the gas its run costs, charged before it runs (0 for input it cannot parse). */
-  gas(data: Uint8Array, context: NativeCallContext): bigint;
+  /**
+   * rskj's `getGasForData`: the gas its run costs, charged before it runs (0 for input it cannot parse);
+   * a promise when the price reads state (the Bridge's `getBtcTransactionConfirmations`).
+   */
+  gas(data: Uint8Array, context: NativeCallContext): bigint | Promise<bigint>;
   /** rskj's `execute`: the answer, or a thrown `NativeContractFailure`. */
   run(data: Uint8Array, context: NativeCallContext): Promise<NativeRunResult> | NativeRunResult;
 }
