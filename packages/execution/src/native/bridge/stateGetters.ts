@@ -1,5 +1,5 @@
 /**
- * The Bridge's other getters (docs/protocol/native-contracts.md §10.2, §6.3): fee per kb, locking
+ * The Bridge's other getters (docs/protocol/native-contracts.md §10.2, §10.3): fee per kb, locking
  * cap, lock minimum, processed Bitcoin transactions, the lock whitelist, the peg-out queue and the
  * state snapshots. The light client's getters are in btc/methods.ts.
  */

@@ -12,11 +12,11 @@ import {
   REGTEST_MAX_TARGET_BITS,
   serializeBitcoinTransaction,
 } from "@xchain/merged-mining";
+import {bytesStorage} from "@xchain/state";
+import {MemoryWords} from "@xchain/test-utils";
 import {concatBytes, hexToBytes, reverseBytes, sha256d} from "@xchain/utils";
 import {genesisFederation} from "../../../../src/native/bridge/federation.ts";
 import {BridgeStorage} from "../../../../src/native/bridge/storage.ts";
-import {bytesStorage} from "../../../../src/native/storageBytes.ts";
-import {MemoryWords} from "../../memoryWords.ts";
 
 /** The regtest genesis header as the spec gives it (docs/protocol/native-contracts.md §10.5). */
 export const REGTEST_GENESIS =
