@@ -54,7 +54,7 @@ export async function initializeStore(
 /**
  * Throws CHAIN_SCHEMA_VERSION_MISMATCH unless `storedVersion` is the layout this code reads; a version-1
  * database is refused with the reason: its states were made under the simplified REMASC payout, which no
- * block of it past block 0 re-executes to under rskj's REMASC (docs/protocol/native-contracts.md §8.5).
+ * block of it past block 0 re-executes to under rskj's REMASC (docs/protocol/native-contracts.md §11.5).
  */
 export function checkSchemaVersion(storedVersion: number): void {
   if (storedVersion === SIMPLIFIED_REMASC_SCHEMA) {
@@ -62,7 +62,7 @@ export function checkSchemaVersion(storedVersion: number): void {
       {code: ChainErrorCode.SCHEMA_VERSION_MISMATCH, expected: SCHEMA_VERSION, stored: storedVersion},
       "the database holds a chain made under xchain's former simplified REMASC payout (schema version 1); " +
         "this node pays REMASC as rskj does, so the chain's blocks no longer execute to their stored state roots. " +
-        "Start with a new data directory (docs/protocol/native-contracts.md §8.5)",
+        "Start with a new data directory (docs/protocol/native-contracts.md §11.5)",
     );
   }
   if (storedVersion !== SCHEMA_VERSION) {

@@ -2,7 +2,7 @@
  * REMASC as rskj pays it, through real import of blocks assembled by the test chain builder (so the
  * builder's assembly and import agree on every root): siblings, their publishers, the late-uncle
  * punishment, a broken selection rule and its punishment on the next payout, the remainders burned
- * (docs/protocol/native-contracts.md §8.1). Each figure below is worked by hand from the spec's
+ * (docs/protocol/native-contracts.md §11.1). Each figure below is worked by hand from the spec's
  * algorithm (§14.7), regtest: maturity 10, syntheticSpan 5.
  */
 import {regtestGenesis} from "@xchain/chainspec";

@@ -1,3 +1,13 @@
+export {mainnetBridge, REGTEST_GENESIS_FEDERATION_KEYS, regtestBridge, testnetBridge} from "./bridge/networks.ts";
+export {
+  BridgeConfigError,
+  BridgeConfigErrorCode,
+  type BridgeConfigErrorType,
+  chainspecWithFederationKeys,
+  MAX_FEDERATION_KEYS,
+  withGenesisFederationKeys,
+} from "./bridge/override.ts";
+export type {BridgeAuthorizer, BridgeConstants, BtcNetworkParams, GenesisFederation} from "./bridge/types.ts";
 export {Chainspec, getChainspec, networkNames} from "./chainspec.ts";
 export {ForkChainspec, type ForkChainspecInput, forkChainspec} from "./fork.ts";
 export {customChainspec, parseCustomGenesis} from "./genesis/custom.ts";

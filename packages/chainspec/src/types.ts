@@ -1,21 +1,27 @@
+import type {BridgeConstants} from "./bridge/types.ts";
+
 /** The Rootstock improvement proposals whose activation height changes a rule xchain implements. */
 export type Rskip =
   | "RSKIP85"
   | "RSKIP92"
   | "RSKIP97"
   | "RSKIP98"
+  | "RSKIP106"
   | "RSKIP110"
+  | "RSKIP119"
   | "RSKIP126"
   | "RSKIP144"
   | "RSKIP156"
   | "RSKIP179"
   | "RSKIP180"
+  | "RSKIP203"
   | "RSKIP252"
   | "RSKIP290"
   | "RSKIP297"
   | "RSKIP351"
   | "RSKIP412"
   | "RSKIP535"
+  | "RSKIP536"
   | "RSKIPUMM";
 
 /** First block at which each RSKIP is active; -1 means never (rskj's convention). */
@@ -63,7 +69,7 @@ export interface NetworkParams {
   readonly targetGasLimit: bigint;
   /** Blocks after which a block's fees join REMASC's reward pool (rskj's REMASC `maturity`). */
   readonly remascMaturity: number;
-  /** REMASC's other constants (docs/protocol/native-contracts.md §8.1). */
+  /** REMASC's other constants (docs/protocol/native-contracts.md §11.1). */
   readonly remasc: RemascParams;
   /** Whether the 10 "cow" development accounts are funded at genesis. */
   readonly seedCowAccounts: boolean;
@@ -73,6 +79,8 @@ export interface NetworkParams {
    */
   readonly forkBlockNumber?: number;
   readonly activation: ActivationHeights;
+  /** The Bridge's constants (docs/protocol/native-contracts.md §10.3). */
+  readonly bridge: BridgeConstants;
 }
 
 /** REMASC's constants (rskj `resources/remasc.json`, `Constants`); amounts in wei, divisors as rskj's. */
@@ -95,7 +103,7 @@ export interface RemascParams {
   readonly rskip218: number;
   /**
    * The genesis federation's public keys (compressed), which REMASC pays the federation share to: the
-   * Bridge's genesis federation (docs/protocol/native-contracts.md §8.1), in rskj's order.
+   * Bridge's genesis federation (docs/protocol/native-contracts.md §11.1), in rskj's order.
    */
   readonly federationPublicKeys: readonly Uint8Array[];
 }

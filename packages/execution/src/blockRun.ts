@@ -8,6 +8,7 @@ import {bloomOr, LOGS_BLOOM_LENGTH, Receipt, type Transaction} from "@xchain/pri
 import type {StateSession, StateSource} from "@xchain/state";
 import {createBlockEvm, evmBlock} from "./evm.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
+import {createNativeSession} from "./native/dispatch/session.ts";
 import {applyRemascTransaction} from "./native/remasc/transaction.ts";
 import {receiptsRoot, transactionsRoot} from "./roots.ts";
 import type {OpcodeTraceSink} from "./tracing/tracedOpcodes.ts";
@@ -55,7 +56,7 @@ export class BlockRun {
     });
     const stateManager = session.stateManager;
     await stateManager.checkpoint();
-    const scope = {selfDestructed: new Set<string>()};
+    const scope = {selfDestructed: new Set<string>(), native: createNativeSession(setup.chainspec)};
     const evm = await createBlockEvm(setup.profile, setup.common, stateManager, setup.chain, scope, {
       ...(setup.trace ? {trace: setup.trace} : {}),
     });

@@ -101,3 +101,27 @@ export type NativeContractErrorType = {code: NativeContractErrorCode.UNAVAILABLE
  * reached a native contract that this node cannot execute: the whole message stops, nothing of it is kept.
  */
 export class NativeContractUnavailableError extends NodeError<NativeContractErrorType> {}
+
+/** Why a native contract's run failed (docs/protocol/native-contracts.md §2). */
+export enum NativeContractFailureCode {
+  /** The input names no method of the contract (unknown or disabled selector, fewer than 4 bytes, no default method). */
+  UNKNOWN_METHOD = "EXECUTION_NATIVE_UNKNOWN_METHOD",
+  /** The arguments do not decode (input too short, a value out of its type's range). */
+  BAD_ARGUMENTS = "EXECUTION_NATIVE_BAD_ARGUMENTS",
+  /** The method refused its arguments (rskj's NativeContractIllegalArgumentException and its kin). */
+  ILLEGAL_ARGUMENT = "EXECUTION_NATIVE_ILLEGAL_ARGUMENT",
+  /** The method may only run in eth_call (rskj's local-call-only methods) and ran in a transaction. */
+  LOCAL_CALL_ONLY = "EXECUTION_NATIVE_LOCAL_CALL_ONLY",
+  /** The method refused its caller or the way it was called (call type, sender, static context). */
+  CALLER_REFUSED = "EXECUTION_NATIVE_CALLER_REFUSED",
+}
+
+/** Each code with its metadata: the contract's name and, when known, the method's. */
+export type NativeContractFailureType = {code: NativeContractFailureCode; contract: string; method?: string};
+
+/**
+ * A native contract refused its input: rskj's VMException, an exceptional halt of the contract's frame
+ * that charges only the contract's price, rolls back its frame and gives no return data (never a REVERT;
+ * docs/protocol/native-contracts.md §2). The message is rskj's, for logs and traces.
+ */
+export class NativeContractFailure extends NodeError<NativeContractFailureType> {}

@@ -6,7 +6,8 @@ import {bigIntToFixedBytes} from "@xchain/utils";
 import {profileParams} from "./common.ts";
 import type {GasProfile} from "./gas/gasProfile.ts";
 import type {BlockScope} from "./gas/types.ts";
-import {unavailableNativeContracts} from "./precompiles/unavailable.ts";
+import type {MessageTracker} from "./native/dispatch/adapter.ts";
+import {nativeContractPrecompiles} from "./native/dispatch/install.ts";
 import {type PreemptionSlot, preemptibleOpcodes} from "./preemptibleOpcodes.ts";
 import {type OpcodeTraceSink, tracedOpcodes} from "./tracing/tracedOpcodes.ts";
 import type {ExecutionBlockContext, ExecutionChainView} from "./types.ts";
@@ -62,7 +63,7 @@ export interface EvmExtras {
 }
 
 /** A fresh EVM for one block (or one call) over `stateManager`. */
-export function createBlockEvm(
+export async function createBlockEvm(
   profile: GasProfile,
   common: Common,
   stateManager: StateManagerInterface,
@@ -76,9 +77,13 @@ export function createBlockEvm(
   // A copy, because every EVM subscribes to its Common's events.
   const evmCommon = common.copy();
   const precompiles = profile.precompiles(common);
-  // A forked chain's native contracts hold the upstream's state, which nothing here can run (docs/forking.md §6).
-  if (chain.forkAncestry !== undefined) precompiles.push(...unavailableNativeContracts());
-  return createEVM({
+  // The native contracts read their message from the EVM's last `beforeMessage` (native/dispatch/adapter.ts).
+  const messages: MessageTracker = {current: undefined};
+  // On a forked chain those that hold the upstream's state stop the message instead (docs/forking.md §6).
+  precompiles.push(
+    ...nativeContractPrecompiles({session: scope.native, chain, messages}, chain.forkAncestry !== undefined),
+  );
+  const evm = await createEVM({
     common: evmCommon,
     params: profileParams(profile),
     stateManager,
@@ -86,4 +91,8 @@ export function createBlockEvm(
     customOpcodes: opcodes,
     customPrecompiles: precompiles,
   });
+  evm.events.on("beforeMessage", (message) => {
+    messages.current = message;
+  });
+  return evm;
 }

@@ -23,6 +23,14 @@ export {
 export type {GasProfile} from "./gas/gasProfile.ts";
 export {GAS_PROFILES, gasProfileAt} from "./gas/profile.ts";
 export {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
+export {BridgeStorageError, BridgeStorageErrorCode, type BridgeStorageErrorType} from "./native/bridge/errors.ts";
+export {
+  bridgeStorageReader,
+  readOnlyBytesStorage,
+  type StorageWordReader,
+} from "./native/bridge/reader.ts";
+export {type BridgeStateJson, bridgeStateJson, encodeStateForDebugging} from "./native/bridge/state.ts";
+export {BridgeStorage} from "./native/bridge/storage.ts";
 export {
   type RemascAncestry,
   type RemascBlockReader,
@@ -61,6 +69,7 @@ export type {
   BlockExecutionResult,
   CallInput,
   CallResult,
+  ChainHeaders,
   ExecuteBlockInput,
   ExecutionBlockContext,
   ExecutionChainView,

@@ -10,6 +10,7 @@ import {TransactionInvalidCode, TransactionInvalidError} from "./errors.ts";
 import type {EvmBlock} from "./evm.ts";
 import type {BlockScope} from "./gas/types.ts";
 import {intrinsicGas, MAX_INITCODE_SIZE} from "./intrinsic.ts";
+import {NATIVE_CONTRACT_FAILURE_ERROR} from "./native/dispatch/adapter.ts";
 import {gasPriceViolation} from "./rules/gasPriceRule.ts";
 import type {CallResult, ExecutionBlockContext} from "./types.ts";
 
@@ -34,6 +35,10 @@ export interface MessageInput {
   gasLimit: bigint;
   gasPrice: bigint;
   intrinsicGas: bigint;
+  /** The transaction's hash; absent for a call. */
+  transactionHash?: Uint8Array;
+  /** The key that signed the transaction; absent for a call and an impersonated transaction. */
+  transactionPublicKey?: Uint8Array | undefined;
 }
 
 function invalid(type: ConstructorParameters<typeof TransactionInvalidError>[0], message: string): never {
@@ -119,6 +124,8 @@ export async function validateTransaction(
     gasLimit: tx.gasLimit,
     gasPrice: tx.gasPrice,
     intrinsicGas: intrinsic,
+    transactionHash: tx.hash(),
+    transactionPublicKey: tx.signerPublicKey(),
   };
 }
 
@@ -129,6 +136,11 @@ async function addBalance(evm: EVM, address: Address, amount: bigint): Promise<v
   const account = existing ?? new Account();
   account.balance += amount;
   await evm.stateManager.putAccount(address, account);
+}
+
+/** The error a message ends with, rskj's way: a failing native contract at the top level is none. */
+function topLevelError(error: string | undefined): string | undefined {
+  return error === NATIVE_CONTRACT_FAILURE_ERROR ? undefined : error;
 }
 
 /**
@@ -143,6 +155,13 @@ export async function runMessage(
   const {evm} = env;
   const {caller, gasLimit, gasPrice} = message;
   if (charge) await addBalance(evm, caller, -(gasLimit * gasPrice));
+  // The native contracts' view of this message; a call is rskj's local call (docs/protocol/native-contracts.md §2.3).
+  const native = env.scope.native;
+  native.block = env.block;
+  native.localCall = !charge;
+  native.origin = caller.bytes;
+  native.transactionHash = message.transactionHash;
+  native.transactionPublicKey = message.transactionPublicKey;
   const result = await evm.runCall({
     block: env.evmBlock,
     gasPrice,
@@ -155,7 +174,9 @@ export async function runMessage(
     skipBalance: !charge,
   });
   const exec = result.execResult;
-  const error = exec.exceptionError?.error;
+  // rskj's receipt of a transaction whose own `to` is a failing native contract says success
+  // (docs/protocol/native-contracts.md §2.1): the failure is not an error of the message.
+  const error = topLevelError(exec.exceptionError?.error);
   const used = message.intrinsicGas + exec.executionGasUsed;
   // docs/protocol/gas.md §5: refund = min(counter, gasUsed / 2), dropped on failure.
   const counter = error === undefined ? (exec.gasRefund ?? 0n) : 0n;

@@ -4,7 +4,7 @@
  * with rskj's gas schedule (docs/protocol/gas.md).
  */
 import type {BatchOp} from "@xchain/db";
-import type {Log, Receipt, Transaction} from "@xchain/primitives";
+import type {BlockHeader, Log, Receipt, Transaction} from "@xchain/primitives";
 import type {ForkError} from "@xchain/state";
 import type {NativeContractUnavailableError, TransactionInvalidError} from "./errors.ts";
 import type {RemascAncestry} from "./native/remasc/ancestry.ts";
@@ -36,6 +36,24 @@ export interface ExecutionChainView {
    * call and trace reads the chain's current fork, which `Chain.reanchor` can change.
    */
   forkAncestry?: ForkAncestry | undefined;
+  /** The block's own chain as the BlockHeader native contract reads it (docs/protocol/native-contracts.md §3). */
+  headers: ChainHeaders;
+}
+
+/**
+ * The headers, uncles and total difficulties of the chain a block extends: what the BlockHeader native
+ * contract answers about the block's ancestors (docs/protocol/native-contracts.md §3).
+ */
+export interface ChainHeaders {
+  /**
+   * The executing block's ancestor at height `number` on the block's own chain (whichever branch it is on);
+   * undefined at or above the block's own height or when it is not stored.
+   */
+  headerAt(number: number): Promise<BlockHeader | undefined>;
+  /** The uncles the stored block `hash` includes; undefined when its body is not stored. */
+  uncles(hash: Uint8Array): Promise<readonly BlockHeader[] | undefined>;
+  /** The total difficulty of the chain up to the stored block `hash`; undefined when unknown. */
+  totalDifficulty(hash: Uint8Array): Promise<bigint | undefined>;
 }
 
 /**

@@ -20,6 +20,7 @@ import type {Preemption} from "../src/calls/preemption.ts";
 import {createChainCommon, profileParams} from "../src/common.ts";
 import {evmBlock} from "../src/evm.ts";
 import {gasProfileAt} from "../src/gas/profile.ts";
+import {createNativeSession} from "../src/native/dispatch/session.ts";
 import {type PreemptionSlot, preemptibleOpcodes} from "../src/preemptibleOpcodes.ts";
 import {randomBytes, randomProgram, seededRandom} from "./support/randomBytecode.ts";
 
@@ -64,7 +65,11 @@ async function side(create: (opts: EVMOpts) => Promise<EVM>): Promise<Side> {
     common: evmCommon,
     params: profileParams(profile),
     stateManager: state,
-    customOpcodes: preemptibleOpcodes(profile.opcodes(common, {selfDestructed: new Set()}), common, slot),
+    customOpcodes: preemptibleOpcodes(
+      profile.opcodes(common, {selfDestructed: new Set(), native: createNativeSession(chainspec)}),
+      common,
+      slot,
+    ),
     customPrecompiles: profile.precompiles(common),
   });
   await state.putAccount(caller, new Account(0n, 10n ** 24n));

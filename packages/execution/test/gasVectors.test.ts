@@ -8,8 +8,9 @@ import {readFileSync} from "node:fs";
 import {bigIntToBytes, setLengthLeft} from "@ethereumjs/util";
 import {Transaction} from "@xchain/primitives";
 import {vectorPath} from "@xchain/test-utils";
-import {hexToBytes} from "@xchain/utils";
+import {bytesToHex, bytesToPrefixedHex, hexToBytes, keccak256, utf8ToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
+import {intrinsicGas} from "../src/intrinsic.ts";
 import {DSL_CHAIN_ID, readFixture, replayDsl} from "./support/dsl.ts";
 
 interface EstimateVector {
@@ -28,11 +29,30 @@ interface ReceiptVector {
   expected: number;
 }
 
+/** A receipt of a call to a native contract: its status, gas and, where rskj asserts one, the caller's event. */
+interface NativeReceiptVector extends ReceiptVector {
+  status: boolean;
+  event?: string;
+}
+
+/** An eth_call on a fixture's state and the number it answers. */
+interface NativeCallVector {
+  fixture: string;
+  to: string;
+  data: string;
+  expected: number;
+}
+
 // The file's "_about" string holds unescaped quotes (`with "/" written "__"`), so it is not valid
 // JSON as shipped; that line is dropped before parsing.
 const vectors = JSON.parse(
   readFileSync(vectorPath("rsk-gas-vectors.json"), "utf8").replace(/^\s*"_about":.*$/m, ""),
-) as {vectors: (EstimateVector | ReceiptVector)[]; notReproducedByPrototype: ReceiptVector[]};
+) as {
+  vectors: (EstimateVector | ReceiptVector)[];
+  notReproducedByPrototype: ReceiptVector[];
+  nativeContracts: NativeReceiptVector[];
+  nativeContractCalls: NativeCallVector[];
+};
 
 // "0x7b8d56e3 + uint(1) + uint(0)": a selector followed by 32-byte words.
 function callData(spec: string): Uint8Array {
@@ -115,4 +135,47 @@ describe("rskj estimate vectors, run as transactions", () => {
       expect(call.gasUsed).toBe(outcome?.gasUsed);
     });
   }
+});
+
+describe("native contract vectors (docs/protocol/native-contracts.md §6)", () => {
+  for (const vector of vectors.nativeContracts) {
+    it(`${vector.fixture} ${vector.tx}: status ${vector.status ? 1 : 0}, ${vector.expected}`, async () => {
+      const replay = await replayDsl(readFixture(vector.fixture));
+      const outcome = replay.outcomes.get(vector.tx);
+      expect([outcome?.status, outcome?.gasUsed]).toEqual([vector.status, BigInt(vector.expected)]);
+      if (vector.event) {
+        const topic = bytesToHex(keccak256(utf8ToBytes(vector.event)));
+        expect(outcome?.logs.map((log) => bytesToHex(log.topics[0] as Uint8Array))).toEqual([topic]);
+      }
+    });
+  }
+
+  for (const vector of vectors.nativeContractCalls) {
+    it(`${vector.fixture}: eth_call ${vector.data} on ${vector.to} answers ${vector.expected}`, async () => {
+      const replay = await replayDsl(readFixture(vector.fixture));
+      const sender = replay.accounts.get("acc1");
+      if (!sender) throw new Error("fixture without acc1");
+      const call = await replay.chain.executor.call({
+        block: replay.chain.context(),
+        chain: replay.chain.view(),
+        stateRoot: replay.chain.head.stateRoot,
+        from: sender.address,
+        to: replay.contracts.get(vector.to.replace(".contract", "")),
+        data: hexToBytes(vector.data),
+        gasLimit: 6_800_000n,
+      });
+      expect(call.status).toBe(true);
+      expect(BigInt(bytesToPrefixedHex(call.returnValue))).toBe(BigInt(vector.expected));
+    });
+  }
+
+  it("a direct call's gas is the intrinsic gas plus the contract's price", async () => {
+    const replay = await replayDsl(readFixture("xchain/native_calls.txt"));
+    const price: Record<string, bigint> = {"838c2a31": 13_000n, "2cce81aa": 4_072n, e8ce2274: 0n, deadbeef: 0n};
+    for (const name of ["tx08", "tx09", "tx10", "tx11", "tx12", "tx13"]) {
+      const tx = replay.transactions.get(name) as Transaction;
+      const expected = intrinsicGas(tx) + (price[bytesToHex(tx.data.subarray(0, 4))] as bigint);
+      expect(replay.outcomes.get(name)?.gasUsed).toBe(expected);
+    }
+  });
 });

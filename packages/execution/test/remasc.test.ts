@@ -1,5 +1,5 @@
 /**
- * REMASC as rskj pays it (docs/protocol/native-contracts.md §8): the regtest vector of the spec
+ * REMASC as rskj pays it (docs/protocol/native-contracts.md §11): the regtest vector of the spec
  * (rskj `RemascProcessMinerFeesTest.processMinersFeesWithNoSiblings`), REMASC's storage, its
  * `mining_fee` logs and its receipt, RSKIP-85's deferral, and the blocks a fork's REMASC processes.
  * Siblings and late uncles run through real import in packages/chain/test/remasc.test.ts.

@@ -1,5 +1,12 @@
 export {parseBitcoinBlock, serializeBitcoinBlock} from "./bitcoin/block.ts";
-export {BitcoinDecodeError, BitcoinDecodeErrorCode, type BitcoinDecodeErrorType} from "./bitcoin/errors.ts";
+export {uint32LE, uint64LE} from "./bitcoin/codec.ts";
+export {decodeCompactBits, encodeCompactBits, workOfTarget} from "./bitcoin/compact.ts";
+export {
+  BitcoinDecodeError,
+  BitcoinDecodeErrorCode,
+  type BitcoinDecodeErrorType,
+  type PartialMerkleTreeInvalidReason,
+} from "./bitcoin/errors.ts";
 export {
   assertBitcoinHeaderSize,
   type BitcoinHeader,
@@ -10,7 +17,26 @@ export {
 } from "./bitcoin/header.ts";
 export {bitcoinMerkleRoot, coinbaseMerkleBranch, merkleParent} from "./bitcoin/merkle.ts";
 export {
+  buildPartialMerkleTree,
+  extractPartialMerkleTree,
+  type PartialMerkleTree,
+  type PartialMerkleTreeContents,
+  parsePartialMerkleTree,
+} from "./bitcoin/partialMerkleTree.ts";
+export {
+  OP_0,
+  OP_RETURN,
+  p2pkhOutputScript,
+  p2shOutputScript,
+  parseScriptChunks,
+  type ScriptChunk,
+} from "./bitcoin/script.ts";
+export {
+  type BitcoinTransaction,
+  type BitcoinTxInput,
+  type BitcoinTxOutput,
   bitcoinTxid,
+  type ParsedBitcoinTransaction,
   parseBitcoinTransaction,
   serializeBitcoinTransaction,
   stripWitness,

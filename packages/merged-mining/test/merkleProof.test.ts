@@ -4,6 +4,7 @@ import {describe, expect, it} from "vitest";
 import {
   bitcoinMerkleRoot,
   buildFakeBitcoinBlock,
+  buildPartialMerkleTree,
   MergedMiningErrorCode as Code,
   coinbaseMerkleBranch,
   compressCoinbase,
@@ -18,7 +19,6 @@ import {
   verifyMergedMiningProof,
 } from "../src/index.ts";
 import {expectCode} from "./fixtures.ts";
-import {buildPartialMerkleTree} from "./partialMerkleTree.ts";
 
 const txidsArb = fc.array(fc.uint8Array({minLength: 32, maxLength: 32}), {minLength: 1, maxLength: 40});
 const display = (internal: Uint8Array) => bytesToHex(reverseBytes(internal));

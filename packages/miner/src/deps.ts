@@ -23,6 +23,7 @@ export type MinerChain = Pick<
   | "getHeader"
   | "getHeaderByNumber"
   | "getBlock"
+  | "getTotalDifficulty"
   | "blockHashesAt"
   | "setHead"
   | "stateRootAfter"

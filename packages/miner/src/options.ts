@@ -6,7 +6,7 @@ import {hexToBytes} from "@xchain/utils";
 export interface MinerOptions {
   /** The built-in CPU merge-miner runs from start-up (`eth_mining`); evm_startMining/evm_stopMining toggle it. */
   enabled: boolean;
-  /** 20-byte address of the blocks' coinbase (REMASC pays it the miner's share of its blocks' fees, docs/protocol/native-contracts.md §8.1). */
+  /** 20-byte address of the blocks' coinbase (REMASC pays it the miner's share of its blocks' fees, docs/protocol/native-contracts.md §11.1). */
   coinbase: Uint8Array;
   /**
    * The minimumGasPrice the blocks move toward, one band step per block (docs/protocol/fees.md §1, rskj

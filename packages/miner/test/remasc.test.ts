@@ -1,5 +1,5 @@
 /**
- * The miner's REMASC and import's agree (docs/protocol/native-contracts.md §8.1): the miner's templates read
+ * The miner's REMASC and import's agree (docs/protocol/native-contracts.md §11.1): the miner's templates read
  * the processed block and its siblings through `templateChainView`, import through its `AncestorView`; a
  * second chain re-executes every mined block, siblings' payout included, to the same roots.
  */

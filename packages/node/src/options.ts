@@ -59,6 +59,7 @@ export interface NodeOptions {
   };
   chain: ChainOptions;
   fork: ForkModeOptions;
+  bridge: BridgeOptions;
   txpool: TxPoolOptions;
   miner: MinerOptions;
   rpc: RpcOptions;
@@ -93,6 +94,12 @@ export interface ForkModeOptions {
   safeDepth: number;
   /** The upstream reader's cache; undefined: `<dataDir>/fork-cache`. */
   cacheDir: string | undefined;
+}
+
+/** The `[bridge]` table (docs/protocol/native-contracts.md §10.3). */
+export interface BridgeOptions {
+  /** Hex compressed keys of the genesis federation in place of the network's; empty: the network's. */
+  genesisFederationPublicKeys: string[];
 }
 
 /** No fork; the upstream reader's defaults (docs/forking.md §1). */
@@ -194,6 +201,7 @@ export const defaultNodeOptions: NodeOptions = {
   db: {minFreeMb: 128, cacheMb: 8, writeBufferMb: 4},
   chain: defaultChainOptions,
   fork: defaultForkModeOptions,
+  bridge: {genesisFederationPublicKeys: []},
   txpool: defaultTxPoolOptions,
   miner: defaultMinerOptions(getChainspec("regtest")),
   rpc: defaultRpcOptions,

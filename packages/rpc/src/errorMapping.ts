@@ -30,6 +30,7 @@ import type {GenesisErrorCode} from "@xchain/chainspec";
 import type {DatabaseErrorCode} from "@xchain/db";
 import type {
   BlockExecutionErrorCode,
+  BridgeStorageErrorCode,
   CallWorkerErrorCode,
   ExecutionInterruptedCode,
   NativeContractErrorCode,
@@ -47,7 +48,7 @@ import type {
   TransactionDecodeErrorCode,
   TransactionSignatureErrorCode,
 } from "@xchain/primitives";
-import type {ForkError, ForkErrorCode, ForkErrorType, StateErrorCode} from "@xchain/state";
+import type {ForkError, ForkErrorCode, ForkErrorType, NativeStorageErrorCode, StateErrorCode} from "@xchain/state";
 import type {TxPoolErrorCode} from "@xchain/txpool";
 import {type HexErrorCode, type Logger, NodeError} from "@xchain/utils";
 import type {DappDbErrorCode} from "./dappDb.ts";
@@ -61,11 +62,11 @@ import type {TlsConfigErrorCode} from "./transport/tls.ts";
 type MappedCode =
   | `${BlockErrorCode | ChainErrorCode | GenesisErrorCode | DatabaseErrorCode}`
   | `${BlockExecutionErrorCode | CallWorkerErrorCode | ExecutionInterruptedCode | TransactionInvalidCode}`
-  | `${NativeContractErrorCode}`
+  | `${NativeContractErrorCode | BridgeStorageErrorCode}`
   | `${BitcoinDecodeErrorCode | MergedMiningErrorCode | MinerErrorCode | P2PErrorCode}`
   | `${BlockDecodeErrorCode | HeaderDecodeErrorCode | NumberErrorCode | ReceiptDecodeErrorCode | RlpErrorCode}`
   | `${TransactionDecodeErrorCode | TransactionSignatureErrorCode | StateErrorCode | TxPoolErrorCode | HexErrorCode}`
-  | `${ForkErrorCode}`
+  | `${ForkErrorCode | NativeStorageErrorCode}`
   | `${KeystoreBusyCode | KeystoreErrorCode | KeyfileErrorCode | GatewayErrorCode | TlsConfigErrorCode}`
   | `${DappDbErrorCode}`;
 
@@ -138,12 +139,16 @@ const WIRE: Record<MappedCode, Wire> = {
   EXEC_INTERRUPTED_ABORTED: "timeout",
   // Fork mode: the message reached a native contract, which the node cannot execute (its name and address said).
   EXECUTION_NATIVE_CONTRACT_UNAVAILABLE: "server",
+  // The Bridge's storage holds what rskj's formats cannot read (eth_bridgeState; -32603 as rskj, docs/rpc.md §4.7).
+  STATE_NATIVE_STORAGE_VALUE_TOO_LONG: "fault",
+  BRIDGE_STORAGE_UNDECODABLE: "fault",
   BLOCK_EXEC_INVALID_TRANSACTION: "fault",
   BLOCK_EXEC_MISSING_REMASC: "fault",
   BLOCK_EXEC_REMASC_UNDERFUNDED: "fault",
   BLOCK_EXEC_REMASC_ANCESTOR_MISSING: "fault",
   // A call lost with its worker (the pool replaces the worker).
   CALL_WORKER_EXITED: "fault",
+  CALL_WORKER_NEEDS_MAIN_THREAD: "fault",
   // @xchain/merged-mining
   MM_MERKLE_PROOF_INVALID: "fault",
   MM_COINBASE_MISSING: "fault",
@@ -161,6 +166,7 @@ const WIRE: Record<MappedCode, Wire> = {
   BTC_DECODE_TRAILING_BYTES: "fault",
   BTC_DECODE_COUNT_TOO_LARGE: "fault",
   BTC_DECODE_UNKNOWN_TX_FLAGS: "fault",
+  BTC_DECODE_INVALID_PARTIAL_MERKLE_TREE: "fault",
   // @xchain/miner: a refused development control is a bad argument.
   MINER_WORK_NOT_FOUND: "mining",
   MINER_BAD_BITCOIN_DATA: "mining",

@@ -34,6 +34,16 @@ export {OverlayStateManager} from "./overlayStateManager.ts";
 export {StateDatabase, type StateModules} from "./stateDatabase.ts";
 export type {DumpedAccount, StateDump, StateDumpLimits} from "./stateDump.ts";
 export {type StateEditor, stateEditor} from "./stateEditor.ts";
+export {
+  type BytesStorage,
+  bytesStorage,
+  MAX_STORED_VALUE_BYTES,
+  NativeStorageError,
+  NativeStorageErrorCode,
+  type NativeStorageErrorType,
+  storesByteStrings,
+  type WordStorage,
+} from "./storageBytes.ts";
 export {EMPTY_TRIE_ROOT} from "./trie.ts";
 export type {AccountState, GenesisAccount, StateCommit, StateReader, StateSession, StateSource} from "./types.ts";
 export {type StateDamage, type StateVerification, verifyState} from "./verifyState.ts";

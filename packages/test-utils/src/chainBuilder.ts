@@ -191,7 +191,28 @@ export class ChainBuilder {
       const block = this.blockAt(n, parent);
       return block && {header: block.header, uncles: block.uncles};
     });
-    return {blockHash: async (n) => (n >= number - 256 ? this.blockAt(n, parent)?.hash() : undefined), remasc};
+    return {
+      blockHash: async (n) => (n >= number - 256 ? this.blockAt(n, parent)?.hash() : undefined),
+      remasc,
+      headers: {
+        headerAt: async (n) => (n < number ? this.blockAt(n, parent)?.header : undefined),
+        uncles: async (hash) => this.block(hash)?.uncles,
+        totalDifficulty: async (hash) => this.totalDifficulty(hash),
+      },
+    };
+  }
+
+  /** The total difficulty up to the built block `hash` (docs/protocol/consensus.md §2), undefined for another. */
+  private totalDifficulty(hash: Uint8Array): bigint | undefined {
+    let block = this.block(hash);
+    let total = 0n;
+    while (block) {
+      // Its own difficulty and its uncles' (rskj's cumulative difficulty).
+      total += block.uncles.reduce((sum, uncle) => sum + uncle.difficulty, block.header.difficulty);
+      if (block.header.number === 0) return total;
+      block = this.block(block.header.parentHash);
+    }
+    return undefined;
   }
 }
 

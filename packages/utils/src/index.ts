@@ -21,8 +21,8 @@ export {
   writeUint32LE,
 } from "./bytes.ts";
 export type {CacheUsage} from "./cacheUsage.ts";
-export {keccak256, keccakBackend, sha256, sha256d} from "./crypto/hash.ts";
-export {publicKeyOf, recoverPublicKey, secp256k1Backend, signHash} from "./crypto/secp256k1.ts";
+export {hash160, keccak256, keccakBackend, sha256, sha256d} from "./crypto/hash.ts";
+export {publicKeyForms, publicKeyOf, recoverPublicKey, secp256k1Backend, signHash} from "./crypto/secp256k1.ts";
 export {DirectoryError, DirectoryErrorCode, type DirectoryErrorType, makeDirectory} from "./directory.ts";
 export {NodeError} from "./errors.ts";
 export {type EventListeners, subscribe} from "./events.ts";

@@ -32,7 +32,9 @@ const LOCAL_RECIPIENT = "0x00000000000000000000000000000000000f0b02";
 const UNSEEN = "0x00000000000000000000000000000000000f0b03";
 /** The Bridge (a native contract, docs/forking.md §6) and a word the upstream stores in it. */
 const BRIDGE = "0x0000000000000000000000000000000001000006";
-const BRIDGE_WORD = `0x${"0".repeat(60)}0102`;
+// The Bridge's value 0x0102 as xchain lays a byte string in a word: left-aligned, twice its length last
+// (docs/protocol/native-contracts.md §10.4).
+const BRIDGE_WORD = `0x0102${"00".repeat(29)}04`;
 /** The regtest cow accounts' balance, which a fork with the dev wallet funds them with. */
 const COW_BALANCE = toQuantity(10n ** 30n);
 
@@ -169,7 +171,7 @@ describe("xchain start --fork.url", () => {
     expect([error.code, error.message]).toEqual([
       -32000,
       "the native contract Bridge (0x0000000000000000000000000000000001000006) cannot be executed in fork mode: " +
-        "xchain does not implement Rootstock's native contracts and cannot ask the upstream to run them",
+        "it runs on the upstream's native-contract storage, which xchain does not hold",
     ]);
     expect(await onFork("eth_getStorageAt", BRIDGE, "0x1")).toBe(BRIDGE_WORD);
     expect(await onFork("xchain_getStorageBytesAt", BRIDGE, "0x1")).toBe(

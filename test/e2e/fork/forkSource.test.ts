@@ -98,7 +98,8 @@ beforeAll(async () => {
   await rpc(url, "anvil_setCode", [CONTRACT, SLOT0_READER]);
   await rpc(url, "anvil_setStorageAt", [CONTRACT, SLOT0, WORD]);
   await rpc(url, "anvil_setStorageAt", [CONTRACT, SLOT7, `0x${"0".repeat(62)}2a`]);
-  await rpc(url, "anvil_setStorageAt", [BRIDGE, SLOT7, `0x${"0".repeat(60)}0102`]);
+  // The Bridge's value 0x0102 in xchain's byte-string layout (docs/protocol/native-contracts.md §10.4).
+  await rpc(url, "anvil_setStorageAt", [BRIDGE, SLOT7, `0x0102${"00".repeat(29)}04`]);
   await rpc(url, "evm_mine", []);
   const block = await rpc<{number: string; hash: string}>(url, "eth_getBlockByNumber", ["latest", false]);
   fork = {number: Number(block.number), hash: block.hash};
@@ -286,7 +287,8 @@ describe("ForkSource against an xchain upstream", () => {
     counter.reset();
     expect(hex(await source.storageBytes(address(BRIDGE), hexToBytes(SLOT7)))).toBe(slot7);
     expect((await source.storageBytes(address(BRIDGE), hexToBytes(SLOT0))).length).toBe(0);
-    // An xchain upstream's storage is words: read (and verified) as slots, never by its restricted method.
+    // An xchain upstream's storage is words: read (and verified) as slots, never by its restricted method;
+    // the Bridge's byte strings are read back from them.
     expect(counter.calls.map((c) => c.method)).not.toContain("xchain_getStorageBytesAt");
     expect(counter.calls.map((c) => c.method)).toContain("eth_getProof");
   });

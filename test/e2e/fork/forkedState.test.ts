@@ -24,7 +24,7 @@ import {
   StateDatabase,
   StateErrorCode,
 } from "@xchain/state";
-import {cowAccounts} from "@xchain/test-utils";
+import {cowAccounts, NO_CHAIN_HEADERS} from "@xchain/test-utils";
 import {bigIntToFixedBytes, bytesToPrefixedHex, hexToBytes, keccak256, toQuantity} from "@xchain/utils";
 import {encodeFunctionData} from "viem";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
@@ -152,7 +152,7 @@ describe("a forked state over a live xchain upstream", () => {
         createRemascTransaction(number),
       ],
       parentStateRoot: start.root,
-      chain: {blockHash: async (n) => source.blockHash(n), remasc: undefined},
+      chain: {blockHash: async (n) => source.blockHash(n), remasc: undefined, headers: NO_CHAIN_HEADERS},
     });
     expect(result.outcomes.map((o) => o.status)).toEqual([true, true, true]);
     await store.write(new WriteBatch().append(result.stateWrites));

@@ -1,5 +1,5 @@
 // End-to-end: REMASC as rskj pays it on a real regtest node (docs/protocol/native-contracts.md
-// §8): every block from 15 on carries the REMASC transaction's five `mining_fee` logs, decoded
+// §11): every block from 15 on carries the REMASC transaction's five `mining_fee` logs, decoded
 // here as rskj writes them (topic "mining_fee_topic", the recipient as a word, data RLP [block hash,
 // amount]: the log is not ABI-encoded, and @rsksmart/rsk-precompiled-abis has no REMASC ABI); the
 // receipt, the storage and the balances of spec §14.7's regtest vector; and a data directory made

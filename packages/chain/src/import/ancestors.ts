@@ -1,7 +1,8 @@
 /**
  * The chain a block extends, read back from its parent (not simply the best chain): headers by height for
  * fork-detection data (449 ancestors, docs/protocol/header.md §5), the uncle family (7 generations,
- * docs/protocol/consensus.md §3), BLOCKHASH (256) and the blocks REMASC reads. Walking parentHash links
+ * docs/protocol/consensus.md §3), BLOCKHASH (256), the blocks REMASC reads and the BlockHeader native contract's
+ * headers (4,000, with their uncles and total difficulties). Walking parentHash links
  * stops at the first canonical ancestor; below it the canonical index answers by number.
  */
 import type {FamilyAncestor, HeaderAncestry} from "@xchain/consensus";
@@ -80,6 +81,16 @@ export class AncestorView {
       if (header && uncles) family.push({header, uncleHashes: uncles.map((u) => u.hash())});
     }
     return family;
+  }
+
+  /** The uncles the stored block `hash` includes (the BlockHeader native contract). */
+  uncles(hash: Uint8Array): Promise<BlockHeader[] | undefined> {
+    return this.store.blocks.getUncles(hash);
+  }
+
+  /** The total difficulty up to the stored block `hash` (the BlockHeader native contract). */
+  totalDifficulty(hash: Uint8Array): Promise<bigint | undefined> {
+    return this.store.totalDifficulty.get(hash);
   }
 
   /** BLOCKHASH for the child block: the hash of one of its 256 most recent ancestors. */

@@ -52,6 +52,7 @@ export async function executeOnParent(
       blockHash: (n) => ancestors.blockHash(n),
       remasc,
       forkAncestry: fork?.ancestry,
+      headers: ancestors,
     },
   });
 }

@@ -15,7 +15,7 @@ const FORK_ANCHOR_KEY = utf8ToBytes("forkAnchor");
 /**
  * The storage layout this code reads and writes; a change of buckets or encodings bumps it, and so does
  * a change of the rules that made the stored states. 2: REMASC as rskj pays it (docs/protocol/native-contracts.md
- * §8.5); a version-1 database holds a chain made under the simplified payout (`SIMPLIFIED_REMASC_SCHEMA`).
+ * §11.5); a version-1 database holds a chain made under the simplified payout (`SIMPLIFIED_REMASC_SCHEMA`).
  */
 export const SCHEMA_VERSION = 2;
 

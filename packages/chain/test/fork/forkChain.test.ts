@@ -7,6 +7,7 @@ import {MemoryStore, type WriteBatch} from "@xchain/db";
 import {REMASC_STORAGE_KEYS} from "@xchain/execution";
 import {REMASC_ADDRESS, REMASC_SENDER} from "@xchain/primitives";
 import type {StateReader} from "@xchain/state";
+import {NO_CHAIN_HEADERS} from "@xchain/test-utils";
 import {bytesToBigInt, bytesToHex, hexToBytes} from "@xchain/utils";
 import {afterEach, describe, expect, it} from "vitest";
 import {Chain, ChainErrorCode, defaultChainOptions, readForkAnchor} from "../../src/index.ts";
@@ -122,6 +123,7 @@ describe("a forked chain over a local source chain", () => {
           blockHash: async (k) => (await fork.chain.getHeaderByNumber(k))?.hash(),
           remasc: undefined,
           forkAncestry: fork.chain.fork?.ancestry,
+          headers: NO_CHAIN_HEADERS,
         },
         stateRoot: fork.chain.stateRootAfter(head),
         from: cows[3]!.address,
@@ -161,7 +163,7 @@ describe("a forked chain over a local source chain", () => {
     expect(await rewardAt(block.hash())).toBe(pool);
     block = await mineOnFork(fork, []);
     // Block F+1 joins the pool, a fifth of which is paid: a fifth of that to RSK Labs, a hundredth of the
-    // rest to the federators, the rest to block F+1's miner (docs/protocol/native-contracts.md §8.4).
+    // rest to the federators, the rest to block F+1's miner (docs/protocol/native-contracts.md §11.4).
     const reward = (pool + 21_000n) / 5n;
     const labs = reward / 5n;
     expect(await coinbaseAt(block.hash())).toBe(before + reward - labs - (reward - labs) / 100n);

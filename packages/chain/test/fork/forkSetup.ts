@@ -8,7 +8,7 @@ import type {KeyValueStore} from "@xchain/db";
 import {assembledHeaderValues, BlockExecutor, type ForkAncestry, remascAncestry} from "@xchain/execution";
 import {Block, type BlockHeader, type Transaction} from "@xchain/primitives";
 import {defaultStateOptions, forkBaseId, readerBase, type StateBase, StateDatabase} from "@xchain/state";
-import {type ChainBuilder, sealHeader} from "@xchain/test-utils";
+import {type ChainBuilder, NO_CHAIN_HEADERS, sealHeader} from "@xchain/test-utils";
 import {hexToBytes} from "@xchain/utils";
 import {expect} from "vitest";
 import {
@@ -166,6 +166,7 @@ export async function mineOnFork(
       blockHash: async (n) => (await fork.chain.getHeaderByNumber(n))?.hash(),
       remasc,
       forkAncestry: fork.chain.fork?.ancestry,
+      headers: NO_CHAIN_HEADERS,
     },
   });
   expect(assembled.skipped.map((s) => s.reason)).toEqual([]);

@@ -1,3 +1,4 @@
+import {mainnetBridge} from "../bridge/networks.ts";
 import type {NetworkParams} from "../types.ts";
 import {mainnetRemasc} from "./remasc.ts";
 
@@ -28,18 +29,23 @@ export const mainnet: NetworkParams = {
     RSKIP92: 729_000,
     RSKIP97: 729_000,
     RSKIP98: 729_000,
+    RSKIP106: 1_591_000,
     RSKIP110: 1_591_000,
+    RSKIP119: 1_591_000,
     RSKIP126: 1_591_000,
     RSKIP144: -1,
     RSKIP156: 2_392_700,
     RSKIP179: 3_614_800,
     RSKIP180: 3_614_800,
+    RSKIP203: 6_223_700,
     RSKIP252: 5_468_000,
     RSKIP290: -1,
     RSKIP297: 4_598_500,
     RSKIP351: -1,
     RSKIP412: 6_223_700,
     RSKIP535: -1,
+    RSKIP536: 8_804_200,
     RSKIPUMM: 2_392_700,
   },
+  bridge: mainnetBridge,
 };

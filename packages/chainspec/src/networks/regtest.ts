@@ -1,3 +1,4 @@
+import {regtestBridge} from "../bridge/networks.ts";
 import type {NetworkParams} from "../types.ts";
 import {regtestRemasc} from "./remasc.ts";
 
@@ -34,18 +35,23 @@ export const regtest: NetworkParams = {
     RSKIP92: 0,
     RSKIP97: -1,
     RSKIP98: 0,
+    RSKIP106: 0,
     RSKIP110: 0,
+    RSKIP119: 0,
     RSKIP126: 0,
     RSKIP144: -1,
     RSKIP156: 0,
     RSKIP179: 0,
     RSKIP180: 0,
+    RSKIP203: 0,
     RSKIP252: 0,
     RSKIP290: -1,
     RSKIP297: -1,
     RSKIP351: -1,
     RSKIP412: 0,
     RSKIP535: -1,
+    RSKIP536: 0,
     RSKIPUMM: 1,
   },
+  bridge: regtestBridge,
 };

@@ -2,7 +2,7 @@
  * REMASC's constants per network, transcribed from rskj's `resources/remasc.json`, `Constants`
  * (uncleGenerationLimit 7, minimumPayableGas 200,000, federatorMinimumPayableGas 50,000) and the
  * genesis federations of `FederationMainNetConstants`, `FederationTestNetConstants` and
- * `FederationRegTestConstants` (docs/protocol/native-contracts.md §8.1). The maturity is
+ * `FederationRegTestConstants` (docs/protocol/native-contracts.md §11.1). The maturity is
  * `NetworkParams.remascMaturity`.
  */
 import {hexToBytes} from "@xchain/utils";

@@ -1,3 +1,4 @@
+import {testnetBridge} from "../bridge/networks.ts";
 import type {NetworkParams} from "../types.ts";
 import {testnetRemasc} from "./remasc.ts";
 
@@ -35,18 +36,23 @@ export const testnet: NetworkParams = {
     RSKIP92: 0,
     RSKIP97: -1,
     RSKIP98: 0,
+    RSKIP106: 0,
     RSKIP110: 0,
+    RSKIP119: 0,
     RSKIP126: 0,
     RSKIP144: -1,
     RSKIP156: 863_000,
     RSKIP179: 2_060_500,
     RSKIP180: 2_060_500,
+    RSKIP203: 4_927_100,
     RSKIP252: 4_015_800,
     RSKIP290: 2_581_800,
     RSKIP297: 3_103_000,
     RSKIP351: -1,
     RSKIP412: 4_927_100,
     RSKIP535: -1,
+    RSKIP536: 7_139_600,
     RSKIPUMM: 863_000,
   },
+  bridge: testnetBridge,
 };

@@ -18,6 +18,7 @@ import type {GasProfile} from "../gas/gasProfile.ts";
 import {gasProfileAt} from "../gas/profile.ts";
 import type {BlockScope} from "../gas/types.ts";
 import {intrinsicGas} from "../intrinsic.ts";
+import {createNativeSession} from "../native/dispatch/session.ts";
 import type {PreemptionSlot} from "../preemptibleOpcodes.ts";
 import {createOpcodeTraceSink} from "../tracing/traceBlock.ts";
 import {traceMessage} from "../tracing/traceMessage.ts";
@@ -85,7 +86,7 @@ export class CallRunner {
     try {
       const state = new OverlayStateManager(await this.stateSource.reader(input.stateRoot, common));
       if (input.overrides) await applyStateOverride(state, input.overrides);
-      const scope: BlockScope = {selfDestructed: new Set<string>()};
+      const scope: BlockScope = {selfDestructed: new Set<string>(), native: createNativeSession(this.chainspec)};
       const sink = createOpcodeTraceSink();
       const extras = {preemption: {current: preemption}, trace: sink};
       const evm = await createBlockEvm(profile, common, state, input.chain, scope, extras);
@@ -148,7 +149,7 @@ export class CallRunner {
     // The context released last is the warmest (its EVM and caches are still in the CPU's caches).
     const index = this.idle.findLastIndex((c) => c.profile === profile && c.common === common && c.forked === forked);
     if (index !== -1) return this.idle.splice(index, 1)[0] as CallContext;
-    const scope: BlockScope = {selfDestructed: new Set<string>()};
+    const scope: BlockScope = {selfDestructed: new Set<string>(), native: createNativeSession(this.chainspec)};
     // The EVM is made under the call's own view: whether it is a fork's decides its precompiles.
     const view: {current: ExecutionChainView} = {current: chain};
     const delegate: ExecutionChainView = {
@@ -158,6 +159,9 @@ export class CallRunner {
       },
       get forkAncestry() {
         return view.current.forkAncestry;
+      },
+      get headers() {
+        return view.current.headers;
       },
     };
     const preemption: PreemptionSlot = {current: undefined};

@@ -5,7 +5,9 @@
  * persisted state root as the main thread does. A call at a staged state (the pending block's,
  * held by the main thread's `StateDatabase` only: `isStaged`) runs in-process, as does a call
  * without its `parentHash`, a call on a forked chain (its view carries `forkAncestry`) and every
- * call when there are no workers. Tracing always runs in-process.
+ * call when there are no workers. Tracing always runs in-process. A call that reaches the BlockHeader
+ * native contract, whose reads of headers, uncles and total difficulties a worker leaves to the main thread
+ * (storedAncestors.ts), is run again in-process when its worker hands it back.
  *
  * Same contract as `BlockExecutor.call`: the same results and typed errors; an aborted signal
  * rejects with `ExecutionInterruptedError` and the worker's preemption stops the run
@@ -224,7 +226,10 @@ export class CallService {
     if (!call) return; // aborted meanwhile: its caller has its answer
     slot.calls.delete(message.id);
     if (message.type === "result") call.resolve(fromPortableResult(message.result));
-    else call.reject(fromPortableError(message.error));
+    else if (message.error.type?.code === CallWorkerErrorCode.NEEDS_MAIN_THREAD) {
+      // Nothing of the worker's run is kept: the call runs again where the chain can be read.
+      this.modules.local.call(call.input).then(call.resolve, call.reject);
+    } else call.reject(fromPortableError(message.error));
   }
 
   private onExit(slot: WorkerSlot, code: number, failure: string): void {

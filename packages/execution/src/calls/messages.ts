@@ -13,6 +13,7 @@ import {StateError, type StateOptions} from "@xchain/state";
 import {type CacheUsage, NodeError} from "@xchain/utils";
 import {ExecutionInterruptedError, TransactionInvalidError} from "../errors.ts";
 import type {CallInput, CallResult} from "../types.ts";
+import {CallWorkerError} from "./errors.ts";
 import type {StoredAncestors} from "./storedAncestors.ts";
 
 /** All a worker is given (`workerData`): what it opens and the rules it runs by. */
@@ -148,6 +149,8 @@ const TYPED_ERRORS: Record<string, new (type: never, message?: string) => NodeEr
   ExecutionInterruptedError,
   TransactionInvalidError,
   StateError,
+  // NEEDS_MAIN_THREAD: the call service runs the call again in-process.
+  CallWorkerError,
   // Damage a worker's reads meet is answered as the main thread's would be (-32000, docs/operations.md §6).
   DatabaseError,
 };

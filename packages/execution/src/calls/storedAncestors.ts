@@ -13,7 +13,25 @@
 import {Bucket, type KeyValueStore} from "@xchain/db";
 import {asBytes, decodeRlpList} from "@xchain/primitives";
 import {bytesToHex} from "@xchain/utils";
-import type {ExecutionChainView} from "../types.ts";
+import type {ChainHeaders, ExecutionChainView} from "../types.ts";
+import {CallWorkerError, CallWorkerErrorCode} from "./errors.ts";
+
+/**
+ * The BlockHeader native contract's reads, which a worker leaves to the main thread (whose chain store knows
+ * bodies and total difficulties): the call stops here and the call service runs it again in-process.
+ */
+const needsMainThread = (): Promise<never> =>
+  Promise.reject(
+    new CallWorkerError(
+      {code: CallWorkerErrorCode.NEEDS_MAIN_THREAD, reason: "the BlockHeader contract reads the chain's headers"},
+      "call worker: the call reads the chain's headers (BlockHeader contract); it runs on the main thread",
+    ),
+  );
+const MAIN_THREAD_HEADERS: ChainHeaders = {
+  headerAt: needsMainThread,
+  uncles: needsMainThread,
+  totalDifficulty: needsMainThread,
+};
 
 /** How many ancestors BLOCKHASH reaches. */
 const BLOCKHASH_WINDOW = 256;
@@ -36,6 +54,7 @@ export class StoredAncestors {
     const ancestors = [parentHash];
     return {
       remasc: undefined,
+      headers: MAIN_THREAD_HEADERS,
       blockHash: async (n) => {
         if (n >= number || n < number - BLOCKHASH_WINDOW || n < 0) return undefined;
         const depth = number - 1 - n;

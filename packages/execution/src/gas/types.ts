@@ -1,5 +1,6 @@
 /** The @ethereumjs/evm custom-opcode types, which the package does not export by name. */
 import type {EVMOpts} from "@ethereumjs/evm";
+import type {NativeSession} from "../native/dispatch/session.ts";
 
 /** An entry of `EVMOpts.customOpcodes`. */
 export type CustomOpcode = NonNullable<EVMOpts["customOpcodes"]>[number];
@@ -14,7 +15,10 @@ export type RunState = Parameters<GasFunction>[0];
 /** The Common handed to gas and logic functions. */
 export type OpcodeCommon = Parameters<GasFunction>[2];
 
-/** Addresses (lowercase 0x-hex) that rskj considers deleted in the current block (docs/protocol/gas.md §7.5). */
+/** What the messages of one block (or one call) share. */
 export interface BlockScope {
+  /** Addresses (lowercase 0x-hex) that rskj considers deleted in the current block (docs/protocol/gas.md §7.5). */
   readonly selfDestructed: Set<string>;
+  /** What the native contracts read of the current message (docs/protocol/native-contracts.md §2.3). */
+  readonly native: NativeSession;
 }

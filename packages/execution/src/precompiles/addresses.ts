@@ -18,14 +18,15 @@ const RSK_NATIVE_CONTRACTS: ReadonlyMap<number, string> = new Map([
 ]);
 const ALL = new Set([...ETHEREUM_PRECOMPILES, ...RSK_NATIVE_CONTRACTS.keys()]);
 
-const addressOf = (n: number): Uint8Array => hexToBytes(n.toString(16).padStart(40, "0"));
+/** The 20-byte address whose low 4 bytes are `n` (0x01000006 is the Bridge's). */
+export const precompiledAddress = (n: number): Uint8Array => hexToBytes(n.toString(16).padStart(40, "0"));
 
 /** The accounts a genesis state must create so that execution sees them as existing (docs/protocol/gas.md §4). */
-export const PRECOMPILED_ACCOUNT_ADDRESSES: readonly Uint8Array[] = [...ALL].map(addressOf);
+export const PRECOMPILED_ACCOUNT_ADDRESSES: readonly Uint8Array[] = [...ALL].map(precompiledAddress);
 
-/** The RSK native contracts (docs/protocol/gas.md §6.2), none of which xchain executes: address and name. */
+/** The RSK native contracts (docs/protocol/gas.md §6.2): address and name (native/registry.ts has those xchain executes). */
 export const NATIVE_CONTRACTS: readonly {address: Uint8Array; name: string}[] = [...RSK_NATIVE_CONTRACTS].map(
-  ([n, name]) => ({address: addressOf(n), name}),
+  ([n, name]) => ({address: precompiledAddress(n), name}),
 );
 
 /** The low 4 bytes of `address` (20 bytes) when its first 16 are zero, else undefined. */

@@ -69,7 +69,7 @@ export interface SelfDestructEvent {
   balance: bigint;
 }
 
-/** One payment of the REMASC transaction (docs/protocol/native-contracts.md §8.3): from REMASC to a recipient. */
+/** One payment of the REMASC transaction (docs/protocol/native-contracts.md §11.3): from REMASC to a recipient. */
 export interface RemascPayment {
   from: Uint8Array;
   to: Uint8Array;

@@ -1,9 +1,11 @@
 /**
  * Fork mode's native contracts (docs/forking.md §6): on a forked chain (a chain view with `forkAncestry`) a
- * message to an RSK native contract stops with `NativeContractUnavailableError` whether it is the call itself
+ * message to an RSK native contract xchain cannot run there (the Bridge, REMASC and those it does not implement;
+ * the stateless ones run) stops with `NativeContractUnavailableError` whether it is the call itself
  * or an internal call at any depth; precompiles xchain executes (0x01–0x09) still run; block assembly skips a
  * transaction reaching one and its block equals a cold execution without it. On a chain that is not a fork the
- * native contracts stay inert accounts: a message to one succeeds with empty output, as before; one executor
+ * native contracts xchain does not implement stay inert accounts: a message to one succeeds with empty output,
+ * as before, and the Bridge runs; one executor
  * serves both kinds of view, its pooled call contexts kept apart.
  */
 import {createHash} from "node:crypto";
@@ -46,6 +48,10 @@ contract Relay {
 
 const chainspec = getChainspec("regtest");
 const BRIDGE = hexToBytes("0x0000000000000000000000000000000001000006");
+/** secp256k1 addition (RSKIP-516), which xchain does not implement: an ordinary account off a fork. */
+const INERT = hexToBytes("0x0000000000000000000000000000000001000016");
+/** The native contracts that run on a fork (docs/forking.md §6); BlockHeader only above the fork block. */
+const RUN_ON_FORK = ["HDWalletUtils", "BlockHeader", "Environment"];
 const SHA256 = hexToBytes("0x0000000000000000000000000000000000000002");
 const alice = new Signer("native alice");
 const bob = new Signer("native bob");
@@ -98,7 +104,7 @@ function expectBridge(error: NativeContractUnavailableError): void {
   });
   expect(error.message).toBe(
     "the native contract Bridge (0x0000000000000000000000000000000001000006) cannot be executed in fork mode: " +
-      "xchain does not implement Rootstock's native contracts and cannot ask the upstream to run them",
+      "it runs on the upstream's native-contract storage, which xchain does not hold",
   );
 }
 
@@ -115,7 +121,7 @@ beforeAll(async () => {
 });
 
 describe("on a forked chain", () => {
-  it("a call to any native contract stops with the typed error naming it", async () => {
+  it("a call to a native contract xchain cannot run there stops with the typed error naming it", async () => {
     expect(NATIVE_CONTRACTS.map((c) => c.name)).toEqual([
       "Bridge",
       "REMASC",
@@ -126,10 +132,20 @@ describe("on a forked chain", () => {
       "Secp256k1Multiplication",
     ]);
     expectBridge(await unavailable(chain.executor.call(input(BRIDGE, word(1n), 5n))));
-    for (const {address, name} of NATIVE_CONTRACTS) {
+    for (const {address, name} of NATIVE_CONTRACTS.filter((c) => !RUN_ON_FORK.includes(c.name))) {
       const error = await unavailable(chain.executor.call(input(address)));
       expect([error.type.address, error.type.name]).toEqual([`0x${bytesToHex(address)}`, name]);
     }
+  });
+
+  it("the stateless contracts run on a fork: Environment answers, HDWalletUtils refuses bad input as rskj", async () => {
+    const environment = NATIVE_CONTRACTS.find((c) => c.name === "Environment")?.address as Uint8Array;
+    const depth = await chain.executor.call(input(environment, hexToBytes("0xe8ce2274")));
+    expect([depth.status, wordAt(depth.returnValue, 0)]).toEqual([true, 1n]);
+    const hdWallet = NATIVE_CONTRACTS.find((c) => c.name === "HDWalletUtils")?.address as Uint8Array;
+    // No method for one byte: rskj's failure, which a transaction's receipt reports as success, with no output.
+    const refused = await chain.executor.call(input(hdWallet, hexToBytes("0x01")));
+    expect([refused.status, refused.returnValue.length]).toEqual([true, 0]);
   });
 
   it("an internal call into the Bridge, one or two frames down, CALL or STATICCALL, stops the whole call", async () => {
@@ -206,10 +222,10 @@ describe("on a forked chain", () => {
 });
 
 describe("on a chain that is not a fork", () => {
-  it("a call to a native contract, direct or internal, succeeds with empty output as before", async () => {
-    const direct: CallResult = await chain.executor.call(input(BRIDGE, word(1n), 0n, chain.view()));
+  it("a call to a native contract xchain does not implement, direct or internal, succeeds with empty output as before", async () => {
+    const direct: CallResult = await chain.executor.call(input(INERT, word(1n), 0n, chain.view()));
     expect([direct.status, direct.returnValue.length]).toEqual([true, 0]);
-    const nested = relayData("nested(address,address)", other, BRIDGE);
+    const nested = relayData("nested(address,address)", other, INERT);
     const relayed = await chain.executor.call(input(relay, nested, 0n, chain.view()));
     expect([relayed.status, wordAt(relayed.returnValue, 0), wordAt(relayed.returnValue, 1)]).toEqual([true, 1n, 0n]);
   });

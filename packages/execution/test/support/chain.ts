@@ -7,6 +7,7 @@ import type {Chainspec} from "@xchain/chainspec";
 import {MemoryStore, WriteBatch} from "@xchain/db";
 import {createRemascTransaction, type Transaction} from "@xchain/primitives";
 import {type AccountState, buildGenesisState, defaultStateOptions, StateDatabase} from "@xchain/state";
+import {NO_CHAIN_HEADERS} from "@xchain/test-utils";
 import {keccak256, utf8ToBytes} from "@xchain/utils";
 import {
   type AssembledBlock,
@@ -102,7 +103,7 @@ export class TestChain {
   /** What a call in the block after `parent` sees of the chain (a call runs no REMASC transaction). */
   view(parent = this.head): ExecutionChainView {
     const ancestors = this.blocks.slice(0, parent.number + 1);
-    return {blockHash: async (n) => ancestors[n]?.hash, remasc: undefined};
+    return {blockHash: async (n) => ancestors[n]?.hash, remasc: undefined, headers: NO_CHAIN_HEADERS};
   }
 
   /** What the block after `parent` sees of the chain: BLOCKHASH and the blocks its REMASC reads (no uncles here). */

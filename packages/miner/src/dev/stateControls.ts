@@ -20,7 +20,10 @@ const UINT256_MAX = (1n << 256n) - 1n;
 
 /** What the state controls act on. */
 export interface StateControlsDeps {
-  chain: Pick<MinerChain, "head" | "fork" | "editHeadState" | "stateRootAfter" | "getHeaderByNumber">;
+  chain: Pick<
+    MinerChain,
+    "head" | "fork" | "editHeadState" | "stateRootAfter" | "getHeaderByNumber" | "getBlock" | "getTotalDifficulty"
+  >;
   chainspec: Chainspec;
   /** The state the ERC-20 probes run calls on; absent, dealERC20 and setERC20Allowance refuse. */
   probeState?: StateSource;
@@ -105,7 +108,7 @@ export class DevStateControls implements StateControls {
 }
 
 /**
- * REMASC's account holds the fees it pays out and its storage (docs/protocol/native-contracts.md §8): an
+ * REMASC's account holds the fees it pays out and its storage (docs/protocol/native-contracts.md §11): an
  * edit of it makes the blocks that pay them invalid, so the controls leave it to the protocol.
  */
 function refuseRemascAccount(address: Uint8Array): void {

@@ -14,12 +14,12 @@ const BLOCKHASH_WINDOW = 256;
 type CanonicalReader = Pick<MinerChain, "getHeaderByNumber">;
 
 /**
- * BLOCKHASH and the blocks REMASC reads for block `number` on the head, by import's rules
- * (executeOnParent.ts): on a forked chain BLOCKHASH at or below the anchor reads the fork's
+ * BLOCKHASH, the blocks REMASC reads and the BlockHeader contract's headers for block `number` on the head,
+ * by import's rules (executeOnParent.ts): on a forked chain BLOCKHASH at or below the anchor reads the fork's
  * ancestry, and REMASC processes no block at or below it.
  */
 export async function templateChainView(
-  chain: CanonicalReader & Pick<MinerChain, "fork" | "getBlock">,
+  chain: CanonicalReader & Pick<MinerChain, "fork" | "getBlock" | "getTotalDifficulty">,
   number: number,
   chainspec: Chainspec,
 ): Promise<ExecutionChainView> {
@@ -32,12 +32,20 @@ export async function templateChainView(
 }
 
 /** The same view for a call in block `number` on the head, which runs no REMASC transaction. */
-export function callChainView(chain: CanonicalReader & Pick<MinerChain, "fork">, number: number): ExecutionChainView {
+export function callChainView(
+  chain: CanonicalReader & Pick<MinerChain, "fork" | "getBlock" | "getTotalDifficulty">,
+  number: number,
+): ExecutionChainView {
   return {
     blockHash: async (n) =>
       n >= number - BLOCKHASH_WINDOW && n < number ? (await chain.getHeaderByNumber(n))?.hash() : undefined,
     remasc: undefined,
     forkAncestry: chain.fork?.ancestry,
+    headers: {
+      headerAt: async (n) => (n >= 0 && n < number ? chain.getHeaderByNumber(n) : undefined),
+      uncles: async (hash) => (await chain.getBlock(hash))?.uncles,
+      totalDifficulty: (hash) => chain.getTotalDifficulty(hash),
+    },
   };
 }
 

@@ -4,6 +4,7 @@
  * bad value stops start-up with a `ConfigError` naming the key and what it accepts.
  */
 import {readFile} from "node:fs/promises";
+import {BridgeConfigError, getChainspec, withGenesisFederationKeys} from "@xchain/chainspec";
 import {parse, TomlError} from "smol-toml";
 import {checkForkOptions, isForkMode} from "../fork/forkOptions.ts";
 import {defaultDataDir, defaultNodeOptions, type NetworkChoice, type NodeOptions, networkPreset} from "../options.ts";
@@ -118,7 +119,28 @@ function keysUnder(prefix: string): string[] {
   return [...new Set(names.map((n) => n.split(".")[0] as string))];
 }
 
+/** `bridge.genesisFederationPublicKeys`: regtest and custom only, never on a fork, valid keys. */
+function checkBridgeOverride(options: NodeOptions): void {
+  const keys = options.bridge.genesisFederationPublicKeys;
+  if (keys.length === 0) return;
+  const key = "bridge.genesisFederationPublicKeys";
+  if (isForkMode(options)) {
+    throw new ConfigError({
+      code: ConfigErrorCode.CONFLICT,
+      key,
+      reason: "the Bridge does not run on a fork (docs/forking.md §6)",
+    });
+  }
+  try {
+    withGenesisFederationKeys({...getChainspec("regtest").params, name: options.network}, keys);
+  } catch (e) {
+    if (!(e instanceof BridgeConfigError)) throw e;
+    throw new ConfigError({code: ConfigErrorCode.CONFLICT, key, reason: e.message});
+  }
+}
+
 function checkConsistency(options: NodeOptions): void {
+  checkBridgeOverride(options);
   if (options.network === "custom" && options.genesisFile === undefined) {
     throw new ConfigError({
       code: ConfigErrorCode.CONFLICT,

@@ -3,6 +3,7 @@
  * Defaults are not repeated here: they come from `defaultNodeOptions` and the network presets.
  */
 import type {ConfigKey} from "./configKey.ts";
+import {bridgeKeys} from "./keys/bridge.ts";
 import {chainKeys} from "./keys/chain.ts";
 import {forkKeys} from "./keys/fork.ts";
 import {metricsKeys} from "./keys/metrics.ts";
@@ -18,6 +19,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   ...nodeKeys,
   ...chainKeys,
   ...forkKeys,
+  ...bridgeKeys,
   ...txpoolKeys,
   ...minerKeys,
   ...rpcKeys,

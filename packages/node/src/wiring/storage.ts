@@ -2,7 +2,7 @@
  * Wiring step 1, storage: the network's chainspec and genesis, the database and the world state over
  * it; in fork mode the upstream reader too, with the fork's rules and base (wiring/fork.ts).
  */
-import type {Chainspec, GenesisParams} from "@xchain/chainspec";
+import {type Chainspec, chainspecWithFederationKeys, type GenesisParams} from "@xchain/chainspec";
 import type {LevelStore} from "@xchain/db";
 import {callWorkerCount} from "@xchain/execution";
 import {StateDatabase} from "@xchain/state";
@@ -32,7 +32,10 @@ export interface Storage {
 
 /** Loads the network, opens the database (shared with the call workers, when there are any) and the state. */
 export async function openStorage(opts: NodeOptions, logger: Logger, closers: Closers): Promise<Storage> {
-  const {chainspec, genesis} = await loadNetwork(opts.network, opts.genesisFile);
+  const network = await loadNetwork(opts.network, opts.genesisFile);
+  const {genesis} = network;
+  // A private network's own Bridge federation (docs/protocol/native-contracts.md §10.3).
+  const chainspec = chainspecWithFederationKeys(network.chainspec, opts.bridge.genesisFederationPublicKeys);
   const {db, record} = await openDatabase(
     opts.dataDir,
     {

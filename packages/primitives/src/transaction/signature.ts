@@ -86,11 +86,13 @@ export function publicKeyToAddress(publicKey: Uint8Array): Uint8Array {
   return keccak256(publicKey).slice(32 - ADDRESS_LENGTH);
 }
 
-/** Recovers the signer's address of `hash`; a signature no key matches is a `TransactionSignatureError`. */
-export function recoverAddress(hash: Uint8Array, signature: TransactionSignature): Uint8Array {
-  let publicKey: Uint8Array;
+/**
+ * Recovers the signer's 64-byte public key (no 0x04 prefix) of `hash`; a signature no key matches
+ * is a `TransactionSignatureError`.
+ */
+export function recoverSignerPublicKey(hash: Uint8Array, signature: TransactionSignature): Uint8Array {
   try {
-    publicKey = recoverPublicKey(
+    return recoverPublicKey(
       hash,
       bigIntToFixedBytes(signature.r, 32),
       bigIntToFixedBytes(signature.s, 32),
@@ -102,5 +104,4 @@ export function recoverAddress(hash: Uint8Array, signature: TransactionSignature
       "tx: no public key matches the signature",
     );
   }
-  return publicKeyToAddress(publicKey);
 }

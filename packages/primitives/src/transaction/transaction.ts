@@ -16,7 +16,14 @@ import {
 } from "./fields.ts";
 import {impersonationClaim, impersonationSignature} from "./impersonation.ts";
 import {isRemascTransaction, REMASC_ADDRESS, REMASC_SENDER} from "./remasc.ts";
-import {encodeV, MAX_CHAIN_ID, parseSignature, recoverAddress, type TransactionSignature} from "./signature.ts";
+import {
+  encodeV,
+  MAX_CHAIN_ID,
+  parseSignature,
+  publicKeyToAddress,
+  recoverSignerPublicKey,
+  type TransactionSignature,
+} from "./signature.ts";
 
 const EMPTY = new Uint8Array(0);
 
@@ -47,6 +54,7 @@ export class Transaction implements Readonly<TransactionValues> {
   private readonly signature: TransactionSignature | undefined;
   private cachedHash?: Uint8Array;
   private cachedSender?: Uint8Array;
+  private cachedPublicKey?: Uint8Array;
 
   private constructor(raw: Uint8Array[], options: TransactionDecodeOptions, impersonatedSender?: Uint8Array) {
     this.receivedFields = raw;
@@ -207,8 +215,19 @@ export class Transaction implements Readonly<TransactionValues> {
   sender(): Uint8Array {
     if (this.impersonatedSender) return this.impersonatedSender;
     if (!this.signature) return REMASC_SENDER;
-    this.cachedSender ??= recoverAddress(this.signingHash(), this.signature);
+    this.cachedSender ??= publicKeyToAddress(this.signerPublicKey() as Uint8Array);
     return this.cachedSender;
+  }
+
+  /**
+   * The 64-byte public key (no 0x04 prefix) recovered from the signature; undefined for the unsigned
+   * REMASC transaction and an impersonated one, which no key signed. The Bridge's `releaseBtc` pays
+   * its Bitcoin address.
+   */
+  signerPublicKey(): Uint8Array | undefined {
+    if (this.impersonatedSender || !this.signature) return undefined;
+    this.cachedPublicKey ??= recoverSignerPublicKey(this.signingHash(), this.signature);
+    return this.cachedPublicKey;
   }
 
   /** The six payload fields with rskj's re-encoding rules (docs/protocol/transactions.md). */

@@ -2,8 +2,9 @@
  * `xchain_getStorageBytesAt` (docs/rpc.md §4.6, docs/protocol/json-rpc.md §2): a slot's value as
  * the state stores it, a restricted method off on mainnet and testnet by default.
  */
-import {nativeContractName} from "@xchain/execution";
+import {nativeContractName, readOnlyBytesStorage} from "@xchain/execution";
 import {REMASC_ADDRESS} from "@xchain/primitives";
+import {storesByteStrings} from "@xchain/state";
 import {equalBytes, toData} from "@xchain/utils";
 import type {RpcMethod} from "../jsonrpc/registry.ts";
 import type {ModuleDeps} from "../moduleDeps.ts";
@@ -22,8 +23,10 @@ const stored = (bytes: Uint8Array): string => (bytes.length === 0 ? "0x0" : toDa
  * Bridge key's ASCII, `0x626c…` for "blockStoreChainHead", names its slot). On a fork, a native
  * contract's storage is the upstream's at the fork block (`forkNativeStorage`: raw bytes, which on
  * rskj may be longer than a word); nothing local changes it, since no native contract runs locally. REMASC's
- * is the exception: the fork's own REMASC transactions write it (docs/protocol/native-contracts.md §8.4), so it
+ * is the exception: the fork's own REMASC transactions write it (docs/protocol/native-contracts.md §11.4), so it
  * is read from the fork's state, which reads the upstream's words through the base.
+ * Elsewhere the Bridge's values are byte strings spread over words (docs/protocol/native-contracts.md
+ * §10.4): the answer is the whole value, as rskj stores it under that key.
  */
 export function getStorageBytesAt({
   chain,
@@ -38,7 +41,12 @@ export function getStorageBytesAt({
         await requireHeader(chain, block, options, pendingBlock);
         return stored(await forkNativeStorage.storageBytes(account, slot));
       }
-      const value = await (await stateAt(chain, block, options, pendingBlock)).getStorage(account, slot);
+      const state = await stateAt(chain, block, options, pendingBlock);
+      if (storesByteStrings(account)) {
+        const bytes = readOnlyBytesStorage(account, (address, key) => state.getStorage(address, key));
+        return stored(await bytes.getBytes(slot));
+      }
+      const value = await state.getStorage(account, slot);
       const start = value.findIndex((b) => b !== 0);
       return stored(start === -1 ? new Uint8Array(0) : value.subarray(start));
     },

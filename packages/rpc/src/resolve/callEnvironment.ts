@@ -8,7 +8,12 @@
  * in-process (callService.ts).
  */
 import type {ChainReader} from "@xchain/chain";
-import {blockContextOf, type ExecutionBlockContext, type ExecutionChainView} from "@xchain/execution";
+import {
+  blockContextOf,
+  type ChainHeaders,
+  type ExecutionBlockContext,
+  type ExecutionChainView,
+} from "@xchain/execution";
 import type {BlockHeader} from "@xchain/primitives";
 import {isCanonical} from "./blocks.ts";
 
@@ -25,7 +30,10 @@ export interface CallEnvironment {
 }
 
 /** The chain a header's ancestors are read from. */
-export type AncestorChain = Pick<ChainReader, "getHeader" | "getHeaderByNumber" | "fork">;
+export type AncestorChain = Pick<
+  ChainReader,
+  "getHeader" | "getHeaderByNumber" | "getBlock" | "getTotalDifficulty" | "fork"
+>;
 
 /**
  * The ancestor of `header` at height `n` on `header`'s own chain (`header` itself at its own
@@ -58,6 +66,16 @@ export function blockHashView(chain: AncestorChain, header: BlockHeader): Execut
   };
 }
 
+/** What the BlockHeader native contract reads in a block whose own header is `header`: its ancestors' headers. */
+export function chainHeadersView(chain: AncestorChain, header: BlockHeader): ChainHeaders {
+  const ancestorAt = ancestorLookup(chain, header);
+  return {
+    headerAt: (n) => (n < header.number ? ancestorAt(n) : Promise.resolve(undefined)),
+    uncles: async (hash) => (await chain.getBlock(hash))?.uncles,
+    totalDifficulty: (hash) => chain.getTotalDifficulty(hash),
+  };
+}
+
 /**
  * Builds the environment of a call at `header`: the state after it is its effective state (a dev
  * control's edit of it, when there was one; docs/architecture.md, "Dev state edits").
@@ -69,7 +87,12 @@ export function callEnvironment(
   return {
     block: blockContextOf(header),
     // A call runs no REMASC transaction.
-    chain: {blockHash: blockHashView(chain, header), remasc: undefined, forkAncestry: chain.fork?.ancestry},
+    chain: {
+      blockHash: blockHashView(chain, header),
+      remasc: undefined,
+      forkAncestry: chain.fork?.ancestry,
+      headers: chainHeadersView(chain, header),
+    },
     stateRoot: chain.stateRootAfter(header),
     parentHash: header.parentHash,
   };

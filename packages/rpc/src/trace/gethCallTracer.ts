@@ -196,7 +196,7 @@ function selfDestructFrame({event}: SelfDestructNode): GethCallFrame {
 
 /**
  * The REMASC transaction runs no message: a CALL to the REMASC contract with one sub-call per payment,
- * each payment's `mining_fee` log after its sub-call (docs/protocol/native-contracts.md §8.3).
+ * each payment's `mining_fee` log after its sub-call (docs/protocol/native-contracts.md §11.3).
  */
 function remascFrame({tx, outcome, remasc}: TransactionCallTree, options: CallTracerOptions): GethCallFrame {
   const {transaction} = tx;

@@ -5,8 +5,10 @@
  * `verify` asks for it. Reads are pinned by EIP-1898 `{blockHash}`; an upstream that refuses the object form
  * is read by number from then on, once it has confirmed that its block at that number is the fork block.
  */
+
 import {equalBytes, keccak256, type Logger, noopLogger, redactUrl, toData, toQuantity} from "@xchain/utils";
 import type {ForkSourceOptions} from "../options.ts";
+import {bytesStorage, storesByteStrings} from "../storageBytes.ts";
 import {EMPTY_CODE_HASH} from "../trie.ts";
 import {AnswerError, data, type ForkHeader, forkHeader, quantity, storageWord, storedBytes} from "./answers.ts";
 import {dialectOf, isMethodMissing, type UpstreamDialect} from "./dialect.ts";
@@ -165,10 +167,17 @@ export class ForkSource {
    * nothing is (docs/forking.md §6). On rskj, `rsk_getStorageBytesAt`: the native contracts (the Bridge)
    * store values longer than a word, which eth_getStorageAt cuts to 32 bytes; rskj serves it only when
    * enabled (FORK_UPSTREAM_METHOD_UNAVAILABLE otherwise). Other upstreams store words, so it is the word
-   * without its leading zeros, read (and verified) as `storage`.
+   * without its leading zeros, read (and verified) as `storage`; an xchain upstream's Bridge keeps its
+   * byte strings spread over words (`storageBytes.ts`), read back from those words.
    */
   async storageBytes(address: Uint8Array, key: Uint8Array): Promise<Uint8Array> {
     if (this.dialect !== "rskj") {
+      if (storesByteStrings(address)) {
+        return bytesStorage({
+          get: (slot) => this.storage(address, slot),
+          put: () => Promise.reject(new Error("read-only")),
+        }).getBytes(key);
+      }
       const word = await this.storage(address, key);
       const start = word.findIndex((b) => b !== 0);
       return start === -1 ? new Uint8Array(0) : word.subarray(start);

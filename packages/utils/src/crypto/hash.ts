@@ -3,6 +3,7 @@
  * keccak-256 runs in WebAssembly (hash-wasm, 5-10x faster than JavaScript for the small inputs
  * of trie nodes and transactions); @noble/hashes serves if the module cannot be instantiated.
  */
+import {ripemd160} from "@noble/hashes/legacy.js";
 import {sha256 as nobleSha256} from "@noble/hashes/sha2.js";
 import {keccak_256} from "@noble/hashes/sha3.js";
 import {createKeccak, type IHasher} from "hash-wasm";
@@ -35,4 +36,9 @@ export function sha256(data: Uint8Array): Uint8Array {
 /** Bitcoin's double SHA-256. */
 export function sha256d(data: Uint8Array): Uint8Array {
   return nobleSha256(nobleSha256(data));
+}
+
+/** Bitcoin's HASH160: RIPEMD-160 of SHA-256 (public key and script hashes of addresses). */
+export function hash160(data: Uint8Array): Uint8Array {
+  return ripemd160(nobleSha256(data));
 }

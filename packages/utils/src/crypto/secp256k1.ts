@@ -63,3 +63,12 @@ export function publicKeyOf(privateKey: Uint8Array): Uint8Array {
   if (native) return native.publicKeyCreate(privateKey, false).subarray(1);
   return noble.getPublicKey(privateKey, false).subarray(1);
 }
+
+/**
+ * A public key in both forms: the 33-byte compressed one (Bitcoin's, 0x02/0x03 and x) and the 64-byte
+ * uncompressed one without its 0x04 prefix (RSK addresses hash it). Throws for a point not on the curve.
+ */
+export function publicKeyForms(key: Uint8Array): {compressed: Uint8Array; uncompressed: Uint8Array} {
+  const point = noble.Point.fromBytes(key.length === 64 ? concatBytes(Uint8Array.of(4), key) : key);
+  return {compressed: point.toBytes(true), uncompressed: point.toBytes(false).subarray(1)};
+}

@@ -1,5 +1,5 @@
 /**
- * What block N's REMASC transaction reads of its own chain (docs/protocol/native-contracts.md §8.1;
+ * What block N's REMASC transaction reads of its own chain (docs/protocol/native-contracts.md §11.1;
  * rskj `Remasc.processMinersFees`, `IndexedBlockStore.getSiblingsFromBlock`): the processed block
  * `N − maturity` and its siblings, the uncles at its height included by the 7 blocks above it. The one
  * place that decides which block REMASC processes; import, the miner, the test chain builder and trace

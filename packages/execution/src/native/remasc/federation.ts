@@ -1,7 +1,7 @@
 /**
  * The federators REMASC pays (rskj `RemascFederationProvider`): the RSK address of each member's key,
  * members in the Bridge's order (by compressed public key, unsigned), docs/protocol/native-contracts.md
- * §8.1. xchain's federation never changes, so it is the genesis federation's at every height.
+ * §11.1. xchain's federation never changes, so it is the genesis federation's at every height.
  */
 import {publicToAddress} from "@ethereumjs/util";
 import type {RemascParams} from "@xchain/chainspec";

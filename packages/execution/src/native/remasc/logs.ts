@@ -1,6 +1,6 @@
 /**
  * REMASC's `mining_fee` log (rskj `RemascFeesPayer.logPayment`; docs/protocol/native-contracts.md
- * §8.3): emitted by REMASC for every payment, zero ones included.
+ * §11.3): emitted by REMASC for every payment, zero ones included.
  */
 import {setLengthLeft} from "@ethereumjs/util";
 import {encodeRlp, type Log, REMASC_ADDRESS} from "@xchain/primitives";

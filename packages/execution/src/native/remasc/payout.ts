@@ -1,6 +1,6 @@
 /**
  * rskj's REMASC distribution (`Remasc.processMinersFees`, `SiblingPaymentCalculator`; docs/protocol/
- * native-contracts.md §8.1): the processed block's fees join the reward pool, and from
+ * native-contracts.md §11.1): the processed block's fees join the reward pool, and from
  * block maturity + syntheticSpan on 1/syntheticSpan of the pool is paid out: a fifth to RSK Labs, a
  * hundredth of the rest to the federators, the rest to the processed block's miner, or shared with
  * its siblings and their publishers, with burns for late inclusion and a broken selection rule.

@@ -1,6 +1,6 @@
 /**
  * rskj's `SelectionRule.isBrokenSelectionRule`: whether the processed block should have lost to one of
- * its siblings under the fork choice's tie-break (docs/protocol/native-contracts.md §8.1).
+ * its siblings under the fork choice's tie-break (docs/protocol/native-contracts.md §11.1).
  */
 import {compareBytes} from "@xchain/utils";
 import type {RemascHeader, RemascSibling} from "./ancestry.ts";

@@ -1,6 +1,6 @@
 /**
  * REMASC's state, kept in the REMASC account's storage as rskj keeps it (`RemascStorageProvider`;
- * docs/protocol/native-contracts.md §8.2): each key is the ASCII of a name left-padded to a word,
+ * docs/protocol/native-contracts.md §11.2): each key is the ASCII of a name left-padded to a word,
  * each amount a word without leading zeros. rskj writes `brokenSelectionRule` as one raw byte 00 or 01
  * and `siblings` as the empty list `c0`; xchain's storage holds words, so 01 and c0 read the same
  * and 00 is no entry at all (a zero word).

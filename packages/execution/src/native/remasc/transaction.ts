@@ -1,6 +1,6 @@
 /**
  * The REMASC transaction that closes every block, as rskj runs it (`TransactionExecutor` with
- * `RemascContract.processMinersFees`; docs/protocol/native-contracts.md §8.3): unsigned, from the
+ * `RemascContract.processMinersFees`; docs/protocol/native-contracts.md §11.3): unsigned, from the
  * zero address with its nonce (so nonce = number − 1), zero gas and value; it pays the matured fees
  * with one `mining_fee` log per payment and saves REMASC's storage. It costs nothing, so its receipt
  * has gasUsed 0 and status 1.

@@ -8,6 +8,7 @@ import {getChainspec} from "@xchain/chainspec";
 import {LevelStore, WriteBatch} from "@xchain/db";
 import type {BlockHeader} from "@xchain/primitives";
 import {buildGenesisState, defaultStateOptions, StateDatabase, StateError} from "@xchain/state";
+import {NO_CHAIN_HEADERS} from "@xchain/test-utils";
 import {hexToBytes, noopLogger} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
 import {BlockExecutor} from "../../../src/blockExecutor.ts";
@@ -31,6 +32,8 @@ const LOOP = address(0x23);
 const LOGGER = address(0x24);
 /** Returns BLOCKHASH(number - 1). */
 const HASHER = address(0x25);
+/** The BlockHeader native contract. */
+const BLOCK_HEADER = hexToBytes("0x0000000000000000000000000000000001000010");
 /** Returns BLOCKHASH of the number in its calldata. */
 const ANY_HASHER = address(0x26);
 const CODES: [Uint8Array, string][] = [
@@ -64,6 +67,7 @@ let chain: ExecutionChainView;
 const ancestorsOf = (branch: BlockHeader[]): ExecutionChainView => ({
   blockHash: async (n) => branch.find((h) => h.number === n)?.hash(),
   remasc: undefined,
+  headers: NO_CHAIN_HEADERS,
 });
 
 beforeAll(async () => {
@@ -184,6 +188,21 @@ describe("CallService", () => {
     // The first branch's block, now off the canonical chain, still sees its own ancestors.
     expect((await pool.call(atA)).returnValue).toEqual(headers[7]?.hash());
     expect(await outcome(pool, atA)).toEqual(await outcome(local, atA));
+  });
+
+  it("runs again on the main thread a call that reaches the BlockHeader contract, which a worker cannot answer", async () => {
+    const inProcess = vi.spyOn(local, "call");
+    const view: ExecutionChainView = {
+      ...chain,
+      headers: {...NO_CHAIN_HEADERS, headerAt: async (n) => headers.find((h) => h.number === n)},
+    };
+    // getBlockHash(0): the hash of block 9, the parent of the call's block.
+    const call = input({to: BLOCK_HEADER, data: hexToBytes(`0x2cce81aa${"0".repeat(64)}`), chain: view});
+    const answer = await pool.call(call);
+    expect(answer.returnValue.subarray(64)).toEqual(headers[9]?.hash());
+    expect(inProcess).toHaveBeenCalledTimes(1);
+    expect(await outcome(pool, call)).toEqual(await outcome(local, call));
+    inProcess.mockRestore();
   });
 
   it("reports each worker's caches against their budgets and its heap, summed over the workers", async () => {

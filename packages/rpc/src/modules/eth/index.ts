@@ -5,6 +5,7 @@ import type {ModuleDeps} from "../../moduleDeps.ts";
 import {ethAccountMethods} from "./accounts.ts";
 import {ethBlockReceiptMethods} from "./blockReceipts.ts";
 import {ethBlockMethods} from "./blocks.ts";
+import {ethBridgeStateMethods} from "./bridgeState.ts";
 import {ethCallMethods} from "./call.ts";
 import {ethChainInfoMethods} from "./chainInfo.ts";
 import {ethFilterMethods} from "./filters.ts";
@@ -31,6 +32,7 @@ export function ethModule(deps: ModuleDeps): Record<string, RpcMethod>[] {
     ethFilterMethods(deps),
     ethSubscriptionMethods(deps),
     ethMiningMethods(deps),
+    ethBridgeStateMethods(deps),
     ethUnsupportedMethods(),
   ];
 }

@@ -1,9 +1,11 @@
 /**
  * Rootstock's native contracts on a fork, as RPC answers them (docs/forking.md §6). On a node forked from a
- * live upstream node: eth_call, eth_estimateGas and debug_traceCall reaching one (directly, or from a
- * contract) answer -32000 naming the contract and saying fork mode cannot execute it; precompiles still run;
+ * live upstream node: eth_call, eth_estimateGas and debug_traceCall reaching one it cannot run there (the Bridge;
+ * directly, or from a contract) answer -32000 naming the contract and saying fork mode cannot execute it; the
+ * stateless ones (HDWalletUtils) and precompiles still run;
  * the automining miner drops a transaction into one from the pool (it can never execute on the fork); xchain_getStorageBytesAt at a native address
- * answers the upstream's storage, except REMASC's, which the fork's own REMASC transactions write. With an rskj-like upstream (on a free loopback port, read by a real
+ * answers the upstream's storage, except REMASC's, which the fork's own REMASC transactions write, and eth_bridgeState
+ * reads its Bridge from it. With an rskj-like upstream (on a free loopback port, read by a real
  * `ForkSource`) it answers rskj's raw bytes, and rskj's refusal of rsk_getStorageBytesAt is reported naming the
  * method and the upstream. The upstream node, not a fork, answers as before.
  */
@@ -13,7 +15,7 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {defaultForkSourceOptions, ForkSource} from "@xchain/state";
 import {FakeBlockEndpoint, rskjForkBlock, serveRskjState} from "@xchain/test-utils";
-import {bigIntToBytes, bigIntToFixedBytes, toData, utf8ToBytes} from "@xchain/utils";
+import {bigIntToBytes, bigIntToFixedBytes, toData, toQuantity, utf8ToBytes} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
 import {alice, bob} from "../../support/fixture.ts";
 import {type ForkNode, startForkNode} from "../../support/forkNode.ts";
@@ -23,6 +25,7 @@ const BRIDGE = "0x0000000000000000000000000000000001000006";
 const REMASC = "0x0000000000000000000000000000000001000008";
 const REWARD_BALANCE = toData(utf8ToBytes("rewardBalance"));
 const HD_WALLET = "0x0000000000000000000000000000000001000009";
+const BLOCK_HEADER = "0x0000000000000000000000000000000001000010";
 const SHA256 = "0x0000000000000000000000000000000000000002";
 const RELAY = "0x00000000000000000000000000000000000000aa";
 // CALL(gas, address = calldata word 0, 0, 0, 0, 0, 0); return the success flag as a word.
@@ -30,9 +33,10 @@ const RELAY_CODE = "0x600060006000600060006000355af160005260206000f3";
 const CHAIN_HEAD_KEY = toData(utf8ToBytes("blockStoreChainHead")); // rskj pads it to 32 bytes
 const CHAIN_HEAD = toData(bigIntToFixedBytes(BigInt(CHAIN_HEAD_KEY), 32));
 const STORED_BLOCK = `0x${"00".repeat(31)}02${"00000000"}${"ab".repeat(80)}`;
+// The Bridge runs on its own storage, which a fork holds only upstream.
 const UNAVAILABLE = (name: string, address: string) =>
   `the native contract ${name} (${address}) cannot be executed in fork mode: ` +
-  "xchain does not implement Rootstock's native contracts and cannot ask the upstream to run them";
+  "it runs on the upstream's native-contract storage, which xchain does not hold";
 
 const word = (address: string) => `0x${address.slice(2).padStart(64, "0")}`;
 const relayCall = (target: string) => [
@@ -53,7 +57,9 @@ let rskjReader: TestNode;
 
 beforeAll(async () => {
   plain = await TestNode.start({miner: {}});
-  await plain.result("anvil_setStorageAt", [BRIDGE, CHAIN_HEAD, word("0x0102")]);
+  // The Bridge's values are byte strings laid out in words (docs/protocol/native-contracts.md §10.4): 0x0102
+  // sits in the slot itself, left-aligned, its length doubled in the last byte.
+  await plain.result("anvil_setStorageAt", [BRIDGE, CHAIN_HEAD, `0x0102${"00".repeat(29)}04`]);
   await plain.result("evm_mine", []);
   fork = await startForkNode(plain, 1, cacheDir(), {miner: {enabled: true, autoMine: true, pendingDebounceMs: 0}});
   const block = rskjForkBlock();
@@ -83,9 +89,8 @@ describe("calls into native contracts on a fork", () => {
       code: -32000,
       message: UNAVAILABLE("Bridge", BRIDGE),
     });
-    expect((await fork.node.error("eth_call", [{to: HD_WALLET, data: "0x01"}, "latest"])).message).toBe(
-      UNAVAILABLE("HDWalletUtils", HD_WALLET),
-    );
+    // The stateless ones run on a fork: one byte names no HDWalletUtils method, rskj's failure, "0x" in eth_call.
+    expect(await fork.node.result("eth_call", [{to: HD_WALLET, data: "0x01"}, "latest"])).toBe("0x");
   });
 
   it("an internal call from a contract answers the same error, for eth_call, eth_estimateGas and debug_traceCall", async () => {
@@ -94,6 +99,28 @@ describe("calls into native contracts on a fork", () => {
     expect(await fork.node.error("eth_call", [tx, block, overrides])).toEqual(error);
     expect(await fork.node.error("eth_estimateGas", [tx, block, overrides])).toEqual(error);
     expect(await fork.node.error("debug_traceCall", [tx, block, {stateOverrides: overrides}])).toEqual(error);
+  });
+
+  it("BlockHeader answers a block above the fork block and refuses one at or below it", async () => {
+    await fork.node.result("evm_mine", []);
+    await fork.node.result("evm_mine", []);
+    const head = Number(await fork.node.result("eth_blockNumber", []));
+    // getBlockHash(depth): depth 0 is the parent of the block the call runs in.
+    const getBlockHash = (depth: number) => ({
+      to: BLOCK_HEADER,
+      data: `0x2cce81aa${depth.toString(16).padStart(64, "0")}`,
+    });
+    const parent = (await fork.node.result("eth_getBlockByNumber", [toQuantity(head - 1), false])) as {hash: string};
+    expect(await fork.node.result("eth_call", [getBlockHash(0), "latest"])).toBe(
+      `0x${"20".padStart(64, "0")}${"20".padStart(64, "0")}${parent.hash.slice(2)}`,
+    );
+    // Depth head − 2 is block 1, the fork block: the upstream's, which this node does not hold.
+    expect(await fork.node.error("eth_call", [getBlockHash(head - 2), "latest"])).toEqual({
+      code: -32000,
+      message:
+        `the native contract BlockHeader (${BLOCK_HEADER}) cannot be executed in fork mode: ` +
+        "block 1 is at or below the fork block 1, whose headers are the upstream's",
+    });
   });
 
   it("a precompile xchain executes still answers, directly and from a contract", async () => {
@@ -146,7 +173,7 @@ describe("xchain_getStorageBytesAt at a native contract on a fork", () => {
       timeout: 20_000,
     });
     const {blockNumber} = await node.result("eth_getTransactionReceipt", [paying]);
-    // Ten blocks later REMASC puts that block's fees in its pool (docs/protocol/native-contracts.md §8.4).
+    // Ten blocks later REMASC puts that block's fees in its pool (docs/protocol/native-contracts.md §11.4).
     while (Number(await node.result("eth_blockNumber")) < Number(blockNumber) + 10) await node.result("evm_mine", []);
     const local = await node.result("eth_getStorageAt", [REMASC, REWARD_BALANCE, "latest"]);
     expect(BigInt(local)).toBeGreaterThanOrEqual(21_000n * 3n);
@@ -160,6 +187,15 @@ describe("xchain_getStorageBytesAt at a native contract on a fork", () => {
     expect(await rskjReader.result("xchain_getStorageBytesAt", [BRIDGE, "0x1", "latest"])).toBe("0x0");
     // Another address reads the local state.
     expect(await rskjReader.result("xchain_getStorageBytesAt", [RELAY, CHAIN_HEAD, "latest"])).toBe("0x0");
+  });
+
+  it("eth_bridgeState answers from the upstream's Bridge storage at the fork block", async () => {
+    expect(await rskjReader.result("eth_bridgeState", [])).toEqual({
+      btcBlockchainBestChainHeight: 0,
+      rskTxsWaitingForSignatures: [],
+    });
+    // The xchain upstream's chain head is two bytes, no stored block: a fault, -32603 as rskj answers.
+    expect((await fork.node.error("eth_bridgeState", [])).code).toBe(-32603);
   });
 
   it("reports rskj's refusal naming the method and the upstream", async () => {

@@ -2,7 +2,7 @@
  * trace_transaction, trace_block and trace_filter over a real chain (docs/protocol/traces.md): every
  * frame type, a nested revert and an out-of-gas call inside a successful transaction, a precompile
  * call (no entry), a codeless account, failed creates (no entry), a value transfer, REMASC with its
- * payments (docs/protocol/native-contracts.md §8.3), and the bad inputs.
+ * payments (docs/protocol/native-contracts.md §11.3), and the bad inputs.
  */
 import type {Block, Transaction} from "@xchain/primitives";
 import {compileSolidity, TRACE_CHILD_SOURCE} from "@xchain/test-utils";

@@ -2,7 +2,7 @@
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import {BRIDGE_STATE_REASON, COMPILE_REASON, FEE_MARKET_REASON} from "../../../src/modules/eth/unsupported.ts";
+import {COMPILE_REASON, FEE_MARKET_REASON} from "../../../src/modules/eth/unsupported.ts";
 import {SHH_REASON} from "../../../src/modules/unsupported.ts";
 import {TestNode} from "../../support/node.ts";
 
@@ -13,7 +13,6 @@ beforeAll(async () => {
 afterAll(() => node.close());
 
 const cases: [string, string, RegExp][] = [
-  ["eth_bridgeState", BRIDGE_STATE_REASON, /Bridge \(PowPeg\) contract/],
   ["eth_getCompilers", COMPILE_REASON, /compile with solc/],
   ["eth_compileSolidity", COMPILE_REASON, /send the bytecode/],
   ["eth_feeHistory", FEE_MARKET_REASON, /cast send --legacy/],

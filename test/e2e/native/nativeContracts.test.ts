@@ -1,0 +1,275 @@
+// End-to-end: Rootstock's native contracts HDWalletUtils, BlockHeader and Environment on a regtest node process
+// (docs/protocol/native-contracts.md), every method called with ethers through eth_call and real transactions,
+// directly and from a Solidity contract, every answer decoded with an ABI: HDWalletUtils' from
+// `@rsksmart/rsk-precompiled-abis`, BlockHeader's and Environment's from rskj's method tables (test-utils'
+// nativeAbis.ts: the npm package ships none for them). Transactions pay intrinsic gas + the contract's price;
+// a failing one gets status 1 (rskj's quirk) and eth_call of it answers "0x".
+import abis from "@rsksmart/rsk-precompiled-abis";
+import {BLOCK_HEADER_ABI, compileSolidity, ENVIRONMENT_ABI, readJsonVector} from "@xchain/test-utils";
+import {bytesToPrefixedHex} from "@xchain/utils";
+import {Contract, getBytes, Interface, id, JsonRpcProvider, toBeHex, Wallet} from "ethers";
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {rpc} from "../support/jsonRpc.ts";
+import {type RunningNode, startNode} from "../support/xchainProcess.ts";
+
+const HD_WALLET = "0x0000000000000000000000000000000001000009";
+const BLOCK_HEADER = "0x0000000000000000000000000000000001000010";
+const ENVIRONMENT = "0x0000000000000000000000000000000001000011";
+
+// A relay: calls `target` with `data` and answers (eth_call) or logs (transaction) what it answered.
+const SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity 0.8.37;
+contract Relay {
+    event Answer(bool ok, bytes answer);
+    function ask(address target, bytes calldata data) external returns (bool ok, bytes memory answer) {
+        (ok, answer) = target.call(data);
+    }
+    function record(address target, bytes calldata data) external {
+        (bool ok, bytes memory answer) = target.call(data);
+        emit Answer(ok, answer);
+    }
+}`;
+
+interface Vectors {
+  toBase58Check: {hash: string; version: number; result: string}[];
+  deriveExtendedPublicKey: {xpub: string; path: string; result: string}[];
+  extractPublicKeyFromExtendedPublicKey: {xpub: string; result: string}[];
+  getMultisigScriptHash: {minimumSignatures: number; keys: string[]; result: string}[];
+}
+
+const vectors = readJsonVector<Vectors>("native-contracts-hdwallet.json");
+const hdAbi = new Interface(abis.hdWalletUtils.abi);
+const headerAbi = new Interface(BLOCK_HEADER_ABI);
+const environmentAbi = new Interface(ENVIRONMENT_ABI);
+const relayCompiled = compileSolidity(SOURCE).Relay!;
+const relayAbi = new Interface(relayCompiled.abi as never);
+
+let node: RunningNode;
+let provider: JsonRpcProvider;
+let cow: Wallet;
+let relay: Contract;
+
+/** A call of HDWalletUtils' `method` with its arguments, the answer rskj's tests assert and its price. */
+interface HdCall {
+  method: string;
+  args: unknown[];
+  answer: string;
+  price: bigint;
+}
+
+/** Each HDWalletUtils method with arguments and the answer rskj's tests assert. */
+const hdCalls = (): HdCall[] => {
+  const call = (method: string, price: bigint, args: unknown[], answer: string): HdCall => ({
+    method,
+    args,
+    answer,
+    price,
+  });
+  return [
+    ...vectors.toBase58Check.map((v) => call("toBase58Check", 13_000n, [v.hash, v.version], v.result)),
+    ...vectors.deriveExtendedPublicKey.map((v) =>
+      call("deriveExtendedPublicKey", 107_000n, [v.xpub, v.path], v.result),
+    ),
+    ...vectors.extractPublicKeyFromExtendedPublicKey.map((v) =>
+      call("extractPublicKeyFromExtendedPublicKey", 11_300n, [v.xpub], v.result),
+    ),
+    ...vectors.getMultisigScriptHash.map((v) =>
+      call(
+        "getMultisigScriptHash",
+        20_000n + 700n * BigInt(v.keys.length - 2),
+        [v.minimumSignatures, v.keys],
+        v.result,
+      ),
+    ),
+  ];
+};
+
+/** Sends a transaction from the cow account and waits for its receipt. */
+async function send(to: string, data: string) {
+  const tx = await cow.sendTransaction({to, data, type: 0, gasLimit: 1_000_000n});
+  const receipt = await tx.wait();
+  if (!receipt) throw new Error("no receipt");
+  return receipt;
+}
+
+/** The intrinsic gas of a transaction with `data` (docs/protocol/gas.md §2). */
+function intrinsic(data: string): bigint {
+  const bytes = getBytes(data);
+  const zeros = bytes.filter((b) => b === 0).length;
+  return 21_000n + 4n * BigInt(zeros) + 16n * BigInt(bytes.length - zeros);
+}
+
+/** A quantity's minimal big-endian bytes as hex (0x00 for zero). */
+function evenHex(quantity: string): string {
+  const hex = BigInt(quantity).toString(16);
+  return `0x${hex.length % 2 ? `0${hex}` : hex}`;
+}
+
+/** The relay's answer to `data` for `target`, as an eth_call, and as the Answer event of a transaction. */
+async function relayed(
+  target: string,
+  data: string,
+): Promise<{call: string; callBlock: number; logged: string; block: number}> {
+  const callBlock = await provider.getBlockNumber();
+  const [ok, call] = await relay.getFunction("ask").staticCall(target, data, {blockTag: callBlock});
+  expect(ok).toBe(true);
+  const receipt = await send(await relay.getAddress(), relayAbi.encodeFunctionData("record", [target, data]));
+  const event = relayAbi.parseLog(receipt.logs[0] as never);
+  expect(event?.args[0]).toBe(true);
+  return {call, callBlock, logged: event?.args[1] as string, block: receipt.blockNumber};
+}
+
+beforeAll(async () => {
+  node = await startNode();
+  provider = new JsonRpcProvider(node.httpUrl, undefined, {pollingInterval: 50, cacheTimeout: -1});
+  cow = new Wallet(id("cow"), provider);
+  const create = await cow.sendTransaction({data: bytesToPrefixedHex(relayCompiled.bytecode), type: 0});
+  const created = await create.wait();
+  relay = new Contract(created?.contractAddress as string, relayAbi, cow);
+}, 60_000);
+
+afterAll(async () => {
+  provider?.destroy();
+  await node?.stop();
+});
+
+describe("HDWalletUtils", () => {
+  it("answers every method through eth_call from ethers, decoded with the npm package's ABI", async () => {
+    const wallet = new Contract(HD_WALLET, abis.hdWalletUtils.abi, provider);
+    for (const {method, args, answer} of hdCalls()) {
+      expect(await wallet.getFunction(method).staticCall(...args)).toBe(answer);
+    }
+  });
+
+  it("answers every method from a Solidity contract, in eth_call and in a mined transaction", async () => {
+    for (const {method, args, answer} of hdCalls()) {
+      const data = hdAbi.encodeFunctionData(method, args);
+      const {call, logged} = await relayed(HD_WALLET, data);
+      expect(hdAbi.decodeFunctionResult(method, call)[0]).toBe(answer);
+      expect(hdAbi.decodeFunctionResult(method, logged)[0]).toBe(answer);
+    }
+  });
+
+  it("charges intrinsic gas + the method's price to a transaction sent to it, success or failure (status 1)", async () => {
+    for (const {method, args, price} of hdCalls()) {
+      const data = hdAbi.encodeFunctionData(method, args);
+      const receipt = await send(HD_WALLET, data);
+      expect([receipt.status, receipt.gasUsed]).toEqual([1, intrinsic(data) + price]);
+    }
+    const bad = hdAbi.encodeFunctionData("toBase58Check", ["0xaabbcc", 111]);
+    const failed = await send(HD_WALLET, bad);
+    expect([failed.status, failed.gasUsed]).toEqual([1, intrinsic(bad) + 13_000n]);
+    // eth_call of a failing native contract answers no data and no error; from a contract, the call answers false.
+    expect(await rpc(node.httpUrl, "eth_call", [{to: HD_WALLET, data: bad}, "latest"])).toBe("0x");
+    const [ok, answer] = await relay.getFunction("ask").staticCall(HD_WALLET, bad);
+    expect([ok, answer]).toEqual([false, "0x"]);
+  });
+});
+
+describe("BlockHeader", () => {
+  /** The fields of block `number` as BlockHeader answers them (Java's BigInteger.toByteArray for numbers). */
+  async function expectedFields(number: number): Promise<Record<string, string>> {
+    const block = await rpc<Record<string, string>>(node.httpUrl, "eth_getBlockByNumber", [toBeHex(number), false]);
+    const javaBytes = (quantity: string) => {
+      const hex = evenHex(quantity);
+      return Number.parseInt(hex.slice(2, 4), 16) >= 0x80 ? `0x00${hex.slice(2)}` : hex;
+    };
+    // The merged-mining tags: what follows the last "RSKBLOCK:" and the 32-byte hash in the compressed coinbase.
+    const coinbase = (block.bitcoinMergedMiningCoinbaseTransaction as string).slice(2);
+    const tag = coinbase.lastIndexOf(Buffer.from("RSKBLOCK:").toString("hex"));
+    expect(tag).toBeGreaterThan(0);
+    return {
+      getMergedMiningTags: `0x${coinbase.slice(tag + 2 * (9 + 32))}`,
+      getCoinbaseAddress: block.miner as string,
+      getBlockHash: block.hash as string,
+      getMinGasPrice: javaBytes(block.minimumGasPrice as string),
+      // The header holds it as rskj writes it, BigInteger.toByteArray (the contract answers the stored bytes).
+      getGasLimit: javaBytes(block.gasLimit as string),
+      getGasUsed: javaBytes(block.gasUsed as string),
+      getDifficulty: javaBytes(block.difficulty as string),
+      getDifficultyWithUncles: javaBytes(block.difficulty as string),
+      getCumulativeWork: javaBytes(block.totalDifficulty as string),
+      getBitcoinHeader: block.bitcoinMergedMiningHeader as string,
+    };
+  }
+
+  const FIELD_METHODS = [
+    "getMergedMiningTags",
+    "getCoinbaseAddress",
+    "getBlockHash",
+    "getMinGasPrice",
+    "getGasLimit",
+    "getGasUsed",
+    "getDifficulty",
+    "getDifficultyWithUncles",
+    "getCumulativeWork",
+    "getBitcoinHeader",
+  ];
+
+  it("answers the fields of the block at a depth through eth_call from ethers: depth 0 is the parent of the block", async () => {
+    const header = new Contract(BLOCK_HEADER, BLOCK_HEADER_ABI, provider);
+    const latest = await provider.getBlockNumber();
+    for (const depth of [0, 1]) {
+      const expected = await expectedFields(latest - 1 - depth);
+      for (const method of FIELD_METHODS) {
+        const answer = await header.getFunction(method).staticCall(depth, {blockTag: latest});
+        expect([method, depth, answer]).toEqual([method, depth, expected[method]]);
+      }
+    }
+    // No uncles on this chain; depth 4,000 and beyond, and past the genesis: empty bytes.
+    const at = {blockTag: latest};
+    expect(await header.getFunction("getUncleCoinbaseAddress").staticCall(0, 0, at)).toBe("0x");
+    expect(await header.getFunction("getBlockHash").staticCall(4_000, at)).toBe("0x");
+    expect(await header.getFunction("getBlockHash").staticCall(latest, at)).toBe("0x");
+    // A negative depth fails: eth_call answers "0x", which the ABI cannot decode.
+    expect(
+      await rpc(node.httpUrl, "eth_call", [
+        {to: BLOCK_HEADER, data: headerAbi.encodeFunctionData("getBlockHash", [-1])},
+        "latest",
+      ]),
+    ).toBe("0x");
+  });
+
+  it("answers every method from a Solidity contract, in eth_call and in a mined transaction", async () => {
+    for (const method of [...FIELD_METHODS, "getUncleCoinbaseAddress"]) {
+      const args = method === "getUncleCoinbaseAddress" ? [0, 0] : [0];
+      const data = headerAbi.encodeFunctionData(method, args);
+      const {call, callBlock, logged, block} = await relayed(BLOCK_HEADER, data);
+      // eth_call at a block reads its parent; the transaction mined in `block` reads block − 1.
+      const [inCall, inBlock] = [await expectedFields(callBlock - 1), await expectedFields(block - 1)];
+      // No uncles on this chain.
+      const fallback = method === "getUncleCoinbaseAddress" ? "0x" : undefined;
+      expect([method, headerAbi.decodeFunctionResult(method, call)[0]]).toEqual([method, fallback ?? inCall[method]]);
+      expect([method, headerAbi.decodeFunctionResult(method, logged)[0]]).toEqual([
+        method,
+        fallback ?? inBlock[method],
+      ]);
+    }
+  });
+
+  it("charges a transaction sent to it intrinsic gas + 4,000 + 2 per input byte", async () => {
+    for (const [method, args] of [
+      ["getBlockHash", [0]],
+      ["getUncleCoinbaseAddress", [0, 0]],
+      ["getBlockHash", [-1]],
+    ] as const) {
+      const data = headerAbi.encodeFunctionData(method, args as unknown as unknown[]);
+      const receipt = await send(BLOCK_HEADER, data);
+      const price = 4_000n + 2n * BigInt(getBytes(data).length);
+      expect([receipt.status, receipt.gasUsed]).toEqual([1, intrinsic(data) + price]);
+    }
+  });
+});
+
+describe("Environment", () => {
+  it("answers the call stack depth: 1 to ethers' eth_call and to a transaction, 1 from a contract", async () => {
+    const environment = new Contract(ENVIRONMENT, ENVIRONMENT_ABI, provider);
+    expect(await environment.getFunction("getCallStackDepth").staticCall()).toBe(1n);
+    const data = environmentAbi.encodeFunctionData("getCallStackDepth", []);
+    const {call, logged} = await relayed(ENVIRONMENT, data);
+    expect(environmentAbi.decodeFunctionResult("getCallStackDepth", call)[0]).toBe(1n);
+    expect(environmentAbi.decodeFunctionResult("getCallStackDepth", logged)[0]).toBe(1n);
+    const receipt = await send(ENVIRONMENT, data);
+    expect([receipt.status, receipt.gasUsed]).toEqual([1, intrinsic(data)]);
+  });
+});
