@@ -101,9 +101,4 @@ export interface RemascParams {
   readonly rskLabsAddressRskip218: Uint8Array;
   /** RSKIP-218's activation height (iris300); -1 never. */
   readonly rskip218: number;
-  /**
-   * The genesis federation's public keys (compressed), which REMASC pays the federation share to: the
-   * Bridge's genesis federation (docs/protocol/native-contracts.md §11.1), in rskj's order.
-   */
-  readonly federationPublicKeys: readonly Uint8Array[];
 }

@@ -5,7 +5,7 @@
  * Siblings and late uncles run through real import in packages/chain/test/remasc.test.ts.
  */
 import {Address} from "@ethereumjs/util";
-import {getChainspec} from "@xchain/chainspec";
+import {Chainspec, getChainspec, withGenesisFederationKeys} from "@xchain/chainspec";
 import {decodeRlp, REMASC_ADDRESS} from "@xchain/primitives";
 import {bytesToHex, bytesToPrefixedHex, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
@@ -151,9 +151,32 @@ describe("REMASC on regtest (spec §14.7's vector)", () => {
 
 describe("REMASC's constants", () => {
   it("pays the regtest federators at the addresses of §14.5.3, in the Bridge's order", () => {
-    expect(federatorAddresses(chainspec.params.remasc).map(bytesToPrefixedHex)).toEqual(FEDERATORS);
+    expect(federatorAddresses(chainspec.params.bridge).map(bytesToPrefixedHex)).toEqual(FEDERATORS);
     expect(bytesToHex(MINING_FEE_TOPIC)).toBe("000000000000000000000000000000006d696e696e675f6665655f746f706963");
     expect(bytesToHex(REMASC_STORAGE_KEYS.rewardBalance)).toBe(`${"00".repeat(19)}72657761726442616c616e6365`);
+  });
+
+  it("pays the federation that bridge.genesisFederationPublicKeys configures, as the Bridge reports it", async () => {
+    // Two keys (1·G and 2·G, compressed): their addresses are the federators' now, sorted by key.
+    const keys = [
+      "02c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5",
+      "0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798",
+    ];
+    const spec = new Chainspec(withGenesisFederationKeys(chainspec.params, keys));
+    const federators = federatorAddresses(spec.params.bridge).map(bytesToPrefixedHex);
+    expect(federators).toEqual([
+      "0x7e5f4552091a69125d5dfcb7b8c2659029395bdf",
+      "0x2b5ad5c4795c026514f8317c7a215e218dccd6cf",
+    ]);
+    const alice = new Signer("alice");
+    const chain = await TestChain.create(spec, [{address: alice.address, balance: ETHER}]);
+    for (let n = 1; n <= 4; n++) await chain.execute([]);
+    await chain.execute([alice.sign({to: recipient, gasLimit: 21_000n, gasPrice: 1n})], {coinbase: minerA});
+    const paid = await executeUpTo(chain, 15);
+    // R = 4,200: labs 840, the federation 3,360 / 100 = 33 split in two (16, and 17 to the last).
+    expect(await balance(chain, hexToBytes(federators[0]!), paid.stateRoot)).toBe(16n);
+    expect(await balance(chain, hexToBytes(federators[1]!), paid.stateRoot)).toBe(17n);
+    for (const federator of FEDERATORS) expect(await balance(chain, hexToBytes(federator), paid.stateRoot)).toBe(undefined);
   });
 
   it("processes block N − maturity, none before block 11, and on a fork none at or below the fork block", async () => {

@@ -9,10 +9,12 @@ import {bridgeContract} from "./bridge/contract.ts";
 import type {NativeContract} from "./dispatch/types.ts";
 import {environment} from "./environment/environment.ts";
 import {hdWalletUtils} from "./hdWallet/hdWalletUtils.ts";
+import {remascContract} from "./remasc/contract.ts";
 
 /** Every implemented native contract; each helper adds its own line. */
 export const NATIVE_CONTRACT_IMPLEMENTATIONS: readonly NativeContract[] = [
   bridgeContract,
+  remascContract,
   hdWalletUtils,
   blockHeader,
   environment,

@@ -8,7 +8,7 @@
  * answers no bytes.
  */
 import {Address} from "@ethereumjs/util";
-import {BRIDGE_ADDRESS, type BridgeConstants} from "@xchain/chainspec";
+import {BRIDGE_ADDRESS} from "@xchain/chainspec";
 import type {Log} from "@xchain/primitives";
 import {bytesStorage, type WordStorage} from "@xchain/state";
 import {bytesToHex, equalBytes} from "@xchain/utils";
@@ -16,7 +16,7 @@ import {NativeContractFailureCode} from "../../errors.ts";
 import {AbiDecodeError, type AbiValue, decodeArguments, encodeOutputs} from "../dispatch/abi.ts";
 import type {NativeCallContext, NativeContract} from "../dispatch/types.ts";
 import {type BridgeMethod, bridgeFailure} from "./call.ts";
-import {type Federation, genesisFederation} from "./federation.ts";
+import {genesisFederationOf} from "./federation.ts";
 import {BRIDGE_METHODS_BY_SELECTOR} from "./methods.ts";
 import {releaseBtcMethod} from "./releaseBtc.ts";
 import {BridgeStorage} from "./storage.ts";
@@ -39,17 +39,6 @@ function parse(data: Uint8Array): {method: BridgeMethod; args: AbiValue[]} | und
   }
 }
 
-// The genesis federation of each constants object, derived once (it decompresses every key).
-const federations = new WeakMap<BridgeConstants, Federation>();
-function federationOf(constants: BridgeConstants): Federation {
-  let federation = federations.get(constants);
-  if (!federation) {
-    federation = genesisFederation(constants);
-    federations.set(constants, federation);
-  }
-  return federation;
-}
-
 /**
  * rskj's `isFreeBridgeTx`: a signed transaction straight to the Bridge from a genesis federator or
  * a federation-change, lock-whitelist or fee-per-kb authorizer (`areBridgeTxsPaid` is never active on
@@ -59,7 +48,7 @@ function isFree(context: NativeCallContext): boolean {
   if (context.callType !== "TRANSACTION" || context.localCall || !context.transactionPublicKey) return false;
   const constants = context.chainspec.params.bridge;
   const free = [
-    ...federationOf(constants).members.map((member) => member.rskAddress),
+    ...genesisFederationOf(constants).members.map((member) => member.rskAddress),
     ...constants.federationChangeAuthorizer.addresses,
     ...constants.lockWhitelistChangeAuthorizer.addresses,
     ...constants.feePerKbChangeAuthorizer.addresses,
@@ -116,7 +105,7 @@ export const bridgeContract: NativeContract = {
     const constants = context.chainspec.params.bridge;
     const storage = new BridgeStorage(bytesStorage(bridgeWords(context)), constants);
     const logs: Log[] = [];
-    const result = await method.run(args, {context, storage, federation: federationOf(constants), logs});
+    const result = await method.run(args, {context, storage, federation: genesisFederationOf(constants), logs});
     await storage.save();
     return {output: result === undefined ? new Uint8Array(0) : encodeOutputs(method.fn, [result]), logs};
   },

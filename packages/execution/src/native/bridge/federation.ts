@@ -71,3 +71,16 @@ export function genesisFederation(constants: BridgeConstants): Federation {
     creationBlockNumber,
   };
 }
+
+// The genesis federation of each constants object, derived once (it decompresses every key).
+const federations = new WeakMap<BridgeConstants, Federation>();
+
+/** `genesisFederation(constants)`, computed once per constants object (the Bridge's and REMASC's). */
+export function genesisFederationOf(constants: BridgeConstants): Federation {
+  let federation = federations.get(constants);
+  if (!federation) {
+    federation = genesisFederation(constants);
+    federations.set(constants, federation);
+  }
+  return federation;
+}

@@ -85,7 +85,7 @@ function payFederation(
   rskip85: boolean,
   pay: (to: Uint8Array, value: bigint) => void,
 ): void {
-  const federators = federatorAddresses(chainspec.params.remasc);
+  const federators = federatorAddresses(chainspec.params.bridge);
   const total = storage.values.federationBalance + share;
   const count = BigInt(federators.length);
   const each = total / count;
