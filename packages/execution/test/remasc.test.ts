@@ -176,7 +176,8 @@ describe("REMASC's constants", () => {
     // R = 4,200: labs 840, the federation 3,360 / 100 = 33 split in two (16, and 17 to the last).
     expect(await balance(chain, hexToBytes(federators[0]!), paid.stateRoot)).toBe(16n);
     expect(await balance(chain, hexToBytes(federators[1]!), paid.stateRoot)).toBe(17n);
-    for (const federator of FEDERATORS) expect(await balance(chain, hexToBytes(federator), paid.stateRoot)).toBe(undefined);
+    for (const federator of FEDERATORS)
+      expect(await balance(chain, hexToBytes(federator), paid.stateRoot)).toBe(undefined);
   });
 
   it("processes block N − maturity, none before block 11, and on a fork none at or below the fork block", async () => {
