@@ -1,6 +1,6 @@
 /**
- * Fork mode's stop at an RSK native contract the fork cannot run (docs/forking.md §6): the Bridge and
- * REMASC hold the upstream's state, which nothing here reads, and a contract xchain does not implement
+ * Fork mode's stop at an RSK native contract the fork cannot run (docs/forking.md §6): the Bridge holds
+ * the upstream's state, which nothing here reads, and a contract xchain does not implement
  * cannot be asked of the upstream. `NativeContractUnavailableError` stops the message that reaches it,
  * and no EVM frame catches it (the EVM rethrows any error that is not its own), so a direct call, an
  * internal call at any depth, an estimate's trial run and a transaction in block assembly all end with

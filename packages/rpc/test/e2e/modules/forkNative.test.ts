@@ -2,7 +2,7 @@
  * Rootstock's native contracts on a fork, as RPC answers them (docs/forking.md §6). On a node forked from a
  * live upstream node: eth_call, eth_estimateGas and debug_traceCall reaching one it cannot run there (the Bridge;
  * directly, or from a contract) answer -32000 naming the contract and saying fork mode cannot execute it; the
- * stateless ones (HDWalletUtils) and precompiles still run;
+ * stateless ones (HDWalletUtils), REMASC (its storage read through the fork's base) and precompiles still run;
  * the automining miner drops a transaction into one from the pool (it can never execute on the fork); xchain_getStorageBytesAt at a native address
  * answers the upstream's storage, except REMASC's, which the fork's own REMASC transactions write, and eth_bridgeState
  * reads its Bridge from it. With an rskj-like upstream (on a free loopback port, read by a real
@@ -15,7 +15,16 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {defaultForkSourceOptions, ForkSource} from "@xchain/state";
 import {FakeBlockEndpoint, rskjForkBlock, serveRskjState} from "@xchain/test-utils";
-import {bigIntToBytes, bigIntToFixedBytes, toData, toQuantity, utf8ToBytes} from "@xchain/utils";
+import {decodeRlp} from "@xchain/primitives";
+import {
+  bigIntToBytes,
+  bigIntToFixedBytes,
+  bytesToBigInt,
+  hexToBytes,
+  toData,
+  toQuantity,
+  utf8ToBytes,
+} from "@xchain/utils";
 import {afterAll, beforeAll, describe, expect, it, vi} from "vitest";
 import {alice, bob} from "../../support/fixture.ts";
 import {type ForkNode, startForkNode} from "../../support/forkNode.ts";
@@ -180,6 +189,13 @@ describe("xchain_getStorageBytesAt at a native contract on a fork", () => {
     expect(await node.result("xchain_getStorageBytesAt", [REMASC, REWARD_BALANCE, "latest"])).toBe(
       toData(bigIntToBytes(BigInt(local))),
     );
+    // REMASC runs on a fork (its storage is an ordinary account's): getStateForDebugging answers that pool,
+    // RLP [reward, burned, [], flag] as ABI bytes, and processMinersFees fails ("0x") as it does anywhere.
+    const answer = hexToBytes(await node.result("eth_call", [{to: REMASC, data: "0x0d0cee93"}, "latest"]));
+    const length = Number(bytesToBigInt(answer.subarray(32, 64)));
+    const [reward] = decodeRlp(answer.subarray(64, 64 + length)) as Uint8Array[];
+    expect(bytesToBigInt(reward as Uint8Array)).toBe(BigInt(local));
+    expect(await node.result("eth_call", [{to: REMASC, data: "0x"}, "latest"])).toBe("0x");
   });
 
   it("answers an rskj upstream's raw bytes, the key given as the ASCII identifier's hex", async () => {
