@@ -13,9 +13,9 @@ import {createHash} from "node:crypto";
 import {mkdtempSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
+import {decodeRlp} from "@xchain/primitives";
 import {defaultForkSourceOptions, ForkSource} from "@xchain/state";
 import {FakeBlockEndpoint, rskjForkBlock, serveRskjState} from "@xchain/test-utils";
-import {decodeRlp} from "@xchain/primitives";
 import {
   bigIntToBytes,
   bigIntToFixedBytes,
