@@ -1,7 +1,7 @@
 /**
  * Fork mode's native contracts (docs/forking.md §6): on a forked chain (a chain view with `forkAncestry`) a
- * message to an RSK native contract xchain cannot run there (the Bridge, REMASC and those it does not implement;
- * the stateless ones run) stops with `NativeContractUnavailableError` whether it is the call itself
+ * message to an RSK native contract xchain cannot run there (the Bridge and those it does not implement; the
+ * stateless ones and REMASC run) stops with `NativeContractUnavailableError` whether it is the call itself
  * or an internal call at any depth; precompiles xchain executes (0x01–0x09) still run; block assembly skips a
  * transaction reaching one and its block equals a cold execution without it. On a chain that is not a fork the
  * native contracts xchain does not implement stay inert accounts: a message to one succeeds with empty output,
@@ -50,8 +50,11 @@ const chainspec = getChainspec("regtest");
 const BRIDGE = hexToBytes("0x0000000000000000000000000000000001000006");
 /** secp256k1 addition (RSKIP-516), which xchain does not implement: an ordinary account off a fork. */
 const INERT = hexToBytes("0x0000000000000000000000000000000001000016");
-/** The native contracts that run on a fork (docs/forking.md §6); BlockHeader only above the fork block. */
-const RUN_ON_FORK = ["HDWalletUtils", "BlockHeader", "Environment"];
+/**
+ * The native contracts that run on a fork (docs/forking.md §6); BlockHeader only above the fork block, REMASC on
+ * its storage read through the fork's base.
+ */
+const RUN_ON_FORK = ["REMASC", "HDWalletUtils", "BlockHeader", "Environment"];
 const SHA256 = hexToBytes("0x0000000000000000000000000000000000000002");
 const alice = new Signer("native alice");
 const bob = new Signer("native bob");
@@ -145,6 +148,19 @@ describe("on a forked chain", () => {
     const hdWallet = NATIVE_CONTRACTS.find((c) => c.name === "HDWalletUtils")?.address as Uint8Array;
     // No method for one byte: rskj's failure, which a transaction's receipt reports as success, with no output.
     const refused = await chain.executor.call(input(hdWallet, hexToBytes("0x01")));
+    expect([refused.status, refused.returnValue.length]).toEqual([true, 0]);
+  });
+
+  it("REMASC runs on a fork: getStateForDebugging answers the fork's state, processMinersFees fails as anywhere", async () => {
+    const remasc = NATIVE_CONTRACTS.find((c) => c.name === "REMASC")?.address as Uint8Array;
+    const state = await chain.executor.call(input(remasc, hexToBytes("0x0d0cee93")));
+    // bytes: offset 32, length 5, then a fresh REMASC's c48080c000 (nothing has matured on this chain).
+    expect([state.status, wordAt(state.returnValue, 1), bytesToHex(state.returnValue.subarray(64, 69))]).toEqual([
+      true,
+      5n,
+      "c48080c000",
+    ]);
+    const refused = await chain.executor.call(input(remasc));
     expect([refused.status, refused.returnValue.length]).toEqual([true, 0]);
   });
 
