@@ -2,13 +2,14 @@
 // §11): every block from 15 on carries the REMASC transaction's five `mining_fee` logs, decoded
 // here as rskj writes them (topic "mining_fee_topic", the recipient as a word, data RLP [block hash,
 // amount]: the log is not ABI-encoded, and @rsksmart/rsk-precompiled-abis has no REMASC ABI); the
-// receipt, the storage and the balances of spec §14.7's regtest vector; and a data directory made
+// receipt, the storage and the balances of spec §14.7's regtest vector; REMASC's getStateForDebugging
+// in eth_call (decoded with a standard ABI decoder as `bytes`); and a data directory made
 // under the former simplified payout refused at start.
 import {join} from "node:path";
 import {Bucket, LevelStore, WriteBatch} from "@xchain/db";
 import {freePortFlags} from "@xchain/test-utils";
 import {utf8ToBytes} from "@xchain/utils";
-import {decodeRlp, getBigInt, toUtf8Bytes, zeroPadValue} from "ethers";
+import {decodeRlp, getBigInt, Interface, toUtf8Bytes, zeroPadValue} from "ethers";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {rpc, waitForReceipt} from "../support/jsonRpc.ts";
 import {type RunningNode, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
@@ -100,6 +101,21 @@ describe("REMASC on a regtest node", () => {
     expect(getBigInt(await rpc<string>(node.httpUrl, "eth_getStorageAt", [REMASC, rewardKey, "0xf"]))).toBe(
       FEES - reward,
     );
+  });
+
+  it("answers getStateForDebugging in eth_call with that pool, and refuses processMinersFees", async () => {
+    const remasc = new Interface([
+      "function getStateForDebugging() view returns (bytes)",
+      "function processMinersFees()",
+    ]);
+    const call = (data: string) => rpc<string>(node.httpUrl, "eth_call", [{to: REMASC, data}, "0xf"]);
+    const answer = await call(remasc.encodeFunctionData("getStateForDebugging"));
+    const [state] = remasc.decodeFunctionResult("getStateForDebugging", answer) as unknown as [string];
+    // RLP [rewardBalance, burnedBalance, the empty siblings list, brokenSelectionRule 00].
+    const [reward, burned, siblings, broken] = decodeRlp(state) as [string, string, string[], string];
+    expect([getBigInt(reward), burned, siblings, broken]).toEqual([FEES - FEES / 5n, "0x", [], "0x00"]);
+    // Only the block's REMASC transaction may run it: a call fails, which eth_call answers with no data.
+    expect(await call(remasc.encodeFunctionData("processMinersFees"))).toBe("0x");
   });
 
   it("refuses the data directory once it is marked as made under the simplified payout", async () => {
