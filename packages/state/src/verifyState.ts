@@ -23,6 +23,8 @@ export interface StateVerification {
   accounts: number;
   /** Contract codes read. */
   codes: number;
+  /** The bytes of the nodes and codes read (values only, keys not counted): the live state's size. */
+  bytes: number;
   /** Set when the state is a fork's delta trie (its fork marker leaf was met). */
   forked?: true;
   /** The first missing or damaged entry, if any. */
@@ -48,7 +50,7 @@ export async function verifyState(
   root: Uint8Array,
   signal?: AbortSignal,
 ): Promise<StateVerification> {
-  const result: StateVerification = {nodes: 0, accounts: 0, codes: 0};
+  const result: StateVerification = {nodes: 0, accounts: 0, codes: 0, bytes: 0};
   if (equalBytes(root, EMPTY_TRIE_ROOT)) return result;
   const seen = new Set<string>();
   const codes: Uint8Array[] = [];
@@ -63,6 +65,7 @@ export async function verifyState(
     if (node === undefined) return {...result, damage: {key, problem: "missing"}};
     if (!equalBytes(keccak256(node), hash)) return {...result, damage: {key, problem: "hash mismatch"}};
     result.nodes++;
+    result.bytes += node.length;
     try {
       pushChildren(node, rlpListItems(node), kind, stack, codes, result);
     } catch {
@@ -81,6 +84,7 @@ export async function verifyState(
     if (code === undefined) return {...result, damage: {key, problem: "missing"}};
     if (!equalBytes(keccak256(code), codeHash)) return {...result, damage: {key, problem: "hash mismatch"}};
     result.codes++;
+    result.bytes += code.length;
   }
   return result;
 }

@@ -1,0 +1,136 @@
+// The growth of the data directory, archive against pruned (docs/performance.md §25): a synthetic
+// regtest chain (storage/mixedChain.mjs: value and ERC-20 transfers between `accounts` accounts,
+// a contract overwriting storage slots, a few fresh accounts) is built once into a cache directory
+// keyed by its parameters, then imported through the chain's real import path (storage/measure.mjs,
+// a child process per mode) into a fresh LevelDB store in each mode. Prints, per mode: the disk
+// (total, per block, sampled every --sample blocks), the stored state against the live state (the
+// bytes the head's root reaches), in pruned mode after every collection, the import rate with and
+// without a collection running and the longest per-block import (the stall), beside the targets:
+// stored state ≤ 2.5× live after every collection, no stall over 500 ms because of a collection.
+// Writes every figure as JSON (--json). Needs a build (`npx tsc -b`).
+//
+//   node scripts/bench/storage.mjs [--blocks 200000] [--accounts 10000] [--mode archive|pruned|both]
+//     [--retain N] [--sample 1000] [--keep] [--cache DIR] [--json FILE]
+//
+// --keep keeps the built chain and the data directories in the cache (a later run with the same
+// --blocks and --accounts reuses the chain); without it, what the run created is removed.
+import {execFileSync} from "node:child_process";
+import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {homedir, loadavg} from "node:os";
+import {join, resolve} from "node:path";
+import {parseArgs} from "node:util";
+import {buildMixedChain} from "./storage/mixedChain.mjs";
+
+const {values: opts} = parseArgs({
+  options: {
+    blocks: {type: "string", default: "200000"},
+    accounts: {type: "string", default: "10000"},
+    mode: {type: "string", default: "both"},
+    retain: {type: "string"},
+    sample: {type: "string", default: "1000"},
+    keep: {type: "boolean", default: false},
+    cache: {type: "string", default: join(homedir(), ".cache", "xchain-bench", "storage")},
+    json: {type: "string", default: "storage-bench.json"},
+  },
+});
+const blocks = Number(opts.blocks);
+const accounts = Number(opts.accounts);
+const sampleEvery = Number(opts.sample);
+if (!["archive", "pruned", "both"].includes(opts.mode))
+  throw new Error(`--mode: archive, pruned or both, not ${opts.mode}`);
+const modes = opts.mode === "both" ? ["archive", "pruned"] : [opts.mode];
+const retain = opts.retain === undefined ? undefined : Number(opts.retain);
+const STORED_TO_LIVE_TARGET = 2.5;
+const STALL_TARGET_MS = 500;
+
+const cacheDir = join(resolve(opts.cache), `blocks-${blocks}-accounts-${accounts}`);
+const chainFile = join(cacheDir, "chain.bin");
+const chainMeta = join(cacheDir, "chain.json");
+const created = [];
+const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+
+try {
+  if (!existsSync(chainMeta)) {
+    mkdirSync(cacheDir, {recursive: true});
+    created.push(cacheDir);
+    console.log(`building ${blocks} blocks over ${accounts} accounts into ${cacheDir} (load ${load()})`);
+    const start = performance.now();
+    const meta = await buildMixedChain({blocks, accounts}, chainFile, cacheDir, (n) => {
+      const rate = n / ((performance.now() - start) / 1000);
+      console.log(`  built ${n}/${blocks} (${rate.toFixed(0)} blocks/s, load ${load()})`);
+    });
+    writeFileSync(chainMeta, JSON.stringify({...meta, buildSeconds: (performance.now() - start) / 1000}));
+  }
+  const meta = JSON.parse(readFileSync(chainMeta, "utf8"));
+  console.log(
+    `chain: ${meta.setup} setup blocks, ${meta.blocks} measured blocks, ${meta.txs} transactions (cache ${cacheDir})`,
+  );
+
+  const results = {};
+  for (const mode of modes) {
+    const dbDir = join(cacheDir, mode === "archive" ? "archive" : `pruned-${retain ?? "default"}`);
+    rmSync(dbDir, {recursive: true, force: true});
+    if (!created.includes(cacheDir)) created.push(dbDir);
+    const out = join(cacheDir, `${mode}.result.json`);
+    console.log(`\n[${mode}] importing ${meta.blocks} blocks into ${dbDir} (load ${load()})`);
+    const args = {file: chainFile, setup: meta.setup, dbDir, mode, retain, sampleEvery, out};
+    const loadBefore = load();
+    execFileSync(process.execPath, [join(import.meta.dirname, "storage", "measure.mjs"), JSON.stringify(args)], {
+      stdio: "inherit",
+    });
+    results[mode] = {...JSON.parse(readFileSync(out, "utf8")), loadBefore, loadAfter: load()};
+    rmSync(out);
+    report(mode, results[mode]);
+  }
+  if (results.archive && results.pruned) {
+    const a = results.archive.final;
+    const p = results.pruned.final;
+    console.log(
+      `\narchive / pruned: disk ${(a.diskBytes / p.diskBytes).toFixed(2)}×, stored state ${(a.storedBytes / p.storedBytes).toFixed(2)}×`,
+    );
+  }
+  const json = resolve(opts.json);
+  writeFileSync(
+    json,
+    JSON.stringify({date: new Date().toISOString(), argv: process.argv.slice(2), chain: meta, results}, null, 1),
+  );
+  console.log(`\nfigures: ${json}`);
+} finally {
+  if (!opts.keep) for (const path of created) rmSync(path, {recursive: true, force: true});
+}
+
+/** The summary table of one mode's run. */
+function report(mode, r) {
+  const f = r.final;
+  const row = (name, s) =>
+    `  ${name.padEnd(22)} ${String(s.blocks).padStart(7)} blocks ${s.blocksPerSecond.toFixed(1).padStart(7)} blocks/s ${s.txPerSecond.toFixed(0).padStart(6)} tx/s   p50 ${s.p50Ms.toFixed(1)} ms  p99 ${s.p99Ms.toFixed(1)} ms  max ${s.maxMs.toFixed(1)} ms`;
+  console.log(`[${mode}] ${r.blocks} blocks of ${r.txsPerBlock} transactions, peak RSS ${r.peakRssMb} MB`);
+  console.log(`  disk: ${mb(f.diskBytes)} MB total, ${(f.diskBytes / r.blocks).toFixed(0)} bytes/block`);
+  console.log("  block   disk MB   bytes/block since last sample");
+  let previous = {block: 0, diskBytes: 0};
+  for (const s of r.samples) {
+    const perBlock = (s.diskBytes - previous.diskBytes) / (s.block - previous.block);
+    console.log(`  ${String(s.block).padStart(7)} ${mb(s.diskBytes).padStart(9)} ${perBlock.toFixed(0).padStart(10)}`);
+    previous = s;
+  }
+  console.log(
+    `  state: stored ${mb(f.storedBytes)} MB (${f.storedEntries} entries), live ${mb(f.liveBytes)} MB (${f.liveEntries} entries, ${f.accounts} accounts): ${f.ratio.toFixed(2)}×`,
+  );
+  console.log(row("import, all blocks", r.all));
+  if (mode === "pruned") {
+    console.log(row("while collecting", r.collecting));
+    console.log(row("no collection", r.quiet));
+    const worst = r.ratios.reduce((w, x) => (x.ratio > (w?.ratio ?? 0) ? x : w), undefined);
+    const met = (ok) => (ok ? "met" : "NOT MET");
+    console.log(
+      `  ${r.collections} collections; stored / live after each: max ${worst?.ratio.toFixed(2) ?? "-"}× (block ${worst?.block ?? "-"}); target ≤ ${STORED_TO_LIVE_TARGET}×: ${met(r.ratios.length > 0 && worst.ratio <= STORED_TO_LIVE_TARGET)}`,
+    );
+    console.log(
+      `  longest import while collecting ${r.collecting.maxMs.toFixed(1)} ms, without ${r.quiet.maxMs.toFixed(1)} ms; target: no stall > ${STALL_TARGET_MS} ms from a collection: ${met(!(r.collecting.maxMs > STALL_TARGET_MS))}`,
+    );
+  }
+}

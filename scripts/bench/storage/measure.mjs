@@ -1,0 +1,168 @@
+// One measured import of the storage benchmark (scripts/bench/storage.mjs), run as a child process
+// so that its time and memory are its own: imports the chain file (blockFile.mjs) through the
+// chain's real import path (`Chain.open` + `importBlock`, full validation, one batch a block) into
+// a fresh LevelDB store in archive or pruned mode, timing every block, and samples the disk.
+//
+//   node measure.mjs '<json: {file, setup, dbDir, mode, retain, sampleEvery, out}>'
+//
+// Writes its figures as JSON to `out`: per-block import times summarised (with and without a
+// collection running), disk samples every `sampleEvery` blocks, and, in pruned mode, the stored
+// state against the live state after every collection.
+import {readdirSync, statSync, writeFileSync} from "node:fs";
+import {join} from "node:path";
+import {Chain, defaultChainOptions, ImportResultKind} from "@xchain/chain";
+import {regtestGenesis} from "@xchain/chainspec";
+import {Bucket, LevelStore} from "@xchain/db";
+import {verifyState} from "@xchain/state";
+import {chainspec, txCountOf} from "../chainFixture.mjs";
+import {readBlocks} from "./blockFile.mjs";
+import {openPrunedChain} from "./pruned.mjs";
+
+/** The bytes of the files under `dir` (the data directory's footprint on disk). */
+export function diskBytes(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, {withFileTypes: true})) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? diskBytes(path) : statSync(path).size;
+  }
+  return total;
+}
+
+/** The state bucket's entries and their bytes (keys and values): the state as stored, before LevelDB's own overhead. */
+async function storedState(store) {
+  let entries = 0;
+  let bytes = 0;
+  for await (const [key, value] of store.entries(Bucket.stateTrie)) {
+    entries++;
+    bytes += key.length + value.length;
+  }
+  return {entries, bytes};
+}
+
+/** The state the head's root reaches (nodes and code, keys of 32 or 33 bytes counted as stored). */
+async function liveState(store, root) {
+  const walk = await verifyState(store, root);
+  if (walk.damage) throw new Error(`the head's state is damaged: ${walk.damage.problem} ${walk.damage.key}`);
+  return {
+    entries: walk.nodes + walk.codes,
+    bytes: walk.bytes + 32 * walk.nodes + 33 * walk.codes,
+    accounts: walk.accounts,
+  };
+}
+
+/** The state on disk against the live state, measured while imports wait. */
+async function stateRatio(store, chain) {
+  const start = performance.now();
+  const stored = await storedState(store);
+  const live = await liveState(store, chain.head().header.stateRoot);
+  return {
+    block: chain.head().number,
+    storedBytes: stored.bytes,
+    storedEntries: stored.entries,
+    liveBytes: live.bytes,
+    liveEntries: live.entries,
+    accounts: live.accounts,
+    ratio: stored.bytes / live.bytes,
+    measureMs: Math.round(performance.now() - start),
+  };
+}
+
+function quantile(sorted, q) {
+  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+/** Rate and import-time distribution of the blocks whose flag is `flag`. */
+function summary(times, flags, flag, txsPerBlock) {
+  const selected = [];
+  for (let i = 0; i < times.length; i++) if (flags[i] === flag) selected.push(times[i]);
+  const sorted = Float64Array.from(selected).sort();
+  const seconds = selected.reduce((s, t) => s + t, 0) / 1000;
+  return {
+    blocks: selected.length,
+    seconds,
+    blocksPerSecond: selected.length / seconds,
+    txPerSecond: (selected.length * txsPerBlock) / seconds,
+    p50Ms: quantile(sorted, 0.5),
+    p99Ms: quantile(sorted, 0.99),
+    maxMs: sorted.length === 0 ? Number.NaN : sorted[sorted.length - 1],
+  };
+}
+
+async function measure({file, setup, dbDir, mode, retain, sampleEvery, out}) {
+  const store = await LevelStore.open(dbDir);
+  const modules = {store, chainspec, genesis: regtestGenesis};
+  const {chain, collector} =
+    mode === "pruned"
+      ? await openPrunedChain(modules, retain)
+      : {chain: await Chain.open(defaultChainOptions, modules), collector: undefined};
+  const blocks = readBlocks(file);
+  for (let i = 0; i < setup; i++) await importOrThrow(chain, blocks.next().value);
+
+  const times = [];
+  /** 1 where a collection ran during the block's import, 0 elsewhere. */
+  const flags = [];
+  const samples = [];
+  const ratios = [];
+  let txsPerBlock;
+  let collectionsSeen = collector?.completed() ?? 0;
+  const started = performance.now();
+  let measuring = 0;
+  for (const bytes of blocks) {
+    txsPerBlock ??= txCountOf(bytes);
+    const busyBefore = collector?.running() ?? false;
+    const t0 = performance.now();
+    await importOrThrow(chain, bytes);
+    times.push(performance.now() - t0);
+    flags.push(
+      busyBefore || (collector?.running() ?? false) || (collector?.completed() ?? 0) > collectionsSeen ? 1 : 0,
+    );
+    const n = times.length;
+    const m0 = performance.now();
+    if (collector && collector.completed() > collectionsSeen) {
+      collectionsSeen = collector.completed();
+      if (!collector.running()) ratios.push({...(await stateRatio(store, chain)), collection: collectionsSeen});
+    }
+    if (n % sampleEvery === 0) {
+      samples.push({block: n, diskBytes: diskBytes(dbDir), seconds: (performance.now() - started - measuring) / 1000});
+    }
+    measuring += performance.now() - m0;
+  }
+  const final = {
+    ...(await stateRatio(store, chain)),
+    diskBytes: diskBytes(dbDir),
+    memoryBytes: store.memoryBytes(),
+  };
+  await collector?.stop();
+  await store.close();
+  const result = {
+    mode,
+    retain,
+    blocks: times.length,
+    txsPerBlock,
+    all: summary(
+      times,
+      flags.map(() => 0),
+      0,
+      txsPerBlock,
+    ),
+    collecting: summary(times, flags, 1, txsPerBlock),
+    quiet: summary(times, flags, 0, txsPerBlock),
+    collections: collectionsSeen,
+    samples,
+    ratios,
+    final,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
+  writeFileSync(out, JSON.stringify(result));
+}
+
+async function importOrThrow(chain, bytes) {
+  const result = await chain.importBlock(bytes);
+  if (result.kind !== ImportResultKind.IMPORTED_BEST)
+    throw new Error(`block import failed: ${result.kind} ${result.error?.message ?? ""}`);
+}
+
+if (process.argv[1] === import.meta.filename) {
+  await measure(JSON.parse(process.argv[2]));
+  process.exit(0);
+}
