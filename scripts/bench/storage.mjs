@@ -20,6 +20,7 @@ import {homedir, loadavg} from "node:os";
 import {join, resolve} from "node:path";
 import {parseArgs} from "node:util";
 import {buildMixedChain} from "./storage/mixedChain.mjs";
+import {requireMode} from "./storage/retention.mjs";
 
 const {values: opts} = parseArgs({
   options: {
@@ -39,6 +40,12 @@ const sampleEvery = Number(opts.sample);
 if (!["archive", "pruned", "both"].includes(opts.mode))
   throw new Error(`--mode: archive, pruned or both, not ${opts.mode}`);
 const modes = opts.mode === "both" ? ["archive", "pruned"] : [opts.mode];
+try {
+  for (const mode of modes) requireMode(mode);
+} catch (e) {
+  console.error(e.message);
+  process.exit(2);
+}
 const retain = opts.retain === undefined ? undefined : Number(opts.retain);
 const STORED_TO_LIVE_TARGET = 2.5;
 const STALL_TARGET_MS = 500;
@@ -108,22 +115,31 @@ function report(mode, r) {
   const f = r.final;
   const row = (name, s) =>
     `  ${name.padEnd(22)} ${String(s.blocks).padStart(7)} blocks ${s.blocksPerSecond.toFixed(1).padStart(7)} blocks/s ${s.txPerSecond.toFixed(0).padStart(6)} tx/s   p50 ${s.p50Ms.toFixed(1)} ms  p99 ${s.p99Ms.toFixed(1)} ms  max ${s.maxMs.toFixed(1)} ms`;
-  console.log(`[${mode}] ${r.blocks} blocks of ${r.txsPerBlock} transactions, peak RSS ${r.peakRssMb} MB`);
+  const window = r.retainBlocks === undefined ? "" : `, state of the last ${r.retainBlocks} blocks kept`;
+  console.log(`[${mode}] ${r.blocks} blocks of ${r.txsPerBlock} transactions${window}, peak RSS ${r.peakRssMb} MB`);
   console.log(`  disk: ${mb(f.diskBytes)} MB total, ${(f.diskBytes / r.blocks).toFixed(0)} bytes/block`);
-  console.log("  block   disk MB   bytes/block since last sample");
+  // The state bucket's share of the table files, where the build can tell (LevelStore.approximateBucketBytes).
+  const stateMb = (s) => (s.stateFileBytes === undefined ? "-" : mb(s.stateFileBytes));
+  console.log("    block   disk MB  bytes/block since last sample  state in table files MB");
   let previous = {block: 0, diskBytes: 0};
   for (const s of r.samples) {
     const perBlock = (s.diskBytes - previous.diskBytes) / (s.block - previous.block);
-    console.log(`  ${String(s.block).padStart(7)} ${mb(s.diskBytes).padStart(9)} ${perBlock.toFixed(0).padStart(10)}`);
+    console.log(
+      `  ${String(s.block).padStart(7)} ${mb(s.diskBytes).padStart(9)} ${perBlock.toFixed(0).padStart(12)} ${stateMb(s).padStart(36)}`,
+    );
     previous = s;
   }
   console.log(
-    `  state: stored ${mb(f.storedBytes)} MB (${f.storedEntries} entries), live ${mb(f.liveBytes)} MB (${f.liveEntries} entries, ${f.accounts} accounts): ${f.ratio.toFixed(2)}×`,
+    `  state: stored ${mb(f.storedBytes)} MB (${f.storedEntries} entries; ${stateMb(f)} MB in table files), live ${mb(f.liveBytes)} MB (${f.liveEntries} entries, ${f.accounts} accounts): ${f.ratio.toFixed(2)}×`,
   );
   console.log(row("import, all blocks", r.all));
   if (mode === "pruned") {
     console.log(row("while collecting", r.collecting));
     console.log(row("no collection", r.quiet));
+    const c = r.collectorStats;
+    console.log(
+      `  collector: ${c.collections} collections, ${c.deletedKeys} entries deleted of ${c.sweptKeys} swept, longest sweep step ${c.longestStepMs.toFixed(1)} ms`,
+    );
     const worst = r.ratios.reduce((w, x) => (x.ratio > (w?.ratio ?? 0) ? x : w), undefined);
     const met = (ok) => (ok ? "met" : "NOT MET");
     console.log(

@@ -10,13 +10,13 @@
 // state against the live state after every collection.
 import {readdirSync, statSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
-import {Chain, defaultChainOptions, ImportResultKind} from "@xchain/chain";
+import {ImportResultKind} from "@xchain/chain";
 import {regtestGenesis} from "@xchain/chainspec";
 import {Bucket, LevelStore} from "@xchain/db";
 import {verifyState} from "@xchain/state";
 import {chainspec, txCountOf} from "../chainFixture.mjs";
 import {readBlocks} from "./blockFile.mjs";
-import {openPrunedChain} from "./pruned.mjs";
+import {openChain} from "./retention.mjs";
 
 /** The bytes of the files under `dir` (the data directory's footprint on disk). */
 export function diskBytes(dir) {
@@ -50,6 +50,17 @@ async function liveState(store, root) {
   };
 }
 
+/**
+ * LevelDB's estimate of the state bucket's bytes in its table files (compressed, deleted entries
+ * not yet compacted away included): `LevelStore.approximateBucketBytes`, where the build has it
+ * (`xchain db inspect`'s read); undefined otherwise.
+ */
+function stateFileBytes(store) {
+  return typeof store.approximateBucketBytes === "function"
+    ? store.approximateBucketBytes(Bucket.stateTrie)
+    : undefined;
+}
+
 /** The state on disk against the live state, measured while imports wait. */
 async function stateRatio(store, chain) {
   const start = performance.now();
@@ -57,6 +68,7 @@ async function stateRatio(store, chain) {
   const live = await liveState(store, chain.head().header.stateRoot);
   return {
     block: chain.head().number,
+    stateFileBytes: await stateFileBytes(store),
     storedBytes: stored.bytes,
     storedEntries: stored.entries,
     liveBytes: live.bytes,
@@ -91,10 +103,7 @@ function summary(times, flags, flag, txsPerBlock) {
 async function measure({file, setup, dbDir, mode, retain, sampleEvery, out}) {
   const store = await LevelStore.open(dbDir);
   const modules = {store, chainspec, genesis: regtestGenesis};
-  const {chain, collector} =
-    mode === "pruned"
-      ? await openPrunedChain(modules, retain)
-      : {chain: await Chain.open(defaultChainOptions, modules), collector: undefined};
+  const {chain, collector, retainBlocks} = await openChain(modules, mode, retain);
   const blocks = readBlocks(file);
   for (let i = 0; i < setup; i++) await importOrThrow(chain, blocks.next().value);
 
@@ -123,7 +132,12 @@ async function measure({file, setup, dbDir, mode, retain, sampleEvery, out}) {
       if (!collector.running()) ratios.push({...(await stateRatio(store, chain)), collection: collectionsSeen});
     }
     if (n % sampleEvery === 0) {
-      samples.push({block: n, diskBytes: diskBytes(dbDir), seconds: (performance.now() - started - measuring) / 1000});
+      samples.push({
+        block: n,
+        diskBytes: diskBytes(dbDir),
+        stateFileBytes: await stateFileBytes(store),
+        seconds: (performance.now() - started - measuring) / 1000,
+      });
     }
     measuring += performance.now() - m0;
   }
@@ -132,11 +146,13 @@ async function measure({file, setup, dbDir, mode, retain, sampleEvery, out}) {
     diskBytes: diskBytes(dbDir),
     memoryBytes: store.memoryBytes(),
   };
+  const collectorStats = collector?.stats();
   await collector?.stop();
   await store.close();
   const result = {
     mode,
-    retain,
+    retainBlocks,
+    collectorStats,
     blocks: times.length,
     txsPerBlock,
     all: summary(
