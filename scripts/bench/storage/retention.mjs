@@ -9,7 +9,7 @@ const {Chain, defaultChainOptions} = chainPackage;
 export function requireMode(mode) {
   if (mode === "pruned" && defaultChainOptions.retention === undefined) {
     throw new Error(
-      "pruned mode is not in this build: the chain has no state.mode yet (issue 27 item 1, online pruning); run --mode archive",
+      "pruned mode is not in this build: the chain has no state.mode yet (online pruning is not merged); run --mode archive",
     );
   }
 }
