@@ -31,6 +31,9 @@ export {
   type UpstreamClientOptions,
 } from "./options.ts";
 export {OverlayStateManager} from "./overlayStateManager.ts";
+export {type MarkControl, markState} from "./prune/markState.ts";
+export {keyAfter, markStateWrites, StateMark} from "./prune/marks.ts";
+export {type CollectionStep, clearMarksStep, sweepStep} from "./prune/sweep.ts";
 export {StateDatabase, type StateModules} from "./stateDatabase.ts";
 export type {DumpedAccount, StateDump, StateDumpLimits} from "./stateDump.ts";
 export {type StateEditor, stateEditor} from "./stateEditor.ts";
