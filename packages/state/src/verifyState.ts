@@ -100,7 +100,7 @@ export function nodeReferences(
 ): {children: [Uint8Array, TrieKind][]; codes: Uint8Array[]} {
   const children: [Uint8Array, TrieKind][] = [];
   const codes: Uint8Array[] = [];
-  pushChildren(node, rlpListItems(node), kind, children, codes, {nodes: 0, accounts: 0, codes: 0});
+  pushChildren(node, rlpListItems(node), kind, children, codes, {nodes: 0, accounts: 0, codes: 0, bytes: 0});
   return {children, codes};
 }
 
