@@ -138,7 +138,7 @@ function report(mode, r) {
     console.log(row("no collection", r.quiet));
     const c = r.collectorStats;
     console.log(
-      `  collector: ${c.collections} collections, ${c.deletedKeys} entries deleted of ${c.sweptKeys} swept, longest sweep step ${c.longestStepMs.toFixed(1)} ms`,
+      `  collector: ${c.collections} collections, ${c.markedNodes} entries marked, ${c.deletedKeys} deleted of ${c.sweptKeys} swept, longest sweep step ${c.longestStepMs.toFixed(1)} ms; at the end: phase ${c.phase} (0 idle, 1 mark, 2 sweep, 3 clear)`,
     );
     const worst = r.ratios.reduce((w, x) => (x.ratio > (w?.ratio ?? 0) ? x : w), undefined);
     const met = (ok) => (ok ? "met" : "NOT MET");

@@ -30,5 +30,5 @@ export async function openChain(modules, mode, retain) {
           stop: () => chain.stopCollecting(),
         }
       : undefined;
-  return {chain, collector, retainBlocks: retention.retainBlocks};
+  return {chain, collector, retainBlocks: mode === "pruned" ? retention.retainBlocks : undefined};
 }
