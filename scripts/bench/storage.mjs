@@ -10,7 +10,12 @@
 // Writes every figure as JSON (--json). Needs a build (`npx tsc -b`).
 //
 //   node scripts/bench/storage.mjs [--blocks 200000] [--accounts 10000] [--mode archive|pruned|both]
-//     [--retain N] [--sample 1000] [--keep] [--cache DIR] [--json FILE]
+//     [--retain N] [--sample 1000] [--pace-ms 0] [--keep] [--cache DIR] [--json FILE]
+//
+// --retain: state.retainBlocks of the pruned run (default the node's). --pace-ms: a pause between two
+// blocks, not timed (0: blocks back to back, as a node catching up imports them; a node at the tip
+// gets one every few seconds, and its collector the time between). STORAGE_BENCH_CPU_PROF=<dir>
+// writes a CPU profile of each import (node --cpu-prof) into <dir>.
 //
 // --keep keeps the built chain and the data directories in the cache (a later run with the same
 // --blocks and --accounts reuses the chain); without it, what the run created is removed.
@@ -29,6 +34,7 @@ const {values: opts} = parseArgs({
     mode: {type: "string", default: "both"},
     retain: {type: "string"},
     sample: {type: "string", default: "1000"},
+    "pace-ms": {type: "string", default: "0"},
     keep: {type: "boolean", default: false},
     cache: {type: "string", default: join(homedir(), ".cache", "xchain-bench", "storage")},
     json: {type: "string", default: "storage-bench.json"},
@@ -37,6 +43,7 @@ const {values: opts} = parseArgs({
 const blocks = Number(opts.blocks);
 const accounts = Number(opts.accounts);
 const sampleEvery = Number(opts.sample);
+const paceMs = Number(opts["pace-ms"]);
 if (!["archive", "pruned", "both"].includes(opts.mode))
   throw new Error(`--mode: archive, pruned or both, not ${opts.mode}`);
 const modes = opts.mode === "both" ? ["archive", "pruned"] : [opts.mode];
@@ -84,11 +91,12 @@ try {
     if (!created.includes(cacheDir)) created.push(dbDir);
     const out = join(cacheDir, `${mode}.result.json`);
     console.log(`\n[${mode}] importing ${meta.blocks} blocks into ${dbDir} (load ${load()})`);
-    const args = {file: chainFile, setup: meta.setup, dbDir, mode, retain, sampleEvery, out};
+    const args = {file: chainFile, setup: meta.setup, dbDir, mode, retain, sampleEvery, paceMs, out};
     const loadBefore = load();
-    execFileSync(process.execPath, [join(import.meta.dirname, "storage", "measure.mjs"), JSON.stringify(args)], {
-      stdio: "inherit",
-    });
+    const profile = process.env.STORAGE_BENCH_CPU_PROF;
+    const nodeFlags = profile ? ["--cpu-prof", `--cpu-prof-dir=${resolve(profile)}`] : [];
+    const measureScript = join(import.meta.dirname, "storage", "measure.mjs");
+    execFileSync(process.execPath, [...nodeFlags, measureScript, JSON.stringify(args)], {stdio: "inherit"});
     results[mode] = {...JSON.parse(readFileSync(out, "utf8")), loadBefore, loadAfter: load()};
     rmSync(out);
     report(mode, results[mode]);
@@ -115,7 +123,8 @@ function report(mode, r) {
   const f = r.final;
   const row = (name, s) =>
     `  ${name.padEnd(22)} ${String(s.blocks).padStart(7)} blocks ${s.blocksPerSecond.toFixed(1).padStart(7)} blocks/s ${s.txPerSecond.toFixed(0).padStart(6)} tx/s   p50 ${s.p50Ms.toFixed(1)} ms  p99 ${s.p99Ms.toFixed(1)} ms  max ${s.maxMs.toFixed(1)} ms`;
-  const window = r.retainBlocks === undefined ? "" : `, state of the last ${r.retainBlocks} blocks kept`;
+  const pace = r.paceMs > 0 ? `, ${r.paceMs} ms between blocks` : "";
+  const window = `${r.retainBlocks === undefined ? "" : `, state of the last ${r.retainBlocks} blocks kept`}${pace}`;
   console.log(`[${mode}] ${r.blocks} blocks of ${r.txsPerBlock} transactions${window}, peak RSS ${r.peakRssMb} MB`);
   console.log(`  disk: ${mb(f.diskBytes)} MB total, ${(f.diskBytes / r.blocks).toFixed(0)} bytes/block`);
   // The state bucket's share of the table files, where the build can tell (LevelStore.approximateBucketBytes).

@@ -3,13 +3,14 @@
 // chain's real import path (`Chain.open` + `importBlock`, full validation, one batch a block) into
 // a fresh LevelDB store in archive or pruned mode, timing every block, and samples the disk.
 //
-//   node measure.mjs '<json: {file, setup, dbDir, mode, retain, sampleEvery, out}>'
+//   node measure.mjs '<json: {file, setup, dbDir, mode, retain, sampleEvery, paceMs, out}>'
 //
 // Writes its figures as JSON to `out`: per-block import times summarised (with and without a
 // collection running), disk samples every `sampleEvery` blocks, and, in pruned mode, the stored
 // state against the live state after every collection.
 import {readdirSync, statSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
+import {setTimeout as sleep} from "node:timers/promises";
 import {ImportResultKind} from "@xchain/chain";
 import {regtestGenesis} from "@xchain/chainspec";
 import {Bucket, LevelStore} from "@xchain/db";
@@ -100,7 +101,7 @@ function summary(times, flags, flag, txsPerBlock) {
   };
 }
 
-async function measure({file, setup, dbDir, mode, retain, sampleEvery, out}) {
+async function measure({file, setup, dbDir, mode, retain, sampleEvery, paceMs, out}) {
   const store = await LevelStore.open(dbDir);
   const modules = {store, chainspec, genesis: regtestGenesis};
   const {chain, collector, retainBlocks} = await openChain(modules, mode, retain);
@@ -132,14 +133,19 @@ async function measure({file, setup, dbDir, mode, retain, sampleEvery, out}) {
       if (!collector.running()) ratios.push({...(await stateRatio(store, chain)), collection: collectionsSeen});
     }
     if (n % sampleEvery === 0) {
-      samples.push({
+      const sample = {
         block: n,
         diskBytes: diskBytes(dbDir),
         stateFileBytes: await stateFileBytes(store),
         seconds: (performance.now() - started - measuring) / 1000,
-      });
+      };
+      samples.push(sample);
+      const collections = collector ? `, ${collectionsSeen} collections` : "";
+      console.log(`  [${mode}] block ${n}: disk ${(sample.diskBytes / 2 ** 20).toFixed(1)} MB${collections}`);
     }
     measuring += performance.now() - m0;
+    // A node at the chain's tip gets blocks apart, and its collector the time between them.
+    if (paceMs > 0) await sleep(paceMs);
   }
   const final = {
     ...(await stateRatio(store, chain)),
@@ -151,6 +157,7 @@ async function measure({file, setup, dbDir, mode, retain, sampleEvery, out}) {
   await store.close();
   const result = {
     mode,
+    paceMs,
     retainBlocks,
     collectorStats,
     blocks: times.length,
