@@ -89,7 +89,7 @@ try {
     const dbDir = join(cacheDir, mode === "archive" ? "archive" : `pruned-${retain ?? "default"}`);
     rmSync(dbDir, {recursive: true, force: true});
     if (!created.includes(cacheDir)) created.push(dbDir);
-    const out = join(cacheDir, `${mode}.result.json`);
+    const out = join(cacheDir, `${mode === "archive" ? "archive" : `pruned-${retain ?? "default"}`}.result.json`);
     console.log(`\n[${mode}] importing ${meta.blocks} blocks into ${dbDir} (load ${load()})`);
     const args = {file: chainFile, setup: meta.setup, dbDir, mode, retain, sampleEvery, paceMs, out};
     const loadBefore = load();
@@ -98,16 +98,15 @@ try {
     const measureScript = join(import.meta.dirname, "storage", "measure.mjs");
     execFileSync(process.execPath, [...nodeFlags, measureScript, JSON.stringify(args)], {stdio: "inherit"});
     results[mode] = {...JSON.parse(readFileSync(out, "utf8")), loadBefore, loadAfter: load()};
-    rmSync(out);
+    writeFileSync(out, JSON.stringify(results[mode]));
+    if (!created.includes(cacheDir)) created.push(out);
     report(mode, results[mode]);
   }
-  if (results.archive && results.pruned) {
-    const a = results.archive.final;
-    const p = results.pruned.final;
-    console.log(
-      `\narchive / pruned: disk ${(a.diskBytes / p.diskBytes).toFixed(2)}×, stored state ${(a.storedBytes / p.storedBytes).toFixed(2)}×`,
-    );
-  }
+  // An archive run of the same chain kept in the cache serves a pruned-only run's comparison.
+  const archiveFile = join(cacheDir, "archive.result.json");
+  const archive =
+    results.archive ?? (existsSync(archiveFile) ? JSON.parse(readFileSync(archiveFile, "utf8")) : undefined);
+  if (archive && results.pruned) results.comparison = compare(archive, results.pruned);
   const json = resolve(opts.json);
   writeFileSync(
     json,
@@ -116,6 +115,23 @@ try {
   console.log(`\nfigures: ${json}`);
 } finally {
   if (!opts.keep) for (const path of created) rmSync(path, {recursive: true, force: true});
+}
+
+/** Archive against pruned, and the window's floor: what any pruner keeps. */
+function compare(archive, pruned) {
+  const a = archive.final;
+  const p = pruned.final;
+  // The oldest retained state (about the live one) and every entry the window's blocks wrote since,
+  // which the archive run measures per block.
+  const statePerBlock = a.storedBytes / archive.blocks;
+  const floorRatio = (p.liveBytes + pruned.retainBlocks * statePerBlock) / p.liveBytes;
+  const disk = a.diskBytes / p.diskBytes;
+  const state = a.storedBytes / p.storedBytes;
+  console.log(`\narchive / pruned: disk ${disk.toFixed(2)}×, stored state ${state.toFixed(2)}×`);
+  console.log(
+    `the window's floor: ${(statePerBlock / 1024).toFixed(1)} KiB of state written a block × ${pruned.retainBlocks} blocks kept + the live state = ${floorRatio.toFixed(2)}× the live state`,
+  );
+  return {disk, state, statePerBlock, floorRatio};
 }
 
 /** The summary table of one mode's run. */
