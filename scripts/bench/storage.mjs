@@ -165,6 +165,7 @@ function report(mode, r) {
     console.log(
       `  collector: ${c.collections} collections, ${c.markedNodes} entries marked, ${c.deletedKeys} deleted of ${c.sweptKeys} swept, longest sweep step ${c.longestStepMs.toFixed(1)} ms; at the end: phase ${c.phase} (0 idle, 1 mark, 2 sweep, 3 clear)`,
     );
+    console.log(`  stored / live after each collection: ${r.ratios.map((x) => x.ratio.toFixed(2)).join(" ")}`);
     const worst = r.ratios.reduce((w, x) => (x.ratio > (w?.ratio ?? 0) ? x : w), undefined);
     const met = (ok) => (ok ? "met" : "NOT MET");
     console.log(
