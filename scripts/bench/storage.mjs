@@ -10,12 +10,13 @@
 // Writes every figure as JSON (--json). Needs a build (`npx tsc -b`).
 //
 //   node scripts/bench/storage.mjs [--blocks 200000] [--accounts 10000] [--mode archive|pruned|both]
-//     [--retain N] [--sample 1000] [--pace-ms 0] [--keep] [--cache DIR] [--json FILE]
+//     [--retain N] [--sample 1000] [--pace-ms 0] [--import N] [--keep] [--cache DIR] [--json FILE]
 //
 // --retain: state.retainBlocks of the pruned run (default the node's). --pace-ms: a pause between two
 // blocks, not timed (0: blocks back to back, as a node catching up imports them; a node at the tip
 // gets one every few seconds, and its collector the time between). STORAGE_BENCH_CPU_PROF=<dir>
-// writes a CPU profile of each import (node --cpu-prof) into <dir>.
+// writes a CPU profile of each import (node --cpu-prof) into <dir>. --import N: only the first N
+// measured blocks of the (cached) chain are imported.
 //
 // --keep keeps the built chain and the data directories in the cache (a later run with the same
 // --blocks and --accounts reuses the chain); without it, what the run created is removed.
@@ -35,6 +36,7 @@ const {values: opts} = parseArgs({
     retain: {type: "string"},
     sample: {type: "string", default: "1000"},
     "pace-ms": {type: "string", default: "0"},
+    import: {type: "string"},
     keep: {type: "boolean", default: false},
     cache: {type: "string", default: join(homedir(), ".cache", "xchain-bench", "storage")},
     json: {type: "string", default: "storage-bench.json"},
@@ -44,6 +46,7 @@ const blocks = Number(opts.blocks);
 const accounts = Number(opts.accounts);
 const sampleEvery = Number(opts.sample);
 const paceMs = Number(opts["pace-ms"]);
+const importBlocks = opts.import === undefined ? blocks : Math.min(blocks, Number(opts.import));
 if (!["archive", "pruned", "both"].includes(opts.mode))
   throw new Error(`--mode: archive, pruned or both, not ${opts.mode}`);
 const modes = opts.mode === "both" ? ["archive", "pruned"] : [opts.mode];
@@ -90,8 +93,18 @@ try {
     rmSync(dbDir, {recursive: true, force: true});
     if (!created.includes(cacheDir)) created.push(dbDir);
     const out = join(cacheDir, `${mode === "archive" ? "archive" : `pruned-${retain ?? "default"}`}.result.json`);
-    console.log(`\n[${mode}] importing ${meta.blocks} blocks into ${dbDir} (load ${load()})`);
-    const args = {file: chainFile, setup: meta.setup, dbDir, mode, retain, sampleEvery, paceMs, out};
+    console.log(`\n[${mode}] importing ${importBlocks} blocks into ${dbDir} (load ${load()})`);
+    const args = {
+      file: chainFile,
+      setup: meta.setup,
+      blocks: importBlocks,
+      dbDir,
+      mode,
+      retain,
+      sampleEvery,
+      paceMs,
+      out,
+    };
     const loadBefore = load();
     const profile = process.env.STORAGE_BENCH_CPU_PROF;
     const nodeFlags = profile ? ["--cpu-prof", `--cpu-prof-dir=${resolve(profile)}`] : [];

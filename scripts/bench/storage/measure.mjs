@@ -3,7 +3,7 @@
 // chain's real import path (`Chain.open` + `importBlock`, full validation, one batch a block) into
 // a fresh LevelDB store in archive or pruned mode, timing every block, and samples the disk.
 //
-//   node measure.mjs '<json: {file, setup, dbDir, mode, retain, sampleEvery, paceMs, out}>'
+//   node measure.mjs '<json: {file, setup, blocks, dbDir, mode, retain, sampleEvery, paceMs, out}>'
 //
 // Writes its figures as JSON to `out`: per-block import times summarised (with and without a
 // collection running), disk samples every `sampleEvery` blocks, and, in pruned mode, the stored
@@ -101,7 +101,7 @@ function summary(times, flags, flag, txsPerBlock) {
   };
 }
 
-async function measure({file, setup, dbDir, mode, retain, sampleEvery, paceMs, out}) {
+async function measure({file, setup, blocks: limit, dbDir, mode, retain, sampleEvery, paceMs, out}) {
   const store = await LevelStore.open(dbDir);
   const modules = {store, chainspec, genesis: regtestGenesis};
   const {chain, collector, retainBlocks} = await openChain(modules, mode, retain);
@@ -144,6 +144,7 @@ async function measure({file, setup, dbDir, mode, retain, sampleEvery, paceMs, o
       console.log(`  [${mode}] block ${n}: disk ${(sample.diskBytes / 2 ** 20).toFixed(1)} MB${collections}`);
     }
     measuring += performance.now() - m0;
+    if (n === limit) break;
     // A node at the chain's tip gets blocks apart, and its collector the time between them.
     if (paceMs > 0) await sleep(paceMs);
   }
