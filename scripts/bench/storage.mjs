@@ -89,10 +89,11 @@ try {
 
   const results = {};
   for (const mode of modes) {
-    const dbDir = join(cacheDir, mode === "archive" ? "archive" : `pruned-${retain ?? "default"}`);
+    const name = mode === "archive" ? "archive" : `pruned-${retain ?? "default"}${paceMs > 0 ? `-pace-${paceMs}` : ""}`;
+    const dbDir = join(cacheDir, name);
     rmSync(dbDir, {recursive: true, force: true});
     if (!created.includes(cacheDir)) created.push(dbDir);
-    const out = join(cacheDir, `${mode === "archive" ? "archive" : `pruned-${retain ?? "default"}`}.result.json`);
+    const out = join(cacheDir, `${name}.result.json`);
     console.log(`\n[${mode}] importing ${importBlocks} blocks into ${dbDir} (load ${load()})`);
     const args = {
       file: chainFile,
