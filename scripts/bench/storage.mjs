@@ -139,9 +139,13 @@ function compare(archive, pruned) {
   // which the archive run measures per block.
   const statePerBlock = a.storedBytes / archive.blocks;
   const floorRatio = (p.liveBytes + pruned.retainBlocks * statePerBlock) / p.liveBytes;
-  const disk = a.diskBytes / p.diskBytes;
-  const state = a.storedBytes / p.storedBytes;
-  console.log(`\narchive / pruned: disk ${disk.toFixed(2)}×, stored state ${state.toFixed(2)}×`);
+  // A pruned run of fewer blocks (--import) is compared with the archive's disk sample at its length.
+  const sameLength = archive.blocks === pruned.blocks;
+  const archiveDisk = sameLength ? a.diskBytes : archive.samples.find((s) => s.block === pruned.blocks)?.diskBytes;
+  const disk = archiveDisk === undefined ? undefined : archiveDisk / p.diskBytes;
+  const state = sameLength ? a.storedBytes / p.storedBytes : undefined;
+  const times = (x) => (x === undefined ? "-" : `${x.toFixed(2)}×`);
+  console.log(`\narchive / pruned at block ${pruned.blocks}: disk ${times(disk)}, stored state ${times(state)}`);
   console.log(
     `the window's floor: ${(statePerBlock / 1024).toFixed(1)} KiB of state written a block × ${pruned.retainBlocks} blocks kept + the live state = ${floorRatio.toFixed(2)}× the live state`,
   );
