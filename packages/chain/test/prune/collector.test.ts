@@ -3,14 +3,17 @@
  * nothing else is stored; an entry a block stores again during a collection survives it; snapshot pins;
  * old states answer STATE_PRUNED; archive and pruned switch on a data directory without a resync.
  */
-import {Bucket, type LevelStore} from "@xchain/db";
+
+import {regtestGenesis} from "@xchain/chainspec";
+import {Bucket, type LevelStore, WriteBatch} from "@xchain/db";
 import type {Block} from "@xchain/primitives";
 import {StateError, StateErrorCode, verifyState} from "@xchain/state";
 import type {ChainBuilder} from "@xchain/test-utils";
 import {bytesToHex} from "@xchain/utils";
 import {afterEach, describe, expect, it} from "vitest";
-import {type Chain, CollectionPhase, ImportResultKind, readRetentionRecord} from "../../src/index.ts";
-import {cleanup, newBuilder, openTempStore} from "../helpers.ts";
+import {type Chain, CollectionPhase, ImportResultKind, readRetentionRecord, rebuildState} from "../../src/index.ts";
+import {putRetentionRecord} from "../../src/prune/retentionRecord.ts";
+import {cleanup, newBuilder, openTempStore, regtest} from "../helpers.ts";
 import {bucketKeys, cowTx, openRetainingChain, reachableKeys, setSlotData, slotsContract} from "./pruneHelpers.ts";
 
 afterEach(cleanup);
@@ -195,5 +198,24 @@ describe("state collection", () => {
     await prunedError(again.stateAt(blocks[12]!.hash()));
     expect(await (await again.stateAt(blocks[14]!.hash())).getNonce(RECIPIENT)).toBe(0n);
     expect(bytesToHex(again.head().hash)).toBe(bytesToHex(blocks.at(-1)!.hash()));
+  });
+
+  it("abandons a collection left half done when db repair rebuilds states (the rebuilt entries carry no marks)", async () => {
+    const store = await openTempStore();
+    const chain = await openRetainingChain(store, 4);
+    const builder = await newBuilder();
+    const blocks = await builder.buildChain(6);
+    for (const block of blocks) await importAndCollect(chain, block);
+    await chain.stopCollecting();
+    // As a node killed mid-sweep leaves it, with no mark at all: resumed, the sweep would delete everything.
+    const batch = new WriteBatch();
+    putRetentionRecord(batch, {phase: CollectionPhase.Sweep, cutoff: 3, prunedBelow: 3, cursor: undefined});
+    await store.write(batch);
+    expect((await rebuildState(store, 6, {chainspec: regtest, genesis: regtestGenesis})).failure).toBeUndefined();
+    expect((await readRetentionRecord(store)).phase).toBe(CollectionPhase.Clear);
+    const reopened = await openRetainingChain(store, 4);
+    await reopened.collectorIdle();
+    expect((await readRetentionRecord(store)).phase).toBe(CollectionPhase.Idle);
+    expect((await verifyState(store, blocks[5]!.header.stateRoot)).damage).toBeUndefined();
   });
 });
