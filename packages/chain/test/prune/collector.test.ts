@@ -11,7 +11,14 @@ import {StateError, StateErrorCode, verifyState} from "@xchain/state";
 import type {ChainBuilder} from "@xchain/test-utils";
 import {bytesToHex} from "@xchain/utils";
 import {afterEach, describe, expect, it} from "vitest";
-import {type Chain, CollectionPhase, ImportResultKind, readRetentionRecord, rebuildState} from "../../src/index.ts";
+import {
+  type Chain,
+  CollectionPhase,
+  ImportResultKind,
+  readRetentionRecord,
+  rebuildState,
+  type StateMode,
+} from "../../src/index.ts";
 import {putRetentionRecord} from "../../src/prune/retentionRecord.ts";
 import {cleanup, newBuilder, openTempStore, regtest} from "../helpers.ts";
 import {bucketKeys, cowTx, openRetainingChain, reachableKeys, setSlotData, slotsContract} from "./pruneHelpers.ts";
@@ -20,12 +27,16 @@ afterEach(cleanup);
 
 const RECIPIENT = Uint8Array.from({length: 20}, (_, i) => i + 1);
 
-/** A builder with the Slots contract deployed in block 1; `nonce` is the cow's next nonce. */
-async function deployed(): Promise<{builder: ChainBuilder; contract: Uint8Array; blocks: Block[]; nonce: bigint}> {
+/** A chain keeping 4 blocks' states (or every one) on a new store, and a builder with the Slots contract deployed in block 1 (not imported). */
+async function deployed(
+  mode: StateMode = "pruned",
+): Promise<{store: LevelStore; chain: Chain; builder: ChainBuilder; contract: Uint8Array; blocks: Block[]}> {
+  const store = await openTempStore();
+  const chain = await openRetainingChain(store, 4, mode);
   const builder = await newBuilder();
   const built = await builder.build({transactions: [cowTx(0n, undefined, slotsContract().bytecode)]});
   const contract = built.assembled.result.outcomes[0]!.contractAddress!;
-  return {builder, contract, blocks: [built.block], nonce: 1n};
+  return {store, chain, builder, contract, blocks: [built.block]};
 }
 
 /** Imports `block` and waits for the collection it may start to end. */
@@ -53,9 +64,7 @@ async function prunedError(promise: Promise<unknown>): Promise<StateError> {
 
 describe("state collection", () => {
   it("keeps every retained state whole, stores nothing else, and answers STATE_PRUNED below the window", async () => {
-    const store = await openTempStore();
-    const chain = await openRetainingChain(store, 4);
-    const {builder, contract, blocks} = await deployed();
+    const {store, chain, builder, contract, blocks} = await deployed();
     let nonce = 1n;
     for (let i = 0; i < 30; i++) {
       const transactions = [
@@ -87,9 +96,7 @@ describe("state collection", () => {
   });
 
   it("keeps an entry a block stores again while a collection runs, equal to one the collection found unreachable", async () => {
-    const store = await openTempStore();
-    const chain = await openRetainingChain(store, 4);
-    const {builder, contract, blocks} = await deployed();
+    const {store, chain, builder, contract, blocks} = await deployed();
     let nonce = 1n;
     // Block 2 gives the contract one slot of value 1: its storage trie is one leaf, X.
     blocks.push(await builder.buildBlock({transactions: [cowTx(nonce++, contract, setSlotData(0n, 1n))]}));
@@ -122,9 +129,7 @@ describe("state collection", () => {
   });
 
   it("keeps a pinned state (a dev snapshot's) until it is released, and the head can be set back to it", async () => {
-    const store = await openTempStore();
-    const chain = await openRetainingChain(store, 4);
-    const {builder, contract, blocks} = await deployed();
+    const {store, chain, builder, contract, blocks} = await deployed();
     let nonce = 1n;
     blocks.push(await builder.buildBlock({transactions: [cowTx(nonce++, contract, setSlotData(7n, 7n))]}));
     for (const block of blocks) await importAndCollect(chain, block);
@@ -170,9 +175,7 @@ describe("state collection", () => {
   });
 
   it("prunes an archive data directory reopened pruned, and serves what is left when reopened archive", async () => {
-    const store: LevelStore = await openTempStore();
-    const archive = await openRetainingChain(store, 4, "archive");
-    const {builder, contract, blocks} = await deployed();
+    const {store, chain: archive, builder, contract, blocks} = await deployed("archive");
     let nonce = 1n;
     for (let i = 0; i < 16; i++) {
       blocks.push(await builder.buildBlock({transactions: [cowTx(nonce++, contract, setSlotData(1n, BigInt(i)))]}));
