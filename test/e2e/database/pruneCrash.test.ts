@@ -11,7 +11,10 @@ import {JsonRpcFault, rpc, waitForReceipt} from "../support/jsonRpc.ts";
 import {type RunningNode, runXchain, startNode, tempDataDir} from "../support/xchainProcess.ts";
 
 const RETAIN = 4;
-const NODE_FLAGS = ["--p2p.enabled", "false", "--miner.blockTimeMs", "0", "--state.retainBlocks", `${RETAIN}`];
+const NODE_FLAGS = [
+  ...["--p2p.enabled", "false", "--miner.blockTimeMs", "0", "--state.retainBlocks", `${RETAIN}`],
+  ...["--metrics.enabled", "true", "--metrics.port", "0"],
+];
 /** Kills that must land while a collection is under way (its record not idle), and of them while it sweeps. */
 const KILLS_IN_COLLECTION = 8;
 const KILLS_IN_SWEEP = 2;
@@ -119,6 +122,20 @@ async function checkRetainedStates(url: string, filler: string, sent: Sent): Pro
   }
 }
 
+/** A gauge of the node's metrics (docs/operations.md §1). */
+async function gauge(node: RunningNode, name: string): Promise<number> {
+  const url = node.logs.find((l) => typeof l.metrics === "string")?.metrics as string;
+  const text = await (await fetch(url)).text();
+  const match = new RegExp(`^${name} (\\S+)$`, "m").exec(text);
+  if (match === null) throw new Error(`no ${name} in the metrics`);
+  return Number(match[1]);
+}
+
+/** Resolves once the node's state collection is in `phase` (polled on its metrics). */
+async function reachPhase(node: RunningNode, phase: CollectionPhase): Promise<void> {
+  while ((await gauge(node, "xchain_state_collection_phase")) !== phase) await new Promise(setImmediate);
+}
+
 async function recordPhase(dataDir: string): Promise<CollectionPhase> {
   const store = await LevelStore.open(join(dataDir, "db"));
   try {
@@ -145,8 +162,9 @@ describe("pruning through crashes", () => {
     const filler = (await waitForReceipt(node.httpUrl, deploy)).contractAddress as string;
     const sent: Sent = {transfers: [], fills: []};
 
-    // The kill lands a random moment after a collection began: how many land inside one depends on the
-    // machine's speed, so rounds go on until enough have (the record says where each one landed).
+    // Rounds alternate between killing while a collection marks and while it sweeps (as its metrics
+    // say), a random moment after: where it lands depends on the machine's speed, so rounds go on until
+    // enough kills have landed inside collections (the record says where each one did).
     let inCollection = 0;
     let inSweep = 0;
     const enough = () => inCollection >= KILLS_IN_COLLECTION && inSweep >= KILLS_IN_SWEEP;
@@ -154,18 +172,14 @@ describe("pruning through crashes", () => {
       const running: RunningNode = node;
       const state = {stop: false, round};
       const driving = drive(running, filler, sent, state);
-      const began = running.logs.filter((l) => String(l.msg).startsWith("state collection: keeping")).length;
-      while (running.logs.filter((l) => String(l.msg).startsWith("state collection: keeping")).length <= began) {
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      await new Promise((r) => setTimeout(r, Math.random() * 40));
+      await reachPhase(running, round % 2 === 0 ? CollectionPhase.Mark : CollectionPhase.Sweep);
+      await new Promise((r) => setTimeout(r, Math.random() * 10));
       await running.stop("SIGKILL");
       state.stop = true;
       await driving;
       const phase = await recordPhase(dataDir);
       if (phase !== CollectionPhase.Idle) inCollection++;
       if (phase === CollectionPhase.Sweep) inSweep++;
-      console.log(`round ${round}: killed in phase ${phase}`);
 
       const verify = await runXchain(["db", "verify", "--datadir", dataDir], 120_000);
       expect(verify.code, verify.stdout + verify.stderr).toBe(0);
@@ -182,6 +196,7 @@ describe("pruning through crashes", () => {
     const url = node!.httpUrl;
     const oldest = await oldestServed(url);
     expect(oldest).toBeGreaterThan(1);
+    expect(await gauge(node!, "xchain_state_oldest_block")).toBe(oldest);
     const old = hex(oldest - 1);
     const address = "0x0000000000000000000000000000000000000001";
     const calls: [string, unknown[]][] = [
