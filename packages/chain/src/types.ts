@@ -89,7 +89,7 @@ export interface ChainReader {
   getLogs(filter: LogFilter, control?: LogQueryControl): Promise<LogWithContext[]>;
   /**
    * The state after the block with this hash; on a pruned node, STATE_PRUNED for a block older than
-   * the retention window (docs/operations.md §10).
+   * the retention window (docs/operations.md §12).
    */
   stateAt(blockHash: Uint8Array): Promise<StateReader>;
   /** The state after a stored block whose header the caller holds (no lookup of the header). */

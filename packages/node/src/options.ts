@@ -48,7 +48,7 @@ export interface NodeOptions {
     codeCacheMb: number;
     /** The account and storage caches of the recent readers; each call worker gets a quarter more. */
     readerCacheMb: number;
-    /** `pruned` (the default) deletes the states older than `retainBlocks` blocks; `archive` keeps every one (docs/operations.md §10). */
+    /** `pruned` (the default) deletes the states older than `retainBlocks` blocks; `archive` keeps every one (docs/operations.md §12). */
     mode: StateMode;
     /** Blocks whose states a pruned node keeps, the head's included (the chain's `StateRetentionOptions`). */
     retainBlocks: number;

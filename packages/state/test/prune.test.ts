@@ -1,5 +1,5 @@
 /**
- * The steps of a state collection (docs/operations.md §10): a mark walk stopped after any batch and run
+ * The steps of a state collection (docs/operations.md §12): a mark walk stopped after any batch and run
  * again leaves the state whole-marked, and the sweep then keeps exactly what the kept root reaches.
  */
 import {Address} from "@ethereumjs/util";

@@ -1,5 +1,5 @@
 // A pruned node (state.retainBlocks 4: a collection every two blocks) mining transfers and storage
-// changes, killed with SIGKILL again and again while its state collector runs (docs/operations.md §10).
+// changes, killed with SIGKILL again and again while its state collector runs (docs/operations.md §12).
 // After every kill `xchain db verify` passes, and once restarted every retained block's state answers
 // with the right values; a state older than the window answers the precise STATE_PRUNED error.
 import {join} from "node:path";

@@ -1,7 +1,7 @@
 /**
  * The state collector's record (meta key `stateCollection`, RLP [phase, cutoff, pruned below,
  * cursor]): where a collection stands, written in the batch of each of its steps so that a restart
- * resumes it (docs/operations.md §10), and the lowest block whose state is whole.
+ * resumes it (docs/operations.md §12), and the lowest block whose state is whole.
  */
 import {Bucket, type KeyValueStore, WriteBatch} from "@xchain/db";
 import {asBytes, decodeRlpList, decodeSafeInteger, encodeRlp, encodeUnsigned, type RlpItem} from "@xchain/primitives";

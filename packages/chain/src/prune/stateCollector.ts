@@ -1,5 +1,5 @@
 /**
- * The state collector of a pruned node (docs/operations.md §10): in the background, a mark-and-sweep
+ * The state collector of a pruned node (docs/operations.md §12): in the background, a mark-and-sweep
  * of the `stateTrie` bucket in small steps. A collection starts once the window has moved by half its
  * length since the last one: its cutoff is the window's start then. It marks every entry the retained
  * roots reach (reads and mark writes, beside imports), then sweeps the bucket in key order deleting

@@ -1,5 +1,5 @@
 /**
- * Which states the chain keeps (docs/operations.md §10): the options, the collector's record as last
+ * Which states the chain keeps (docs/operations.md §12): the options, the collector's record as last
  * written, and the roots dev snapshots hold. It answers the oldest block whose state is served, refuses
  * older ones with STATE_PRUNED, and says when writes of state must carry the collection's marks.
  */

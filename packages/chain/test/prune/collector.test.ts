@@ -1,5 +1,5 @@
 /**
- * The state collector (docs/operations.md §10): after collections every retained state is whole and
+ * The state collector (docs/operations.md §12): after collections every retained state is whole and
  * nothing else is stored; an entry a block stores again during a collection survives it; snapshot pins;
  * old states answer STATE_PRUNED; archive and pruned switch on a data directory without a resync.
  */

@@ -3,7 +3,7 @@
  * the main thread's core. Each worker runs its own `CallRunner` over the node's LevelDB
  * (callWorker.ts); as trie nodes are content-addressed, a worker reads every persisted state root as
  * the main thread does (on a pruned node the chain refuses a root older than its window before the call
- * is sent: docs/operations.md §10). A call at a staged state (the pending block's,
+ * is sent: docs/operations.md §12). A call at a staged state (the pending block's,
  * held by the main thread's `StateDatabase` only: `isStaged`) runs in-process, as does a call
  * without its `parentHash`, a call on a forked chain (its view carries `forkAncestry`) and every
  * call when there are no workers. Tracing always runs in-process. A call that reaches the BlockHeader

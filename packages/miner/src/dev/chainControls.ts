@@ -6,7 +6,7 @@
  * A snapshot is the head's hash, the head's effective state root (a dev edit's, `Chain.stateRootAfter`),
  * the pool's transactions and the miner clock's adjustments. The snapshot pins its state root
  * (`Chain.retainState`), so a pruned node's state collections keep it however far the chain moves on
- * (docs/operations.md §10) until the snapshot is reverted to or dropped: taking one and reverting to it
+ * (docs/operations.md §12) until the snapshot is reverted to or dropped: taking one and reverting to it
  * cost nothing in the size of the state (`Chain.setHead` with the saved root; O(pool) for the pool). Snapshots are numbered 1, 2, … as in
  * rskj (`SnapshotManager`); reverting to one forgets it and every later one (rskj's and Hardhat's).
  */

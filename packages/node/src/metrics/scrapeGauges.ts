@@ -30,7 +30,7 @@ export interface MetricsSources {
   caches(): CacheUsage[];
   /** The V8 heap the call workers use (the default `nodejs_heap_*` metrics are the main thread's). */
   workersHeapUsedBytes(): number;
-  /** The state collector's progress and the oldest block whose state is served (docs/operations.md §10). */
+  /** The state collector's progress and the oldest block whose state is served (docs/operations.md §12). */
   stateCollection(): CollectorStats & {oldestStateBlock: number};
 }
 
@@ -74,7 +74,7 @@ export function registerScrapeGauges(registry: Registry, sources: MetricsSources
     ],
     [
       "xchain_state_oldest_block",
-      "The oldest block whose state is served (docs/operations.md §10)",
+      "The oldest block whose state is served (docs/operations.md §12)",
       () => sources.stateCollection().oldestStateBlock,
     ],
     [

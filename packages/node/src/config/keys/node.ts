@@ -103,7 +103,7 @@ export const nodeKeys: readonly ConfigKey[] = [
     kind: {type: "string", choices: ["pruned", "archive"]},
     placeholder: "mode",
     description:
-      "pruned: states older than state.retainBlocks blocks are deleted in the background; archive: every state is kept (docs/operations.md §10)",
+      "pruned: states older than state.retainBlocks blocks are deleted in the background; archive: every state is kept (docs/operations.md §12)",
   },
   {
     key: "state.retainBlocks",
