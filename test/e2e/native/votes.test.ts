@@ -23,6 +23,7 @@ const plainKey = (name: string) => `0x${Buffer.from(name).toString("hex").padSta
 
 let node: RunningNode;
 let provider: JsonRpcProvider;
+/** A funded dev account and rskj's regtest authorizers: wallets of keccak-256 of their names. */
 let cow: Wallet;
 let feeAuthorizer: Wallet;
 let whitelistAuthorizer: Wallet;
@@ -31,9 +32,9 @@ let bridgeContract: Contract;
 beforeAll(async () => {
   node = await startNode(["--p2p.enabled", "false"]);
   provider = new JsonRpcProvider(node.httpUrl, undefined, {pollingInterval: 50, cacheTimeout: -1});
-  cow = new Wallet(id("cow"), provider);
-  feeAuthorizer = new Wallet(id("auth-fee-per-kb"), provider);
-  whitelistAuthorizer = new Wallet(id("auth-lock-whitelist"), provider);
+  [cow, feeAuthorizer, whitelistAuthorizer] = ["cow", "auth-fee-per-kb", "auth-lock-whitelist"].map(
+    (name) => new Wallet(id(name), provider),
+  ) as [Wallet, Wallet, Wallet];
   bridgeContract = new Contract(BRIDGE, bridge.abi as never, provider);
   for (const authorizer of [feeAuthorizer, whitelistAuthorizer]) {
     await (await cow.sendTransaction({to: authorizer.address, value: parseEther("1"), type: 0})).wait();

@@ -4,7 +4,7 @@
  * bytes they store under rskj's keys.
  */
 import type {MerkleStateManager} from "@ethereumjs/statemanager";
-import {type Chainspec, getChainspec, regtestBridge} from "@xchain/chainspec";
+import {Chainspec, getChainspec, regtestBridge} from "@xchain/chainspec";
 import {hexToBytes} from "@xchain/utils";
 import {beforeEach, describe, expect, it} from "vitest";
 import {NativeContractFailure} from "../../../src/errors.ts";
@@ -78,7 +78,7 @@ describe("voteFeePerKbChange", () => {
     const regtest = getChainspec("regtest");
     const addresses = [AUTH_A, AUTH_B, AUTH_C].map((a) => hexToBytes(a));
     const bridge = {...regtestBridge, feePerKbChangeAuthorizer: {required: "majority" as const, addresses}};
-    const three = {...regtest, params: {...regtest.params, bridge}} as Chainspec;
+    const three = new Chainspec({...regtest.params, bridge});
     expect(await one("voteFeePerKbChange", [200_000], mined(AUTH_A, three))).toBe(1n);
     expect(await one("getFeePerKb", [], ethCall())).toBe(100_000n);
     expect(await storedBytes(state, BridgeKey.feePerKbElection)).toBe(
