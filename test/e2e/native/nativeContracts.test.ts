@@ -7,8 +7,9 @@
 import abis from "@rsksmart/rsk-precompiled-abis";
 import {BLOCK_HEADER_ABI, compileSolidity, ENVIRONMENT_ABI, readJsonVector} from "@xchain/test-utils";
 import {bytesToPrefixedHex} from "@xchain/utils";
-import {Contract, getBytes, Interface, id, JsonRpcProvider, toBeHex, Wallet} from "ethers";
+import {Contract, getBytes, Interface, id, JsonRpcProvider, Wallet} from "ethers";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {blockHeaderFields} from "../support/blockHeaderFields.ts";
 import {rpc} from "../support/jsonRpc.ts";
 import {type RunningNode, startNode} from "../support/xchainProcess.ts";
 
@@ -99,12 +100,6 @@ function intrinsic(data: string): bigint {
   return 21_000n + 4n * BigInt(zeros) + 16n * BigInt(bytes.length - zeros);
 }
 
-/** A quantity's minimal big-endian bytes as hex (0x00 for zero). */
-function evenHex(quantity: string): string {
-  const hex = BigInt(quantity).toString(16);
-  return `0x${hex.length % 2 ? `0${hex}` : hex}`;
-}
-
 /** The relay's answer to `data` for `target`, as an eth_call, and as the Answer event of a transaction. */
 async function relayed(
   target: string,
@@ -167,31 +162,8 @@ describe("HDWalletUtils", () => {
 });
 
 describe("BlockHeader", () => {
-  /** The fields of block `number` as BlockHeader answers them (Java's BigInteger.toByteArray for numbers). */
-  async function expectedFields(number: number): Promise<Record<string, string>> {
-    const block = await rpc<Record<string, string>>(node.httpUrl, "eth_getBlockByNumber", [toBeHex(number), false]);
-    const javaBytes = (quantity: string) => {
-      const hex = evenHex(quantity);
-      return Number.parseInt(hex.slice(2, 4), 16) >= 0x80 ? `0x00${hex.slice(2)}` : hex;
-    };
-    // The merged-mining tags: what follows the last "RSKBLOCK:" and the 32-byte hash in the compressed coinbase.
-    const coinbase = (block.bitcoinMergedMiningCoinbaseTransaction as string).slice(2);
-    const tag = coinbase.lastIndexOf(Buffer.from("RSKBLOCK:").toString("hex"));
-    expect(tag).toBeGreaterThan(0);
-    return {
-      getMergedMiningTags: `0x${coinbase.slice(tag + 2 * (9 + 32))}`,
-      getCoinbaseAddress: block.miner as string,
-      getBlockHash: block.hash as string,
-      getMinGasPrice: javaBytes(block.minimumGasPrice as string),
-      // The header holds it as rskj writes it, BigInteger.toByteArray (the contract answers the stored bytes).
-      getGasLimit: javaBytes(block.gasLimit as string),
-      getGasUsed: javaBytes(block.gasUsed as string),
-      getDifficulty: javaBytes(block.difficulty as string),
-      getDifficultyWithUncles: javaBytes(block.difficulty as string),
-      getCumulativeWork: javaBytes(block.totalDifficulty as string),
-      getBitcoinHeader: block.bitcoinMergedMiningHeader as string,
-    };
-  }
+  /** The fields of block `number` as BlockHeader answers them. */
+  const expectedFields = (number: number) => blockHeaderFields(node.httpUrl, number);
 
   const FIELD_METHODS = [
     "getMergedMiningTags",
