@@ -7,11 +7,12 @@
 import abis from "@rsksmart/rsk-precompiled-abis";
 import {BLOCK_HEADER_ABI, compileSolidity, ENVIRONMENT_ABI, readJsonVector} from "@xchain/test-utils";
 import {bytesToPrefixedHex} from "@xchain/utils";
-import {Contract, getBytes, Interface, id, JsonRpcProvider, Wallet} from "ethers";
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {Contract, getBytes, Interface, type JsonRpcProvider, type Wallet} from "ethers";
+import {beforeAll, describe, expect, it} from "vitest";
 import {blockHeaderFields} from "../support/blockHeaderFields.ts";
 import {rpc} from "../support/jsonRpc.ts";
-import {type RunningNode, startNode} from "../support/xchainProcess.ts";
+import {useRegtestNode} from "../support/nativeNode.ts";
+import type {RunningNode} from "../support/xchainProcess.ts";
 
 const HD_WALLET = "0x0000000000000000000000000000000001000009";
 const BLOCK_HEADER = "0x0000000000000000000000000000000001000010";
@@ -45,6 +46,7 @@ const environmentAbi = new Interface(ENVIRONMENT_ABI);
 const relayCompiled = compileSolidity(SOURCE).Relay!;
 const relayAbi = new Interface(relayCompiled.abi as never);
 
+const session = useRegtestNode();
 let node: RunningNode;
 let provider: JsonRpcProvider;
 let cow: Wallet;
@@ -115,18 +117,11 @@ async function relayed(
 }
 
 beforeAll(async () => {
-  node = await startNode();
-  provider = new JsonRpcProvider(node.httpUrl, undefined, {pollingInterval: 50, cacheTimeout: -1});
-  cow = new Wallet(id("cow"), provider);
+  ({node, provider, cow} = session);
   const create = await cow.sendTransaction({data: bytesToPrefixedHex(relayCompiled.bytecode), type: 0});
   const created = await create.wait();
   relay = new Contract(created?.contractAddress as string, relayAbi, cow);
 }, 60_000);
-
-afterAll(async () => {
-  provider?.destroy();
-  await node?.stop();
-});
 
 describe("HDWalletUtils", () => {
   it("answers every method through eth_call from ethers, decoded with the npm package's ABI", async () => {
