@@ -10,12 +10,18 @@ import {
   parseBitcoinTransaction,
   serializeBitcoinTransaction,
 } from "@xchain/merged-mining";
-import {BLOCK_HEADER_ABI, ENVIRONMENT_ABI, REMASC_ABI, readJsonVector} from "@xchain/test-utils";
+import {BLOCK_HEADER_ABI, ENVIRONMENT_ABI, REMASC_ABI} from "@xchain/test-utils";
 import {bytesToPrefixedHex, sha256d} from "@xchain/utils";
 import {encodeRlp, Interface, id, SigningKey, toBeHex, toQuantity} from "ethers";
 import {blockHeaderFields} from "../support/blockHeaderFields.ts";
 import {rpc} from "../support/jsonRpc.ts";
-import {BTC_REGTEST_GENESIS_HASH, BTC_REGTEST_GENESIS_HEADER, btcAddress, plainKey} from "../support/nativeNode.ts";
+import {
+  BTC_REGTEST_GENESIS_HASH,
+  BTC_REGTEST_GENESIS_HEADER,
+  btcAddress,
+  hdWalletVectors,
+  plainKey,
+} from "../support/nativeNode.ts";
 
 /** What one way of reaching a method gives: a failure (rskj's exceptional halt), or its decoded answer. */
 export type Outcome = {readonly fails: true} | {readonly value: unknown};
@@ -280,13 +286,7 @@ const bridgeRows: Record<string, MethodRow> = {
 };
 
 // ---- HDWalletUtils (§5): the first of each of rskj's vectors ----
-interface HdVectors {
-  toBase58Check: {hash: string; version: number; result: string}[];
-  deriveExtendedPublicKey: {xpub: string; path: string; result: string}[];
-  extractPublicKeyFromExtendedPublicKey: {xpub: string; result: string}[];
-  getMultisigScriptHash: {minimumSignatures: number; keys: string[]; result: string}[];
-}
-const hd = readJsonVector<HdVectors>("native-contracts-hdwallet.json");
+const hd = hdWalletVectors();
 const [base58, derive, extract, multisig] = [
   hd.toBase58Check[0]!,
   hd.deriveExtendedPublicKey[0]!,

@@ -5,13 +5,13 @@
 // nativeAbis.ts: the npm package ships none for them). Transactions pay intrinsic gas + the contract's price;
 // a failing one gets status 1 (rskj's quirk) and eth_call of it answers "0x".
 import abis from "@rsksmart/rsk-precompiled-abis";
-import {BLOCK_HEADER_ABI, compileSolidity, ENVIRONMENT_ABI, readJsonVector} from "@xchain/test-utils";
+import {BLOCK_HEADER_ABI, compileSolidity, ENVIRONMENT_ABI} from "@xchain/test-utils";
 import {bytesToPrefixedHex} from "@xchain/utils";
 import {Contract, getBytes, Interface, type JsonRpcProvider, type Wallet} from "ethers";
 import {beforeAll, describe, expect, it} from "vitest";
 import {blockHeaderFields} from "../support/blockHeaderFields.ts";
 import {rpc} from "../support/jsonRpc.ts";
-import {useRegtestNode} from "../support/nativeNode.ts";
+import {hdWalletVectors, useRegtestNode} from "../support/nativeNode.ts";
 import type {RunningNode} from "../support/xchainProcess.ts";
 
 const HD_WALLET = "0x0000000000000000000000000000000001000009";
@@ -32,14 +32,7 @@ contract Relay {
     }
 }`;
 
-interface Vectors {
-  toBase58Check: {hash: string; version: number; result: string}[];
-  deriveExtendedPublicKey: {xpub: string; path: string; result: string}[];
-  extractPublicKeyFromExtendedPublicKey: {xpub: string; result: string}[];
-  getMultisigScriptHash: {minimumSignatures: number; keys: string[]; result: string}[];
-}
-
-const vectors = readJsonVector<Vectors>("native-contracts-hdwallet.json");
+const vectors = hdWalletVectors();
 const hdAbi = new Interface(abis.hdWalletUtils.abi);
 const headerAbi = new Interface(BLOCK_HEADER_ABI);
 const environmentAbi = new Interface(ENVIRONMENT_ABI);

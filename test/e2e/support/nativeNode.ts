@@ -2,6 +2,7 @@
 // the funded `cow` account, the Bridge's ABI from @rsksmart/rsk-precompiled-abis, and the Bitcoin
 // regtest values they build arguments from (docs/protocol/native-contracts.md §10).
 import abis from "@rsksmart/rsk-precompiled-abis";
+import {readJsonVector} from "@xchain/test-utils";
 import {concatBytes, hash160, hexToBytes, sha256d} from "@xchain/utils";
 import {encodeBase58, Interface, id, JsonRpcProvider, type SigningKey, Wallet} from "ethers";
 import {afterAll, beforeAll} from "vitest";
@@ -22,6 +23,15 @@ export function btcAddress(key: SigningKey): string {
   const payload = Uint8Array.of(111, ...hash160(hexToBytes(key.compressedPublicKey.slice(2))));
   return encodeBase58(concatBytes(payload, sha256d(payload).subarray(0, 4)));
 }
+
+/** rskj's HDWalletUtils unit-test vectors (test/vectors/native-contracts-hdwallet.json, §5): inputs and answers. */
+export interface HdWalletVectors {
+  toBase58Check: {hash: string; version: number; result: string}[];
+  deriveExtendedPublicKey: {xpub: string; path: string; result: string}[];
+  extractPublicKeyFromExtendedPublicKey: {xpub: string; result: string}[];
+  getMultisigScriptHash: {minimumSignatures: number; keys: string[]; result: string}[];
+}
+export const hdWalletVectors = (): HdWalletVectors => readJsonVector<HdWalletVectors>("native-contracts-hdwallet.json");
 
 /** The ASCII of a plain storage key, left-padded to a word (docs/protocol/native-contracts.md §10.4, §11.2). */
 export const plainKey = (name: string): string => `0x${Buffer.from(name).toString("hex").padStart(64, "0")}`;
