@@ -151,7 +151,6 @@ const missing = (args: unknown[], why: string): MethodRow => ({
   notImplemented: why,
 });
 
-const TIER_C = "the federators' side (tier C, §10.8)";
 const DISABLED = "disabled on regtest by an active RSKIP, as in rskj";
 const UNION = "the union bridge (RSKIP-502), not in rskj 9.0.3";
 const COINBASE = "the coinbase information of RSKIP-143 (§10.5 item 5)";
@@ -241,12 +240,15 @@ const bridgeRows: Record<string, MethodRow> = {
   "setLockWhitelistDisableBlockDelay(int256)": vote(24_000, [100]),
   "voteFeePerKbChange(int256)": vote(10_000, [200_000]),
   "increaseLockingCap(int256)": bridge(8_000, [200_000_000_000n], answers(false), {callOnly: true}),
-  // What xchain does not run.
-  "updateCollections()": missing([], TIER_C),
-  "addSignature(bytes,bytes[],bytes)": missing(
+  // The federators' methods: parsed and priced as rskj does; a sender that is no federator fails (§10.8).
+  "updateCollections()": bridge(48_000, [], FAILS, {callOnly: true}),
+  "addSignature(bytes,bytes[],bytes)": bridge(
+    70_000,
     [GENESIS_KEYS[0], ["0x3006020101020101"], `0x${"22".repeat(32)}`],
-    TIER_C,
+    FAILS,
+    {callOnly: true},
   ),
+  // What xchain does not run.
   "addFederatorPublicKey(bytes)": missing([GENESIS_KEYS[0]], DISABLED),
   "addLockWhitelistAddress(string,int256)": missing([WHITELIST_ADDRESS, 1_000_000], DISABLED),
   "getFederatorPublicKey(int256)": missing([0], DISABLED),

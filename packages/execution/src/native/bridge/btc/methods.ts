@@ -6,10 +6,8 @@
  */
 
 import {BRIDGE_ADDRESS} from "@xchain/chainspec";
-import {equalBytes} from "@xchain/utils";
-import {NativeContractFailureCode} from "../../../errors.ts";
 import {type AbiValue, abiFunction} from "../../dispatch/abi.ts";
-import {type BridgeCall, type BridgeMethod, bridgeFailure, price} from "../call.ts";
+import {type BridgeCall, type BridgeMethod, bridgeFailure, price, requireFederator} from "../call.ts";
 import {transfer} from "../releaseBtc.ts";
 import type {BridgeStorage} from "../storage.ts";
 import {PeginError} from "./errors.ts";
@@ -69,13 +67,6 @@ const getter = (
   method(name, inputs, [output], price(gas), {localOnly, acceptsStaticCall: true}, (args, _call, client) =>
     run(args, client),
   );
-
-/** `activeAndRetiringFederationOnly`: the immediate sender must be a member of the active federation. */
-function requireFederator(call: BridgeCall, name: string): void {
-  if (!call.federation.members.some((member) => equalBytes(member.rskAddress, call.context.sender))) {
-    throw bridgeFailure(name, "the sender is not a federation member", NativeContractFailureCode.CALLER_REFUSED);
-  }
-}
 
 /** `getBtcTransactionConfirmationsGetCost`: reads the block's depth from the Bridge's storage. */
 async function confirmationsGas(args: AbiValue[], storage: () => BridgeStorage): Promise<bigint> {
