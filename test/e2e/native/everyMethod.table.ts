@@ -153,7 +153,7 @@ const missing = (args: unknown[], why: string): MethodRow => ({
 
 const DISABLED = "disabled on regtest by an active RSKIP, as in rskj";
 const UNION = "the union bridge (RSKIP-502), not in rskj 9.0.3";
-const COINBASE = "the coinbase information of RSKIP-143 (§10.5 item 5)";
+const COINBASE = "the registration of a coinbase's witness root, RSKIP-143 (§10.5 item 5)";
 
 const bridgeRows: Record<string, MethodRow> = {
   // Federations (§10.3).
@@ -208,6 +208,8 @@ const bridgeRows: Record<string, MethodRow> = {
     [BTC_GENESIS_MERKLE_ROOT, BTC_REGTEST_GENESIS_HASH, 0, []],
     1n,
   ),
+  // Nothing registered by registerBtcCoinbaseTransaction (RSKIP-143).
+  "hasBtcBlockCoinbaseTransactionInformation(bytes32)": getter(5_000, [BTC_REGTEST_GENESIS_HASH], false),
   // The genesis header is already stored: -4, and nothing changes.
   "receiveHeader(bytes)": bridge(10_600, [BTC_REGTEST_GENESIS_HEADER], answers(-4n), {callOnly: true}),
   // Only a federator may send headers in bulk (one header: 25,000).
@@ -254,7 +256,6 @@ const bridgeRows: Record<string, MethodRow> = {
   "getFederatorPublicKey(int256)": missing([0], DISABLED),
   "getPendingFederatorPublicKey(int256)": missing([0], DISABLED),
   "getRetiringFederatorPublicKey(int256)": missing([0], DISABLED),
-  "hasBtcBlockCoinbaseTransactionInformation(bytes32)": missing([BTC_REGTEST_GENESIS_HASH], COINBASE),
   "registerBtcCoinbaseTransaction(bytes,bytes32,bytes,bytes32,bytes32)": missing(
     [
       unconfirmedBtcTransaction.tx,

@@ -2,7 +2,7 @@
  * Every Bridge method xchain runs (docs/protocol/native-contracts.md §10.2), by selector: tier A's
  * getters, votes and `releaseBtc`; the light client and peg-ins (tier B, btc/methods.ts); the
  * federators' own methods, priced and guarded (federatorMethods.ts). A method missing from the table
- * (rskj's disabled ones on regtest, the union bridge, Flyover, the coinbase information of RSKIP-143)
+ * (rskj's disabled ones on regtest, the union bridge, Flyover, registerBtcCoinbaseTransaction)
  * is unparseable input, as a disabled method is in rskj.
  */
 import {bytesToHex} from "@xchain/utils";

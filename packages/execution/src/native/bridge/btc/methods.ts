@@ -10,6 +10,7 @@ import {type AbiValue, abiFunction} from "../../dispatch/abi.ts";
 import {type BridgeCall, type BridgeMethod, bridgeFailure, price, requireFederator} from "../call.ts";
 import {transfer} from "../releaseBtc.ts";
 import type {BridgeStorage} from "../storage.ts";
+import {coinbaseInformationKey} from "../storageKeys.ts";
 import {PeginError} from "./errors.ts";
 import {BtcLightClient, type LightClientActivations} from "./lightClient.ts";
 import {registerBtcTransaction} from "./registerBtcTransaction.ts";
@@ -136,6 +137,21 @@ export const lightClientMethods: readonly BridgeMethod[] = [
         ),
       ),
   ),
+  // RSKIP-143's coinbase information, read without opening the light client (rskj's does not):
+  // registerBtcCoinbaseTransaction is not built (§10.5 item 5), so no entry is ever written; one written
+  // otherwise (a dev control's raw write) is not read and fails the call.
+  {
+    fn: abiFunction("hasBtcBlockCoinbaseTransactionInformation", ["bytes32"], ["bool"]),
+    gas: price(5_000),
+    acceptsStaticCall: true,
+    run: async ([hash], call) => {
+      if ((await call.storage.get(coinbaseInformationKey(hash as Uint8Array))).length === 0) return false;
+      throw bridgeFailure(
+        "hasBtcBlockCoinbaseTransactionInformation",
+        "stored coinbase information is not read by xchain (registerBtcCoinbaseTransaction is not built)",
+      );
+    },
+  },
   method(
     "registerBtcTransaction",
     ["bytes", "int256", "bytes"],
