@@ -152,7 +152,7 @@ const missing = (args: unknown[], why: string): MethodRow => ({
 });
 
 const DISABLED = "disabled on regtest by an active RSKIP, as in rskj";
-const UNION = "the union bridge (RSKIP-502), not in rskj 9.0.3";
+const UNION = "the union bridge (RSKIP-502), out of scope";
 const COINBASE = "the registration of a coinbase's witness root, RSKIP-143 (§10.5 item 5)";
 
 const bridgeRows: Record<string, MethodRow> = {
