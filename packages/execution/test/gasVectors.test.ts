@@ -43,11 +43,7 @@ interface NativeCallVector {
   expected: number;
 }
 
-// The file's "_about" string holds unescaped quotes (`with "/" written "__"`), so it is not valid
-// JSON as shipped; that line is dropped before parsing.
-const vectors = JSON.parse(
-  readFileSync(vectorPath("rsk-gas-vectors.json"), "utf8").replace(/^\s*"_about":.*$/m, ""),
-) as {
+const vectors = JSON.parse(readFileSync(vectorPath("rsk-gas-vectors.json"), "utf8")) as {
   vectors: (EstimateVector | ReceiptVector)[];
   notReproducedByPrototype: ReceiptVector[];
   nativeContracts: NativeReceiptVector[];
