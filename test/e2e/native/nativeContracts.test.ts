@@ -8,7 +8,7 @@
 import abis from "@rsksmart/rsk-precompiled-abis";
 import {BLOCK_HEADER_ABI, compileSolidity, ENVIRONMENT_ABI} from "@xchain/test-utils";
 import {bytesToPrefixedHex} from "@xchain/utils";
-import {Contract, getBytes, Interface, type JsonRpcProvider, type Wallet} from "ethers";
+import {Contract, getBytes, Interface, type JsonRpcProvider, toBeHex, type Wallet} from "ethers";
 import {beforeAll, describe, expect, it} from "vitest";
 import {blockHeaderFields} from "../support/blockHeaderFields.ts";
 import {rpc} from "../support/jsonRpc.ts";

@@ -1,8 +1,10 @@
 /** A Bridge call's context over an in-memory state with the Bridge's genesis balance, for the unit tests. */
 import {MerkleStateManager} from "@ethereumjs/statemanager";
 import {Account, Address} from "@ethereumjs/util";
-import {BRIDGE_ADDRESS, BRIDGE_GENESIS_BALANCE, type Chainspec, getChainspec} from "@xchain/chainspec";
+import {BRIDGE_ADDRESS, BRIDGE_GENESIS_BALANCE, type Chainspec, getChainspec, regtestBridge} from "@xchain/chainspec";
+import {bytesStorage} from "@xchain/state";
 import {NO_CHAIN_HEADERS} from "@xchain/test-utils";
+import {BridgeStorage} from "../../../src/native/bridge/storage.ts";
 import type {NativeCallContext} from "../../../src/native/dispatch/types.ts";
 
 export const SENDER = Uint8Array.from({length: 20}, (_, i) => i + 1);
@@ -11,6 +13,22 @@ export async function bridgeState(): Promise<MerkleStateManager> {
   const state = new MerkleStateManager();
   await state.putAccount(new Address(BRIDGE_ADDRESS), new Account(0n, BRIDGE_GENESIS_BALANCE));
   return state;
+}
+
+/** The Bridge's storage read and written through `state`'s storage of the Bridge's account. */
+export function bridgeStorageOf(state: MerkleStateManager): BridgeStorage {
+  return new BridgeStorage(
+    bytesStorage({
+      get: async (slot) => {
+        const value = await state.getStorage(new Address(BRIDGE_ADDRESS), slot);
+        const word = new Uint8Array(32);
+        word.set(value, 32 - value.length);
+        return word;
+      },
+      put: (slot, word) => state.putStorage(new Address(BRIDGE_ADDRESS), slot, word),
+    }),
+    regtestBridge,
+  );
 }
 
 export async function balanceOf(state: MerkleStateManager, address: Uint8Array): Promise<bigint> {

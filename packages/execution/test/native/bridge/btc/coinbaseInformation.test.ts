@@ -6,16 +6,14 @@
 import {createRequire} from "node:module";
 import type {MerkleStateManager} from "@ethereumjs/statemanager";
 import {Address} from "@ethereumjs/util";
-import {BRIDGE_ADDRESS, regtestBridge} from "@xchain/chainspec";
-import {bytesStorage} from "@xchain/state";
+import {BRIDGE_ADDRESS} from "@xchain/chainspec";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {Interface, id} from "ethers";
 import {beforeEach, describe, expect, it} from "vitest";
 import {NativeContractFailure} from "../../../../src/errors.ts";
 import {bridgeContract} from "../../../../src/native/bridge/contract.ts";
-import {BridgeStorage} from "../../../../src/native/bridge/storage.ts";
 import {coinbaseInformationKey} from "../../../../src/native/bridge/storageKeys.ts";
-import {bridgeContext, bridgeState} from "../bridgeContext.ts";
+import {bridgeContext, bridgeState, bridgeStorageOf} from "../bridgeContext.ts";
 
 const require = createRequire(import.meta.url);
 const abi = new Interface(require("@rsksmart/rsk-precompiled-abis").bridge.abi);
@@ -48,16 +46,7 @@ describe("hasBtcBlockCoinbaseTransactionInformation", () => {
     expect(`0x${bytesToHex(coinbaseInformationKey(hexToBytes(BLOCK_HASH)))}`).toBe(
       id(`coinbaseInformation-${BLOCK_HASH.slice(2)}`),
     );
-    const words = bytesStorage({
-      get: async (slot) => {
-        const value = await state.getStorage(new Address(BRIDGE_ADDRESS), slot);
-        const word = new Uint8Array(32);
-        word.set(value, 32 - value.length);
-        return word;
-      },
-      put: (slot, word) => state.putStorage(new Address(BRIDGE_ADDRESS), slot, word),
-    });
-    const storage = new BridgeStorage(words, regtestBridge);
+    const storage = bridgeStorageOf(state);
     storage.put(coinbaseInformationKey(hexToBytes(BLOCK_HASH)), Uint8Array.of(0xc1, 0x80));
     await storage.save();
     await expect(bridgeContract.run(data, bridgeContext(state))).rejects.toBeInstanceOf(NativeContractFailure);
