@@ -6,12 +6,14 @@
 // nativeAbis.ts: the npm package ships none for them). Transactions pay intrinsic gas + the contract's price;
 // a failing one gets status 1 (rskj's quirk) and eth_call of it answers "0x".
 import abis from "@rsksmart/rsk-precompiled-abis";
-import {BLOCK_HEADER_ABI, compileSolidity, ENVIRONMENT_ABI, readJsonVector} from "@xchain/test-utils";
+import {BLOCK_HEADER_ABI, compileSolidity, ENVIRONMENT_ABI} from "@xchain/test-utils";
 import {bytesToPrefixedHex} from "@xchain/utils";
-import {Contract, getBytes, Interface, id, JsonRpcProvider, toBeHex, Wallet} from "ethers";
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {Contract, getBytes, Interface, type JsonRpcProvider, toBeHex, type Wallet} from "ethers";
+import {beforeAll, describe, expect, it} from "vitest";
+import {blockHeaderFields} from "../support/blockHeaderFields.ts";
 import {rpc} from "../support/jsonRpc.ts";
-import {type RunningNode, startNode} from "../support/xchainProcess.ts";
+import {hdWalletVectors, useRegtestNode} from "../support/nativeNode.ts";
+import type {RunningNode} from "../support/xchainProcess.ts";
 
 const HD_WALLET = "0x0000000000000000000000000000000001000009";
 const BLOCK_HEADER = "0x0000000000000000000000000000000001000010";
@@ -31,20 +33,14 @@ contract Relay {
     }
 }`;
 
-interface Vectors {
-  toBase58Check: {hash: string; version: number; result: string}[];
-  deriveExtendedPublicKey: {xpub: string; path: string; result: string}[];
-  extractPublicKeyFromExtendedPublicKey: {xpub: string; result: string}[];
-  getMultisigScriptHash: {minimumSignatures: number; keys: string[]; result: string}[];
-}
-
-const vectors = readJsonVector<Vectors>("native-contracts-hdwallet.json");
+const vectors = hdWalletVectors();
 const hdAbi = new Interface(abis.hdWalletUtils.abi);
 const headerAbi = new Interface(BLOCK_HEADER_ABI);
 const environmentAbi = new Interface(ENVIRONMENT_ABI);
 const relayCompiled = compileSolidity(SOURCE).Relay!;
 const relayAbi = new Interface(relayCompiled.abi as never);
 
+const session = useRegtestNode();
 let node: RunningNode;
 let provider: JsonRpcProvider;
 let cow: Wallet;
@@ -100,12 +96,6 @@ function intrinsic(data: string): bigint {
   return 21_000n + 4n * BigInt(zeros) + 16n * BigInt(bytes.length - zeros);
 }
 
-/** A quantity's minimal big-endian bytes as hex (0x00 for zero). */
-function evenHex(quantity: string): string {
-  const hex = BigInt(quantity).toString(16);
-  return `0x${hex.length % 2 ? `0${hex}` : hex}`;
-}
-
 /** The relay's answer to `data` for `target`, as an eth_call, and as the Answer event of a transaction. */
 async function relayed(
   target: string,
@@ -121,18 +111,11 @@ async function relayed(
 }
 
 beforeAll(async () => {
-  node = await startNode();
-  provider = new JsonRpcProvider(node.httpUrl, undefined, {pollingInterval: 50, cacheTimeout: -1});
-  cow = new Wallet(id("cow"), provider);
+  ({node, provider, cow} = session);
   const create = await cow.sendTransaction({data: bytesToPrefixedHex(relayCompiled.bytecode), type: 0});
   const created = await create.wait();
   relay = new Contract(created?.contractAddress as string, relayAbi, cow);
 }, 60_000);
-
-afterAll(async () => {
-  provider?.destroy();
-  await node?.stop();
-});
 
 describe("HDWalletUtils", () => {
   it("answers every method through eth_call from ethers, decoded with the npm package's ABI", async () => {
@@ -168,31 +151,8 @@ describe("HDWalletUtils", () => {
 });
 
 describe("BlockHeader", () => {
-  /** The fields of block `number` as BlockHeader answers them (Java's BigInteger.toByteArray for numbers). */
-  async function expectedFields(number: number): Promise<Record<string, string>> {
-    const block = await rpc<Record<string, string>>(node.httpUrl, "eth_getBlockByNumber", [toBeHex(number), false]);
-    const javaBytes = (quantity: string) => {
-      const hex = evenHex(quantity);
-      return Number.parseInt(hex.slice(2, 4), 16) >= 0x80 ? `0x00${hex.slice(2)}` : hex;
-    };
-    // The merged-mining tags: what follows the last "RSKBLOCK:" and the 32-byte hash in the compressed coinbase.
-    const coinbase = (block.bitcoinMergedMiningCoinbaseTransaction as string).slice(2);
-    const tag = coinbase.lastIndexOf(Buffer.from("RSKBLOCK:").toString("hex"));
-    expect(tag).toBeGreaterThan(0);
-    return {
-      getMergedMiningTags: `0x${coinbase.slice(tag + 2 * (9 + 32))}`,
-      getCoinbaseAddress: block.miner as string,
-      getBlockHash: block.hash as string,
-      getMinGasPrice: javaBytes(block.minimumGasPrice as string),
-      // The header holds it as rskj writes it, BigInteger.toByteArray (the contract answers the stored bytes).
-      getGasLimit: javaBytes(block.gasLimit as string),
-      getGasUsed: javaBytes(block.gasUsed as string),
-      getDifficulty: javaBytes(block.difficulty as string),
-      getDifficultyWithUncles: javaBytes(block.difficulty as string),
-      getCumulativeWork: javaBytes(block.totalDifficulty as string),
-      getBitcoinHeader: block.bitcoinMergedMiningHeader as string,
-    };
-  }
+  /** The fields of block `number` as BlockHeader answers them. */
+  const expectedFields = (number: number) => blockHeaderFields(node.httpUrl, number);
 
   const FIELD_METHODS = [
     "getMergedMiningTags",

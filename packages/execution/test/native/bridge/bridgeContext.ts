@@ -2,12 +2,13 @@
 import {createRequire} from "node:module";
 import {MerkleStateManager} from "@ethereumjs/statemanager";
 import {Account, Address} from "@ethereumjs/util";
-import {BRIDGE_ADDRESS, BRIDGE_GENESIS_BALANCE, type Chainspec, getChainspec} from "@xchain/chainspec";
+import {BRIDGE_ADDRESS, BRIDGE_GENESIS_BALANCE, type Chainspec, getChainspec, regtestBridge} from "@xchain/chainspec";
 import {bytesStorage} from "@xchain/state";
 import {NO_CHAIN_HEADERS} from "@xchain/test-utils";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {Interface} from "ethers";
 import {bridgeContract} from "../../../src/native/bridge/contract.ts";
+import {BridgeStorage} from "../../../src/native/bridge/storage.ts";
 import type {NativeCallContext} from "../../../src/native/dispatch/types.ts";
 
 export const SENDER = Uint8Array.from({length: 20}, (_, i) => i + 1);
@@ -16,6 +17,25 @@ export async function bridgeState(): Promise<MerkleStateManager> {
   const state = new MerkleStateManager();
   await state.putAccount(new Address(BRIDGE_ADDRESS), new Account(0n, BRIDGE_GENESIS_BALANCE));
   return state;
+}
+
+/** The Bridge account's byte strings (rskj's storage bytes) in `state`. */
+function bridgeBytesStorage(state: MerkleStateManager) {
+  const bridge = new Address(BRIDGE_ADDRESS);
+  return bytesStorage({
+    get: async (slot) => {
+      const value = await state.getStorage(bridge, slot);
+      const word = new Uint8Array(32);
+      word.set(value, 32 - value.length);
+      return word;
+    },
+    put: (slot, word) => state.putStorage(bridge, slot, word),
+  });
+}
+
+/** The Bridge's storage read and written through `state`'s storage of the Bridge's account. */
+export function bridgeStorageOf(state: MerkleStateManager): BridgeStorage {
+  return new BridgeStorage(bridgeBytesStorage(state), regtestBridge);
 }
 
 export async function balanceOf(state: MerkleStateManager, address: Uint8Array): Promise<bigint> {
@@ -66,15 +86,5 @@ export async function runBridge(name: string, args: unknown[], context: NativeCa
 
 /** The byte string the Bridge stores under `key` (what xchain_getStorageBytesAt answers), as hex. */
 export async function storedBytes(state: MerkleStateManager, key: Uint8Array): Promise<string> {
-  const bridge = new Address(BRIDGE_ADDRESS);
-  const storage = bytesStorage({
-    get: async (slot) => {
-      const value = await state.getStorage(bridge, slot);
-      const word = new Uint8Array(32);
-      word.set(value, 32 - value.length);
-      return word;
-    },
-    put: (slot, word) => state.putStorage(bridge, slot, word),
-  });
-  return bytesToHex(await storage.getBytes(key));
+  return bytesToHex(await bridgeBytesStorage(state).getBytes(key));
 }
