@@ -66,13 +66,13 @@ describe("a follower as an upstream", () => {
     // Refusals as the miner's node gives them: no funds.
     const chainId = 33n;
     const gasPrice = BigInt(await rpc<string>(follower.httpUrl, "eth_gasPrice"));
-    const broke = await Wallet.createRandom().signTransaction({to: TO, value: 1n, gasLimit: 21_000n, gasPrice, chainId, nonce: 0});
+    const broke = await Wallet.createRandom().signTransaction({to: TO, value: 1n, type: 0, gasLimit: 21_000n, gasPrice, chainId, nonce: 0});
     const brokeOnFollower = await refusal(follower, "eth_sendRawTransaction", [broke]);
     expect(brokeOnFollower).toEqual(await refusal(miner, "eth_sendRawTransaction", [broke]));
     expect(brokeOnFollower.message).toMatch(/insufficient funds/);
 
     // Sent while the follower has no peer: pending in its pool, and its hash answered.
-    const raw = await signer(1).signTransaction({to: TO, value: 7n, gasLimit: 21_000n, gasPrice, chainId, nonce: 0});
+    const raw = await signer(1).signTransaction({to: TO, value: 7n, type: 0, gasLimit: 21_000n, gasPrice, chainId, nonce: 0});
     const hash = await rpc<string>(follower.httpUrl, "eth_sendRawTransaction", [raw]);
     const pending = await rpc<{hash: string; blockHash: string | null}>(follower.httpUrl, "eth_getTransactionByHash", [
       hash,
@@ -110,7 +110,7 @@ describe("a follower as an upstream", () => {
     expect(Number(head.headers.get("x-xchain-head"))).toBeGreaterThanOrEqual(Number(receipt.blockNumber));
 
     // Once both have the block: the same refusal for a nonce used.
-    const again = await signer(1).signTransaction({to: TO, value: 8n, gasLimit: 21_000n, gasPrice, chainId, nonce: 0});
+    const again = await signer(1).signTransaction({to: TO, value: 8n, type: 0, gasLimit: 21_000n, gasPrice, chainId, nonce: 0});
     const onFollower = await refusal(follower, "eth_sendRawTransaction", [again]);
     expect(onFollower).toEqual(await refusal(miner, "eth_sendRawTransaction", [again]));
     expect(onFollower.message).toMatch(/nonce too low/);
