@@ -7,17 +7,34 @@
 // balancer itself, 502/503/504 (no node could answer), is retried after a short pause; viem does it
 // by default (3 times, backing off from 150 ms), and ethers' FetchRequest is told to (its throttle
 // retry, up to 12 attempts). The balancer is never down in the test, so no connection to it fails.
-// Every other error fails the round, and so the test.
-import {ContractFactory, FetchRequest, id, JsonRpcProvider, Network, Wallet} from "ethers";
+// Every other error fails the round, and so the test, but one: a transaction is signed first and
+// sent raw, and a send answered -32010 "already known" counts as sent under the hash the dapp
+// computed. That answer comes when the send reached a node, which took the transaction (and passed
+// it on) and died before answering: HAProxy then sent the same request to another node, which had
+// it already (docs/operations.md §11). ethers and viem surface it as an error; a dapp must not.
+import {
+  ContractFactory,
+  FetchRequest,
+  id,
+  JsonRpcProvider,
+  Network,
+  Transaction,
+  type TransactionReceipt,
+  type TransactionRequest,
+  Wallet,
+} from "ethers";
 import {
   type Address,
   createPublicClient,
   createWalletClient,
-  type Hash,
+  encodeDeployData,
+  encodeFunctionData,
+  type Hex,
   http,
   keccak256,
   type PublicClient,
   toBytes,
+  type TransactionReceipt as ViemReceipt,
   type WalletClient,
 } from "viem";
 import {privateKeyToAccount} from "viem/accounts";
@@ -29,12 +46,25 @@ import {PolledFilter} from "./polledFilter.ts";
 const BALANCER_ERRORS = new Set([502, 503, 504]);
 const INCREMENTED = id("Incremented(address,uint256)");
 
+/** Sends a signed transaction with `send`; "already known" means it is in: its `hash` is the answer. */
+async function sendSigned(send: () => Promise<unknown>, hash: string, traffic: Traffic): Promise<string> {
+  try {
+    await send();
+  } catch (error) {
+    if (!/already known/.test(String((error as Error).message))) throw error;
+    traffic.alreadyKnown++;
+  }
+  return hash;
+}
+
 /** What a dapp saw of the balancer. */
 export class Traffic {
   /** The node (HAProxy server name, X-Xchain-Upstream) of each answer, in order. */
   readonly upstreams: string[] = [];
   /** Answers 502/503/504 that the client retried. */
   retried = 0;
+  /** Sends answered "already known": the balancer re-sent them after a node died. */
+  alreadyKnown = 0;
 
   record(status: number, upstream: string | null): void {
     if (BALANCER_ERRORS.has(status)) this.retried++;
@@ -87,31 +117,36 @@ export class EthersDapp implements Dapp {
     this.wallet = new Wallet(id(secret), this.provider);
   }
 
+  /** Signs `request`, sends it raw and waits for its successful receipt. */
+  private async transact(request: TransactionRequest): Promise<TransactionReceipt> {
+    const signed = await this.wallet.signTransaction(await this.wallet.populateTransaction({...request, type: 0}));
+    const hash = Transaction.from(signed).hash as string;
+    this.sent.push(hash);
+    await sendSigned(() => this.provider.broadcastTransaction(signed), hash, this.traffic);
+    const receipt = await this.provider.waitForTransaction(hash);
+    if (receipt?.status !== 1) throw new Error(`ethers: ${hash} failed`);
+    return receipt;
+  }
+
   async deploy(): Promise<void> {
     const factory = new ContractFactory(COUNTER_ABI, counterBytecode(), this.wallet);
-    const deployment = await factory.deploy({type: 0});
-    const transaction = deployment.deploymentTransaction();
-    if (transaction) this.sent.push(transaction.hash);
-    const receipt = await transaction?.wait();
-    this.contract = await deployment.getAddress();
+    const receipt = await this.transact(await factory.getDeployTransaction());
+    this.contract = (receipt.contractAddress as string).toLowerCase();
     this.filter = new PolledFilter(
       (method, params) => this.provider.send(method, params),
       this.contract.toLowerCase(),
       INCREMENTED,
-      receipt?.blockNumber ?? 0,
+      receipt.blockNumber,
     );
     await this.filter.install();
   }
 
   async round(): Promise<void> {
     const data = new ContractFactory(COUNTER_ABI, "0x").interface.encodeFunctionData("increment");
-    const transaction = await this.wallet.sendTransaction({to: this.contract, data, type: 0});
-    this.sent.push(transaction.hash);
-    const receipt = await transaction.wait();
-    if (receipt?.status !== 1) throw new Error(`ethers: increment ${transaction.hash} failed`);
+    const receipt = await this.transact({to: this.contract, data});
     const logs = await this.provider.getLogs({address: this.contract, topics: [INCREMENTED], blockHash: receipt.blockHash});
-    if (!logs.some((log) => log.transactionHash === transaction.hash)) {
-      throw new Error(`ethers: no log of ${transaction.hash} in its block`);
+    if (!logs.some((log) => log.transactionHash === receipt.hash)) {
+      throw new Error(`ethers: no log of ${receipt.hash} in its block`);
     }
     await this.filter.poll();
   }
@@ -143,16 +178,25 @@ export class ViemDapp implements Dapp {
     this.wallet = createWalletClient({account: this.account, chain, transport});
   }
 
-  async deploy(): Promise<void> {
-    const hash = await this.wallet.deployContract({
-      abi: COUNTER_ABI,
-      bytecode: counterBytecode(),
+  /** Signs `request`, sends it raw and waits for its successful receipt. */
+  private async transact(request: {to?: Address; data: Hex}): Promise<ViemReceipt> {
+    const prepared = await this.wallet.prepareTransactionRequest({
+      ...request,
       account: this.account,
       chain: this.wallet.chain,
       type: "legacy",
     });
+    const serializedTransaction = await this.wallet.signTransaction(prepared);
+    const hash = keccak256(serializedTransaction);
     this.sent.push(hash);
+    await sendSigned(() => this.wallet.sendRawTransaction({serializedTransaction}), hash, this.traffic);
     const receipt = await this.publicClient.waitForTransactionReceipt({hash, timeout: 60_000});
+    if (receipt.status !== "success") throw new Error(`viem: ${hash} failed`);
+    return receipt;
+  }
+
+  async deploy(): Promise<void> {
+    const receipt = await this.transact({data: encodeDeployData({abi: COUNTER_ABI, bytecode: counterBytecode()})});
     this.contract = (receipt.contractAddress as string).toLowerCase();
     this.filter = new PolledFilter(
       (method, params) => this.publicClient.request({method: method as "eth_chainId", params: params as never}),
@@ -164,17 +208,9 @@ export class ViemDapp implements Dapp {
   }
 
   async round(): Promise<void> {
-    const hash: Hash = await this.wallet.writeContract({
-      address: this.contract as Address,
-      abi: COUNTER_ABI,
-      functionName: "increment",
-      account: this.account,
-      chain: this.wallet.chain,
-      type: "legacy",
-    });
-    this.sent.push(hash);
-    const receipt = await this.publicClient.waitForTransactionReceipt({hash, timeout: 60_000});
-    if (receipt.status !== "success") throw new Error(`viem: increment ${hash} failed`);
+    const data = encodeFunctionData({abi: COUNTER_ABI, functionName: "increment"});
+    const receipt = await this.transact({to: this.contract as Address, data});
+    const hash = receipt.transactionHash;
     const logs = await this.publicClient.getContractEvents({
       abi: COUNTER_ABI,
       address: this.contract as Address,

@@ -19,6 +19,7 @@ export class WsWatcher {
   /** Errors viem reported to the watchers (the socket closing under a restart). */
   readonly errors: string[] = [];
   private readonly stops: (() => void)[] = [];
+  private closeSocket: () => Promise<void> = async () => {};
 
   constructor(
     private readonly url: string,
@@ -29,6 +30,9 @@ export class WsWatcher {
     const client = createPublicClient({
       transport: webSocket(this.url, {reconnect: {attempts: 50, delay: 300}, keepAlive: {interval: 1_000}}),
     });
+    // Unwatching leaves viem's socket open (and reconnecting); stop() closes it.
+    const transport = client.transport as unknown as {getRpcClient(): Promise<{close(): void}>};
+    this.closeSocket = async () => (await transport.getRpcClient()).close();
     const onError = (error: Error) => void this.errors.push(error.message.split("\n", 1)[0] as string);
     this.stops.push(
       client.watchBlocks({
@@ -54,7 +58,8 @@ export class WsWatcher {
     );
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     for (const stop of this.stops.splice(0)) stop();
+    await this.closeSocket();
   }
 }
