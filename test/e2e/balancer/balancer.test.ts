@@ -53,10 +53,8 @@ async function upInBalancer(c: Cluster, node: ClusterNode): Promise<void> {
 /** Waits until every dapp has sent `count` transactions more than it had sent when called. */
 function roundsDone(dapps: Dapp[], count: number): Promise<void> {
   const targets = dapps.map((d) => d.sent.length + count);
-  return vi.waitFor(() => dapps.forEach((d, i) => expect(d.sent.length).toBeGreaterThanOrEqual(targets[i] as number)), {
-    timeout: 90_000,
-    interval: 100,
-  });
+  const behind = () => dapps.filter((d, i) => d.sent.length < (targets[i] as number)).map((d) => d.name);
+  return vi.waitFor(() => expect(behind()).toEqual([]), {timeout: 90_000, interval: 100});
 }
 
 /** The answer of the balancer to eth_blockNumber on `key`, without any client retry. */
@@ -138,7 +136,9 @@ describe.skipIf(binary === undefined)(
       // No transaction lost: each has a successful receipt, on the miner itself.
       for (const dapp of dapps) {
         for (const hash of dapp.sent) {
-          const receipt = await rpc<{status: string} | null>(c.miner.running.httpUrl, "eth_getTransactionReceipt", [hash]);
+          const receipt = await rpc<{status: string} | null>(c.miner.running.httpUrl, "eth_getTransactionReceipt", [
+            hash,
+          ]);
           expect(receipt?.status, `${dapp.name} ${hash}`).toBe("0x1");
         }
       }

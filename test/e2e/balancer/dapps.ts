@@ -144,7 +144,11 @@ export class EthersDapp implements Dapp {
   async round(): Promise<void> {
     const data = new ContractFactory(COUNTER_ABI, "0x").interface.encodeFunctionData("increment");
     const receipt = await this.transact({to: this.contract, data});
-    const logs = await this.provider.getLogs({address: this.contract, topics: [INCREMENTED], blockHash: receipt.blockHash});
+    const logs = await this.provider.getLogs({
+      address: this.contract,
+      topics: [INCREMENTED],
+      blockHash: receipt.blockHash,
+    });
     if (!logs.some((log) => log.transactionHash === receipt.hash)) {
       throw new Error(`ethers: no log of ${receipt.hash} in its block`);
     }
