@@ -18,8 +18,8 @@ import type {PeerAdmin, PeerScoringAdmin, PeersInfo, SyncStatusSource, WireQueue
 import {defaultRelayOptions, Relay, SyncManager, type SyncOptions, type SyncProgress} from "@xchain/sync";
 import type {TxPool} from "@xchain/txpool";
 import {logPeerEvents} from "./log/peerLog.ts";
-import type {AnnouncedHead} from "./metrics/readiness.ts";
 import type {Logger} from "./logger.ts";
+import type {AnnouncedHead} from "./metrics/readiness.ts";
 import {peerAdminOf} from "./p2pAdmin.ts";
 import {syncStatusOf} from "./syncStanding.ts";
 

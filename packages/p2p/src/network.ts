@@ -24,7 +24,6 @@ import {protocolIds} from "./protocols.ts";
 import {Requester} from "./requester.ts";
 import {type PushedTransactionHandler, RequestServer} from "./server.ts";
 import {StatusProtocol} from "./statusProtocol.ts";
-import {MAX_PUSHED_TRANSACTIONS} from "./wire/transactions.ts";
 import type {
   BlockBody,
   P2PModules,
@@ -35,6 +34,7 @@ import type {
   PeerNetworkEvents,
   PeerStatus,
 } from "./types.ts";
+import {MAX_PUSHED_TRANSACTIONS} from "./wire/transactions.ts";
 
 /** Bytes of transactions in one push, well below a frame's `MAX_MESSAGE_BYTES` (a transaction is at most 128 KiB). */
 export const PUSH_BYTES = 1024 * 1024;
@@ -221,7 +221,8 @@ export class P2PNetwork implements PeerNetwork {
    */
   async sendTransactions(peer: PeerId, txs: readonly Transaction[]): Promise<number> {
     let admitted = 0;
-    for (const push of pushesOf(txs.map((tx) => tx.encode()))) admitted += await this.requester.pushTransactions(peer, push);
+    for (const push of pushesOf(txs.map((tx) => tx.encode())))
+      admitted += await this.requester.pushTransactions(peer, push);
     return admitted;
   }
 

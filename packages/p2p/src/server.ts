@@ -107,7 +107,9 @@ export class RequestServer {
     const framedStream = framed(stream);
     try {
       const request = await readFrame(framedStream, signal, context);
-      await this.context.inbound.hold(async () => writeFrame(framedStream, await answer(request, peer), signal, context));
+      await this.context.inbound.hold(async () =>
+        writeFrame(framedStream, await answer(request, peer), signal, context),
+      );
       await closeWrite(framedStream, signal, context);
     } catch (e) {
       abortStream(stream, e);

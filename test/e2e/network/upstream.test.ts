@@ -30,6 +30,15 @@ async function ready(node: RunningNode): Promise<{status: number; reason?: strin
   return {status: response.status, ...(body.reason === undefined ? {} : {reason: body.reason})};
 }
 
+/** A JSON-RPC call over plain HTTP: the response, headers and all. */
+function post(node: RunningNode, method: string, params: unknown[] = []): Promise<Response> {
+  return fetch(node.httpUrl, {
+    method: "POST",
+    headers: {"content-type": "application/json"},
+    body: JSON.stringify({jsonrpc: "2.0", id: 1, method, params}),
+  });
+}
+
 /** The error a call answers (it must fail). */
 async function refusal(node: RunningNode, method: string, params: unknown[]): Promise<{code: number; message: string}> {
   try {
@@ -43,6 +52,11 @@ async function refusal(node: RunningNode, method: string, params: unknown[]): Pr
 
 const signer = (index: number) => new Wallet(`0x${bytesToHex(cowAccounts()[index]!.privateKey)}`);
 const TO = `0x${"ab".repeat(20)}`;
+
+/** A legacy transfer of `value` to TO with nonce 0, signed by `wallet` (regtest's chain id). */
+function transfer(wallet: Pick<Wallet, "signTransaction">, value: bigint, gasPrice: bigint): Promise<string> {
+  return wallet.signTransaction({to: TO, value, type: 0, gasLimit: 21_000n, gasPrice, chainId: 33n, nonce: 0});
+}
 
 describe("a follower as an upstream", () => {
   it("keeps a transaction sent while it has no peer, hands it to the miner, and is ready once caught up", async () => {
@@ -64,15 +78,14 @@ describe("a follower as an upstream", () => {
     });
 
     // Refusals as the miner's node gives them: no funds.
-    const chainId = 33n;
     const gasPrice = BigInt(await rpc<string>(follower.httpUrl, "eth_gasPrice"));
-    const broke = await Wallet.createRandom().signTransaction({to: TO, value: 1n, type: 0, gasLimit: 21_000n, gasPrice, chainId, nonce: 0});
+    const broke = await transfer(Wallet.createRandom(), 1n, gasPrice);
     const brokeOnFollower = await refusal(follower, "eth_sendRawTransaction", [broke]);
     expect(brokeOnFollower).toEqual(await refusal(miner, "eth_sendRawTransaction", [broke]));
     expect(brokeOnFollower.message).toMatch(/insufficient funds/);
 
     // Sent while the follower has no peer: pending in its pool, and its hash answered.
-    const raw = await signer(1).signTransaction({to: TO, value: 7n, type: 0, gasLimit: 21_000n, gasPrice, chainId, nonce: 0});
+    const raw = await transfer(signer(1), 7n, gasPrice);
     const hash = await rpc<string>(follower.httpUrl, "eth_sendRawTransaction", [raw]);
     const pending = await rpc<{hash: string; blockHash: string | null}>(follower.httpUrl, "eth_getTransactionByHash", [
       hash,
@@ -80,21 +93,17 @@ describe("a follower as an upstream", () => {
     expect(pending).toMatchObject({hash, blockHash: null});
 
     // Every JSON-RPC answer over HTTP names the head.
-    const answer = await fetch(follower.httpUrl, {
-      method: "POST",
-      headers: {"content-type": "application/json"},
-      body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["latest", false]}),
-    });
+    const answer = await post(follower, "eth_getBlockByNumber", ["latest", false]);
     const genesis = ((await answer.json()) as {result: {hash: string}}).result;
     expect(answer.headers.get("x-xchain-head")).toBe("0");
     expect(answer.headers.get("x-xchain-head-hash")).toBe(genesis.hash);
 
     // Connected: the follower syncs, and is not ready while it is behind.
     expect(await rpc(follower.httpUrl, "admin_addPeer", [miner.p2pAddresses[0]])).toBe(true);
-    await vi.waitFor(
-      async () => expect((await ready(follower)).reason ?? "").toMatch(/blocks behind/),
-      {timeout: 60_000, interval: 10},
-    );
+    await vi.waitFor(async () => expect((await ready(follower)).reason ?? "").toMatch(/blocks behind/), {
+      timeout: 60_000,
+      interval: 10,
+    });
     await vi.waitFor(async () => expect(await ready(follower)).toEqual({status: 200}), {timeout: 60_000});
 
     // The transaction reached the miner by the push of the follower's pool, was mined, and its
@@ -102,15 +111,11 @@ describe("a follower as an upstream", () => {
     const receipt = await waitForReceipt(follower.httpUrl, hash, 30_000);
     expect(receipt.status).toBe("0x1");
     expect(await waitForReceipt(miner.httpUrl, hash)).toMatchObject({blockHash: receipt.blockHash});
-    const head = await fetch(follower.httpUrl, {
-      method: "POST",
-      headers: {"content-type": "application/json"},
-      body: JSON.stringify({jsonrpc: "2.0", id: 2, method: "eth_chainId", params: []}),
-    });
+    const head = await post(follower, "eth_chainId");
     expect(Number(head.headers.get("x-xchain-head"))).toBeGreaterThanOrEqual(Number(receipt.blockNumber));
 
     // Once both have the block: the same refusal for a nonce used.
-    const again = await signer(1).signTransaction({to: TO, value: 8n, type: 0, gasLimit: 21_000n, gasPrice, chainId, nonce: 0});
+    const again = await transfer(signer(1), 8n, gasPrice);
     const onFollower = await refusal(follower, "eth_sendRawTransaction", [again]);
     expect(onFollower).toEqual(await refusal(miner, "eth_sendRawTransaction", [again]));
     expect(onFollower.message).toMatch(/nonce too low/);

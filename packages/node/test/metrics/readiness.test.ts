@@ -1,7 +1,8 @@
 // The readiness rule of GET /ready and its answers.
+
+import type {PeerInfo} from "@xchain/p2p";
 import {healthAnswer} from "@xchain/rpc";
 import {describe, expect, it} from "vitest";
-import type {PeerInfo} from "@xchain/p2p";
 import {createReadinessProbe, type ReadinessSources} from "../../src/metrics/readiness.ts";
 import {heaviestPeer} from "../../src/p2pStack.ts";
 
@@ -98,8 +99,7 @@ describe("the readiness probe", () => {
     expect(probe({syncTarget: () => 110}).readiness()).toEqual({ready: true});
     expect(probe({syncTarget: () => 250}).readiness()).toEqual({
       ready: false,
-      reason:
-        "syncing: head block 100 is 150 blocks behind the sync's target 250 (metrics.readyMaxBlocksBehind is 10)",
+      reason: "syncing: head block 100 is 150 blocks behind the sync's target 250 (metrics.readyMaxBlocksBehind is 10)",
     });
   });
 
