@@ -11,6 +11,8 @@ export interface DeliveredLog {
   blockHash: string;
   logIndex: number;
   transactionHash: string;
+  /** Errors the watchers had met when it came: the connection it came on, counted by its breaks. */
+  breaksBefore: number;
 }
 
 export class WsWatcher {
@@ -36,7 +38,11 @@ export class WsWatcher {
     const onError = (error: Error) => void this.errors.push(error.message.split("\n", 1)[0] as string);
     this.stops.push(
       client.watchBlocks({
-        onBlock: (block) => void this.heads.push({number: block.number, hash: block.hash}),
+        // viem hands over what the subscription sent: a notification without a block is an error.
+        onBlock: (block) =>
+          block
+            ? this.heads.push({number: block.number, hash: block.hash})
+            : this.errors.push("a head without a block"),
         onError,
       }),
       client.watchContractEvent({
@@ -50,6 +56,7 @@ export class WsWatcher {
               blockHash: log.blockHash,
               logIndex: log.logIndex,
               transactionHash: log.transactionHash,
+              breaksBefore: this.errors.length,
             });
           }
         },
