@@ -75,7 +75,7 @@ describe("the canonical blocks of a store", () => {
     })();
     await expect(reading).rejects.toThrow(`block 5 (${bytesToPrefixedHex(hash5)}) has no body`);
     await expect(reading).rejects.toSatisfy(
-      (e) => e instanceof ChainError && e.code === ChainErrorCode.MISSING_DATA && e.type.missing === "body",
+      (e) => e instanceof ChainError && e.type.code === ChainErrorCode.MISSING_DATA && e.type.missing === "body",
     );
     expect(numbers).toEqual([2, 3, 4]);
   });

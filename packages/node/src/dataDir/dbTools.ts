@@ -9,6 +9,7 @@ import {Bucket, DatabaseError, DatabaseErrorCode, LevelStore, numberKey} from "@
 import {bytesToPrefixedHex, hexToBytes} from "@xchain/utils";
 import {databaseDir} from "./openDatabase.ts";
 import {type DataDirRecord, RECORD_FILE, readRecord, writeRecord} from "./record.ts";
+import {dataDirInUse} from "./stoppedDatabase.ts";
 
 /** Where the tools write their lines (the CLI passes stdout and stderr). */
 export interface ToolOutput {
@@ -25,6 +26,8 @@ export async function verifyDatabase(dataDir: string, chainspec: Chainspec, out:
   try {
     db = await LevelStore.open(path, {create: false});
   } catch (e) {
+    // A running node's lock is no damage: nothing to repair.
+    if (e instanceof DatabaseError && e.code === DatabaseErrorCode.LOCKED) throw dataDirInUse(dataDir, "verify");
     out.line(`damage: ${(e as Error).message}`);
     out.line(`recovery: xchain db repair --datadir ${dataDir}`);
     return false;

@@ -1,0 +1,140 @@
+/**
+ * The block file of `xchain db export` and `xchain db import` (docs/operations.md §5), geth's
+ * export format: the blocks' encodings (`[header, transactions, uncles]`, each an RLP list, as
+ * `Block.encode` and the p2p protocol have them) one after another, nothing before, between or
+ * after them; gzip-compressed when the file's name ends in `.gz`. Reading splits the bytes at the
+ * RLP list boundaries only; the blocks themselves are decoded and checked by the chain's import.
+ */
+import {createReadStream, createWriteStream} from "node:fs";
+import {rename, rm} from "node:fs/promises";
+import type {Readable, Writable} from "node:stream";
+import {pipeline} from "node:stream/promises";
+import {createGunzip, createGzip} from "node:zlib";
+import {DbToolError, DbToolErrorCode} from "../errors.ts";
+
+/** A block larger than this is taken for garbage (Rootstock's blocks are a few hundred KiB at most). */
+export const MAX_BLOCK_BYTES = 32 * 1024 * 1024;
+
+/** One block's bytes and where the file holds them. */
+export interface FileBlock {
+  /** 1 for the file's first block. */
+  index: number;
+  /** Its first byte's offset in the (uncompressed) file. */
+  offset: number;
+  bytes: Uint8Array;
+}
+
+/** How a file is named in messages: stdin for `-`. */
+export function fileLabel(file: string): string {
+  return file === "-" ? "stdin" : file;
+}
+
+/** The uncompressed bytes of `file` (`-`: stdin); a read failure ends the iteration with BAD_BLOCK_FILE. */
+export async function* fileBytes(file: string): AsyncGenerator<Uint8Array> {
+  const source: Readable = file === "-" ? process.stdin : createReadStream(file);
+  const stream = file.endsWith(".gz") ? source.pipe(createGunzip()) : source;
+  // pipe() does not pass on the source's failure (a file that does not exist): the gunzip stream reports it.
+  if (stream !== source) source.on("error", (e) => stream.destroy(e));
+  let offset = 0;
+  try {
+    for await (const chunk of stream) {
+      offset += (chunk as Buffer).length;
+      yield chunk as Buffer;
+    }
+  } catch (e) {
+    const {code, message} = e as NodeJS.ErrnoException;
+    const reason = code?.startsWith("Z_") ? `its gzip stream is damaged or truncated (${message})` : message;
+    throw badFile(file, offset, `cannot read ${fileLabel(file)}: ${reason}`, reason);
+  }
+}
+
+/**
+ * Splits `chunks` into block encodings. Throws BAD_BLOCK_FILE for bytes that cannot start a block
+ * (not an RLP list, a length beyond `MAX_BLOCK_BYTES`) and for a file that ends inside a block.
+ */
+export async function* readBlocks(chunks: AsyncIterable<Uint8Array>, file: string): AsyncGenerator<FileBlock> {
+  let pending: Uint8Array = new Uint8Array(0);
+  let offset = 0;
+  let index = 0;
+  for await (const chunk of chunks) {
+    pending = pending.length === 0 ? chunk : concat(pending, chunk);
+    for (;;) {
+      const size = listSize(pending, file, offset, index + 1);
+      if (size === undefined || pending.length < size) break;
+      yield {index: ++index, offset, bytes: pending.slice(0, size)};
+      pending = pending.subarray(size);
+      offset += size;
+    }
+  }
+  if (pending.length > 0) {
+    const size = listSize(pending, file, offset, index + 1);
+    const of = size === undefined ? "" : ` of its ${size}`;
+    throw badFile(
+      file,
+      offset,
+      `${fileLabel(file)} ends inside its block ${index + 1} (at byte ${offset}, ${pending.length}${of} bytes present): ` +
+        `the file is truncated; the ${index} block(s) before it were read`,
+      "truncated",
+    );
+  }
+}
+
+/** The total size of the RLP list `bytes` starts with, or undefined while its length prefix is incomplete. */
+function listSize(bytes: Uint8Array, file: string, offset: number, index: number): number | undefined {
+  const first = bytes[0] as number;
+  if (first < 0xc0) {
+    const gzip = offset === 0 && first === 0x1f && bytes[1] === 0x8b ? " (it is gzip-compressed: name it *.gz)" : "";
+    throw badFile(
+      file,
+      offset,
+      `${fileLabel(file)}: the byte at offset ${offset} (0x${first.toString(16).padStart(2, "0")}) cannot start ` +
+        `its block ${index} (an RLP list): not a block file${gzip}, or damaged there`,
+      "not a list",
+    );
+  }
+  if (first <= 0xf7) return 1 + first - 0xc0;
+  const lengthBytes = first - 0xf7;
+  if (bytes.length < 1 + lengthBytes) return undefined;
+  let length = 0;
+  for (let i = 1; i <= lengthBytes; i++) length = length * 256 + (bytes[i] as number);
+  if (length > MAX_BLOCK_BYTES) {
+    throw badFile(
+      file,
+      offset,
+      `${fileLabel(file)}: its block ${index} at offset ${offset} claims ${length} bytes, more than a block can ` +
+        `hold (${MAX_BLOCK_BYTES}): not a block file, or damaged there`,
+      "too large",
+    );
+  }
+  return 1 + lengthBytes + length;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+}
+
+function badFile(file: string, offset: number, message: string, reason: string): DbToolError {
+  return new DbToolError({code: DbToolErrorCode.BAD_BLOCK_FILE, file, offset, reason}, message);
+}
+
+/**
+ * Writes `blocks` to `file` (`-`: stdout; gzip for `*.gz`), with backpressure. A file is written
+ * as `FILE.partial` and renamed when complete, so a failed export never leaves a file that looks whole.
+ */
+export async function writeBlockFile(file: string, blocks: AsyncIterable<Uint8Array>): Promise<void> {
+  const partial = `${file}.partial`;
+  const sink: Writable = file === "-" ? process.stdout : createWriteStream(partial);
+  // stdout is not ended: a process cannot close it.
+  const options = {end: file !== "-"};
+  try {
+    if (file.endsWith(".gz")) await pipeline(blocks, createGzip(), sink, options);
+    else await pipeline(blocks, sink, options);
+  } catch (e) {
+    if (file !== "-") await rm(partial, {force: true});
+    throw e;
+  }
+  if (file !== "-") await rename(partial, file);
+}
