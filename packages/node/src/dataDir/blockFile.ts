@@ -58,7 +58,7 @@ export async function* readBlocks(chunks: AsyncIterable<Uint8Array>, file: strin
   let index = 0;
   for await (const chunk of chunks) {
     pending = pending.length === 0 ? chunk : concat(pending, chunk);
-    for (;;) {
+    while (pending.length > 0) {
       const size = listSize(pending, file, offset, index + 1);
       if (size === undefined || pending.length < size) break;
       yield {index: ++index, offset, bytes: pending.slice(0, size)};

@@ -89,12 +89,12 @@ export function formatInspection(inspection: DatabaseInspection): string[] {
   const lines = [`database: ${databaseDir(inspection.dataDir)}, ${bytes(inspection.totalDiskBytes)} on disk`];
   lines.push(
     counted
-      ? `${"bucket".padEnd(20)} ${"on disk".padStart(12)} ${"keys".padStart(12)} ${"keys+values".padStart(12)}`
-      : `${"bucket".padEnd(20)} ${"on disk".padStart(12)}`,
+      ? `${"bucket".padEnd(24)} ${"on disk".padStart(12)} ${"keys".padStart(12)} ${"keys+values".padStart(12)}`
+      : `${"bucket".padEnd(24)} ${"on disk".padStart(12)}`,
   );
   for (const b of buckets) {
     if (b.diskBytes === 0 && !b.keys) continue;
-    const row = `${`${b.name} (0x${b.id.toString(16).padStart(2, "0")})`.padEnd(20)} ${bytes(b.diskBytes).padStart(12)}`;
+    const row = `${`${b.name} (0x${b.id.toString(16).padStart(2, "0")})`.padEnd(24)} ${bytes(b.diskBytes).padStart(12)}`;
     lines.push(counted ? `${row} ${String(b.keys).padStart(12)} ${bytes(b.dataBytes ?? 0).padStart(12)}` : row);
   }
   lines.push("(on disk: LevelDB's estimate of the bucket's bytes in its table files, compressed)");
