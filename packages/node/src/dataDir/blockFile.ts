@@ -53,21 +53,20 @@ export async function* fileBytes(file: string): AsyncGenerator<Uint8Array> {
  * (not an RLP list, a length beyond `MAX_BLOCK_BYTES`) and for a file that ends inside a block.
  */
 export async function* readBlocks(chunks: AsyncIterable<Uint8Array>, file: string): AsyncGenerator<FileBlock> {
-  let pending: Uint8Array = new Uint8Array(0);
+  const pending = new ChunkQueue();
   let offset = 0;
   let index = 0;
   for await (const chunk of chunks) {
-    pending = pending.length === 0 ? chunk : concat(pending, chunk);
+    pending.push(chunk);
     while (pending.length > 0) {
-      const size = listSize(pending, file, offset, index + 1);
+      const size = listSize(pending.peek(PREFIX_BYTES), file, offset, index + 1);
       if (size === undefined || pending.length < size) break;
-      yield {index: ++index, offset, bytes: pending.slice(0, size)};
-      pending = pending.subarray(size);
+      yield {index: ++index, offset, bytes: pending.take(size)};
       offset += size;
     }
   }
   if (pending.length > 0) {
-    const size = listSize(pending, file, offset, index + 1);
+    const size = listSize(pending.peek(PREFIX_BYTES), file, offset, index + 1);
     const of = size === undefined ? "" : ` of its ${size}`;
     throw badFile(
       file,
@@ -76,6 +75,55 @@ export async function* readBlocks(chunks: AsyncIterable<Uint8Array>, file: strin
         `the file is truncated; the ${index} block(s) before it were read`,
       "truncated",
     );
+  }
+}
+
+/** The longest RLP list prefix: a byte, then up to 8 bytes of length. */
+const PREFIX_BYTES = 9;
+
+/** Bytes received and not yet taken, kept as the chunks they came in (a block is copied out once). */
+class ChunkQueue {
+  private chunks: Uint8Array[] = [];
+  /** The first chunk not yet wholly taken (chunks before it are dropped at the next push). */
+  private first = 0;
+  length = 0;
+
+  push(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    if (this.first > 0) {
+      this.chunks = this.chunks.slice(this.first);
+      this.first = 0;
+    }
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+  }
+
+  /** A copy of the first `n` bytes (fewer when fewer are held). */
+  peek(n: number): Uint8Array {
+    const out = new Uint8Array(Math.min(n, this.length));
+    let filled = 0;
+    for (let i = this.first; filled < out.length; i++) {
+      const part = (this.chunks[i] as Uint8Array).subarray(0, out.length - filled);
+      out.set(part, filled);
+      filled += part.length;
+    }
+    return out;
+  }
+
+  /** The first `n` bytes (n ≤ length), removed: a copy of their own, not a view of a chunk. */
+  take(n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    let filled = 0;
+    while (filled < n) {
+      const chunk = this.chunks[this.first] as Uint8Array;
+      const part = chunk.subarray(0, n - filled);
+      out.set(part, filled);
+      filled += part.length;
+      if (part.length === chunk.length) this.first++;
+      else this.chunks[this.first] = chunk.subarray(part.length);
+    }
+    this.length -= n;
+    return out;
   }
 }
 
@@ -107,13 +155,6 @@ function listSize(bytes: Uint8Array, file: string, offset: number, index: number
     );
   }
   return 1 + lengthBytes + length;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
 }
 
 function badFile(file: string, offset: number, message: string, reason: string): DbToolError {
