@@ -15,7 +15,7 @@ import {type Progress, ProgressLine} from "../verify/progressLine.ts";
 import {openChain} from "../wiring/chain.ts";
 import {type Closers, closeAll} from "../wiring/closers.ts";
 import {openStorage} from "../wiring/storage.ts";
-import {type FileBlock, fileBytes, fileLabel, readBlocks} from "./blockFile.ts";
+import {fileBytes, fileLabel, readBlocks} from "./blockFile.ts";
 import type {ToolOutput} from "./dbTools.ts";
 import {dataDirInUse} from "./stoppedDatabase.ts";
 
@@ -52,20 +52,21 @@ export async function importChain(
     const label = fileLabel(file);
     let imported = 0;
     let known = 0;
-    let last: FileBlock | undefined;
+    let last: {number: number; hash: Uint8Array} | undefined;
     const progress = new ProgressLine(out.progress);
     const describe = ({perSecond}: Progress) =>
       `import: block ${chain.head().number}, ${imported} imported, ${known} already known, ${perSecond} blocks/s`;
     for await (const block of readBlocks(fileBytes(file), file)) {
-      last = block;
       const result = await chain.importBlock(block.bytes);
       switch (result.kind) {
         case ImportResultKind.IMPORTED_BEST:
         case ImportResultKind.IMPORTED_NOT_BEST:
           imported++;
+          last = result;
           break;
         case ImportResultKind.EXIST:
           known++;
+          last = result;
           break;
         case ImportResultKind.NO_PARENT: {
           const hash = bytesToPrefixedHex(result.hash);
@@ -110,6 +111,12 @@ export async function importChain(
     progress.done(describe);
     const head = {number: chain.head().number, hash: bytesToPrefixedHex(chain.head().hash)};
     out.line(`imported ${imported} block(s), ${known} already known; head: block ${head.number} ${head.hash}`);
+    if (!equalBytes(last.hash, chain.head().hash)) {
+      out.line(
+        `the file's last block ${last.number} (${bytesToPrefixedHex(last.hash)}) is stored but is not the head: ` +
+          "the chain the database already held is heavier",
+      );
+    }
     return {imported, known, head};
   } finally {
     // The database is closed last, after the data directory's record of the head (database.json) is written.
