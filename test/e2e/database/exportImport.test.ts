@@ -93,8 +93,16 @@ beforeAll(async () => {
       await rpc<{stateRoot: string}>(url, "eth_getBlockByNumber", [`0x${tamperedBlock.toString(16)}`, false])
     ).stateRoot;
 
-    // Every tool refuses the directory while the node holds it, saying so (verify used to call it damage).
-    for (const tool of [["inspect"], ["export", join(source, "x.rlp")], ["compact"], ["verify"], ["import", "x.rlp"]]) {
+    // Every tool refuses the directory while the node holds it, saying so (verify used to call it damage
+    // and send the operator to repair).
+    for (const tool of [
+      ["inspect"],
+      ["export", join(source, "x.rlp")],
+      ["compact"],
+      ["verify"],
+      ["repair"],
+      ["import", "x.rlp"],
+    ]) {
       const refused = await runCli("db", ...tool, "--datadir", source);
       expect(refused.code, tool.join(" ")).toBe(2);
       expect(refused.stderr).toContain(`the data directory ${source} is in use by a running xchain node`);
