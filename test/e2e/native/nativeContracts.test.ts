@@ -1,5 +1,6 @@
-// End-to-end: Rootstock's native contracts HDWalletUtils, BlockHeader and Environment on a regtest node process
-// (docs/protocol/native-contracts.md), every method called with ethers through eth_call and real transactions,
+// End-to-end: Rootstock's native contracts HDWalletUtils, BlockHeader, Environment and secp256k1 addition and
+// multiplication on a regtest node process (docs/protocol/native-contracts.md), every method called with ethers
+// through eth_call and real transactions,
 // directly and from a Solidity contract, every answer decoded with an ABI: HDWalletUtils' from
 // `@rsksmart/rsk-precompiled-abis`, BlockHeader's and Environment's from rskj's method tables (test-utils'
 // nativeAbis.ts: the npm package ships none for them). Transactions pay intrinsic gas + the contract's price;
@@ -271,5 +272,44 @@ describe("Environment", () => {
     expect(environmentAbi.decodeFunctionResult("getCallStackDepth", logged)[0]).toBe(1n);
     const receipt = await send(ENVIRONMENT, data);
     expect([receipt.status, receipt.gasUsed]).toEqual([1, intrinsic(data)]);
+  });
+});
+
+describe("secp256k1 addition and multiplication (RSKIP-516)", () => {
+  const ADD = "0x0000000000000000000000000000000001000016";
+  const MUL = "0x0000000000000000000000000000000001000017";
+  const word = (n: bigint) => toBeHex(n, 32).slice(2);
+  // secp256k1's generator G and 2G.
+  const G = [
+    0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798n,
+    0x483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8n,
+  ] as const;
+  const TWO_G = `0x${word(0xc6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5n)}${word(
+    0x1ae168fea63dc339a3c58419466ceaeef7f632653266d0e1236431a950cfe52an,
+  )}`;
+  const g = word(G[0]) + word(G[1]);
+
+  it("G + G and 2 × G are 2G: by eth_call from ethers, from a contract and in a mined transaction", async () => {
+    for (const [target, data] of [
+      [ADD, `0x${g}${g}`],
+      [MUL, `0x${g}${word(2n)}`],
+    ] as const) {
+      expect(await provider.call({to: target, data})).toBe(TWO_G);
+      const {call, logged} = await relayed(target, data);
+      expect([call, logged]).toEqual([TWO_G, TWO_G]);
+    }
+  });
+
+  it("a transaction pays intrinsic gas + 150 or 3,000; a point off the curve fails with status 1 at the same price", async () => {
+    const offCurve = `0x${word(1n)}${word(1n)}${g}`;
+    for (const [target, data, price] of [
+      [ADD, `0x${g}${g}`, 150n],
+      [ADD, offCurve, 150n],
+      [MUL, `0x${g}${word(2n)}`, 3_000n],
+    ] as const) {
+      const receipt = await send(target, data);
+      expect([receipt.status, receipt.gasUsed]).toEqual([1, intrinsic(data) + price]);
+    }
+    expect(await provider.call({to: ADD, data: offCurve})).toBe("0x");
   });
 });

@@ -8,6 +8,8 @@ import {bytesToHex} from "@xchain/utils";
 import {lightClientMethods} from "./btc/methods.ts";
 import type {BridgeMethod} from "./call.ts";
 import {federationGetters} from "./federationGetters.ts";
+import {voteFeePerKbChangeMethod} from "./feePerKb.ts";
+import {lockWhitelistMethods} from "./lockWhitelistMethods.ts";
 import {releaseBtcMethod} from "./releaseBtc.ts";
 import {stateGetters} from "./stateGetters.ts";
 import {voteMethods} from "./votes.ts";
@@ -16,6 +18,8 @@ export const BRIDGE_METHODS: readonly BridgeMethod[] = [
   ...federationGetters,
   ...stateGetters,
   ...voteMethods,
+  voteFeePerKbChangeMethod,
+  ...lockWhitelistMethods,
   releaseBtcMethod,
   ...lightClientMethods,
 ];

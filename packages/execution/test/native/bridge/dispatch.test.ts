@@ -124,9 +124,10 @@ describe("votes", () => {
     expect(await decoded("addUnlimitedLockWhitelistAddress", data, bridgeContext(state, MINED))).toEqual([-2n]);
   });
 
-  it("an authorized vote fails: xchain does not count it", async () => {
-    const data = calldata("addUnlimitedLockWhitelistAddress", [BTC_ADDRESS]);
-    const e = await failure(data, bridgeContext(state, {...MINED, sender: WHITELIST_AUTHORIZER}));
+  it("an authorized federation-change vote fails: xchain does not change federations (tier C)", async () => {
+    // rskj's federation-change authorizer auth-a.
+    const sender = hexToBytes("5252403bca6ac3c104abdd320a736fa38282045d");
+    const e = await failure(calldata("createFederation"), bridgeContext(state, {...MINED, sender}));
     expect(e.message).toContain("not implemented");
   });
 });
