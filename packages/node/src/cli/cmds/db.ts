@@ -56,6 +56,7 @@ export function registerDb(program: Command): void {
   withDataDir(
     db
       .command("inspect")
+      .summary("sizes per bucket, head, genesis, schema version, oldest state served")
       .description(
         "the database's size per bucket (on disk: LevelDB's estimate; keys and bytes: a scan of the whole database), " +
           "its chain's head, genesis, schema version and the oldest block whose state is stored",
@@ -74,6 +75,7 @@ export function registerDb(program: Command): void {
   withDataDir(
     db
       .command("export")
+      .summary("write the canonical blocks to FILE (RLP, geth's export format; - for stdout)")
       .description(`write the canonical blocks to FILE, progress on stderr. ${FILE_FORMAT}`)
       .argument("<file>", "the file to write (- for stdout)")
       .option("--from <number>", "first block (default 0, the genesis)", blockNumber)
@@ -87,6 +89,7 @@ export function registerDb(program: Command): void {
   withDataDir(
     db
       .command("import")
+      .summary("import the blocks of FILE through the chain's import, resumable (- for stdin)")
       .description(
         "import the blocks of FILE (written by db export) into a fresh or older data directory through the chain's " +
           "import, as sync does (validation, execution, one batch per block); blocks already stored are skipped, so " +
@@ -105,6 +108,7 @@ export function registerDb(program: Command): void {
   withDataDir(
     db
       .command("compact")
+      .summary("compact the whole database, printing its size before and after")
       .description(
         "compact the whole database (LevelDB's compaction of every key range: overwritten and deleted entries are dropped)",
       ),
