@@ -428,7 +428,7 @@ export class Chain implements ChainReader {
     return this.overrides.rootAfter(header);
   }
 
-  /** The oldest block whose state is served (docs/operations.md §10): 0 on an archive node that never pruned. */
+  /** The oldest block whose state is served (docs/operations.md §12): 0 on an archive node that never pruned. */
   oldestStateBlock(): number {
     return this.retention.oldestStateBlock(this.currentHead.number);
   }

@@ -17,7 +17,7 @@ export interface ChainOptions {
 /** `pruned`: the states of the last `retainBlocks` blocks are kept, older ones deleted; `archive`: every state is kept. */
 export type StateMode = "pruned" | "archive";
 
-/** Which states the chain keeps (docs/operations.md §10). */
+/** Which states the chain keeps (docs/operations.md §12). */
 export interface StateRetentionOptions {
   mode: StateMode;
   /**

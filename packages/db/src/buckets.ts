@@ -39,7 +39,7 @@ export enum Bucket {
    */
   dappDb = 0x0d,
   /**
-   * stateTrie key -> one byte: the marks of a state collection in progress (docs/operations.md §10; state's
+   * stateTrie key -> one byte: the marks of a state collection in progress (docs/operations.md §12; state's
    * `prune/`): 0 kept because a write during the collection stored it, 1 reached from a retained root with
    * everything below it. Empty between collections.
    */

@@ -35,3 +35,4 @@ export {
   PROTOCOL_VERSION,
   type ReputationSummary,
 } from "./types.ts";
+export {MAX_PUSHED_TRANSACTIONS} from "./wire/transactions.ts";

@@ -21,7 +21,7 @@ export enum StateErrorCode {
   FORK_BASE_MISMATCH = "STATE_FORK_BASE_MISMATCH",
   /**
    * The state after a block older than the retention window was asked for: a pruned node deleted it
-   * (docs/operations.md §10). Names the oldest block whose state is still served.
+   * (docs/operations.md §12). Names the oldest block whose state is still served.
    */
   PRUNED = "STATE_PRUNED",
 }

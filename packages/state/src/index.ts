@@ -49,4 +49,4 @@ export {
 } from "./storageBytes.ts";
 export {EMPTY_TRIE_ROOT} from "./trie.ts";
 export type {AccountState, GenesisAccount, StateCommit, StateReader, StateSession, StateSource} from "./types.ts";
-export {type StateDamage, type StateVerification, verifyState} from "./verifyState.ts";
+export {nodeReferences, type StateDamage, type StateVerification, TrieKind, verifyState} from "./verifyState.ts";

@@ -1,7 +1,7 @@
 /**
  * The chain's view of its store while a collection may run: every batch written through it that
  * stores state also marks what it stores, in the same batch, when a collection is marking or sweeping
- * (docs/operations.md §10). So a block that stores a node equal to one the collection found
+ * (docs/operations.md §12). So a block that stores a node equal to one the collection found
  * unreachable keeps it: the sweep deletes only what has no mark, and runs between such writes.
  */
 import type {Bucket, BucketRange, KeyValueStore, WriteBatch} from "@xchain/db";

@@ -1,4 +1,4 @@
-/** The state roots a collection keeps (docs/operations.md §10). */
+/** The state roots a collection keeps (docs/operations.md §12). */
 
 import {bytesToHex} from "@xchain/utils";
 import type {ChainStore} from "../store/chainStore.ts";

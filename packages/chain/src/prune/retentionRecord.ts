@@ -1,9 +1,9 @@
 /**
  * The state collector's record (meta key `stateCollection`, RLP [phase, cutoff, pruned below,
  * cursor]): where a collection stands, written in the batch of each of its steps so that a restart
- * resumes it (docs/operations.md §10), and the lowest block whose state is whole.
+ * resumes it (docs/operations.md §12), and the lowest block whose state is whole.
  */
-import {Bucket, type KeyValueStore, type WriteBatch} from "@xchain/db";
+import {Bucket, type KeyValueStore, WriteBatch} from "@xchain/db";
 import {asBytes, decodeRlpList, decodeSafeInteger, encodeRlp, encodeUnsigned, type RlpItem} from "@xchain/primitives";
 import {utf8ToBytes} from "@xchain/utils";
 
@@ -64,4 +64,16 @@ export async function readRetentionRecord(kv: KeyValueStore): Promise<RetentionR
     prunedBelow: number(prunedBelow, "prunedBelow"),
     cursor: cursorBytes.length === 0 ? undefined : cursorBytes,
   };
+}
+
+/**
+ * Ends a collection left marking or sweeping (its marks are then cleared, nothing more swept): for a tool
+ * that stores state without marks (`xchain db repair`'s rebuild), whose entries the sweep would delete.
+ */
+export async function abandonCollection(kv: KeyValueStore): Promise<void> {
+  const record = await readRetentionRecord(kv);
+  if (record.phase !== CollectionPhase.Mark && record.phase !== CollectionPhase.Sweep) return;
+  const batch = new WriteBatch();
+  putRetentionRecord(batch, {...record, phase: CollectionPhase.Clear, cursor: undefined});
+  await kv.write(batch);
 }

@@ -1,5 +1,5 @@
 /**
- * The state collector of a pruned node (docs/operations.md §10): in the background, a mark-and-sweep
+ * The state collector of a pruned node (docs/operations.md §12): in the background, a mark-and-sweep
  * of the `stateTrie` bucket in small steps. A collection starts once the window has moved by half its
  * length since the last one: its cutoff is the window's start then. It marks every entry the retained
  * roots reach (reads and mark writes, beside imports), then sweeps the bucket in key order deleting
@@ -54,7 +54,6 @@ export class StateCollector {
   private again = false;
   private stopped = false;
   private readonly abort = new AbortController();
-  private roots: RetainedRoot[] | undefined;
   private readonly counters: CollectorStats = {
     phase: CollectionPhase.Idle,
     collections: 0,
@@ -128,21 +127,24 @@ export class StateCollector {
     }
   }
 
-  /** In the queue: the cutoff, the record (marking starts with it) and the roots to keep. */
-  private begin(): Promise<void> {
-    return this.chain.exclusive(async () => {
-      const cutoff = this.retention.windowStart(this.chain.head().number);
-      await this.commit({...this.retention.record, phase: CollectionPhase.Mark, cutoff, cursor: undefined});
-      this.roots = await this.chain.retainedRoots(cutoff);
-      this.logger.info({cutoff, roots: this.roots.length}, `state collection: keeping the states from block ${cutoff}`);
+  /**
+   * In the queue: the cutoff and the record, with which marking starts. The roots are listed after,
+   * outside it (a window of thousands of headers is not read while imports wait): a block stored
+   * before the record is listed, one stored after is marked by its own batch.
+   */
+  private async begin(): Promise<void> {
+    const cutoff = await this.chain.exclusive(async () => {
+      const start = this.retention.windowStart(this.chain.head().number);
+      await this.commit({...this.retention.record, phase: CollectionPhase.Mark, cutoff: start, cursor: undefined});
+      return start;
     });
+    this.logger.info({cutoff}, `state collection: keeping the states from block ${cutoff}`);
   }
 
   private async mark(): Promise<void> {
     const {cutoff} = this.retention.record;
-    // After a restart the roots are listed again: marks written before the crash stay valid.
-    const roots = this.roots ?? (await this.chain.exclusive(() => this.chain.retainedRoots(cutoff)));
-    this.roots = undefined;
+    // Listed once marking is on (after a restart too: marks written before the crash stay valid).
+    const roots = await this.chain.retainedRoots(cutoff);
     const control = {batchNodes: this.steps.markBatchNodes, pause, signal: this.abort.signal};
     for (const {root, required} of roots) {
       try {

@@ -1,5 +1,5 @@
 /**
- * Which states the chain keeps (docs/operations.md §10): the options, the collector's record as last
+ * Which states the chain keeps (docs/operations.md §12): the options, the collector's record as last
  * written, and the roots dev snapshots hold. It answers the oldest block whose state is served, refuses
  * older ones with STATE_PRUNED, and says when writes of state must carry the collection's marks.
  */
@@ -49,10 +49,15 @@ export class StateRetention {
     return Math.max(0, headNumber - this.options.retainBlocks + 1);
   }
 
-  /** The oldest block whose state is served: the window's start (pruned), or what a past collection left (archive). */
+  /**
+   * The oldest block whose state is served: the window's start (pruned), or what a past collection left
+   * (archive); never below a running collection's cutoff (a head moved back by a reorganization must not
+   * bring back states the collection does not keep).
+   */
   oldestStateBlock(headNumber: number): number {
-    const {prunedBelow} = this.current;
-    return this.options.mode === "archive" ? prunedBelow : Math.max(prunedBelow, this.windowStart(headNumber));
+    const {prunedBelow, cutoff} = this.current;
+    const floor = this.marking ? Math.max(prunedBelow, cutoff) : prunedBelow;
+    return this.options.mode === "archive" ? floor : Math.max(floor, this.windowStart(headNumber));
   }
 
   /** Throws STATE_PRUNED when the state after block `blockNumber` is older than the oldest served. */

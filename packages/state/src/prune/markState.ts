@@ -1,5 +1,5 @@
 /**
- * The mark phase of a state collection (docs/operations.md §10): a walk of the state at one root that
+ * The mark phase of a state collection (docs/operations.md §12): a walk of the state at one root that
  * marks every trie node and code it reaches WHOLE, in small batches. A node is marked only after
  * everything below it, so a WHOLE mark found in the store (left by the walk of another root, or by an
  * earlier run of this collection before a crash) ends the descent there. Memory is the walk's path:

@@ -1,5 +1,5 @@
 /**
- * The marks of a state collection (docs/operations.md §10): bucket `stateMark`, keyed as `stateTrie`.
+ * The marks of a state collection (docs/operations.md §12): bucket `stateMark`, keyed as `stateTrie`.
  * A collection keeps every `stateTrie` entry that has a mark and deletes the others. Marks are
  * written by the walk of the retained roots (`markState`) and, while a collection runs, in the very
  * batch of every write that stores state (`markStateWrites`): an entry a new block stores, even one

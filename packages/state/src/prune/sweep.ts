@@ -1,5 +1,5 @@
 /**
- * The sweep and clear phases of a state collection (docs/operations.md §10), one bounded step at a
+ * The sweep and clear phases of a state collection (docs/operations.md §12), one bounded step at a
  * time: each step reads a range of keys and returns the deletes for the caller's batch (with the
  * collection's progress record, so that a crash between steps resumes at the next one). A sweep step
  * must not interleave with a write that stores state: the caller runs it where block imports and
