@@ -128,9 +128,10 @@ async function measure({file, setup, blocks: limit, dbDir, mode, retain, sampleE
     );
     const n = times.length;
     const m0 = performance.now();
+    // After each collection, before the next deletes anything (a next one starts with its marking).
     if (collector && collector.completed() > collectionsSeen) {
       collectionsSeen = collector.completed();
-      if (!collector.running()) ratios.push({...(await stateRatio(store, chain)), collection: collectionsSeen});
+      ratios.push({...(await stateRatio(store, chain)), collection: collectionsSeen});
     }
     if (n % sampleEvery === 0) {
       const sample = {
