@@ -1,5 +1,5 @@
 // Opening the benchmark's chain in archive or pruned mode (the chain's `retention` options, the node's
-// state.mode and state.retainBlocks, described in docs/operations.md), with a view of its state collector:
+// state.mode and state.retainBlocks: docs/operations.md §12), with a view of its state collector:
 // `running()` (a collection is under way), `completed()` (collections finished), `stats()`, `stop()`.
 import * as chainPackage from "@xchain/chain";
 
