@@ -47,6 +47,11 @@ const accounts = Number(opts.accounts);
 const sampleEvery = Number(opts.sample);
 const paceMs = Number(opts["pace-ms"]);
 const importBlocks = opts.import === undefined ? blocks : Math.min(blocks, Number(opts.import));
+for (const [flag, value] of Object.entries({blocks, accounts, sample: sampleEvery, import: importBlocks})) {
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new Error(`--${flag}: a whole number of at least 1, not ${value}`);
+}
+if (!Number.isFinite(paceMs) || paceMs < 0) throw new Error(`--pace-ms: milliseconds, not ${opts["pace-ms"]}`);
 if (!["archive", "pruned", "both"].includes(opts.mode))
   throw new Error(`--mode: archive, pruned or both, not ${opts.mode}`);
 const modes = opts.mode === "both" ? ["archive", "pruned"] : [opts.mode];
