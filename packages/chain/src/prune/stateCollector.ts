@@ -157,8 +157,9 @@ export class StateCollector {
       }
     }
     await this.chain.exclusive(() => {
+      // The record's cutoff, not the one read above: a head set back meanwhile lowered it (`Chain.setHead`).
       const record = this.retention.record;
-      const prunedBelow = Math.max(record.prunedBelow, cutoff);
+      const prunedBelow = Math.max(record.prunedBelow, record.cutoff);
       return this.commit({...record, phase: CollectionPhase.Sweep, prunedBelow, cursor: undefined});
     });
   }
