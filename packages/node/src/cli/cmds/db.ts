@@ -1,6 +1,6 @@
 /** `xchain db verify|repair`: find the damage of a stopped node's database, and recover from it (docs/operations.md §6). */
 import {type Command, Option} from "commander";
-import {repairDatabase, type ToolOutput, verifyDatabase} from "../../dataDir/dbTools.ts";
+import type {ToolOutput} from "../../dataDir/dbTools.ts";
 import {loadNetwork, NETWORK_CHOICES, type NetworkChoice} from "../../network.ts";
 import {defaultDataDir} from "../../options.ts";
 
@@ -15,7 +15,7 @@ const output: ToolOutput = {
   progress: (text) => console.error(text),
 };
 
-/** Registers the command and its subcommands on the program. */
+/** Registers the command and its subcommands on the program; the tools load when one runs. */
 export function registerDb(program: Command): void {
   const db = program.command("db").description("check and repair the database of a stopped node");
   const withDataDir = (command: Command) =>
@@ -32,6 +32,7 @@ export function registerDb(program: Command): void {
           "print the first damage (exit 1) or that the database is whole",
       ),
   ).action(async (flags: DbFlags) => {
+    const {verifyDatabase} = await import("../../dataDir/dbTools.ts");
     const {chainspec} = await loadNetwork(flags.network, flags.genesisFile);
     const whole = await verifyDatabase(flags.datadir ?? defaultDataDir(flags.network), chainspec, output);
     process.exitCode = whole ? 0 : 1;
@@ -45,6 +46,7 @@ export function registerDb(program: Command): void {
           "block whose chain and state are whole (the blocks above are forgotten; peers send them again)",
       ),
   ).action(async (flags: DbFlags) => {
+    const {repairDatabase} = await import("../../dataDir/dbTools.ts");
     const network = await loadNetwork(flags.network, flags.genesisFile);
     await repairDatabase(flags.datadir ?? defaultDataDir(flags.network), network, output);
   });
