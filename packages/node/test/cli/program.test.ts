@@ -59,7 +59,7 @@ describe("the xchain entry point", () => {
 
   it("would see the node's packages if the entry point imported a command (the check can fail)", () => {
     const start = packagesReached(join(packagesDir, "node", "src", "cli", "runNode.ts"));
-    expect(start).toContain("libp2p");
+    expect(start).toContain("@ethereumjs/evm");
     expect(start).toContain("@xchain/execution");
   });
 
@@ -99,5 +99,20 @@ describe("the xchain entry point", () => {
     expect(foreignFlagHint("--fork-block-number")).toMatch(/--fork\.block/);
     expect(foreignFlagHint("--rpc.http.prot")).toBeUndefined();
     expect(foreignFlagHint("--constructor")).toBeUndefined();
+  });
+});
+
+describe("the node's start path", () => {
+  // Loaded when their feature is on (wiring/p2p.ts, node.ts, preflight.ts): a node without p2p or
+  // metrics starts without libp2p, the sync or prom-client (docs/performance.md §13).
+  it("reaches neither libp2p, the sync nor prom-client", () => {
+    const reached = [...packagesReached(join(packagesDir, "node", "src", "cli", "runNode.ts"))];
+    expect(reached.filter((name) => /^(libp2p|@libp2p\/.*|@xchain\/(p2p|sync)|prom-client)$/.test(name))).toEqual([]);
+  });
+
+  it("would see them if the start imported the p2p stack (the check can fail)", () => {
+    const reached = packagesReached(join(packagesDir, "node", "src", "p2pStack.ts"));
+    expect(reached).toContain("libp2p");
+    expect(reached).toContain("@xchain/sync");
   });
 });
