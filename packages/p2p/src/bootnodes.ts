@@ -1,6 +1,6 @@
 /**
- * The bootnode list (`p2p.bootnodes`): its limits, what makes an entry invalid, and who it trusts.
- * The keeper that dials them is bootnodeKeeper.ts.
+ * The bootnode list (`p2p.bootnodes`): what makes an entry invalid, and who it trusts (its limits are
+ * in options.ts, beside the option). The keeper that dials them is bootnodeKeeper.ts.
  */
 import {peerIdFromString} from "@libp2p/peer-id";
 import {multiaddr} from "@multiformats/multiaddr";
