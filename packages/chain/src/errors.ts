@@ -108,7 +108,12 @@ export type ChainErrorType =
   | {code: ChainErrorCode.SCHEMA_VERSION_MISMATCH; expected: number; stored: number}
   | {code: ChainErrorCode.HEAD_MISSING}
   | {code: ChainErrorCode.UNKNOWN_BLOCK; hash: string}
-  | {code: ChainErrorCode.MISSING_DATA; hash: string; missing: "parent" | "body" | "receipts" | "totalDifficulty"};
+  | {
+      code: ChainErrorCode.MISSING_DATA;
+      /** The block's hash, or `#<number>` when the canonical index lost the height itself. */
+      hash: string;
+      missing: "parent" | "header" | "body" | "receipts" | "totalDifficulty" | "canonical entry";
+    };
 
 /** A failure of the chain database or a lookup. */
 export class ChainError extends NodeError<ChainErrorType> {}

@@ -33,6 +33,9 @@ export {
 } from "./fork/upstreamAnchor.ts";
 export type {BlockExecutorApi} from "./import/executeOnParent.ts";
 export {type ChainOptions, defaultChainOptions} from "./options.ts";
+export {SCHEMA_VERSION} from "./store/metaStore.ts";
+export {canonicalBlocks, type EncodedBlock} from "./tools/canonicalBlocks.ts";
+export {type BlockId, type ChainStoreSummary, summarizeChainStore} from "./tools/storeSummary.ts";
 export {
   type ChainEvents,
   type ChainFork,

@@ -20,6 +20,7 @@ export type Rskip =
   | "RSKIP297"
   | "RSKIP351"
   | "RSKIP412"
+  | "RSKIP516"
   | "RSKIP535"
   | "RSKIP536"
   | "RSKIPUMM";

@@ -195,6 +195,31 @@ export class LevelStore implements KeyValueStore {
     return values.map((v) => (v === undefined ? undefined : view(v)));
   }
 
+  /**
+   * LevelDB's estimate of the bytes a bucket's keys and values take in its table files (compressed, as
+   * on disk); what is still only in the write-ahead log is not counted. Costs a few index lookups.
+   */
+  async approximateBucketBytes(bucket: Bucket): Promise<number> {
+    try {
+      return await this.db.approximateSize(Uint8Array.of(bucket), Uint8Array.of(bucket + 1));
+    } catch (e) {
+      throw this.fault(e);
+    }
+  }
+
+  /**
+   * Compacts every key (LevelDB's CompactRange over the whole range): the write-ahead log and every
+   * level are merged down, dropping overwritten and deleted entries. It reads and rewrites every
+   * table file: meant for a stopped node (`xchain db compact`).
+   */
+  async compact(): Promise<void> {
+    try {
+      await this.db.compactRange(Uint8Array.of(0x00), Uint8Array.of(0xff));
+    } catch (e) {
+      throw this.fault(e);
+    }
+  }
+
   /** LevelDB's estimate of its memory: the block cache's charge plus the memtables. */
   memoryBytes(): number {
     return Number(this.db.getProperty("leveldb.approximate-memory-usage"));

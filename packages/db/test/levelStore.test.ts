@@ -40,6 +40,26 @@ describe("LevelStore", () => {
     expect(await store.get(Bucket.header, key)).toBeUndefined();
   });
 
+  it("estimates each bucket's bytes on disk, and compacts deleted entries away", async () => {
+    const store = await freshStore();
+    // Random values do not compress: the estimate is close to what was written.
+    const batch = new WriteBatch();
+    for (let n = 0; n < 200; n++) batch.put(Bucket.body, numberKey(n), randomBytes(1000));
+    await store.write(batch);
+    // Written to the write-ahead log only: table files hold nothing yet.
+    expect(await store.approximateBucketBytes(Bucket.body)).toBe(0);
+    await store.compact();
+    const bodyBytes = await store.approximateBucketBytes(Bucket.body);
+    expect(bodyBytes).toBeGreaterThan(150_000);
+    expect(bodyBytes).toBeLessThan(250_000);
+    expect(await store.approximateBucketBytes(Bucket.header)).toBe(0);
+    const deletes = new WriteBatch();
+    for (let n = 0; n < 200; n++) deletes.del(Bucket.body, numberKey(n));
+    await store.write(deletes);
+    await store.compact();
+    expect(await store.approximateBucketBytes(Bucket.body)).toBeLessThan(10_000);
+  });
+
   it("iterates one bucket in key order, within a range, forwards and backwards", async () => {
     const store = await freshStore();
     const batch = new WriteBatch();

@@ -76,9 +76,10 @@ export async function createBlockEvm(
   if (extras.trace) opcodes = tracedOpcodes(opcodes, common, extras.trace);
   // A copy, because every EVM subscribes to its Common's events.
   const evmCommon = common.copy();
-  const precompiles = profile.precompiles(common);
-  // The native contracts read their message from the EVM's last `beforeMessage` (native/dispatch/adapter.ts).
+  // The native contracts and rskj-priced precompiles read their message from the EVM's last `beforeMessage`
+  // (native/dispatch/adapter.ts).
   const messages: MessageTracker = {current: undefined};
+  const precompiles = profile.precompiles(common, messages);
   // On a forked chain those that hold the upstream's state stop the message instead (docs/forking.md §6).
   precompiles.push(
     ...nativeContractPrecompiles({session: scope.native, chain, messages}, chain.forkAncestry !== undefined),

@@ -20,6 +20,7 @@ import type {Preemption} from "../src/calls/preemption.ts";
 import {createChainCommon, profileParams} from "../src/common.ts";
 import {evmBlock} from "../src/evm.ts";
 import {gasProfileAt} from "../src/gas/profile.ts";
+import type {MessageTracker} from "../src/native/dispatch/adapter.ts";
 import {createNativeSession} from "../src/native/dispatch/session.ts";
 import {type PreemptionSlot, preemptibleOpcodes} from "../src/preemptibleOpcodes.ts";
 import {randomBytes, randomProgram, seededRandom} from "./support/randomBytecode.ts";
@@ -61,6 +62,7 @@ async function side(create: (opts: EVMOpts) => Promise<EVM>): Promise<Side> {
   const pausing = {point: () => (++points % 3 === 0 ? Promise.resolve() : undefined)};
   const slot: PreemptionSlot = {current: pausing as unknown as Preemption};
   const evmCommon = common.copy();
+  const messages: MessageTracker = {current: undefined};
   const evm = await create({
     common: evmCommon,
     params: profileParams(profile),
@@ -70,7 +72,10 @@ async function side(create: (opts: EVMOpts) => Promise<EVM>): Promise<Side> {
       common,
       slot,
     ),
-    customPrecompiles: profile.precompiles(common),
+    customPrecompiles: profile.precompiles(common, messages),
+  });
+  evm.events.on("beforeMessage", (message) => {
+    messages.current = message;
   });
   await state.putAccount(caller, new Account(0n, 10n ** 24n));
   return {evm, state};

@@ -144,11 +144,11 @@ export interface MetricsOptions {
   port: number;
   /** `/ready` fails when the head's timestamp is older than this, in seconds (not checked while the built-in miner runs). */
   readyMaxHeadAgeSeconds: number;
-  /** `/ready` fails when the best peer reports a head more than this many blocks ahead. */
+  /** `/ready` fails when the node is more than this many blocks behind its heaviest peer's head or a running sync's target. */
   readyMaxBlocksBehind: number;
 }
 
-/** Metrics off; readiness: a head at most 10 minutes old, at most 10 blocks behind the best peer. */
+/** Metrics off; readiness: a head at most 10 minutes old, at most 10 blocks behind the heaviest peer or the sync's target. */
 export const defaultMetricsOptions: MetricsOptions = {
   enabled: false,
   host: "127.0.0.1",

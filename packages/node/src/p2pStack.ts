@@ -19,6 +19,7 @@ import {defaultRelayOptions, Relay, SyncManager, type SyncOptions, type SyncProg
 import type {TxPool} from "@xchain/txpool";
 import {logPeerEvents} from "./log/peerLog.ts";
 import type {Logger} from "./logger.ts";
+import type {AnnouncedHead} from "./metrics/readiness.ts";
 import {peerAdminOf} from "./p2pAdmin.ts";
 import {syncStatusOf} from "./syncStanding.ts";
 
@@ -33,8 +34,8 @@ export interface P2PStack {
   wireQueue: WireQueue;
   /** Multiaddrs with `/p2p/<peer id>`. */
   addresses: string[];
-  /** The highest head a connected peer reports (`GET /ready`); undefined without peers. */
-  bestPeerNumber(): number | undefined;
+  /** The head a connected peer announces with the highest total difficulty (`GET /ready`); undefined without peers. */
+  bestPeer(): AnnouncedHead | undefined;
   /** The running sync's progress and rate (metrics); undefined when not syncing. */
   syncProgress(): SyncProgress | undefined;
   /** Whether a peer has ever completed the status handshake. */
@@ -97,10 +98,7 @@ export async function startP2P(
     admin: peerAdminOf(network, chainspec, chain),
     wireQueue: {queueSize: () => network.queuedMessages()},
     addresses: network.listenAddresses(),
-    bestPeerNumber: () => {
-      const numbers = network.peers().map((peer) => peer.status.bestNumber);
-      return numbers.length === 0 ? undefined : Math.max(...numbers);
-    },
+    bestPeer: () => heaviestPeer(network.peers()),
     syncProgress: () => sync.progress(),
     hasSeenPeer: () => seenPeer,
     awaitingFirstPeer,
@@ -112,6 +110,19 @@ export async function startP2P(
       await network.stop();
     },
   };
+}
+
+/** The head announced with the highest total difficulty (the higher number on a tie); undefined without peers. */
+export function heaviestPeer(peers: readonly PeerInfo[]): AnnouncedHead | undefined {
+  let best: AnnouncedHead | undefined;
+  for (const {status} of peers) {
+    const heavier =
+      best === undefined ||
+      status.totalDifficulty > best.totalDifficulty ||
+      (status.totalDifficulty === best.totalDifficulty && status.bestNumber > best.number);
+    if (heavier) best = {number: status.bestNumber, totalDifficulty: status.totalDifficulty};
+  }
+  return best;
 }
 
 /** Calls `listener` with the status when a sync starts and with undefined when the node is synced again. */

@@ -73,13 +73,15 @@ export class GossipRouter {
     await this.publish(this.context.ids.blocksTopic, block.encode());
   }
 
-  async publishTransaction(tx: Transaction): Promise<void> {
-    await this.publish(this.context.ids.transactionsTopic, tx.encode());
+  /** Resolves with the number of peers gossipsub sent it to (0: none known on the topic yet, or a repeat). */
+  publishTransaction(tx: Transaction): Promise<number> {
+    return this.publish(this.context.ids.transactionsTopic, tx.encode());
   }
 
-  private async publish(topic: string, data: Uint8Array): Promise<void> {
+  private async publish(topic: string, data: Uint8Array): Promise<number> {
     if (this.context.host.status !== "started") throw new P2PError({code: P2PErrorCode.NOT_RUNNING});
-    await this.context.host.services.pubsub.publish(topic, data);
+    const {recipients} = await this.context.host.services.pubsub.publish(topic, data);
+    return recipients.length;
   }
 
   private async validate<T>(

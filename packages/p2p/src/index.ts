@@ -37,3 +37,4 @@ export {
   PROTOCOL_VERSION,
   type ReputationSummary,
 } from "./types.ts";
+export {MAX_PUSHED_TRANSACTIONS} from "./wire/transactions.ts";

@@ -22,7 +22,7 @@ import {MAX_BOOTNODES, type P2POptions} from "./options.ts";
 import {PeerBook} from "./peerBook.ts";
 import {protocolIds} from "./protocols.ts";
 import {Requester} from "./requester.ts";
-import {RequestServer} from "./server.ts";
+import {type PushedTransactionHandler, RequestServer} from "./server.ts";
 import {StatusProtocol} from "./statusProtocol.ts";
 import type {
   BlockBody,
@@ -34,6 +34,28 @@ import type {
   PeerNetworkEvents,
   PeerStatus,
 } from "./types.ts";
+import {MAX_PUSHED_TRANSACTIONS} from "./wire/transactions.ts";
+
+/** Bytes of transactions in one push, well below a frame's `MAX_MESSAGE_BYTES` (a transaction is at most 128 KiB). */
+export const PUSH_BYTES = 1024 * 1024;
+
+/** Encoded transactions cut into pushes of at most `MAX_PUSHED_TRANSACTIONS` and about `PUSH_BYTES` each. */
+export function pushesOf(encoded: readonly Uint8Array[]): Uint8Array[][] {
+  const pushes: Uint8Array[][] = [];
+  let push: Uint8Array[] = [];
+  let bytes = 0;
+  for (const tx of encoded) {
+    if (push.length === MAX_PUSHED_TRANSACTIONS || (push.length > 0 && bytes + tx.length > PUSH_BYTES)) {
+      pushes.push(push);
+      push = [];
+      bytes = 0;
+    }
+    push.push(tx);
+    bytes += tx.length;
+  }
+  if (push.length > 0) pushes.push(push);
+  return pushes;
+}
 
 // How often connections are checked against bans made elsewhere (`sco_banAddress`).
 const BAN_SWEEP_INTERVAL_MS = 5_000;
@@ -189,8 +211,23 @@ export class P2PNetwork implements PeerNetwork {
     return this.gossip.publishBlock(block);
   }
 
-  publishTransaction(tx: Transaction): Promise<void> {
+  publishTransaction(tx: Transaction): Promise<number> {
     return this.gossip.publishTransaction(tx);
+  }
+
+  /**
+   * Pushes transactions to one peer on `/pooledtxs/1`, in pushes of at most `MAX_PUSHED_TRANSACTIONS`
+   * and `PUSH_BYTES`, one after the other; resolves with how many the peer admitted.
+   */
+  async sendTransactions(peer: PeerId, txs: readonly Transaction[]): Promise<number> {
+    let admitted = 0;
+    for (const push of pushesOf(txs.map((tx) => tx.encode())))
+      admitted += await this.requester.pushTransactions(peer, push);
+    return admitted;
+  }
+
+  onPushedTransaction(handler: PushedTransactionHandler): void {
+    this.server.onPushedTransaction(handler);
   }
 
   onBlock(handler: GossipHandler<Block>): void {

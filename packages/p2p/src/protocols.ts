@@ -4,6 +4,8 @@ export interface ProtocolIds {
   status: string;
   headers: string;
   bodies: string;
+  /** Pending transactions pushed to a new peer (`wire/transactions.ts`). */
+  pooledTransactions: string;
   blocksTopic: string;
   transactionsTopic: string;
 }
@@ -14,6 +16,7 @@ export function protocolIds(networkId: number): ProtocolIds {
     status: `${prefix}/status/1`,
     headers: `${prefix}/headers/1`,
     bodies: `${prefix}/bodies/1`,
+    pooledTransactions: `${prefix}/pooledtxs/1`,
     blocksTopic: `${prefix}/blocks/1`,
     transactionsTopic: `${prefix}/txs/1`,
   };

@@ -13,6 +13,7 @@ import {abortStream, closeWrite, type FrameContext, framed, readFrame, streamErr
 import {type BlockBody, PeerEvent, type PeerId} from "./types.ts";
 import {decodeBodiesResponse, encodeBodiesRequest} from "./wire/bodies.ts";
 import {decodeHeadersResponse, encodeHeadersRequest} from "./wire/headers.ts";
+import {decodePushAnswer, encodeTransactionsPush} from "./wire/transactions.ts";
 
 export class Requester {
   constructor(private readonly context: NetworkContext) {}
@@ -65,6 +66,17 @@ export class Requester {
     if (bodies.length > hashes.length)
       this.unexpected(peer, protocol, `${bodies.length} bodies for ${hashes.length} asked`);
     return bodies;
+  }
+
+  /** Pushes encoded transactions (at most `MAX_PUSHED_TRANSACTIONS`); resolves with how many the peer admitted. */
+  async pushTransactions(peer: PeerId, encoded: readonly Uint8Array[]): Promise<number> {
+    const request = encodeTransactionsPush(encoded);
+    if (encoded.length === 0) return 0;
+    const protocol = this.context.ids.pooledTransactions;
+    const response = await this.exchange(peer, protocol, request);
+    const admitted = this.decode(peer, protocol, () => decodePushAnswer(response));
+    if (admitted > encoded.length) this.unexpected(peer, protocol, `${admitted} admitted of ${encoded.length} pushed`);
+    return admitted;
   }
 
   /** Opens a stream on the peer's connection, sends the request and reads the response. */

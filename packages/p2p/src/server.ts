@@ -1,19 +1,25 @@
 /**
- * Serving `/headers/1` and `/bodies/1` from the chain to handshaken peers: one request frame
+ * Serving `/headers/1` and `/bodies/1` from the chain to handshaken peers, and taking the
+ * transactions a peer pushes on `/pooledtxs/1` (each through the pushed-transaction handler, the
+ * relay's, as a gossiped one goes through the topic's): one request frame
  * (read within `requestTimeoutMs`), one response frame, then the stream closes. Requests over the
  * caps or malformed cost INVALID_MESSAGE; a peer that opens a stream and sends nothing in time
  * costs TIMEOUT_MESSAGE. A bodies response stops before it would exceed `MAX_MESSAGE_BYTES`. Each
  * peer has a request budget (`rateLimit.ts`); requests beyond it are refused.
  */
 import type {Connection, Stream} from "@libp2p/interface";
-import type {BlockHeader} from "@xchain/primitives";
+import type {BlockHeader, Transaction} from "@xchain/primitives";
 import {deadline, type NetworkContext} from "./context.ts";
 import {P2PErrorCode} from "./errors.ts";
 import {abortStream, closeWrite, type FrameContext, framed, readFrame, streamError, writeFrame} from "./frames.ts";
 import {DEFAULT_REQUEST_RATE, type RateLimit, RequestRateLimiter} from "./rateLimit.ts";
-import {MAX_MESSAGE_BYTES, type P2PChainView, PeerEvent} from "./types.ts";
+import {type GossipMessage, type GossipVerdict, MAX_MESSAGE_BYTES, type P2PChainView, PeerEvent} from "./types.ts";
 import {decodeBodiesRequest, encodeBodiesResponse, encodeBody} from "./wire/bodies.ts";
 import {decodeHeadersRequest, encodeHeadersResponse, type HeadersRequest} from "./wire/headers.ts";
+import {decodeTransactionsPush, encodePushAnswer} from "./wire/transactions.ts";
+
+/** Judges one transaction a peer pushed (admitted: "accept"). */
+export type PushedTransactionHandler = (message: GossipMessage<Transaction>) => Promise<GossipVerdict>;
 
 // Requests a peer may have in flight per connection and protocol (and we towards it).
 export const MAX_REQUEST_STREAMS = 8;
@@ -22,6 +28,7 @@ const FRAME_OVERHEAD = 16;
 
 export class RequestServer {
   private readonly rates: RequestRateLimiter;
+  private pushedTransactionHandler?: PushedTransactionHandler;
 
   constructor(
     private readonly context: NetworkContext,
@@ -33,6 +40,11 @@ export class RequestServer {
   /** Forgets a peer's request budget (it disconnected). */
   forget(peer: string): void {
     this.rates.forget(peer);
+  }
+
+  /** Installs the judge of pushed transactions; without one, a push is answered with 0 admitted. */
+  onPushedTransaction(handler: PushedTransactionHandler): void {
+    this.pushedTransactionHandler = handler;
   }
 
   async register(): Promise<void> {
@@ -54,13 +66,30 @@ export class RequestServer {
         ),
       options,
     );
+    await this.context.host.handle(
+      ids.pooledTransactions,
+      (stream, connection) =>
+        this.serve(stream, connection, ids.pooledTransactions, (bytes, peer) => this.takePush(bytes, peer)),
+      options,
+    );
+  }
+
+  /** Judges each pushed transaction in turn; answers how many were admitted. */
+  private async takePush(bytes: Uint8Array, peer: string): Promise<Uint8Array> {
+    const transactions = decodeTransactionsPush(bytes, this.context.deps.decodeOptions);
+    let admitted = 0;
+    for (const value of transactions) {
+      const verdict = (await this.pushedTransactionHandler?.({from: peer, value})) ?? "ignore";
+      if (verdict === "accept") admitted++;
+    }
+    return encodePushAnswer(admitted);
   }
 
   private async serve(
     stream: Stream,
     connection: Connection,
     protocol: string,
-    answer: (request: Uint8Array) => Promise<Uint8Array>,
+    answer: (request: Uint8Array, peer: string) => Promise<Uint8Array>,
   ): Promise<void> {
     const peer = connection.remotePeer.toString();
     if (!this.context.peers.has(peer)) {
@@ -78,7 +107,9 @@ export class RequestServer {
     const framedStream = framed(stream);
     try {
       const request = await readFrame(framedStream, signal, context);
-      await this.context.inbound.hold(async () => writeFrame(framedStream, await answer(request), signal, context));
+      await this.context.inbound.hold(async () =>
+        writeFrame(framedStream, await answer(request, peer), signal, context),
+      );
       await closeWrite(framedStream, signal, context);
     } catch (e) {
       abortStream(stream, e);

@@ -167,12 +167,22 @@ export interface PeerNetwork {
   getBodies(peer: PeerId, hashes: Uint8Array[]): Promise<BlockBody[]>;
   /** Gossips a block we imported or mined (the gossip topic of blocks). */
   publishBlock(block: Block): Promise<void>;
-  /** Gossips a transaction our pool admitted (the gossip topic of transactions). */
-  publishTransaction(tx: Transaction): Promise<void>;
+  /**
+   * Gossips a transaction our pool admitted (the gossip topic of transactions); resolves with the
+   * number of peers it was sent to (0 when gossip knows no peer on the topic yet).
+   */
+  publishTransaction(tx: Transaction): Promise<number>;
+  /**
+   * Pushes transactions straight to one peer (`/pooledtxs/1`), past gossip: to a peer that just
+   * connected, or when gossip reached no one; resolves with how many the peer admitted.
+   */
+  sendTransactions(peer: PeerId, txs: readonly Transaction[]): Promise<number>;
   /** Installs the validator of gossiped blocks (one handler; the relay's). */
   onBlock(handler: (message: GossipMessage<Block>) => Promise<GossipVerdict>): void;
   /** Installs the validator of gossiped transactions (one handler; the relay's). */
   onTransaction(handler: (message: GossipMessage<Transaction>) => Promise<GossipVerdict>): void;
+  /** Installs the judge of transactions a peer pushed (one handler; the relay's); "accept" counts as admitted. */
+  onPushedTransaction(handler: (message: GossipMessage<Transaction>) => Promise<GossipVerdict>): void;
   /** Tells peers our new best block (a status message to each). */
   announceStatus(status: PeerStatus): void;
   /** Scores a peer (see `PeerEvent`). */

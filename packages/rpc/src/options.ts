@@ -192,6 +192,13 @@ export interface RpcOptions {
    * that calls a tracing method, in place of `requestTimeoutMs` when longer (docs/rpc.md §8, 30 s).
    */
   trace: {maxTracesPerRequest: number; maxBlockRange: number; timeoutMs: number};
+  /**
+   * The time budget of a body that sends transactions (eth_sendRawTransaction, eth_sendTransaction,
+   * eth_sendUnsignedTransaction, personal_sendTransaction), in place of `requestTimeoutMs` when longer: on a node
+   * that mines each transaction at once a send answers once its block is mined, so a batch of sends waits for
+   * one block per transaction (docs/rpc.md §8). Default 30 s.
+   */
+  sendTimeoutMs: number;
   /** eth_getProof: `maxStorageKeys` is the most storage keys one request may ask for (-32602 beyond). Default 1,000. */
   proofs: {maxStorageKeys: number};
   /**
@@ -279,6 +286,7 @@ export const defaultRpcOptions: RpcOptions = {
   maxConcurrentCalls: 32,
   bodyTimeoutMs: 30_000,
   trace: {maxTracesPerRequest: 10_000, maxBlockRange: 2_000, timeoutMs: 30_000},
+  sendTimeoutMs: 30_000,
   proofs: {maxStorageKeys: 1_000},
   stateOverride: {maxAccounts: 100},
   db: {maxKeyBytes: 256, maxValueBytes: 64 * 1024, maxTotalBytes: 16 * 1024 * 1024},

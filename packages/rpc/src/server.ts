@@ -111,6 +111,7 @@ export class RpcServer {
         corsOrigins: corsOriginRules(options.corsOrigins, deps.chainspec.params.name),
         requests,
         health: deps.health ?? ALWAYS_READY,
+        head: () => deps.chain.head(),
         admission: gateway ?? new OpenAdmission(nodeLimits, addressLimits),
         addressLimits,
         tlsCredentials,

@@ -3,10 +3,13 @@
  * (`TxGossip`). Out: on every new head it announces our status (at most once a second while the sync imports,
  * the last head always), and publishes the head block when it did not come from the network (mined here or
  * submitted by RPC; blocks from gossip were forwarded by gossip already, blocks from a sync are old news);
- * every transaction that becomes pending and did not come from gossip is published (no echo).
+ * every transaction that becomes pending and did not come from gossip is published (no echo), and pushed
+ * straight to every peer when gossip reached none (its mesh not formed yet). A peer that connects gets
+ * our pending transactions pushed (docs/p2p.md "Pending transactions to new peers"): a transaction sent to
+ * a node while it had no peer, or while the miner was away, is not lost in its pool.
  */
 import type {NewHeadEvent} from "@xchain/chain";
-import {type PeerNetwork, PROTOCOL_VERSION} from "@xchain/p2p";
+import {type PeerInfo, type PeerNetwork, PROTOCOL_VERSION} from "@xchain/p2p";
 import type {Transaction} from "@xchain/primitives";
 import {equalBytes} from "@xchain/utils";
 import {BlockGossip} from "./blockGossip.ts";
@@ -28,6 +31,7 @@ export class Relay {
   private lastAnnounce = 0;
   private readonly onNewHead = (event: NewHeadEvent): void => this.newHead(event);
   private readonly onPending = (tx: Transaction): void => this.pending(tx);
+  private readonly onPeerConnected = (peer: PeerInfo): void => this.pushPool(peer.id);
 
   private readonly network: PeerNetwork;
 
@@ -51,6 +55,10 @@ export class Relay {
     this.network.onTransaction((message) =>
       this.started ? this.transactions.handle(message) : Promise.resolve("ignore"),
     );
+    this.network.onPushedTransaction((message) =>
+      this.started ? this.transactions.handlePushed(message) : Promise.resolve("ignore"),
+    );
+    this.network.on("peerConnected", this.onPeerConnected);
     this.deps.chain.events.on("newHead", this.onNewHead);
     this.unsubscribePending = this.deps.txpool.onPending(this.onPending);
   }
@@ -60,6 +68,7 @@ export class Relay {
     if (!this.started) return;
     this.started = false;
     this.deps.chain.events.off("newHead", this.onNewHead);
+    this.network.off("peerConnected", this.onPeerConnected);
     this.unsubscribePending?.();
     this.unsubscribePending = undefined;
     clearTimeout(this.statusTimer);
@@ -109,18 +118,40 @@ export class Relay {
   }
 
   private pending(tx: Transaction): void {
-    // An impersonated transaction (a dev node's, docs/rpc.md §4.10) is valid to this node only: a peer
-    // would recover another sender and count it against us.
-    if (tx.impersonatedSender || this.transactions.fromNetwork(tx.hash())) return;
-    void this.send("transaction", () => this.network.publishTransaction(tx));
+    if (!isRelayable(tx) || this.transactions.fromNetwork(tx.hash())) return;
+    void this.send("transaction", async () => {
+      if ((await this.network.publishTransaction(tx)) > 0) return;
+      // Gossip knows no peer on the topic yet (a peer that just connected has not told its topics):
+      // each peer gets it straight; one that has it already ignores it.
+      for (const peer of this.network.peers()) void this.send("transaction", () => this.push(peer.id, [tx]));
+    });
+  }
+
+  /** Pushes our pending transactions to a peer that just connected. */
+  private pushPool(peer: string): void {
+    const txs = this.deps.txpool.pending().filter(isRelayable);
+    if (txs.length > 0) void this.send("pending transactions", () => this.push(peer, txs));
+  }
+
+  private async push(peer: string, txs: readonly Transaction[]): Promise<void> {
+    const admitted = await this.network.sendTransactions(peer, txs);
+    this.deps.logger?.debug({peer, pushed: txs.length, admitted}, "pending transactions pushed");
   }
 
   /** Sends something out; a failure (no peers subscribed, host stopping) is only logged: listeners must not throw. */
-  private async send(what: string, send: () => Promise<void>): Promise<void> {
+  private async send(what: string, send: () => Promise<unknown>): Promise<void> {
     try {
       await send();
     } catch (e) {
       this.deps.logger?.debug({what, detail: errorDetail(e)}, "not sent");
     }
   }
+}
+
+/**
+ * Whether a pending transaction goes to peers: not an impersonated one (a dev node's, docs/rpc.md §4.10),
+ * valid to this node only: a peer would recover another sender and count it against us.
+ */
+function isRelayable(tx: Transaction): boolean {
+  return !tx.impersonatedSender;
 }

@@ -1,5 +1,6 @@
 /**
- * Gossiped transactions in: admitted by the txpool → accepted (forwarded by
+ * Gossiped and pushed transactions in (a push is a peer's pending transactions sent straight to us,
+ * docs/p2p.md "Pending transactions to new peers"; judged as gossip is): admitted by the txpool → accepted (forwarded by
  * gossip, VALID_TRANSACTION); already pooled → ignored; refused for a reason no node would accept
  * it for (undecodable, bad signature, wrong chain id, too large, REMASC, intrinsic gas) → rejected
  * (INVALID_TRANSACTION); refused for a reason of our pool or our view of the state (nonce, funds,
@@ -57,8 +58,20 @@ export class TxGossip {
     return this.received.has(bytesToHex(hash));
   }
 
-  /** Validates a gossiped transaction (see the file comment). */
-  async handle(message: GossipMessage<Transaction>): Promise<GossipVerdict> {
+  /** Validates a gossiped transaction (see the file comment); gossip forwards it when accepted. */
+  handle(message: GossipMessage<Transaction>): Promise<GossipVerdict> {
+    return this.admit(message, true);
+  }
+
+  /**
+   * Validates a pushed transaction as a gossiped one. It is not remembered as from the network: no
+   * gossip forwarded it, so the relay publishes it when it becomes pending, for our other peers.
+   */
+  handlePushed(message: GossipMessage<Transaction>): Promise<GossipVerdict> {
+    return this.admit(message, false);
+  }
+
+  private async admit(message: GossipMessage<Transaction>, gossiped: boolean): Promise<GossipVerdict> {
     const {network, txpool} = this.deps;
     const {from, value: tx} = message;
     const hash = tx.hash();
@@ -73,13 +86,13 @@ export class TxGossip {
     if (txpool.get(hash)) return "ignore";
     // Marked before admission: the pool announces it as pending before `add` resolves.
     const known = this.received.has(key);
-    this.received.add(key);
+    if (gossiped) this.received.add(key);
     try {
       await txpool.add(tx);
       network.report(from, PeerEvent.VALID_TRANSACTION);
       return "accept";
     } catch (e) {
-      if (!known) this.received.delete(key);
+      if (gossiped && !known) this.received.delete(key);
       if (!(e instanceof TxPoolError)) {
         this.deps.logger?.warn({peer: from, detail: errorDetail(e)}, "txpool failed on a gossiped transaction");
         return "ignore";

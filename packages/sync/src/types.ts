@@ -24,6 +24,8 @@ export interface SyncChain extends Pick<ChainReader, "head" | "getHeader" | "get
 export interface SyncTxPool {
   add(tx: Transaction): Promise<TxPoolAddResult>;
   get(hash: Uint8Array): Transaction | undefined;
+  /** Every pending transaction (pushed to a peer that connects). */
+  pending(): Transaction[];
   /** Fires with each transaction that becomes pending. */
   onPending(listener: (tx: Transaction) => void): () => void;
 }

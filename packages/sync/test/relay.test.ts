@@ -1,6 +1,7 @@
 /**
  * The relay over fake networks: gossiped blocks and transactions in (accepted, rejected, ignored,
- * scored), our blocks and transactions out (published once, no echo), status announcements, and a
+ * scored), our blocks and transactions out (published once, no echo; pushed to a peer that connects
+ * and past a gossip that reaches no one), status announcements, and a
  * block with an unknown parent handing over to the sync manager.
  */
 import {PeerEvent} from "@xchain/p2p";
@@ -145,6 +146,39 @@ describe("Relay", () => {
     expect(hub.verdicts.find((v) => v.node === "peer")?.verdict).toBe("accept");
     // The peer admitted it from gossip: no echo back.
     expect(peer.network.publishedTransactions).toEqual([]);
+  });
+
+  it("pushes its pending transactions to a peer that connects, which gossips them on to its own peers", async () => {
+    const hub = newHub();
+    const local = await node(hub, "local", suite.f.main.slice(0, 10));
+    const peer = await node(hub, "peer", suite.f.main.slice(0, 10));
+    const other = await node(hub, "other", suite.f.main.slice(0, 10));
+    hub.connect("peer", "other");
+    // Sent while the node has no peer: gossip reaches no one, the pool keeps it.
+    const lonely = transfer(cows[1]!, 0n);
+    await local.txpool.add(lonely);
+    expect(local.network.publishedTransactions).toHaveLength(1);
+    expect(local.network.pushedTransactions).toEqual([]);
+    hub.connect("local", "peer");
+    await waitFor(() => peer.txpool.get(lonely.hash()) !== undefined, "the peer's pool");
+    expect(local.network.pushedTransactions.map(({peer, tx}) => [peer, bytesToHex(tx.hash())])).toEqual([
+      ["peer", bytesToHex(lonely.hash())],
+    ]);
+    expect(peer.network.reportsAbout("local")).toEqual([PeerEvent.VALID_TRANSACTION]);
+    // No gossip brought it to the peer: it publishes it for its other peers.
+    await waitFor(() => other.txpool.get(lonely.hash()) !== undefined, "the other node's pool");
+    expect(peer.network.publishedTransactions.map((tx) => bytesToHex(tx.hash()))).toEqual([bytesToHex(lonely.hash())]);
+  });
+
+  it("pushes a transaction straight to its peers when gossip reaches none of them yet", async () => {
+    const {local, peer} = await pair();
+    // The connection's push of the (empty) pool is over before the transaction comes.
+    await new Promise((resolve) => setImmediate(resolve));
+    local.network.gossipBlind.add("peer");
+    const submitted = transfer(cows[1]!, 0n);
+    await local.txpool.add(submitted);
+    await waitFor(() => peer.txpool.get(submitted.hash()) !== undefined, "the peer's pool");
+    expect(local.network.pushedTransactions.map(({peer}) => peer)).toEqual(["peer"]);
   });
 
   it("does not publish an impersonated transaction (a peer would recover another sender)", async () => {

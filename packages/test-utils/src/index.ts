@@ -3,7 +3,7 @@ export {type BuildBlockOptions, ChainBuilder, headerValues} from "./chainBuilder
 export {NO_CHAIN_HEADERS} from "./chainHeaders.ts";
 export {FakeBlockEndpoint} from "./fakeBlockEndpoint.ts";
 export {MemoryWords} from "./memoryWords.ts";
-export {BLOCK_HEADER_ABI, ENVIRONMENT_ABI} from "./nativeAbis.ts";
+export {BLOCK_HEADER_ABI, ENVIRONMENT_ABI, REMASC_ABI} from "./nativeAbis.ts";
 export {FREE_PORT_SETTINGS, freePortFlags} from "./nodeFlags.ts";
 export {plainHeader} from "./plainHeader.ts";
 export {rskjBlockJson} from "./rskjBlockJson.ts";

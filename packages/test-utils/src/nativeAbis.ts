@@ -1,7 +1,8 @@
 /**
  * The ABIs (human-readable, for ethers) of the native contracts that `@rsksmart/rsk-precompiled-abis` 8.0.0-REED,
- * the latest on npm, does not ship: BlockHeader (its repository has `abis/blockHeader.json` since, unpublished)
- * and Environment (none anywhere). Written from rskj's method declarations (docs/protocol/native-contracts.md §3, §4).
+ * the latest on npm, does not ship: BlockHeader (its repository has `abis/blockHeader.json` since, unpublished),
+ * Environment and REMASC (none anywhere). Written from rskj's method declarations (docs/protocol/native-contracts.md
+ * §3, §4, §11.6).
  */
 
 /** BlockHeader at 0x…01000010: every method takes the block depth first and answers bytes. */
@@ -21,3 +22,9 @@ export const BLOCK_HEADER_ABI: readonly string[] = [
 
 /** Environment at 0x…01000011. */
 export const ENVIRONMENT_ABI: readonly string[] = ["function getCallStackDepth() view returns (uint32)"];
+
+/** REMASC at 0x…01000008 (docs/protocol/native-contracts.md §11.6; rskj's `RemascContract`). */
+export const REMASC_ABI: readonly string[] = [
+  "function processMinersFees()",
+  "function getStateForDebugging() view returns (bytes)",
+];

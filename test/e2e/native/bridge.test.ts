@@ -3,15 +3,12 @@
 // Solidity contract, answers decoded with @rsksmart/rsk-precompiled-abis; local-only getters failing
 // in mined transactions; releaseBtc by a plain transfer with its event, queue and storage;
 // eth_bridgeState; and a node given its own genesis federation.
-import {createRequire} from "node:module";
 import {compileSolidity} from "@xchain/test-utils";
-import {bytesToPrefixedHex, concatBytes, hash160, hexToBytes, sha256d} from "@xchain/utils";
+import {bytesToPrefixedHex} from "@xchain/utils";
 import {
   Contract,
   ContractFactory,
-  encodeBase58,
   getAddress,
-  Interface,
   id,
   JsonRpcProvider,
   type Log,
@@ -20,21 +17,18 @@ import {
   SigningKey,
   Wallet,
 } from "ethers";
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {beforeAll, describe, expect, it} from "vitest";
 import {rpc} from "../support/jsonRpc.ts";
-import {type RunningNode, startNode} from "../support/xchainProcess.ts";
-
-const require = createRequire(import.meta.url);
-const {bridge} = require("@rsksmart/rsk-precompiled-abis") as {bridge: {abi: unknown[]; address: string}};
-const BRIDGE = bridge.address;
-const abi = new Interface(bridge.abi as never);
-/** A key's regtest P2PKH address: base58check of version 111 and the HASH160 of its compressed public key. */
-function btcAddress(key: SigningKey): string {
-  const payload = Uint8Array.of(111, ...hash160(hexToBytes(key.compressedPublicKey.slice(2))));
-  return encodeBase58(concatBytes(payload, sha256d(payload).subarray(0, 4)));
-}
-/** The ASCII of a plain Bridge storage key, left-padded to a word (docs/protocol/native-contracts.md §10.4). */
-const plainKey = (name: string) => `0x${Buffer.from(name).toString("hex").padStart(64, "0")}`;
+import {
+  bridgeInterface as abi,
+  BRIDGE,
+  BRIDGE_ABI,
+  BTC_REGTEST_GENESIS_HASH,
+  btcAddress,
+  plainKey,
+  useRegtestNode,
+} from "../support/nativeNode.ts";
+import {startNode} from "../support/xchainProcess.ts";
 
 const CALLER_SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
@@ -53,29 +47,20 @@ contract BridgeCaller {
   function callAndKeep(bytes calldata data) external { (lastOk, ) = BRIDGE.call(data); }
 }`;
 
-let node: RunningNode;
+const session = useRegtestNode();
 let provider: JsonRpcProvider;
 let cow: Wallet;
 let bridgeContract: Contract;
 let caller: Contract;
 
 beforeAll(async () => {
-  node = await startNode(["--p2p.enabled", "false"]);
-  provider = new JsonRpcProvider(node.httpUrl, undefined, {pollingInterval: 50, cacheTimeout: -1});
-  cow = new Wallet(id("cow"), provider);
-  bridgeContract = new Contract(BRIDGE, bridge.abi as never, provider);
+  ({provider, cow} = session);
+  bridgeContract = new Contract(BRIDGE, BRIDGE_ABI, provider);
   const compiled = compileSolidity(CALLER_SOURCE).BridgeCaller!;
   const factory = new ContractFactory(compiled.abi as never, bytesToPrefixedHex(compiled.bytecode), cow);
   caller = (await factory.deploy({type: 0})) as Contract;
   await caller.waitForDeployment();
 });
-
-afterAll(async () => {
-  provider?.destroy();
-  await node?.stop();
-});
-
-const GENESIS_HASH = "0x0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206";
 
 /** A fresh regtest Bridge's answers (docs/protocol/native-contracts.md §10.3). */
 const FRESH: [string, unknown[], unknown][] = [
@@ -99,7 +84,7 @@ const FRESH: [string, unknown[], unknown][] = [
   ["getRetiringFederationAddress", [], ""],
   ["getFederatorPublicKeyOfType", [0, "btc"], "0x02cd53fc53a07f211641a677d250f6de99caf620e8e77071e811a28b3bcddf0be1"],
   ["getBtcBlockchainBestChainHeight", [], 0n],
-  ["getBtcBlockchainBlockHashAtDepth", [0], GENESIS_HASH],
+  ["getBtcBlockchainBlockHashAtDepth", [0], BTC_REGTEST_GENESIS_HASH],
   ["getBtcTxHashProcessedHeight", ["ab".repeat(32)], -1n],
   ["getLockWhitelistSize", [], 0n],
   ["getQueuedPegoutsCount", [], 0n],
@@ -167,11 +152,11 @@ describe("the Bridge in mined transactions", () => {
 
   it("a mined light-client getter stores Bitcoin's genesis, as rskj's block store does on first use", async () => {
     expect(
-      await rpc(node.httpUrl, "xchain_getStorageBytesAt", [BRIDGE, plainKey("blockStoreChainHead"), "latest"]),
+      await rpc(session.node.httpUrl, "xchain_getStorageBytesAt", [BRIDGE, plainKey("blockStoreChainHead"), "latest"]),
     ).toBe("0x0");
     const data = abi.encodeFunctionData("getBtcBlockchainBestChainHeight");
     await (await cow.sendTransaction({to: BRIDGE, data, type: 0, gasLimit: 100_000})).wait();
-    const head = await rpc<string>(node.httpUrl, "xchain_getStorageBytesAt", [
+    const head = await rpc<string>(session.node.httpUrl, "xchain_getStorageBytesAt", [
       BRIDGE,
       plainKey("blockStoreChainHead"),
       "latest",
@@ -196,14 +181,14 @@ describe("releaseBtc", () => {
     expect(receipt!.logs[0]!.address).toBe(getAddress(BRIDGE));
     expect(await bridgeContract.getFunction("getQueuedPegoutsCount")()).toBe(1n);
     // Stored as rskj stores it: [hash160, satoshis, rskTxHash] in the with-hash queue, an empty legacy queue.
-    const queue = await rpc<string>(node.httpUrl, "xchain_getStorageBytesAt", [
+    const queue = await rpc<string>(session.node.httpUrl, "xchain_getStorageBytesAt", [
       BRIDGE,
       plainKey("releaseRequestQueueWithTxHash"),
       "latest",
     ]);
     expect(queue).toContain(`830f4240a0${receipt!.hash.slice(2)}`);
     expect(
-      await rpc(node.httpUrl, "xchain_getStorageBytesAt", [BRIDGE, plainKey("releaseRequestQueue"), "latest"]),
+      await rpc(session.node.httpUrl, "xchain_getStorageBytesAt", [BRIDGE, plainKey("releaseRequestQueue"), "latest"]),
     ).toBe("0xc0");
   });
 
@@ -227,7 +212,7 @@ describe("releaseBtc", () => {
 
 describe("eth_bridgeState", () => {
   it("answers rskj's object: the light client's height and no peg-out waiting for signatures", async () => {
-    expect(await rpc(node.httpUrl, "eth_bridgeState", [])).toEqual({
+    expect(await rpc(session.node.httpUrl, "eth_bridgeState", [])).toEqual({
       btcBlockchainBestChainHeight: 0,
       rskTxsWaitingForSignatures: [],
     });
@@ -245,7 +230,7 @@ describe("bridge.genesisFederationPublicKeys", () => {
     ]);
     const ownProvider = new JsonRpcProvider(own.httpUrl, undefined, {cacheTimeout: -1});
     try {
-      const ownBridge = new Contract(BRIDGE, bridge.abi as never, ownProvider);
+      const ownBridge = new Contract(BRIDGE, BRIDGE_ABI, ownProvider);
       expect(await ownBridge.getFunction("getFederationSize")()).toBe(5n);
       expect(await ownBridge.getFunction("getFederationThreshold")()).toBe(3n);
       const sorted = keys.map((k) => k.compressedPublicKey).sort();

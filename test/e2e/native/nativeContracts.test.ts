@@ -1,16 +1,19 @@
-// End-to-end: Rootstock's native contracts HDWalletUtils, BlockHeader and Environment on a regtest node process
-// (docs/protocol/native-contracts.md), every method called with ethers through eth_call and real transactions,
+// End-to-end: Rootstock's native contracts HDWalletUtils, BlockHeader, Environment and secp256k1 addition and
+// multiplication on a regtest node process (docs/protocol/native-contracts.md), every method called with ethers
+// through eth_call and real transactions,
 // directly and from a Solidity contract, every answer decoded with an ABI: HDWalletUtils' from
 // `@rsksmart/rsk-precompiled-abis`, BlockHeader's and Environment's from rskj's method tables (test-utils'
 // nativeAbis.ts: the npm package ships none for them). Transactions pay intrinsic gas + the contract's price;
 // a failing one gets status 1 (rskj's quirk) and eth_call of it answers "0x".
 import abis from "@rsksmart/rsk-precompiled-abis";
-import {BLOCK_HEADER_ABI, compileSolidity, ENVIRONMENT_ABI, readJsonVector} from "@xchain/test-utils";
+import {BLOCK_HEADER_ABI, compileSolidity, ENVIRONMENT_ABI} from "@xchain/test-utils";
 import {bytesToPrefixedHex} from "@xchain/utils";
-import {Contract, getBytes, Interface, id, JsonRpcProvider, toBeHex, Wallet} from "ethers";
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {Contract, getBytes, Interface, type JsonRpcProvider, toBeHex, type Wallet} from "ethers";
+import {beforeAll, describe, expect, it} from "vitest";
+import {blockHeaderFields} from "../support/blockHeaderFields.ts";
 import {rpc} from "../support/jsonRpc.ts";
-import {type RunningNode, startNode} from "../support/xchainProcess.ts";
+import {hdWalletVectors, useRegtestNode} from "../support/nativeNode.ts";
+import type {RunningNode} from "../support/xchainProcess.ts";
 
 const HD_WALLET = "0x0000000000000000000000000000000001000009";
 const BLOCK_HEADER = "0x0000000000000000000000000000000001000010";
@@ -30,20 +33,14 @@ contract Relay {
     }
 }`;
 
-interface Vectors {
-  toBase58Check: {hash: string; version: number; result: string}[];
-  deriveExtendedPublicKey: {xpub: string; path: string; result: string}[];
-  extractPublicKeyFromExtendedPublicKey: {xpub: string; result: string}[];
-  getMultisigScriptHash: {minimumSignatures: number; keys: string[]; result: string}[];
-}
-
-const vectors = readJsonVector<Vectors>("native-contracts-hdwallet.json");
+const vectors = hdWalletVectors();
 const hdAbi = new Interface(abis.hdWalletUtils.abi);
 const headerAbi = new Interface(BLOCK_HEADER_ABI);
 const environmentAbi = new Interface(ENVIRONMENT_ABI);
 const relayCompiled = compileSolidity(SOURCE).Relay!;
 const relayAbi = new Interface(relayCompiled.abi as never);
 
+const session = useRegtestNode();
 let node: RunningNode;
 let provider: JsonRpcProvider;
 let cow: Wallet;
@@ -99,12 +96,6 @@ function intrinsic(data: string): bigint {
   return 21_000n + 4n * BigInt(zeros) + 16n * BigInt(bytes.length - zeros);
 }
 
-/** A quantity's minimal big-endian bytes as hex (0x00 for zero). */
-function evenHex(quantity: string): string {
-  const hex = BigInt(quantity).toString(16);
-  return `0x${hex.length % 2 ? `0${hex}` : hex}`;
-}
-
 /** The relay's answer to `data` for `target`, as an eth_call, and as the Answer event of a transaction. */
 async function relayed(
   target: string,
@@ -120,18 +111,11 @@ async function relayed(
 }
 
 beforeAll(async () => {
-  node = await startNode();
-  provider = new JsonRpcProvider(node.httpUrl, undefined, {pollingInterval: 50, cacheTimeout: -1});
-  cow = new Wallet(id("cow"), provider);
+  ({node, provider, cow} = session);
   const create = await cow.sendTransaction({data: bytesToPrefixedHex(relayCompiled.bytecode), type: 0});
   const created = await create.wait();
   relay = new Contract(created?.contractAddress as string, relayAbi, cow);
 }, 60_000);
-
-afterAll(async () => {
-  provider?.destroy();
-  await node?.stop();
-});
 
 describe("HDWalletUtils", () => {
   it("answers every method through eth_call from ethers, decoded with the npm package's ABI", async () => {
@@ -167,31 +151,8 @@ describe("HDWalletUtils", () => {
 });
 
 describe("BlockHeader", () => {
-  /** The fields of block `number` as BlockHeader answers them (Java's BigInteger.toByteArray for numbers). */
-  async function expectedFields(number: number): Promise<Record<string, string>> {
-    const block = await rpc<Record<string, string>>(node.httpUrl, "eth_getBlockByNumber", [toBeHex(number), false]);
-    const javaBytes = (quantity: string) => {
-      const hex = evenHex(quantity);
-      return Number.parseInt(hex.slice(2, 4), 16) >= 0x80 ? `0x00${hex.slice(2)}` : hex;
-    };
-    // The merged-mining tags: what follows the last "RSKBLOCK:" and the 32-byte hash in the compressed coinbase.
-    const coinbase = (block.bitcoinMergedMiningCoinbaseTransaction as string).slice(2);
-    const tag = coinbase.lastIndexOf(Buffer.from("RSKBLOCK:").toString("hex"));
-    expect(tag).toBeGreaterThan(0);
-    return {
-      getMergedMiningTags: `0x${coinbase.slice(tag + 2 * (9 + 32))}`,
-      getCoinbaseAddress: block.miner as string,
-      getBlockHash: block.hash as string,
-      getMinGasPrice: javaBytes(block.minimumGasPrice as string),
-      // The header holds it as rskj writes it, BigInteger.toByteArray (the contract answers the stored bytes).
-      getGasLimit: javaBytes(block.gasLimit as string),
-      getGasUsed: javaBytes(block.gasUsed as string),
-      getDifficulty: javaBytes(block.difficulty as string),
-      getDifficultyWithUncles: javaBytes(block.difficulty as string),
-      getCumulativeWork: javaBytes(block.totalDifficulty as string),
-      getBitcoinHeader: block.bitcoinMergedMiningHeader as string,
-    };
-  }
+  /** The fields of block `number` as BlockHeader answers them. */
+  const expectedFields = (number: number) => blockHeaderFields(node.httpUrl, number);
 
   const FIELD_METHODS = [
     "getMergedMiningTags",
@@ -271,5 +232,44 @@ describe("Environment", () => {
     expect(environmentAbi.decodeFunctionResult("getCallStackDepth", logged)[0]).toBe(1n);
     const receipt = await send(ENVIRONMENT, data);
     expect([receipt.status, receipt.gasUsed]).toEqual([1, intrinsic(data)]);
+  });
+});
+
+describe("secp256k1 addition and multiplication (RSKIP-516)", () => {
+  const ADD = "0x0000000000000000000000000000000001000016";
+  const MUL = "0x0000000000000000000000000000000001000017";
+  const word = (n: bigint) => toBeHex(n, 32).slice(2);
+  // secp256k1's generator G and 2G.
+  const G = [
+    0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798n,
+    0x483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8n,
+  ] as const;
+  const TWO_G = `0x${word(0xc6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5n)}${word(
+    0x1ae168fea63dc339a3c58419466ceaeef7f632653266d0e1236431a950cfe52an,
+  )}`;
+  const g = word(G[0]) + word(G[1]);
+
+  it("G + G and 2 × G are 2G: by eth_call from ethers, from a contract and in a mined transaction", async () => {
+    for (const [target, data] of [
+      [ADD, `0x${g}${g}`],
+      [MUL, `0x${g}${word(2n)}`],
+    ] as const) {
+      expect(await provider.call({to: target, data})).toBe(TWO_G);
+      const {call, logged} = await relayed(target, data);
+      expect([call, logged]).toEqual([TWO_G, TWO_G]);
+    }
+  });
+
+  it("a transaction pays intrinsic gas + 150 or 3,000; a point off the curve fails with status 1 at the same price", async () => {
+    const offCurve = `0x${word(1n)}${word(1n)}${g}`;
+    for (const [target, data, price] of [
+      [ADD, `0x${g}${g}`, 150n],
+      [ADD, offCurve, 150n],
+      [MUL, `0x${g}${word(2n)}`, 3_000n],
+    ] as const) {
+      const receipt = await send(target, data);
+      expect([receipt.status, receipt.gasUsed]).toEqual([1, intrinsic(data) + price]);
+    }
+    expect(await provider.call({to: ADD, data: offCurve})).toBe("0x");
   });
 });

@@ -5,7 +5,6 @@
 // from the Bridge to the sender's RSK account, the receipt carries pegin_btc, and
 // isBtcTxHashAlreadyProcessed then answers true; everything is encoded and decoded with
 // @rsksmart/rsk-precompiled-abis.
-import {createRequire} from "node:module";
 import {
   bitcoinTxid,
   buildPartialMerkleTree,
@@ -17,34 +16,14 @@ import {
   serializeBitcoinTransaction,
 } from "@xchain/merged-mining";
 import {bytesToHex, bytesToPrefixedHex, concatBytes, hexToBytes, reverseBytes, sha256d} from "@xchain/utils";
-import {computeAddress, decodeBase58, Interface, id, JsonRpcProvider, SigningKey, toBeHex, Wallet} from "ethers";
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {computeAddress, decodeBase58, id, SigningKey, toBeHex} from "ethers";
+import {describe, expect, it} from "vitest";
 import {rpc} from "../support/jsonRpc.ts";
-import {type RunningNode, startNode} from "../support/xchainProcess.ts";
+import {bridgeInterface as abi, BRIDGE, BTC_REGTEST_GENESIS_HEADER, useRegtestNode} from "../support/nativeNode.ts";
 
-const require = createRequire(import.meta.url);
-const {bridge} = require("@rsksmart/rsk-precompiled-abis") as {bridge: {abi: unknown[]; address: string}};
-const BRIDGE = bridge.address;
-const abi = new Interface(bridge.abi as never);
+const REGTEST_GENESIS = hexToBytes(BTC_REGTEST_GENESIS_HEADER);
 
-const REGTEST_GENESIS = hexToBytes(
-  "0100000000000000000000000000000000000000000000000000000000000000000000003ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4adae5494dffff7f2002000000",
-);
-
-let node: RunningNode;
-let provider: JsonRpcProvider;
-let cow: Wallet;
-
-beforeAll(async () => {
-  node = await startNode(["--p2p.enabled", "false"]);
-  provider = new JsonRpcProvider(node.httpUrl, undefined, {pollingInterval: 50, cacheTimeout: -1});
-  cow = new Wallet(id("cow"), provider);
-});
-
-afterAll(async () => {
-  provider?.destroy();
-  await node?.stop();
-});
+const session = useRegtestNode();
 
 /** A header on `parent` with `merkleRoot`, its nonce ground until the hash meets regtest's target. */
 function mineHeader(parent: Uint8Array, merkleRoot: Uint8Array): Uint8Array {
@@ -58,12 +37,12 @@ function mineHeader(parent: Uint8Array, merkleRoot: Uint8Array): Uint8Array {
 }
 
 async function view(name: string, args: unknown[] = []): Promise<unknown> {
-  const answer = await provider.call({to: BRIDGE, data: abi.encodeFunctionData(name, args)});
+  const answer = await session.provider.call({to: BRIDGE, data: abi.encodeFunctionData(name, args)});
   return abi.decodeFunctionResult(name, answer)[0];
 }
 
 async function send(name: string, args: unknown[]) {
-  const tx = await cow.sendTransaction({
+  const tx = await session.cow.sendTransaction({
     to: BRIDGE,
     data: abi.encodeFunctionData(name, args),
     type: 0,
@@ -102,7 +81,7 @@ describe("a peg-in on a regtest node", () => {
     const block2 = mineHeader(block1, sha256d(Uint8Array.of(2)));
     const block3 = mineHeader(block2, sha256d(Uint8Array.of(3)));
     for (const header of [block1, block2, block3]) {
-      await rpc(node.httpUrl, "evm_increaseTime", [301]);
+      await rpc(session.node.httpUrl, "evm_increaseTime", [301]);
       const receipt = await send("receiveHeader", [bytesToPrefixedHex(header)]);
       expect(receipt.status).toBe(1);
     }
@@ -111,15 +90,15 @@ describe("a peg-in on a regtest node", () => {
     expect(await view("isBtcTxHashAlreadyProcessed", [txidHex])).toBe(false);
 
     const destination = computeAddress(sender.publicKey);
-    expect(await provider.getBalance(destination)).toBe(0n);
-    const bridgeBefore = await provider.getBalance(BRIDGE);
+    expect(await session.provider.getBalance(destination)).toBe(0n);
+    const bridgeBefore = await session.provider.getBalance(BRIDGE);
     const pmt = buildPartialMerkleTree([txid], 0).serialized;
     const receipt = await send("registerBtcTransaction", [bytesToPrefixedHex(pegin), 1, bytesToPrefixedHex(pmt)]);
     expect(receipt.status).toBe(1);
 
     const wei = amount * 10n ** 10n;
-    expect(await provider.getBalance(destination)).toBe(wei);
-    expect(await provider.getBalance(BRIDGE)).toBe(bridgeBefore - wei);
+    expect(await session.provider.getBalance(destination)).toBe(wei);
+    expect(await session.provider.getBalance(BRIDGE)).toBe(bridgeBefore - wei);
     const events = receipt.logs.map((log) => abi.parseLog(log));
     expect(events.map((e) => [e?.name, ...(e?.args ?? [])])).toEqual([
       ["pegin_btc", destination, `0x${txidHex}`, amount, 0n],

@@ -3,11 +3,11 @@
 // wrong peer id naming the one found, another network), once per cause; a restarted bootnode is
 // redialled; admin_addPeer connects two nodes that have no bootnodes; net_peerList gives full peer ids.
 import {writeFileSync} from "node:fs";
-import {createServer} from "node:net";
 import {join} from "node:path";
 import {generateKeyPair} from "@libp2p/crypto/keys";
 import {peerIdFromPrivateKey} from "@libp2p/peer-id";
 import {afterEach, describe, expect, it, vi} from "vitest";
+import {freeLoopbackPort} from "../support/freePort.ts";
 import {type JsonRpcFault, rpc} from "../support/jsonRpc.ts";
 import {type RunningNode, startNode, tempDataDir} from "../support/xchainProcess.ts";
 
@@ -29,15 +29,6 @@ async function stop(n: RunningNode): Promise<void> {
   await n.stop();
 }
 
-/** A loopback port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const {port} = server.address() as {port: number};
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 async function newPeerId(): Promise<string> {
   return peerIdFromPrivateKey(await generateKeyPair("secp256k1")).toString();
 }
@@ -52,7 +43,7 @@ const peerEvents = (n: RunningNode, peer: string, what: "connected" | "disconnec
 
 describe("bootnode warnings", () => {
   it("warns once that nothing listens at a bootnode's port, and keeps redialling it", async () => {
-    const bootnode = `/ip4/127.0.0.1/tcp/${await closedPort()}/p2p/${await newPeerId()}`;
+    const bootnode = `/ip4/127.0.0.1/tcp/${await freeLoopbackPort()}/p2p/${await newPeerId()}`;
     const b = await node(["--p2p.bootnodes", bootnode]);
     await vi.waitFor(() => expect(bootnodeWarnings(b, bootnode)).toHaveLength(1), {timeout: 15_000});
     const [warning] = bootnodeWarnings(b, bootnode);

@@ -110,6 +110,16 @@ export class BlockStore {
     return block.transactions.some((tx) => tx.impersonationClaim()) ? this.withImpersonatedSenders(block) : block;
   }
 
+  /**
+   * A stored block's encoding (`Block.encode`'s bytes: `[header, transactions, uncles]`), assembled
+   * from the stored header and body without decoding them; undefined when either is missing.
+   */
+  async getBlockEncoding(hash: Uint8Array): Promise<Uint8Array | undefined> {
+    const [header, body] = await Promise.all([this.store.get(Bucket.header, hash), this.store.get(Bucket.body, hash)]);
+    if (!header || !body) return undefined;
+    return encodeRlp([decodeRlp(header), ...decodeRlpList(body, "body")]);
+  }
+
   /** The uncle headers of a stored block (without decoding its transactions). */
   async getUncles(hash: Uint8Array): Promise<BlockHeader[] | undefined> {
     const body = await this.store.get(Bucket.body, hash);

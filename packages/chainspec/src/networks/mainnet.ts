@@ -43,6 +43,7 @@ export const mainnet: NetworkParams = {
     RSKIP297: 4_598_500,
     RSKIP351: -1,
     RSKIP412: 6_223_700,
+    RSKIP516: 8_052_200,
     RSKIP535: -1,
     RSKIP536: 8_804_200,
     RSKIPUMM: 2_392_700,

@@ -49,6 +49,7 @@ export const regtest: NetworkParams = {
     RSKIP297: -1,
     RSKIP351: -1,
     RSKIP412: 0,
+    RSKIP516: 0,
     RSKIP535: -1,
     RSKIP536: 0,
     RSKIPUMM: 1,

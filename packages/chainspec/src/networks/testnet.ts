@@ -50,6 +50,7 @@ export const testnet: NetworkParams = {
     RSKIP297: 3_103_000,
     RSKIP351: -1,
     RSKIP412: 4_927_100,
+    RSKIP516: 6_835_700,
     RSKIP535: -1,
     RSKIP536: 7_139_600,
     RSKIPUMM: 863_000,

@@ -5,6 +5,7 @@
 import type {Common} from "@ethereumjs/common";
 import type {CustomPrecompile} from "@ethereumjs/evm";
 import type {Chainspec} from "@xchain/chainspec";
+import type {MessageTracker} from "../native/dispatch/adapter.ts";
 import type {BlockScope, CustomOpcode} from "./types.ts";
 
 /** One rskj gas schedule. */
@@ -17,6 +18,9 @@ export interface GasProfile {
   readonly params: Readonly<Record<string, number>>;
   /** The opcodes whose gas or semantics differ from shanghai's, for one block (docs/protocol/gas.md §11.3). */
   opcodes(common: Common, scope: BlockScope): CustomOpcode[];
-  /** The precompiles that differ from shanghai's (docs/protocol/gas.md §11.4). */
-  precompiles(common: Common): CustomPrecompile[];
+  /**
+   * The precompiles that differ from shanghai's (docs/protocol/gas.md §11.4), reading the running message (its
+   * depth) from `messages`, which the EVM's `beforeMessage` keeps.
+   */
+  precompiles(common: Common, messages: MessageTracker): CustomPrecompile[];
 }

@@ -1,6 +1,7 @@
 import type {Common} from "@ethereumjs/common";
 import {getActivePrecompiles} from "@ethereumjs/evm";
 import {MODEXP_PRECOMPILE_ADDRESS, modexpEip198} from "../precompiles/05-modexp.ts";
+import {priceFirstPrecompiles} from "../precompiles/priceFirst.ts";
 import {builtinOpcode} from "./builtin.ts";
 import {CallKind, callGas} from "./call.ts";
 import {createGas, createLogic} from "./create.ts";
@@ -61,8 +62,11 @@ export const vetiver900: GasProfile = {
     stackLimit: 400,
   },
   opcodes,
-  precompiles: (common) => {
+  precompiles: (common, messages) => {
     const modexp = getActivePrecompiles(common).get(MODEXP_PRECOMPILE_ADDRESS.slice(2));
-    return modexp ? [{address: MODEXP_PRECOMPILE_ADDRESS, function: modexpEip198(modexp)}] : [];
+    return [
+      ...(modexp ? [{address: MODEXP_PRECOMPILE_ADDRESS, function: modexpEip198(modexp)}] : []),
+      ...priceFirstPrecompiles(common, messages),
+    ];
   },
 };

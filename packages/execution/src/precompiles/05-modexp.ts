@@ -2,7 +2,7 @@ import {EVMError, type PrecompileFunc} from "@ethereumjs/evm";
 import {bytesToBigInt} from "@ethereumjs/util";
 
 /** The address of the modexp precompile, as `customPrecompiles` takes it. */
-export const MODEXP_PRECOMPILE_ADDRESS = "0x0000000000000000000000000000000000000005";
+export const MODEXP_PRECOMPILE_ADDRESS = "0x0000000000000000000000000000000000000005" as const;
 const GQUAD_DIVISOR = 20n;
 // Gas for the built-in call, which only computes the result here: enough for any input whose
 // EIP-198 price fits a block.

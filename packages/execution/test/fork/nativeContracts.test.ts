@@ -1,12 +1,10 @@
 /**
  * Fork mode's native contracts (docs/forking.md §6): on a forked chain (a chain view with `forkAncestry`) a
- * message to an RSK native contract xchain cannot run there (the Bridge and those it does not implement; the
- * stateless ones and REMASC run) stops with `NativeContractUnavailableError` whether it is the call itself
- * or an internal call at any depth; precompiles xchain executes (0x01–0x09) still run; block assembly skips a
- * transaction reaching one and its block equals a cold execution without it. On a chain that is not a fork the
- * native contracts xchain does not implement stay inert accounts: a message to one succeeds with empty output,
- * as before, and the Bridge runs; one executor
- * serves both kinds of view, its pooled call contexts kept apart.
+ * message to the one RSK native contract xchain cannot run there (the Bridge; the stateless ones and REMASC
+ * run) stops with `NativeContractUnavailableError` whether it is the call itself or an internal call at any
+ * depth; precompiles xchain executes (0x01–0x09) still run; block assembly skips a transaction reaching the
+ * Bridge and its block equals a cold execution without it. On a chain that is not a fork the Bridge runs; one
+ * executor serves both kinds of view, its pooled call contexts kept apart.
  */
 import {createHash} from "node:crypto";
 import {getChainspec} from "@xchain/chainspec";
@@ -48,13 +46,20 @@ contract Relay {
 
 const chainspec = getChainspec("regtest");
 const BRIDGE = hexToBytes("0x0000000000000000000000000000000001000006");
-/** secp256k1 addition (RSKIP-516), which xchain does not implement: an ordinary account off a fork. */
-const INERT = hexToBytes("0x0000000000000000000000000000000001000016");
+/** secp256k1 addition (RSKIP-516): stateless, so it runs on a fork. */
+const SECP256K1_ADD = hexToBytes("0x0000000000000000000000000000000001000016");
 /**
  * The native contracts that run on a fork (docs/forking.md §6); BlockHeader only above the fork block, REMASC on
  * its storage read through the fork's base.
  */
-const RUN_ON_FORK = ["REMASC", "HDWalletUtils", "BlockHeader", "Environment"];
+const RUN_ON_FORK = [
+  "REMASC",
+  "HDWalletUtils",
+  "BlockHeader",
+  "Environment",
+  "Secp256k1Addition",
+  "Secp256k1Multiplication",
+];
 const SHA256 = hexToBytes("0x0000000000000000000000000000000000000002");
 const alice = new Signer("native alice");
 const bob = new Signer("native bob");
@@ -238,12 +243,17 @@ describe("on a forked chain", () => {
 });
 
 describe("on a chain that is not a fork", () => {
-  it("a call to a native contract xchain does not implement, direct or internal, succeeds with empty output as before", async () => {
-    const direct: CallResult = await chain.executor.call(input(INERT, word(1n), 0n, chain.view()));
-    expect([direct.status, direct.returnValue.length]).toEqual([true, 0]);
-    const nested = relayData("nested(address,address)", other, INERT);
-    const relayed = await chain.executor.call(input(relay, nested, 0n, chain.view()));
-    expect([relayed.status, wordAt(relayed.returnValue, 0), wordAt(relayed.returnValue, 1)]).toEqual([true, 1n, 0n]);
+  it("secp256k1 addition runs, direct or internal, on this chain and on a fork", async () => {
+    for (const view of [chain.view(), forkView()]) {
+      // Empty input is the point at infinity twice: 64 zero bytes.
+      const direct: CallResult = await chain.executor.call(input(SECP256K1_ADD, new Uint8Array(0), 0n, view));
+      expect([direct.status, bytesToHex(direct.returnValue)]).toEqual([true, "00".repeat(64)]);
+      // Two frames down, the relay's one word is (1, 0), not a point of the curve: the call fails, where an
+      // ordinary account would succeed.
+      const nested = relayData("nested(address,address)", other, SECP256K1_ADD);
+      const relayed = await chain.executor.call(input(relay, nested, 0n, view));
+      expect([relayed.status, wordAt(relayed.returnValue, 0), wordAt(relayed.returnValue, 1)]).toEqual([true, 0n, 0n]);
+    }
   });
 
   it("assembly includes a transaction to a native contract", async () => {

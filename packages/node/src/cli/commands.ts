@@ -50,8 +50,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "db",
-    summary: "check and repair the database of a stopped node",
-    term: "<verify|repair>",
+    summary: "check, repair, inspect, export, import and compact the database of a stopped node",
+    term: "<verify|inspect|export|import|compact|repair>",
     load: async () => (await import("./cmds/db.ts")).registerDb,
   },
 ];

@@ -9,6 +9,7 @@ import {Bucket, DatabaseError, DatabaseErrorCode, LevelStore, numberKey} from "@
 import {bytesToPrefixedHex, hexToBytes} from "@xchain/utils";
 import {databaseDir} from "./openDatabase.ts";
 import {type DataDirRecord, RECORD_FILE, readRecord, writeRecord} from "./record.ts";
+import {dataDirInUse} from "./stoppedDatabase.ts";
 
 /** Where the tools write their lines (the CLI passes stdout and stderr). */
 export interface ToolOutput {
@@ -25,6 +26,8 @@ export async function verifyDatabase(dataDir: string, chainspec: Chainspec, out:
   try {
     db = await LevelStore.open(path, {create: false});
   } catch (e) {
+    // A running node's lock is no damage: nothing to repair.
+    if (e instanceof DatabaseError && e.code === DatabaseErrorCode.LOCKED) throw dataDirInUse(dataDir, "verify");
     out.line(`damage: ${(e as Error).message}`);
     out.line(`recovery: xchain db repair --datadir ${dataDir}`);
     return false;
@@ -86,7 +89,7 @@ export async function repairDatabase(
   await access(path).catch(() => {
     throw new Error(`there is no database at ${path}: nothing to repair (restore a back-up, or start a new chain)`);
   });
-  let db = await openOrRepair(path, out);
+  let db = await openOrRepair(dataDir, out);
   try {
     const onBlock = (n: number) => n % PROGRESS_EVERY === 0 && n > 0 && out.progress(`checked blocks 0..${n}`);
     let result = await verifyChain(db, {chainspec, onBlock});
@@ -166,10 +169,12 @@ async function recordOf(db: LevelStore, chainspec: Chainspec, head: number): Pro
 }
 
 /** Opens the database, after LevelDB's repair when it cannot be opened as it is. */
-async function openOrRepair(path: string, out: ToolOutput): Promise<LevelStore> {
+async function openOrRepair(dataDir: string, out: ToolOutput): Promise<LevelStore> {
+  const path = databaseDir(dataDir);
   try {
     return await LevelStore.open(path, {create: false});
   } catch (e) {
+    if (e instanceof DatabaseError && e.code === DatabaseErrorCode.LOCKED) throw dataDirInUse(dataDir, "repair");
     const repairable =
       e instanceof DatabaseError && (e.code === DatabaseErrorCode.CORRUPTED || e.code === DatabaseErrorCode.MISSING);
     if (!repairable) throw e;

@@ -13,7 +13,7 @@ import type {Chainspec} from "@xchain/chainspec";
 import {FORK_DETECTION_ANCESTORS} from "@xchain/consensus";
 import {bytesToPrefixedHex} from "@xchain/utils";
 import {HeaderFileVerifier, type HeaderVerdict} from "./headerFileVerifier.ts";
-import {ProgressLine} from "./progressLine.ts";
+import {type Progress, ProgressLine} from "./progressLine.ts";
 import {type FetchedBlock, RpcBlockFetcher, type VerifyRpcOptions} from "./rpcBlockFetcher.ts";
 import {
   assertNoVerifyState,
@@ -48,7 +48,12 @@ export async function verifyFromRpc(run: VerifyFromRpcRun): Promise<VerifyState>
   const verifier = new HeaderFileVerifier(run.chainspec, run.nowSeconds);
   const fetcher = new RpcBlockFetcher(run.url, run.rpc);
   if (run.resume && state.next > run.from) await replayAncestors(run, state, verifier, fetcher);
-  const progress = new ProgressLine(run.to - state.next + 1, run.progress);
+  const total = run.to - state.next + 1;
+  const progress = new ProgressLine(run.progress);
+  const describe =
+    (number: number, invalid: number) =>
+    ({count, perSecond}: Progress) =>
+      `verify-headers: block ${number}, ${count}/${total} (${Math.floor((count * 100) / total)}%), ${perSecond} blocks/s, ${invalid} invalid`;
   let sinceSave = 0;
   try {
     for await (const block of fetcher.blocks(state.next, run.to)) {
@@ -64,7 +69,7 @@ export async function verifyFromRpc(run: VerifyFromRpcRun): Promise<VerifyState>
       }
       state.next = block.number + 1;
       state.previousHash = jsonHash(block.json);
-      progress.tick(block.number, state.invalid);
+      progress.tick(describe(block.number, state.invalid));
       if (run.stateFile && ++sinceSave >= run.rpc.batchSize) {
         sinceSave = 0;
         await writeVerifyState(run.stateFile, state);
@@ -72,7 +77,7 @@ export async function verifyFromRpc(run: VerifyFromRpcRun): Promise<VerifyState>
     }
   } finally {
     if (run.stateFile) await writeVerifyState(run.stateFile, state);
-    progress.done(state.next - 1, state.invalid);
+    progress.done(describe(state.next - 1, state.invalid));
   }
   if (state.forkDetectionUnchecked > 0) run.write(forkDetectionNote(state.forkDetectionUnchecked, run.from));
   run.write(`${state.valid} valid, ${state.invalid} invalid`);

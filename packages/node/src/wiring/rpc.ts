@@ -93,9 +93,13 @@ export async function startRpc(opts: NodeOptions, sources: RpcSources, closers: 
       )
     : undefined;
   const health = createReadinessProbe(opts.metrics, {
-    head: () => ({number: chain.head().number, timestamp: chain.head().header.timestamp}),
+    head: () => {
+      const {number, header, totalDifficulty} = chain.head();
+      return {number, timestamp: header.timestamp, totalDifficulty};
+    },
     isMining: () => miner.isMining(),
-    bestPeerNumber: () => p2p?.bestPeerNumber(),
+    bestPeer: () => p2p?.bestPeer(),
+    syncTarget: () => p2p?.syncProgress()?.highestBlock,
     awaitingFirstPeer: () => p2p?.awaitingFirstPeer() ?? false,
     now: Date.now,
     storageFault: () => (db.damage ?? db.diskFull)?.message,

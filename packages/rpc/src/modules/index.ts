@@ -58,7 +58,8 @@ export const rpcModules = {
 /**
  * One table per namespace topic, for the registry, and the always-on `rpc` namespace, which
  * describes `registry` (the registry built from these tables). The tracing methods (trace_*,
- * debug_trace*) get `trace.timeoutMs` as their time budget (docs/rpc.md §8). On a forked node the
+ * debug_trace*) get `trace.timeoutMs` as their time budget, the sending methods `sendTimeoutMs`
+ * (docs/rpc.md §8). On a forked node the
  * methods reading history answer from the upstream at or below the fork block (docs/forking.md §5).
  */
 export function buildMethodTables(deps: ModuleDeps, registry: () => MethodRegistry): NamespaceMethods[] {
@@ -66,16 +67,28 @@ export function buildMethodTables(deps: ModuleDeps, registry: () => MethodRegist
     factory(deps).map((methods) => ({
       namespace,
       methods: Object.fromEntries(
-        Object.entries(methods).map(([name, method]) => [
-          name,
-          isTracingMethod(namespace, name) ? withTimeout(method, deps.options.trace.timeoutMs) : method,
-        ]),
+        Object.entries(methods).map(([name, method]) => [name, withBudget(namespace, name, method, deps.options)]),
       ),
     })),
   );
   const {forkHistory} = deps;
   const tables = forkHistory ? withForkHistory(modules, {...deps, forkHistory}) : modules;
   return [...tables, {namespace: RPC_NAMESPACE, methods: rpcMethods(registry, deps.clientVersion)}];
+}
+
+/** The methods that send a transaction, which on an instant-mining node answer once its block is mined. */
+const SENDING_METHODS = new Set([
+  "eth_sendRawTransaction",
+  "eth_sendTransaction",
+  "eth_sendUnsignedTransaction",
+  "personal_sendTransaction",
+]);
+
+/** `method` with the time budget its kind gets (docs/rpc.md §8), or as it is. */
+function withBudget(namespace: string, name: string, method: RpcMethod, options: ModuleDeps["options"]): RpcMethod {
+  if (isTracingMethod(namespace, name)) return withTimeout(method, options.trace.timeoutMs);
+  if (SENDING_METHODS.has(`${namespace}_${name}`)) return withTimeout(method, options.sendTimeoutMs);
+  return method;
 }
 
 /** Whether `<namespace>_<name>` traces execution: trace_* and debug_trace*. */

@@ -26,6 +26,7 @@ import {browserRefusal, isOriginAllowed} from "./browserGuard.ts";
 import {capConnections} from "./connectionCap.ts";
 import {requestsOfSocket} from "./connectionRequests.ts";
 import {DroppedClients} from "./droppedClients.ts";
+import {EXPOSED_HEADERS, type HeadView, jsonHeadersOfHead} from "./headHeaders.ts";
 import {healthAnswer} from "./health.ts";
 import {requestTimeouts} from "./requestTimeouts.ts";
 import {errorPayload, type Reply, type ReplyLimits, reply} from "./respond.ts";
@@ -38,6 +39,8 @@ export type HttpTransportOptions = ReplyLimits &
     corsOrigins: readonly string[];
     /** `GET /ready`. */
     health: HealthProbe;
+    /** The node's best block, named in every JSON-RPC answer's headers (`headHeaders.ts`). */
+    head: () => HeadView;
     /** Whom each request runs for: the gateway, or the node's limits per address (docs/gateway.md). */
     admission: Admission;
     /** Set when the per-address connection cap applies (no gateway, docs/gateway.md §6). */
@@ -59,13 +62,14 @@ export function createHttpTransport(
     : createServer(timeouts);
   if (options.tlsCredentials) answerPlainHttp(server as HttpsServer);
   if (options.addressLimits) capConnections(server, options.addressLimits, dropped);
+  const jsonHeaders = jsonHeadersOfHead(options.head);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const fail = (error: unknown) => {
       logger.error({err: error}, "rpc http request failed");
       if (!res.headersSent && !res.destroyed) res.writeHead(500).end();
     };
     try {
-      handle(req, res, dispatchOptions, options, dropped, fail);
+      handle(req, res, dispatchOptions, options, dropped, jsonHeaders, fail);
     } catch (error) {
       fail(error);
     }
@@ -84,6 +88,7 @@ function handle(
   dispatchOptions: DispatchOptions,
   options: HttpTransportOptions,
   dropped: DroppedClients,
+  jsonHeaders: () => Readonly<Record<string, string>>,
   fail: (error: unknown) => void,
 ): void {
   // The probes come before the Host check: a load balancer asks by address, and the answer
@@ -133,8 +138,8 @@ function handle(
         requests: requestsOfSocket(req.socket),
         sender,
       });
-      if (isPending(answer)) answer.then((ready) => send(res, cors, ready)).catch(fail);
-      else send(res, cors, answer);
+      if (isPending(answer)) answer.then((ready) => send(res, cors, jsonHeaders(), ready)).catch(fail);
+      else send(res, cors, jsonHeaders(), answer);
     } catch (error) {
       fail(error);
     }
@@ -163,20 +168,22 @@ function refuseBody(
   res.on("finish", () => socket?.destroy());
 }
 
-/** Writes a JSON-RPC answer, unless the client has gone meanwhile. */
-function send(res: ServerResponse, cors: Record<string, string> | undefined, answer: Reply): void {
+/** Writes a JSON-RPC answer with `jsonHeaders` (its type and the head), unless the client has gone meanwhile. */
+function send(
+  res: ServerResponse,
+  cors: Record<string, string> | undefined,
+  jsonHeaders: Readonly<Record<string, string>>,
+  answer: Reply,
+): void {
   if (res.destroyed || res.writableEnded) return;
-  let headers = JSON_HEADERS;
+  let headers = jsonHeaders;
   if (cors !== undefined || answer.retryAfterSeconds !== undefined) {
-    const extra: Record<string, string> = {...cors, ...JSON_HEADERS};
+    const extra: Record<string, string> = {...cors, ...jsonHeaders};
     if (answer.retryAfterSeconds !== undefined) extra["Retry-After"] = String(answer.retryAfterSeconds);
     headers = extra;
   }
   res.writeHead(answer.httpStatus, headers).end(answer.payload ?? "");
 }
-
-/** The headers of an answer without CORS or `Retry-After`: one object for all, never changed. */
-const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({"Content-Type": "application/json"});
 
 /**
  * Calls `done` once with the body as text, or with undefined when it exceeds `maxBytes` (by its
@@ -237,6 +244,7 @@ function corsHeaders(req: IncomingMessage, allowed: readonly string[]): Record<s
   return {
     "Access-Control-Allow-Origin": allowOrigin,
     "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "Content-Type",
+    "Access-Control-Expose-Headers": EXPOSED_HEADERS,
     Vary: "Origin",
   };
 }

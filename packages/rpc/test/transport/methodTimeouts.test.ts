@@ -125,3 +125,19 @@ describe("the tracing methods", () => {
     }
   });
 });
+
+describe("the sending methods", () => {
+  it("get rpc.sendTimeoutMs as their budget: with instant mining each send waits for its block", async () => {
+    const node = await TestNode.start({listen: false, rpc: {sendTimeoutMs: 9_000}});
+    try {
+      const budget = (name: string) => node.server.registry.timeBudgetMs([name], REQUEST_TIMEOUT_MS);
+      for (const name of ["eth_sendRawTransaction", "eth_sendTransaction", "eth_sendUnsignedTransaction"]) {
+        expect([name, budget(name)]).toEqual([name, 9_000]);
+      }
+      expect(budget("eth_getTransactionReceipt")).toBe(REQUEST_TIMEOUT_MS);
+      expect(defaultRpcOptions.sendTimeoutMs).toBe(30_000);
+    } finally {
+      await node.close();
+    }
+  });
+});

@@ -17,6 +17,7 @@ import {
   type GossipVerdict,
   MAX_BODIES_PER_REQUEST,
   MAX_HEADERS_PER_REQUEST,
+  MAX_PUSHED_TRANSACTIONS,
   type PeerEvent,
   type PeerId,
   type PeerInfo,
@@ -35,7 +36,7 @@ export class FakeNetworkError extends NodeError<{code: "FAKE_NOT_CONNECTED" | "F
 export interface RequestRecord {
   from: PeerId;
   to: PeerId;
-  kind: "headersByNumber" | "headersByHash" | "bodies";
+  kind: "headersByNumber" | "headersByHash" | "bodies" | "pooledTransactions";
   start?: number;
   count: number;
   /** The hashes asked for (hex), by hash requests. */
@@ -115,6 +116,8 @@ export class FakeNetwork implements PeerNetwork {
   readonly reports: {peer: PeerId; event: PeerEvent; requestsSoFar: number}[] = [];
   readonly publishedBlocks: Block[] = [];
   readonly publishedTransactions: Transaction[] = [];
+  /** Transactions this node pushed, with the peer each went to. */
+  readonly pushedTransactions: {peer: PeerId; tx: Transaction}[] = [];
   readonly announced: PeerStatus[] = [];
   /** Misbehaviour of this node when it serves requests. */
   serve: {
@@ -128,6 +131,9 @@ export class FakeNetwork implements PeerNetwork {
   private readonly seenGossip = new Set<string>();
   private blockHandler?: (message: GossipMessage<Block>) => Promise<GossipVerdict>;
   private txHandler?: (message: GossipMessage<Transaction>) => Promise<GossipVerdict>;
+  private pushHandler?: (message: GossipMessage<Transaction>) => Promise<GossipVerdict>;
+  /** Peers gossip does not reach yet (a peer whose topics the real host has not learnt). */
+  readonly gossipBlind = new Set<PeerId>();
 
   constructor(
     private readonly hub: FakeHub,
@@ -203,9 +209,32 @@ export class FakeNetwork implements PeerNetwork {
     this.gossip("block", bytesToHex(block.hash()), block.encode(), undefined);
   }
 
-  async publishTransaction(tx: Transaction): Promise<void> {
+  async publishTransaction(tx: Transaction): Promise<number> {
     this.publishedTransactions.push(tx);
-    this.gossip("transaction", bytesToHex(tx.hash()), tx.encode(), undefined);
+    return this.gossip("transaction", bytesToHex(tx.hash()), tx.encode(), undefined);
+  }
+
+  sendTransactions(peer: PeerId, txs: readonly Transaction[]): Promise<number> {
+    for (const tx of txs) this.pushedTransactions.push({peer, tx});
+    const encoded = txs.map((tx) => tx.encode());
+    return this.request(peer, {kind: "pooledTransactions", count: txs.length}, MAX_PUSHED_TRANSACTIONS, (remote) =>
+      remote.takePush(this.id, encoded),
+    );
+  }
+
+  onPushedTransaction(handler: (message: GossipMessage<Transaction>) => Promise<GossipVerdict>): void {
+    this.pushHandler = handler;
+  }
+
+  /** Judges pushed transactions as the host's server does; resolves with how many were admitted. */
+  async takePush(from: PeerId, encoded: Uint8Array[]): Promise<number> {
+    const chainId = this.hub.chainspec.params.chainId;
+    let admitted = 0;
+    for (const bytes of encoded) {
+      const value = Transaction.decode(bytes, {chainId, allowRemasc: false});
+      if ((await this.pushHandler?.({from, value})) === "accept") admitted++;
+    }
+    return admitted;
   }
 
   onBlock(handler: (message: GossipMessage<Block>) => Promise<GossipVerdict>): void {
@@ -275,16 +304,22 @@ export class FakeNetwork implements PeerNetwork {
     );
   }
 
-  /** Gossipsub's flood: each linked peer once per message; an accepting peer forwards it. */
-  private gossip(topic: "block" | "transaction", id: string, bytes: Uint8Array, source: PeerId | undefined): void {
+  /**
+   * Gossipsub's flood: each linked peer once per message (not the `gossipBlind` ones); an accepting
+   * peer forwards it. Answers how many peers it went to.
+   */
+  private gossip(topic: "block" | "transaction", id: string, bytes: Uint8Array, source: PeerId | undefined): number {
     this.seenGossip.add(id);
+    let sent = 0;
     for (const peer of this.hub.neighbours(this.id)) {
-      if (peer.id === source || peer.seenGossip.has(id)) continue;
+      if (peer.id === source || peer.seenGossip.has(id) || this.gossipBlind.has(peer.id)) continue;
+      sent++;
       peer.seenGossip.add(id);
       void peer.deliver(topic, this.id, bytes).then((verdict) => {
         if (verdict === "accept") peer.gossip(topic, id, bytes, this.id);
       });
     }
+    return sent;
   }
 
   private async request<T>(

@@ -4,6 +4,7 @@
  * shape of a method in the table (`BridgeMethod`).
  */
 import type {Log} from "@xchain/primitives";
+import {equalBytes} from "@xchain/utils";
 import {NativeContractFailure, NativeContractFailureCode} from "../../errors.ts";
 import type {AbiFunction, AbiValue} from "../dispatch/abi.ts";
 import type {NativeCallContext} from "../dispatch/types.ts";
@@ -42,6 +43,17 @@ export function bridgeFailure(
   code: NativeContractFailureCode = NativeContractFailureCode.ILLEGAL_ARGUMENT,
 ): NativeContractFailure {
   return new NativeContractFailure({code, contract: "Bridge", method}, `Bridge.${method}: ${message}`);
+}
+
+/**
+ * rskj's `activeAndRetiringFederationOnly` and `activeRetiringAndProposedFederationOnly`: the immediate
+ * sender must be the RSK address of a federator. The active federation is the only one xchain has
+ * (no retiring or proposed federation without federation changes, §10.8), so both are this check.
+ */
+export function requireFederator(call: BridgeCall, method: string): void {
+  if (!call.federation.members.some((member) => equalBytes(member.rskAddress, call.context.sender))) {
+    throw bridgeFailure(method, "the sender is not a federation member", NativeContractFailureCode.CALLER_REFUSED);
+  }
 }
 
 /** A constant price. */

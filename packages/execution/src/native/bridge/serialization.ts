@@ -36,7 +36,19 @@ export interface PegoutWaitingForSignatures {
 /** rskj's `RLP.encodeBigInteger`: 0 is `0x80`. */
 export const encodeRlpInteger = (value: bigint): Uint8Array => RLP.encode(bigIntToBytes(value));
 
-function corrupt(name: string, value: Uint8Array, why: string): BridgeStorageError {
+/**
+ * The bytes rskj's `RLP.encodeBigInteger(BigInteger.valueOf(long))` wraps, for any sign: a negative
+ * value is Java's minimal two's complement (-1 is `ff`), which reads back as unsigned.
+ */
+export function longBytes(value: bigint): Uint8Array {
+  if (value >= 0n) return bigIntToBytes(value);
+  let size = 1;
+  while (value < -(1n << BigInt(8 * size - 1))) size++;
+  return bigIntToBytes(BigInt.asUintN(8 * size, value));
+}
+
+/** A stored value that does not decode as rskj's format for its key. */
+export function corrupt(name: string, value: Uint8Array, why: string): BridgeStorageError {
   return new BridgeStorageError(
     {code: BridgeStorageErrorCode.UNDECODABLE, key: name, value: bytesToHex(value)},
     `the Bridge's stored ${name} does not decode: ${why}`,
@@ -56,7 +68,7 @@ export function decodeRlpInteger(name: string, value: Uint8Array): bigint {
 }
 
 /** A flattened RLP list of byte strings, its length a multiple of `group`; an empty value is an empty list. */
-function decodeFlatList(name: string, value: Uint8Array, group: number): Uint8Array[] {
+export function decodeFlatList(name: string, value: Uint8Array, group: number): Uint8Array[] {
   if (value.length === 0) return [];
   let decoded: unknown;
   try {

@@ -1,12 +1,12 @@
 /**
  * The Bridge's other getters (docs/protocol/native-contracts.md §10.2, §10.3): fee per kb, locking
- * cap, lock minimum, processed Bitcoin transactions, the lock whitelist, the peg-out queue and the
- * state snapshots. The light client's getters are in btc/methods.ts.
+ * cap, lock minimum, processed Bitcoin transactions, the peg-out queue and the state snapshots. The
+ * light client's getters are in btc/methods.ts, the lock whitelist's in lockWhitelistMethods.ts.
  */
 import {RLP} from "@ethereumjs/rlp";
 import {bytesToHex, hexToBytesOrNull} from "@xchain/utils";
 import {type AbiValue, abiFunction} from "../dispatch/abi.ts";
-import {type BridgeCall, type BridgeMethod, bridgeFailure, price} from "./call.ts";
+import {type BridgeMethod, bridgeFailure, price} from "./call.ts";
 import {estimatedPegoutFees} from "./pegoutFees.ts";
 import {decodePegoutsWaitingForSignatures, rskTxHashOrder} from "./serialization.ts";
 import {encodeStateForDebugging} from "./state.ts";
@@ -31,15 +31,6 @@ function txHashArgument(method: string, value: AbiValue): Uint8Array {
   return hash;
 }
 
-/** The lock whitelist, which xchain never writes (its votes are not implemented): empty, or a failure. */
-async function emptyWhitelist(call: BridgeCall, method: string): Promise<void> {
-  for (const key of [BridgeKey.lockWhitelist, BridgeKey.unlimitedLockWhitelist]) {
-    if ((await call.storage.get(key)).length > 0) {
-      throw bridgeFailure(method, "the stored lock whitelist is not read by xchain (no whitelist votes)");
-    }
-  }
-}
-
 export const stateGetters: readonly BridgeMethod[] = [
   getter("getFeePerKb", [], "int256", 2_000, true, (_a, call) => call.storage.feePerKb()),
   getter("getMinimumLockTxValue", [], "int256", 2_000, true, (_a, call) => call.storage.constants.minimumPeginTxValue),
@@ -52,18 +43,6 @@ export const stateGetters: readonly BridgeMethod[] = [
   }),
   getter("getBtcTxHashProcessedHeight", ["string"], "int64", 22_000, true, async ([hash], call) => {
     return (await call.storage.processedHeight(txHashArgument("getBtcTxHashProcessedHeight", hash as AbiValue))) ?? -1n;
-  }),
-  getter("getLockWhitelistSize", [], "int256", 16_000, true, async (_a, call) => {
-    await emptyWhitelist(call, "getLockWhitelistSize");
-    return 0n;
-  }),
-  getter("getLockWhitelistAddress", ["int256"], "string", 16_000, true, async (_a, call) => {
-    await emptyWhitelist(call, "getLockWhitelistAddress");
-    return "";
-  }),
-  getter("getLockWhitelistEntryByAddress", ["string"], "int256", 16_000, true, async (_a, call) => {
-    await emptyWhitelist(call, "getLockWhitelistEntryByAddress");
-    return -1n;
   }),
   getter("getQueuedPegoutsCount", [], "uint256", 3_000, false, async (_a, call) => {
     return BigInt((await call.storage.releaseRequestQueue()).length);

@@ -2,7 +2,8 @@
  * The Bridge's storage (docs/protocol/native-contracts.md §10.4): each value under the key rskj uses,
  * in rskj's encoding, with the value a fresh network answers when the key is unset. Writes are held
  * until `save()`, as rskj's `BridgeSupport.save()` persists a call's changes only when it succeeds;
- * reads see the held writes. The light client (tier B) builds on `chainHead`, `storedBlock`,
+ * reads see the held writes. The lock whitelist and the fee-per-kb election are read once per call
+ * and, once read, written back on `save()`, as rskj's providers do. The light client (tier B) builds on `chainHead`, `storedBlock`,
  * `putStoredBlock`, `setChainHead` and the height index, with `ensureBtcBlockStore` for the lazily
  * stored genesis.
  */
@@ -10,7 +11,9 @@ import {RLP} from "@ethereumjs/rlp";
 import type {BridgeConstants} from "@xchain/chainspec";
 import type {BytesStorage} from "@xchain/state";
 import {bytesToHex} from "@xchain/utils";
+import {AbiCallElection} from "./election.ts";
 import {BridgeStorageError, BridgeStorageErrorCode} from "./errors.ts";
+import {LockWhitelist} from "./lockWhitelist.ts";
 import {
   decodePegoutsWaitingForConfirmations,
   decodePegoutsWaitingForSignatures,
@@ -36,6 +39,9 @@ import {
 export class BridgeStorage {
   /** Writes not yet saved, by key hex. */
   private readonly pending = new Map<string, {key: Uint8Array; value: Uint8Array}>();
+  /** Read by this call, so saved with it (`WhitelistStorageProviderImpl`, `FeePerKbStorageProviderImpl`). */
+  private whitelist: LockWhitelist | undefined;
+  private election: AbiCallElection | undefined;
 
   constructor(
     private readonly store: BytesStorage,
@@ -54,6 +60,11 @@ export class BridgeStorage {
 
   /** Writes the held values to the state (the call succeeded). */
   async save(): Promise<void> {
+    if (this.whitelist) {
+      this.put(BridgeKey.lockWhitelist, this.whitelist.encodeOneOff());
+      this.put(BridgeKey.unlimitedLockWhitelist, this.whitelist.encodeUnlimited());
+    }
+    if (this.election) this.put(BridgeKey.feePerKbElection, this.election.encode());
     for (const {key, value} of this.pending.values()) await this.store.putBytes(key, value);
     this.pending.clear();
   }
@@ -66,6 +77,30 @@ export class BridgeStorage {
   /** `feePerKb`: the genesis fee until a vote sets one. */
   async feePerKb(): Promise<bigint> {
     return (await this.integer("feePerKb", BridgeKey.feePerKb)) ?? this.constants.genesisFeePerKb;
+  }
+
+  setFeePerKb(value: bigint): void {
+    this.put(BridgeKey.feePerKb, encodeRlpInteger(value));
+  }
+
+  /** `feePerKbElection`: the votes for a fee per kb not yet decided. */
+  async feePerKbElection(): Promise<AbiCallElection> {
+    this.election ??= AbiCallElection.decode(
+      "feePerKbElection",
+      await this.get(BridgeKey.feePerKbElection),
+      this.constants.feePerKbChangeAuthorizer,
+    );
+    return this.election;
+  }
+
+  /** The lock whitelist (`lockWhitelist` and `unlimitedLockWhitelist`), the same object for the whole call. */
+  async lockWhitelist(): Promise<LockWhitelist> {
+    this.whitelist ??= LockWhitelist.decode(
+      await this.get(BridgeKey.lockWhitelist),
+      await this.get(BridgeKey.unlimitedLockWhitelist),
+      this.constants.btcParams.p2pkhVersion,
+    );
+    return this.whitelist;
   }
 
   /** `lockingCap`: the initial cap until one is stored (rskj stores it on the first mined call that reads it). */

@@ -58,3 +58,10 @@ export const outpointValuesKey = (btcTxHash: Uint8Array): Uint8Array =>
 /** `pegoutTxSigHash-<sighash>`: the index of peg-outs created (RSKIP-379). */
 export const pegoutSigHashKey = (sigHash: Uint8Array): Uint8Array =>
   compoundKey("pegoutTxSigHash", bytesToHex(sigHash));
+
+/**
+ * `coinbaseInformation-<hash>`: what `registerBtcCoinbaseTransaction` stored for a Bitcoin block (RSKIP-143).
+ * The hash is the method's bytes32 argument as given: bitcoinj's `Sha256Hash.toString()` does not reverse it.
+ */
+export const coinbaseInformationKey = (blockHash: Uint8Array): Uint8Array =>
+  compoundKey("coinbaseInformation", bytesToHex(blockHash));

@@ -81,7 +81,8 @@ function contextOf(contract: NativeContract, host: NativeHost, input: Precompile
   };
 }
 
-function failed(gas: bigint): ExecResult {
+/** The result of a failed native contract (or a failed precompile priced as rskj prices it) that charged `gas`. */
+export function nativeFailureResult(gas: bigint): ExecResult {
   return {
     returnValue: EMPTY,
     executionGasUsed: gas,
@@ -109,7 +110,7 @@ export function nativePrecompile(contract: NativeContract, host: NativeHost): Cu
       if (result.logs?.length) ok.logs = result.logs.map((log) => [log.address, log.topics, log.data]);
       return ok;
     } catch (e) {
-      if (e instanceof NativeContractFailure) return failed(gas);
+      if (e instanceof NativeContractFailure) return nativeFailureResult(gas);
       throw e;
     }
   };

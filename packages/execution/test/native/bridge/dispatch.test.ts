@@ -4,19 +4,15 @@
  */
 import {createRequire} from "node:module";
 import type {MerkleStateManager} from "@ethereumjs/statemanager";
-import {Address} from "@ethereumjs/util";
-import {BRIDGE_ADDRESS, regtestBridge} from "@xchain/chainspec";
-import {bytesStorage} from "@xchain/state";
 import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {Interface} from "ethers";
 import {beforeEach, describe, expect, it} from "vitest";
 import {NativeContractFailure, NativeContractFailureCode} from "../../../src/errors.ts";
 import {bridgeContract} from "../../../src/native/bridge/contract.ts";
 import {base58Address} from "../../../src/native/bridge/federation.ts";
-import {BridgeStorage} from "../../../src/native/bridge/storage.ts";
 import {BridgeKey} from "../../../src/native/bridge/storageKeys.ts";
 import type {NativeCallContext} from "../../../src/native/dispatch/types.ts";
-import {bridgeContext, bridgeState} from "./bridgeContext.ts";
+import {bridgeContext, bridgeState, bridgeStorageOf} from "./bridgeContext.ts";
 
 const require = createRequire(import.meta.url);
 const abi = new Interface(require("@rsksmart/rsk-precompiled-abis").bridge.abi);
@@ -124,27 +120,16 @@ describe("votes", () => {
     expect(await decoded("addUnlimitedLockWhitelistAddress", data, bridgeContext(state, MINED))).toEqual([-2n]);
   });
 
-  it("an authorized vote fails: xchain does not count it", async () => {
-    const data = calldata("addUnlimitedLockWhitelistAddress", [BTC_ADDRESS]);
-    const e = await failure(data, bridgeContext(state, {...MINED, sender: WHITELIST_AUTHORIZER}));
+  it("an authorized federation-change vote fails: xchain does not change federations (tier C)", async () => {
+    // rskj's federation-change authorizer auth-a.
+    const sender = hexToBytes("5252403bca6ac3c104abdd320a736fa38282045d");
+    const e = await failure(calldata("createFederation"), bridgeContext(state, {...MINED, sender}));
     expect(e.message).toContain("not implemented");
   });
 });
 
 describe("increaseLockingCap", () => {
-  const storage = () =>
-    new BridgeStorage(
-      bytesStorage({
-        get: async (slot) => {
-          const value = await state.getStorage(new Address(BRIDGE_ADDRESS), slot);
-          const word = new Uint8Array(32);
-          word.set(value, 32 - value.length);
-          return word;
-        },
-        put: (slot, word) => state.putStorage(new Address(BRIDGE_ADDRESS), slot, word),
-      }),
-      regtestBridge,
-    );
+  const storage = () => bridgeStorageOf(state);
   const authorized = {...MINED, sender: LOCKING_CAP_AUTHORIZER};
 
   it("false for anyone else, nothing stored", async () => {

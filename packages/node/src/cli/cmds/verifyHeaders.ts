@@ -6,11 +6,11 @@ import {createReadStream} from "node:fs";
 import {createInterface} from "node:readline";
 import {getChainspec, type NetworkName} from "@xchain/chainspec";
 import {bytesToPrefixedHex} from "@xchain/utils";
-import {type Command, InvalidArgumentError} from "commander";
+import type {Command} from "commander";
 import {defaultVerifyRpcOptions} from "../../options.ts";
 import type {HeaderVerdict} from "../../verify/headerFileVerifier.ts";
 import type {VerifyRpcOptions} from "../../verify/rpcBlockFetcher.ts";
-import {networkOption} from "../options.ts";
+import {blockNumber, integer, networkOption} from "../options.ts";
 
 /** Exit code when at least one header is invalid. */
 export const EXIT_INVALID_HEADERS = 1;
@@ -100,15 +100,6 @@ function pick(opts: VerifyHeadersFlags): Partial<VerifyRpcOptions> {
   return {batchSize: opts.batchSize, concurrency: opts.concurrency, rate: opts.rate, retries: opts.retries};
 }
 
-function integer(value: string, min: number, what: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) {
-    throw new InvalidArgumentError(`${what}, got ${JSON.stringify(value)}`);
-  }
-  return n;
-}
-
-const blockNumber = (value: string) => integer(value, 0, "expected a block number (decimal)");
 const count = (value: string) => integer(value, 1, "expected a whole number of at least 1");
 const rate = (value: string) => integer(value, 0, "expected blocks per second (0 for no limit)");
 const retries = (value: string) => integer(value, 0, "expected a whole number of retries");

@@ -29,6 +29,7 @@ export const metricsKeys: readonly ConfigKey[] = [
   {
     key: "metrics.readyMaxBlocksBehind",
     kind: {type: "integer", min: 0, max: 1_000_000_000},
-    description: "GET /ready fails when the best peer reports a head more than this many blocks ahead",
+    description:
+      "GET /ready fails when the node is more than this many blocks behind its heaviest peer's head or a running sync's target",
   },
 ];

@@ -70,6 +70,12 @@ export const rpcKeys: readonly ConfigKey[] = [
   {key: "rpc.maxBodyBytes", kind: COUNT, description: "largest HTTP body or WebSocket message, in bytes"},
   {key: "rpc.maxJsonDepth", kind: {type: "integer", min: 1, max: 10_000}, description: "deepest JSON nesting accepted"},
   {key: "rpc.requestTimeoutMs", kind: MS, description: "time budget of one request body (a batch as a whole)"},
+  {
+    key: "rpc.sendTimeoutMs",
+    kind: MS,
+    description:
+      "time budget of a request body that sends transactions (eth_sendRawTransaction, eth_sendTransaction, eth_sendUnsignedTransaction, personal_sendTransaction), in place of rpc.requestTimeoutMs when longer: with instant mining each send waits for its block (docs/rpc.md §8)",
+  },
   {key: "rpc.maxResponseBytes", kind: COUNT, description: "largest response; a larger one is replaced by -32011"},
   {
     key: "rpc.maxInFlightResponseBytes",

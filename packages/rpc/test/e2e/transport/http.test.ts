@@ -74,6 +74,24 @@ describe("HTTP transport", () => {
     expect(JSON.parse((await node.post(chainId)).text).result).toBe("0x21");
   });
 
+  it("names the head in every JSON-RPC answer, read when the answer is written", async () => {
+    const headers = async () => {
+      const reply = await node.post(chainId);
+      return [reply.headers.get("x-xchain-head"), reply.headers.get("x-xchain-head-hash")];
+    };
+    const {number, hash} = node.chain.head();
+    expect(await headers()).toEqual([String(number), toData(hash)]);
+    const block = await node.mine();
+    expect(await headers()).toEqual([String(block.header.number), toData(block.hash())]);
+    // An error answer too.
+    const refused = await node.post("{");
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("x-xchain-head")).toBe(String(block.header.number));
+    // A page of an allowed origin may read them.
+    const allowed = await node.post(chainId, {origin: "https://app.example"});
+    expect(allowed.headers.get("access-control-expose-headers")).toBe("X-Xchain-Head, X-Xchain-Head-Hash");
+  });
+
   it("sends CORS headers to allowed origins only, and answers preflights", async () => {
     const allowed = await node.post(chainId, {origin: "https://app.example"});
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");

@@ -6,12 +6,11 @@
  */
 
 import {BRIDGE_ADDRESS} from "@xchain/chainspec";
-import {equalBytes} from "@xchain/utils";
-import {NativeContractFailureCode} from "../../../errors.ts";
 import {type AbiValue, abiFunction} from "../../dispatch/abi.ts";
-import {type BridgeCall, type BridgeMethod, bridgeFailure, price} from "../call.ts";
+import {type BridgeCall, type BridgeMethod, bridgeFailure, price, requireFederator} from "../call.ts";
 import {transfer} from "../releaseBtc.ts";
 import type {BridgeStorage} from "../storage.ts";
+import {coinbaseInformationKey} from "../storageKeys.ts";
 import {PeginError} from "./errors.ts";
 import {BtcLightClient, type LightClientActivations} from "./lightClient.ts";
 import {registerBtcTransaction} from "./registerBtcTransaction.ts";
@@ -69,13 +68,6 @@ const getter = (
   method(name, inputs, [output], price(gas), {localOnly, acceptsStaticCall: true}, (args, _call, client) =>
     run(args, client),
   );
-
-/** `activeAndRetiringFederationOnly`: the immediate sender must be a member of the active federation. */
-function requireFederator(call: BridgeCall, name: string): void {
-  if (!call.federation.members.some((member) => equalBytes(member.rskAddress, call.context.sender))) {
-    throw bridgeFailure(name, "the sender is not a federation member", NativeContractFailureCode.CALLER_REFUSED);
-  }
-}
 
 /** `getBtcTransactionConfirmationsGetCost`: reads the block's depth from the Bridge's storage. */
 async function confirmationsGas(args: AbiValue[], storage: () => BridgeStorage): Promise<bigint> {
@@ -145,6 +137,21 @@ export const lightClientMethods: readonly BridgeMethod[] = [
         ),
       ),
   ),
+  // RSKIP-143's coinbase information, read without opening the light client (rskj's does not):
+  // registerBtcCoinbaseTransaction is not built (§10.5 item 5), so no entry is ever written; one written
+  // otherwise (a dev control's raw write) is not read and fails the call.
+  {
+    fn: abiFunction("hasBtcBlockCoinbaseTransactionInformation", ["bytes32"], ["bool"]),
+    gas: price(5_000),
+    acceptsStaticCall: true,
+    run: async ([hash], call) => {
+      if ((await call.storage.get(coinbaseInformationKey(hash as Uint8Array))).length === 0) return false;
+      throw bridgeFailure(
+        "hasBtcBlockCoinbaseTransactionInformation",
+        "stored coinbase information is not read by xchain (registerBtcCoinbaseTransaction is not built)",
+      );
+    },
+  },
   method(
     "registerBtcTransaction",
     ["bytes", "int256", "bytes"],

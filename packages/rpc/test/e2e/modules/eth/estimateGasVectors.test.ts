@@ -20,9 +20,8 @@ interface EstimateVector {
   expected: number;
 }
 
-// The file's "_about" line is not valid JSON as shipped (unescaped quotes); it is dropped.
 const vectors = (
-  JSON.parse(readFileSync(vectorPath("rsk-gas-vectors.json"), "utf8").replace(/^\s*"_about":.*$/m, "")) as {
+  JSON.parse(readFileSync(vectorPath("rsk-gas-vectors.json"), "utf8")) as {
     vectors: EstimateVector[];
   }
 ).vectors.filter((v) => v.kind === "estimateGas");
