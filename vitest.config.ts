@@ -11,7 +11,11 @@ const packagesDir = fileURLToPath(new URL("./packages/", import.meta.url));
 export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources of sibling packages, not their build output.
-    alias: [{find: /^@xchain\/([a-z0-9-]+)$/, replacement: `${packagesDir}$1/src/index.ts`}],
+    alias: [
+      {find: /^@xchain\/([a-z0-9-]+)$/, replacement: `${packagesDir}$1/src/index.ts`},
+      // A package's light entry points (package.json "exports", e.g. `@xchain/p2p/options`) are files of its src/.
+      {find: /^@xchain\/([a-z0-9-]+)\/([a-zA-Z0-9-]+)$/, replacement: `${packagesDir}$1/src/$2.ts`},
+    ],
   },
   test: {
     setupFiles: ["./test/setup.ts"],

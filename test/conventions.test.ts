@@ -97,13 +97,30 @@ function runnerFiles(): typeof sources {
     const source = byPath.get(path);
     if (!source || reached.has(path)) continue;
     reached.add(path);
-    for (const statement of source.ast.statements) {
-      if (!ts.isImportDeclaration(statement) || statement.importClause?.isTypeOnly) continue;
-      const specifier = (statement.moduleSpecifier as ts.StringLiteral).text;
+    for (const specifier of runtimeImports(source.ast)) {
       if (specifier.startsWith(".")) pending.push(resolve(dirname(path), specifier));
     }
   }
   return [...reached].map((path) => byPath.get(path)!);
+}
+
+/** What a file imports at run time: its value imports, and its `import("…")` (the p2p stack and metrics load so). */
+function runtimeImports(ast: ts.SourceFile): string[] {
+  const specifiers: string[] = [];
+  for (const statement of ast.statements) {
+    if (ts.isImportDeclaration(statement) && !statement.importClause?.isTypeOnly) {
+      specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text);
+    }
+  }
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [argument] = node.arguments;
+      if (argument && ts.isStringLiteral(argument)) specifiers.push(argument.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ast);
+  return specifiers;
 }
 
 /** Every `new X(` of a file, and every `X.open(`, `X.start(` and `X.init(` (static factories). */

@@ -11,7 +11,6 @@ import {subscribe} from "@xchain/utils";
 import {NodeStartError, NodeStartErrorCode} from "./errors.ts";
 import {effectiveOptions} from "./fork/forkOptions.ts";
 import type {Logger} from "./logger.ts";
-import {createNodeMetrics} from "./metrics/nodeMetrics.ts";
 import type {NodeOptions} from "./options.ts";
 import type {P2PStack} from "./p2pStack.ts";
 import {workNotSyncedReason} from "./syncStanding.ts";
@@ -19,7 +18,6 @@ import {announceStart} from "./wiring/announce.ts";
 import {openChain} from "./wiring/chain.ts";
 import {type Closers, closeAll} from "./wiring/closers.ts";
 import {startLogs} from "./wiring/logs.ts";
-import {serveMetrics} from "./wiring/metrics.ts";
 import {startNetwork} from "./wiring/p2p.ts";
 import {startPoolAndMiner} from "./wiring/poolAndMiner.ts";
 import {type RpcEndpoints, startRpc} from "./wiring/rpc.ts";
@@ -56,8 +54,8 @@ export class Node {
     try {
       const storage = await openStorage(opts, logger, closers);
       checkAbort();
-      // Off, nothing is timed or counted: no listener is subscribed.
-      const metrics = opts.metrics.enabled ? createNodeMetrics() : undefined;
+      // Off, nothing is timed or counted: no listener is subscribed, and prom-client is not even loaded.
+      const metrics = opts.metrics.enabled ? (await import("./metrics/nodeMetrics.ts")).createNodeMetrics() : undefined;
       const {chain, executor} = await openChain(opts, storage, logger, closers);
       if (metrics) closers.push({name: "chain metrics", close: subscribe(chain.events, metrics.chain)});
       checkAbort();
@@ -90,7 +88,9 @@ export class Node {
 
       const metricsUrl =
         metrics &&
-        (await serveMetrics(
+        (await (
+          await import("./wiring/metrics.ts")
+        ).serveMetrics(
           opts,
           metrics,
           {storage, chain, txpool, assemblerState, p2p, rpc, calls, health, logger},

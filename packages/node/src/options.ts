@@ -5,14 +5,14 @@
  */
 import {homedir} from "node:os";
 import {join} from "node:path";
-import {type ChainOptions, defaultChainOptions, type StateMode} from "@xchain/chain";
+import {type ChainOptions, defaultChainOptions, type StateMode} from "@xchain/chain/options";
 import {getChainspec, type NetworkParams} from "@xchain/chainspec";
-import {defaultMinerOptions, type MinerOptions} from "@xchain/miner";
-import {defaultP2POptions, type P2POptions} from "@xchain/p2p";
-import {defaultRpcOptions, type RpcOptions} from "@xchain/rpc";
-import {defaultForkSourceOptions, defaultStateOptions, type ForkVerifyMode} from "@xchain/state";
-import {defaultSyncOptions, type SyncOptions} from "@xchain/sync";
-import {defaultTxPoolOptions, type TxPoolOptions} from "@xchain/txpool";
+import {defaultMinerOptions, type MinerOptions} from "@xchain/miner/options";
+import {defaultP2POptions, type P2POptions} from "@xchain/p2p/options";
+import {defaultRpcOptions, type RpcOptions} from "@xchain/rpc/options";
+import {defaultForkSourceOptions, defaultStateOptions, type ForkVerifyMode} from "@xchain/state/options";
+import {defaultSyncOptions, type SyncOptions} from "@xchain/sync/options";
+import {defaultTxPoolOptions, type TxPoolOptions} from "@xchain/txpool/options";
 import type {LogLevel} from "./logger.ts";
 import type {NetworkChoice} from "./network.ts";
 import type {VerifyRpcOptions} from "./verify/rpcBlockFetcher.ts";

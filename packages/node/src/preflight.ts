@@ -4,7 +4,6 @@
  * that are multiaddrs with a peer id, and a data directory that can be created.
  */
 import {createServer} from "node:net";
-import {bootnodeProblem} from "@xchain/p2p";
 import {makeDirectory} from "@xchain/utils";
 import {ConfigError, ConfigErrorCode} from "./config/errors.ts";
 import type {NodeOptions} from "./options.ts";
@@ -19,7 +18,7 @@ interface Listener {
 export async function preflight(options: NodeOptions): Promise<void> {
   const listeners = listenersOf(options);
   checkDistinctPorts(listeners);
-  checkBootnodes(options.p2p.bootnodes);
+  await checkBootnodes(options.p2p.bootnodes);
   for (const listener of listeners) await checkPortFree(listener);
   await checkDataDir(options.dataDir);
 }
@@ -48,7 +47,10 @@ function checkDistinctPorts(listeners: readonly Listener[]): void {
   });
 }
 
-function checkBootnodes(bootnodes: readonly string[]): void {
+async function checkBootnodes(bootnodes: readonly string[]): Promise<void> {
+  if (bootnodes.length === 0) return;
+  // The p2p package (libp2p) loads for bootnodes only: a node without them may run without p2p.
+  const {bootnodeProblem} = await import("@xchain/p2p");
   for (const value of bootnodes) {
     const reason = bootnodeProblem(value);
     if (reason !== undefined)

@@ -1,21 +1,11 @@
 /**
- * The bootnode list (`p2p.bootnodes`): its limits, what makes an entry invalid, and who it trusts.
- * The keeper that dials them is bootnodeKeeper.ts.
+ * The bootnode list (`p2p.bootnodes`): what makes an entry invalid, and who it trusts (its limits are
+ * in options.ts, beside the option). The keeper that dials them is bootnodeKeeper.ts.
  */
 import {peerIdFromString} from "@libp2p/peer-id";
 import {multiaddr} from "@multiformats/multiaddr";
 import {ipOf, peerIdIn} from "./address.ts";
-
-/**
- * Most bootnodes (`p2p.bootnodes`): each is kept connected and let in past `maxPeers`, so a list
- * longer than a few dozen is a mistake (docs/p2p.md).
- */
-export const MAX_BOOTNODES = 64;
-/**
- * Longest bootnode multiaddr, in characters: a DNS name (253) with a port and a peer id fits; a
- * longer string is refused before it is parsed (decoding a peer id costs the square of its length).
- */
-export const MAX_BOOTNODE_LENGTH = 512;
+import {MAX_BOOTNODE_LENGTH} from "./options.ts";
 
 /** Who the bootnodes are: their peer ids and IP addresses (DNS multiaddrs have none). */
 export interface TrustedPeers {

@@ -8,7 +8,6 @@ import {yamux} from "@chainsafe/libp2p-yamux";
 import {gossipsub} from "@libp2p/gossipsub";
 import {identify} from "@libp2p/identify";
 import type {ConnectionGater} from "@libp2p/interface";
-import {mdns} from "@libp2p/mdns";
 import {ping} from "@libp2p/ping";
 import {tcp} from "@libp2p/tcp";
 import {createLibp2p} from "libp2p";
@@ -29,7 +28,8 @@ export async function createHost(
   connectionGater: ConnectionGater,
   trustedAddresses: ReadonlySet<string>,
 ): Promise<Host> {
-  const peerDiscovery = options.mdns ? [mdns()] : [];
+  // mDNS (off by default) and its multicast-DNS stack load only when it is on.
+  const peerDiscovery = options.mdns ? [(await import("@libp2p/mdns")).mdns()] : [];
   return createLibp2p<HostServices>({
     start: false,
     privateKey: deps.privateKey,

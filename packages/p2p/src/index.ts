@@ -1,4 +1,4 @@
-export {bootnodeProblem, MAX_BOOTNODE_LENGTH, MAX_BOOTNODES} from "./bootnodes.ts";
+export {bootnodeProblem} from "./bootnodes.ts";
 export {P2PError, P2PErrorCode, type P2PErrorType} from "./errors.ts";
 export type {GossipHandler} from "./gossip.ts";
 export {IDENTITY_FILE, loadOrCreateIdentity, peerIdOf} from "./identity.ts";
@@ -7,6 +7,8 @@ export {
   DEFAULT_MAX_SCORED_ENTRIES,
   defaultP2POptions,
   defaultPeerScoringOptions,
+  MAX_BOOTNODE_LENGTH,
+  MAX_BOOTNODES,
   type P2POptions,
   type PeerScoringOptions,
 } from "./options.ts";

@@ -1,6 +1,17 @@
 /** The p2p package's options and their defaults: the host's (`[p2p]` of node.config.toml) and peer scoring's. */
 import {DEFAULT_ADDRESS_PUNISHMENT, DEFAULT_NODE_PUNISHMENT, type PunishmentParameters} from "./scoring/punishment.ts";
 
+/**
+ * Most bootnodes (`p2p.bootnodes`): each is kept connected and let in past `maxPeers`, so a list
+ * longer than a few dozen is a mistake (docs/p2p.md).
+ */
+export const MAX_BOOTNODES = 64;
+/**
+ * Longest bootnode multiaddr, in characters: a DNS name (253) with a port and a peer id fits; a
+ * longer string is refused before it is parsed (decoding a peer id costs the square of its length).
+ */
+export const MAX_BOOTNODE_LENGTH = 512;
+
 /** The `[p2p]` section of node.config.toml (each key also a `--p2p.<key>` flag). */
 export interface P2POptions {
   enabled: boolean;

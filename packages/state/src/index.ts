@@ -33,7 +33,7 @@ export {
 export {OverlayStateManager} from "./overlayStateManager.ts";
 export {type MarkControl, markState} from "./prune/markState.ts";
 export {keyAfter, markStateWrites, StateMark} from "./prune/marks.ts";
-export {type CollectionStep, clearMarksStep, sweepStep} from "./prune/sweep.ts";
+export {type CollectionStep, clearMarksStep, type SweepScan, sweepDeletes, sweepScan} from "./prune/sweep.ts";
 export {StateDatabase, type StateModules} from "./stateDatabase.ts";
 export type {DumpedAccount, StateDump, StateDumpLimits} from "./stateDump.ts";
 export {type StateEditor, stateEditor} from "./stateEditor.ts";

@@ -14,7 +14,8 @@ import {
   markStateWrites,
   StateDatabase,
   StateMark,
-  sweepStep,
+  sweepDeletes,
+  sweepScan,
   verifyState,
 } from "../src/index.ts";
 import {addressOf, common, openStore, persist, setAccount, slotOf} from "./helpers.ts";
@@ -63,7 +64,7 @@ describe("state collection steps", () => {
 
     let after: Uint8Array | undefined;
     do {
-      const step = await sweepStep(store, after, 50);
+      const step = await sweepDeletes(store, await sweepScan(store, after, 50));
       await store.write(step.batch);
       after = step.last;
     } while (after !== undefined);
@@ -86,5 +87,24 @@ describe("state collection steps", () => {
     expect(marks.map((op) => [op.type, bytesToHex(op.key), op.type === "put" ? [...op.value] : []])).toEqual([
       ["put", bytesToHex(Uint8Array.of(Bucket.stateMark, 1, 2)), [StateMark.KEPT]],
     ]);
+  });
+
+  it("does not delete an entry a write stored again, with its mark, between the scan and the deletes", async () => {
+    const store = await openStore();
+    const key = Uint8Array.from({length: 32}, (_, i) => i);
+    const garbage = Uint8Array.from({length: 32}, (_, i) => 255 - i);
+    await store.write(
+      new WriteBatch().put(Bucket.stateTrie, key, Uint8Array.of(1)).put(Bucket.stateTrie, garbage, Uint8Array.of(2)),
+    );
+    const scan = await sweepScan(store, undefined, 10);
+    expect(scan.unmarked.map(bytesToHex).sort()).toEqual([bytesToHex(key), bytesToHex(garbage)].sort());
+    // A block stores the same entry again while the collection runs: its batch marks it.
+    const batch = new WriteBatch().put(Bucket.stateTrie, key, Uint8Array.of(1));
+    await store.write(batch.append(markStateWrites(batch.ops)));
+    const step = await sweepDeletes(store, scan);
+    await store.write(step.batch);
+    expect(step.deleted).toBe(1);
+    expect(await store.get(Bucket.stateTrie, key)).toEqual(Uint8Array.of(1));
+    expect(await store.get(Bucket.stateTrie, garbage)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 /** The sync package's options: the `[sync]` table with its defaults and bounds, and the relay's. */
-import {MAX_BODIES_PER_REQUEST, MAX_HEADERS_PER_REQUEST} from "@xchain/p2p";
+import {MAX_BODIES_PER_REQUEST, MAX_HEADERS_PER_REQUEST} from "@xchain/p2p/types";
 import {SyncError, SyncErrorCode} from "./errors.ts";
 
 /** The `[sync]` section of node.config.toml. */

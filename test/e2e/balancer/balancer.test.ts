@@ -185,7 +185,7 @@ describe.skipIf(binary === undefined)(
       for (const key of Object.values(keys)) expect(c.haproxy.output()).not.toContain(key);
 
       console.info(
-        `balancer: ${dapps.map((d) => `${d.name} sent ${d.sent.length} on ${[...new Set(d.traffic.upstreams)]}, ` + `${d.traffic.retried} answers retried, ${d.traffic.alreadyKnown} "already known", filter lost ${d.filter.lost.length}x`).join("; ")}; ` +
+        `balancer: ${dapps.map((d) => `${d.name} sent ${d.sent.length} on ${[...new Set(d.traffic.upstreams)]}, ` + `${d.traffic.retried} answers retried, filter lost ${d.filter.lost.length}x`).join("; ")}; ` +
           `subscription: ${ws.heads.length} heads, ${ws.logs.length} logs, ${ws.errors.length} errors; victim ${victim.name}`,
       );
     });

@@ -7,11 +7,10 @@
 // balancer itself, 502/503/504 (no node could answer), is retried after a short pause; viem does it
 // by default (3 times, backing off from 150 ms), and ethers' FetchRequest is told to (its throttle
 // retry, up to 12 attempts). The balancer is never down in the test, so no connection to it fails.
-// Every other error fails the round, and so the test, but one: a transaction is signed first and
-// sent raw, and a send answered -32010 "already known" counts as sent under the hash the dapp
-// computed. That answer comes when the send reached a node, which took the transaction (and passed
-// it on) and died before answering: HAProxy then sent the same request to another node, which had
-// it already (docs/operations.md §11). ethers and viem surface it as an error; a dapp must not.
+// Every other error fails the round, and so the test. A transaction is signed first and sent raw:
+// when the send reached a node that took it (and passed it on) and died before answering, HAProxy
+// sends the same request to another node, which has it already and answers its hash as the first
+// send would have (docs/rpc.md §4.4, docs/operations.md §11), so no such retry reaches the dapp.
 import {
   ContractFactory,
   FetchRequest,
@@ -46,25 +45,12 @@ import {PolledFilter} from "./polledFilter.ts";
 const BALANCER_ERRORS = new Set([502, 503, 504]);
 const INCREMENTED = id("Incremented(address,uint256)");
 
-/** Sends a signed transaction with `send`; "already known" means it is in: its `hash` is the answer. */
-async function sendSigned(send: () => Promise<unknown>, hash: string, traffic: Traffic): Promise<string> {
-  try {
-    await send();
-  } catch (error) {
-    if (!/already known/.test(String((error as Error).message))) throw error;
-    traffic.alreadyKnown++;
-  }
-  return hash;
-}
-
 /** What a dapp saw of the balancer. */
 export class Traffic {
   /** The node (HAProxy server name, X-Xchain-Upstream) of each answer, in order. */
   readonly upstreams: string[] = [];
   /** Answers 502/503/504 that the client retried. */
   retried = 0;
-  /** Sends answered "already known": the balancer re-sent them after a node died. */
-  alreadyKnown = 0;
 
   record(status: number, upstream: string | null): void {
     if (BALANCER_ERRORS.has(status)) this.retried++;
@@ -122,7 +108,8 @@ export class EthersDapp implements Dapp {
     const signed = await this.wallet.signTransaction(await this.wallet.populateTransaction({...request, type: 0}));
     const hash = Transaction.from(signed).hash as string;
     this.sent.push(hash);
-    await sendSigned(() => this.provider.broadcastTransaction(signed), hash, this.traffic);
+    const answered = await this.provider.broadcastTransaction(signed);
+    if (answered.hash !== hash) throw new Error(`ethers: sent ${hash}, answered ${answered.hash}`);
     const receipt = await this.provider.waitForTransaction(hash);
     if (receipt?.status !== 1) throw new Error(`ethers: ${hash} failed`);
     return receipt;
@@ -193,7 +180,8 @@ export class ViemDapp implements Dapp {
     const serializedTransaction = await this.wallet.signTransaction(prepared);
     const hash = keccak256(serializedTransaction);
     this.sent.push(hash);
-    await sendSigned(() => this.wallet.sendRawTransaction({serializedTransaction}), hash, this.traffic);
+    const answered = await this.wallet.sendRawTransaction({serializedTransaction});
+    if (answered !== hash) throw new Error(`viem: sent ${hash}, answered ${answered}`);
     const receipt = await this.publicClient.waitForTransactionReceipt({hash, timeout: 60_000});
     if (receipt.status !== "success") throw new Error(`viem: ${hash} failed`);
     return receipt;

@@ -9,7 +9,7 @@
  * write of state during a collection marks what it stores).
  */
 import {type KeyValueStore, WriteBatch} from "@xchain/db";
-import {clearMarksStep, markState, StateError, StateErrorCode, sweepStep} from "@xchain/state";
+import {clearMarksStep, markState, StateError, StateErrorCode, sweepDeletes, sweepScan} from "@xchain/state";
 import {bytesToPrefixedHex, type Logger} from "@xchain/utils";
 import type {ChainHead} from "../types.ts";
 import type {RetainedRoot} from "./retainedRoots.ts";
@@ -34,7 +34,7 @@ export interface CollectorSteps {
   clearKeys: number;
 }
 
-export const DEFAULT_COLLECTOR_STEPS: CollectorSteps = {markBatchNodes: 1000, sweepKeys: 1000, clearKeys: 2000};
+export const DEFAULT_COLLECTOR_STEPS: CollectorSteps = {markBatchNodes: 1000, sweepKeys: 256, clearKeys: 2000};
 
 /** Counters for the node's metrics. */
 export interface CollectorStats {
@@ -157,30 +157,32 @@ export class StateCollector {
       }
     }
     await this.chain.exclusive(() => {
+      // The record's cutoff, not the one read above: a head set back meanwhile lowered it (`Chain.setHead`).
       const record = this.retention.record;
-      const prunedBelow = Math.max(record.prunedBelow, cutoff);
+      const prunedBelow = Math.max(record.prunedBelow, record.cutoff);
       return this.commit({...record, phase: CollectionPhase.Sweep, prunedBelow, cursor: undefined});
     });
   }
 
-  private sweepStep(): Promise<void> {
-    return this.chain
-      .exclusive(async () => {
-        const started = performance.now();
-        const record = this.retention.record;
-        const step = await sweepStep(this.chain.kv, record.cursor, this.steps.sweepKeys);
-        this.counters.sweptKeys += step.scanned;
-        this.counters.deletedKeys += step.deleted;
-        const next =
-          step.last === undefined
-            ? {...record, phase: CollectionPhase.Clear, cursor: undefined}
-            : {...record, cursor: step.last};
-        const applied = this.retention.write(step.batch, next);
-        await this.chain.kv.write(step.batch);
-        applied.applied();
-        this.counters.longestStepMs = Math.max(this.counters.longestStepMs, performance.now() - started);
-      })
-      .then(pause);
+  /** A range scanned beside imports, then its deletes checked and written in the queue. */
+  private async sweepStep(): Promise<void> {
+    const scan = await sweepScan(this.chain.kv, this.retention.record.cursor, this.steps.sweepKeys);
+    await this.chain.exclusive(async () => {
+      const started = performance.now();
+      const record = this.retention.record;
+      const step = await sweepDeletes(this.chain.kv, scan);
+      this.counters.sweptKeys += step.scanned;
+      this.counters.deletedKeys += step.deleted;
+      const next =
+        step.last === undefined
+          ? {...record, phase: CollectionPhase.Clear, cursor: undefined}
+          : {...record, cursor: step.last};
+      const applied = this.retention.write(step.batch, next);
+      await this.chain.kv.write(step.batch);
+      applied.applied();
+      this.counters.longestStepMs = Math.max(this.counters.longestStepMs, performance.now() - started);
+    });
+    await pause();
   }
 
   private async clearStep(): Promise<void> {

@@ -18,6 +18,7 @@ import {
   readRetentionRecord,
   rebuildState,
   type StateMode,
+  summarizeChainStore,
 } from "../../src/index.ts";
 import {putRetentionRecord} from "../../src/prune/retentionRecord.ts";
 import {cleanup, newBuilder, openTempStore, regtest} from "../helpers.ts";
@@ -220,5 +221,16 @@ describe("state collection", () => {
     await reopened.collectorIdle();
     expect((await readRetentionRecord(store)).phase).toBe(CollectionPhase.Idle);
     expect((await verifyState(store, blocks[5]!.header.stateRoot)).damage).toBeUndefined();
+  });
+
+  it("has `xchain db inspect` name no state below a collection's cutoff, whose root nodes may be left", async () => {
+    const {store, chain, builder, blocks} = await deployed("archive");
+    for (const block of [...blocks, ...(await builder.buildChain(12))]) await importAndCollect(chain, block);
+    // Every root node is stored (archive), as while a sweep has not reached them yet.
+    expect((await summarizeChainStore(store, regtest)).oldestState?.number).toBe(0);
+    const batch = new WriteBatch();
+    putRetentionRecord(batch, {phase: CollectionPhase.Sweep, cutoff: 9, prunedBelow: 9, cursor: undefined});
+    await store.write(batch);
+    expect((await summarizeChainStore(store, regtest)).oldestState?.number).toBe(9);
   });
 });

@@ -1,6 +1,7 @@
 // The command line's lazy loading: `xchain --version` and `--help` must not import the node (the
-// static import graph of the entry point reaches commander only), and the index that lists the
-// commands without loading them agrees with the commands themselves.
+// static import graph of the entry point reaches commander only), nor must a command's own `--help`
+// (its definition reaches none of the node's heavy packages), and the index that lists the commands
+// without loading them agrees with the commands themselves.
 import {readFileSync} from "node:fs";
 import {dirname, join, resolve} from "node:path";
 import ts from "typescript";
@@ -25,7 +26,10 @@ function staticImports(file: string): string[] {
   return specifiers;
 }
 
-/** The packages (not node: built-ins) that evaluating `entry` loads, following the workspace's own sources. */
+/**
+ * The packages (not node: built-ins) that evaluating `entry` loads, following the workspace's own
+ * sources: a package's light entry point (`@xchain/p2p/options`, package.json "exports") is its file in src/.
+ */
 function packagesReached(entry: string): Set<string> {
   const reached = new Set<string>();
   const seen = new Set<string>();
@@ -36,7 +40,8 @@ function packagesReached(entry: string): Set<string> {
       if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier));
       else if (specifier.startsWith("@xchain/")) {
         reached.add(specifier);
-        visit(join(packagesDir, specifier.slice("@xchain/".length), "src", "index.ts"));
+        const [name, entryPoint = "index"] = specifier.slice("@xchain/".length).split("/");
+        visit(join(packagesDir, name as string, "src", `${entryPoint}.ts`));
       } else if (!specifier.startsWith("node:")) {
         const parts = specifier.split("/");
         reached.add(specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] as string));
@@ -53,10 +58,21 @@ describe("the xchain entry point", () => {
   });
 
   it("would see the node's packages if the entry point imported a command (the check can fail)", () => {
-    const start = packagesReached(join(packagesDir, "node", "src", "cli", "cmds", "start.ts"));
-    expect(start).toContain("libp2p");
+    const start = packagesReached(join(packagesDir, "node", "src", "cli", "runNode.ts"));
+    expect(start).toContain("@ethereumjs/evm");
     expect(start).toContain("@xchain/execution");
   });
+
+  // Each command's `--help` loads its definition only: the light bottom of the package graph, the
+  // options' defaults and commander; the node's packages load in the action (docs/performance.md §23).
+  const LIGHT_PACKAGES = /^(@xchain\/(utils|primitives|chainspec)|@xchain\/[a-z0-9-]+\/options|@xchain\/p2p\/types)$/;
+  const HEAVY_PACKAGES = /^(@xchain\/|libp2p$|@libp2p\/|@chainsafe\/|@ethereumjs\/|classic-level$|prom-client$|ws$)/;
+  for (const file of ["start", "verifyHeaders", "genesis", "p2pId", "keys", "db"]) {
+    it(`defines ${file} without loading the node`, () => {
+      const reached = [...packagesReached(join(packagesDir, "node", "src", "cli", "cmds", `${file}.ts`))];
+      expect(reached.filter((name) => HEAVY_PACKAGES.test(name) && !LIGHT_PACKAGES.test(name))).toEqual([]);
+    });
+  }
 
   it("finds the command in argv, and the one `help` asks for", () => {
     expect(commandNamedIn(["node", "xchain", "--version"])).toBeUndefined();
@@ -83,5 +99,20 @@ describe("the xchain entry point", () => {
     expect(foreignFlagHint("--fork-block-number")).toMatch(/--fork\.block/);
     expect(foreignFlagHint("--rpc.http.prot")).toBeUndefined();
     expect(foreignFlagHint("--constructor")).toBeUndefined();
+  });
+});
+
+describe("the node's start path", () => {
+  // Loaded when their feature is on (wiring/p2p.ts, node.ts, preflight.ts): a node without p2p or
+  // metrics starts without libp2p, the sync or prom-client (docs/performance.md §13).
+  it("reaches neither libp2p, the sync nor prom-client", () => {
+    const reached = [...packagesReached(join(packagesDir, "node", "src", "cli", "runNode.ts"))];
+    expect(reached.filter((name) => /^(libp2p|@libp2p\/.*|@xchain\/(p2p|sync)|prom-client)$/.test(name))).toEqual([]);
+  });
+
+  it("would see them if the start imported the p2p stack (the check can fail)", () => {
+    const reached = packagesReached(join(packagesDir, "node", "src", "p2pStack.ts"));
+    expect(reached).toContain("libp2p");
+    expect(reached).toContain("@xchain/sync");
   });
 });

@@ -11,9 +11,9 @@ import {
   TransactionDecodeErrorCode,
   type TransactionValues,
 } from "@xchain/primitives";
-import type {TxPoolApi} from "@xchain/txpool";
-import {toData} from "@xchain/utils";
-import type {DevWallet} from "../deps.ts";
+import {type TxPoolApi, TxPoolError, TxPoolErrorCode} from "@xchain/txpool";
+import {hexToBytes, keccak256, toData} from "@xchain/utils";
+import type {DevWallet, RpcChain} from "../deps.ts";
 import {RpcError} from "../jsonrpc/errors.ts";
 import type {CallRequest} from "../params/callObject.ts";
 import {suggestedGasPrice} from "./eth/chainInfo.ts";
@@ -51,6 +51,36 @@ export function requireAccount(
 export async function submittedHash(miner: Pick<MinerApi, "whenMined"> | undefined, hash: Uint8Array): Promise<string> {
   await miner?.whenMined(hash);
   return toData(hash);
+}
+
+/**
+ * Admits the signed transaction `raw` to the pool and answers its hash (see `submittedHash`). A resend of a
+ * transaction the node has already, pending in its pool or in the canonical chain, answers its hash as the first
+ * send did, where geth answers "already known" or "nonce too low": a retry, a client's or a balancer's after a
+ * node died (docs/operations.md §11), is then invisible to the client (docs/rpc.md §4.4).
+ */
+export async function sendRaw(
+  raw: Uint8Array,
+  {
+    txpool,
+    miner,
+    chain,
+  }: {
+    txpool: Pick<TxPoolApi, "addRaw">;
+    miner?: Pick<MinerApi, "whenMined"> | undefined;
+    chain: Pick<RpcChain, "getTransactionLocation">;
+  },
+): Promise<string> {
+  try {
+    return await submittedHash(miner, (await txpool.addRaw(raw)).hash);
+  } catch (e) {
+    if (!(e instanceof TxPoolError)) throw e;
+    if (e.type.code === TxPoolErrorCode.ALREADY_KNOWN) return submittedHash(miner, hexToBytes(e.type.hash));
+    if (e.type.code !== TxPoolErrorCode.NONCE_TOO_LOW) throw e;
+    const hash = keccak256(raw);
+    if ((await chain.getTransactionLocation(hash)) === undefined) throw e;
+    return toData(hash);
+  }
 }
 
 /** Where a sent transaction goes: the pool, and the miner that may mine it at once. */

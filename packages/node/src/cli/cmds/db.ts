@@ -5,10 +5,7 @@
  */
 import {type Command, Option} from "commander";
 import {resolveNodeOptions} from "../../config/load.ts";
-import {repairDatabase, type ToolOutput, verifyDatabase} from "../../dataDir/dbTools.ts";
-import {exportChain} from "../../dataDir/exportChain.ts";
-import {importChain} from "../../dataDir/importChain.ts";
-import {bytes, compactDatabase, formatInspection, inspectDatabase} from "../../dataDir/inspectDatabase.ts";
+import type {ToolOutput} from "../../dataDir/dbTools.ts";
 import {createLogger} from "../../logger.ts";
 import {loadNetwork, NETWORK_CHOICES, type NetworkChoice} from "../../network.ts";
 import {defaultDataDir} from "../../options.ts";
@@ -29,7 +26,7 @@ const output: ToolOutput = {
   progress: (text) => console.error(text),
 };
 
-/** Registers the command and its subcommands on the program. */
+/** Registers the command and its subcommands on the program; the tools load when one runs. */
 export function registerDb(program: Command): void {
   const db = program
     .command("db")
@@ -48,6 +45,7 @@ export function registerDb(program: Command): void {
           "print the first damage (exit 1) or that the database is whole",
       ),
   ).action(async (flags: DbFlags) => {
+    const {verifyDatabase} = await import("../../dataDir/dbTools.ts");
     const {chainspec} = await loadNetwork(flags.network, flags.genesisFile);
     const whole = await verifyDatabase(flags.datadir ?? defaultDataDir(flags.network), chainspec, output);
     process.exitCode = whole ? 0 : 1;
@@ -64,6 +62,7 @@ export function registerDb(program: Command): void {
       .option("--json", "print one JSON object (for scripts)")
       .option("--no-count", "skip the scan counting each bucket's keys and bytes (it reads the whole database)"),
   ).action(async (flags: DbFlags & {json?: boolean; count: boolean}) => {
+    const {formatInspection, inspectDatabase} = await import("../../dataDir/inspectDatabase.ts");
     const {chainspec} = await loadNetwork(flags.network, flags.genesisFile);
     const inspection = await inspectDatabase(flags.datadir ?? defaultDataDir(flags.network), chainspec, {
       count: flags.count,
@@ -81,6 +80,7 @@ export function registerDb(program: Command): void {
       .option("--from <number>", "first block (default 0, the genesis)", blockNumber)
       .option("--to <number>", "last block (default the head)", blockNumber),
   ).action(async (file: string, flags: DbFlags & {from?: number; to?: number}) => {
+    const {exportChain} = await import("../../dataDir/exportChain.ts");
     const {chainspec} = await loadNetwork(flags.network, flags.genesisFile);
     const dataDir = flags.datadir ?? defaultDataDir(flags.network);
     await exportChain(dataDir, chainspec, {file, from: flags.from, to: flags.to}, output);
@@ -102,6 +102,7 @@ export function registerDb(program: Command): void {
     if (flags.datadir !== undefined) given.set("dataDir", flags.datadir);
     if (flags.genesisFile !== undefined) given.set("genesisFile", flags.genesisFile);
     const options = await resolveNodeOptions({configFile: flags.config, flags: given});
+    const {importChain} = await import("../../dataDir/importChain.ts");
     await importChain(options, file, output, createLogger("warn"));
   });
 
@@ -113,6 +114,7 @@ export function registerDb(program: Command): void {
         "compact the whole database (LevelDB's compaction of every key range: overwritten and deleted entries are dropped)",
       ),
   ).action(async (flags: DbFlags) => {
+    const {bytes, compactDatabase} = await import("../../dataDir/inspectDatabase.ts");
     const dataDir = flags.datadir ?? defaultDataDir(flags.network);
     const {before, after} = await compactDatabase(dataDir);
     output.line(`compacted ${dataDir}/db: ${bytes(before)} before, ${bytes(after)} after`);
@@ -126,6 +128,7 @@ export function registerDb(program: Command): void {
           "block whose chain and state are whole (the blocks above are forgotten; peers send them again)",
       ),
   ).action(async (flags: DbFlags) => {
+    const {repairDatabase} = await import("../../dataDir/dbTools.ts");
     const network = await loadNetwork(flags.network, flags.genesisFile);
     await repairDatabase(flags.datadir ?? defaultDataDir(flags.network), network, output);
   });

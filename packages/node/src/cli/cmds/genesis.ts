@@ -1,11 +1,9 @@
 /** `xchain genesis`: print a network's genesis block hash and state root (deterministic). */
-import {Chain, defaultChainOptions} from "@xchain/chain";
-import {MemoryStore} from "@xchain/db";
 import {bytesToPrefixedHex} from "@xchain/utils";
 import {type Command, Option} from "commander";
 import {loadNetwork, NETWORK_CHOICES, type NetworkChoice} from "../../network.ts";
 
-/** Registers the command on the program. */
+/** Registers the command on the program; the chain loads when it runs. */
 export function registerGenesis(program: Command): void {
   program
     .command("genesis")
@@ -20,6 +18,10 @@ export function registerGenesis(program: Command): void {
       if (ignored.length > 0) {
         console.error(`note: ignored ${ignored.join(", ")}: a custom network runs regtest's rules (docs/config.md)`);
       }
+      const [{Chain, defaultChainOptions}, {MemoryStore}] = await Promise.all([
+        import("@xchain/chain"),
+        import("@xchain/db"),
+      ]);
       // Building the genesis block needs a store only for its state trie; nothing is kept.
       const chain = await Chain.open(defaultChainOptions, {store: new MemoryStore(), chainspec, genesis});
       console.log(`network     ${opts.network} (chain id ${chainspec.params.chainId})`);

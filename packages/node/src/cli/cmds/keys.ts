@@ -5,18 +5,7 @@
  */
 import {existsSync} from "node:fs";
 import {dirname} from "node:path";
-import {
-  type ApiKeyRecord,
-  defaultKeyLimits,
-  defaultKeyPermissions,
-  hashSecret,
-  type KeysFile,
-  newKeyId,
-  newSecret,
-  parseKeysFile,
-  readKeysFile,
-  writeKeysFile,
-} from "@xchain/rpc";
+import type {ApiKeyRecord, KeysFile} from "@xchain/rpc";
 import {makeDirectory} from "@xchain/utils";
 import {type Command, Option} from "commander";
 import {NETWORK_CHOICES, type NetworkChoice} from "../../network.ts";
@@ -28,6 +17,9 @@ interface FileFlags {
   datadir?: string;
   keysFile?: string;
 }
+
+/** The gateway's key file code, loaded when a subcommand runs (the RPC package is large: docs/performance.md §23). */
+const gateway = () => import("@xchain/rpc");
 
 /** Registers the command and its subcommands on the program. */
 export function registerKeys(program: Command): void {
@@ -44,6 +36,7 @@ export function registerKeys(program: Command): void {
 
   withKeyFlags(withFile(keys.command("add").description("add a key and print its secret, once"))).action(
     async (flags: FileFlags & KeyFlags) => {
+      const {defaultKeyLimits, defaultKeyPermissions, hashSecret, newKeyId, newSecret, readKeysFile} = await gateway();
       const path = keysPath(flags);
       const file = await readKeysFile(path);
       const secret = newSecret();
@@ -67,6 +60,7 @@ export function registerKeys(program: Command): void {
   withFile(
     keys.command("list").description("list the keys (ids, labels, permissions, limits; never the secrets)"),
   ).action(async (flags: FileFlags) => {
+    const {readKeysFile} = await gateway();
     const path = keysPath(flags);
     const {keys} = await readKeysFile(path);
     // On stderr, so that stdout stays one line per key: which file was read, since the default depends on --network.
@@ -81,6 +75,7 @@ export function registerKeys(program: Command): void {
 
   withFile(keys.command("revoke").argument("<id>", "the key's id").description("remove a key")).action(
     async (id: string, flags: FileFlags) => {
+      const {readKeysFile} = await gateway();
       const path = keysPath(flags);
       const file = await readKeysFile(path);
       if (!file.keys.some((k) => k.id === id)) throw new Error(`no key ${id} in ${path}`);
@@ -92,6 +87,7 @@ export function registerKeys(program: Command): void {
   withKeyFlags(
     withFile(keys.command("set").argument("<id>", "the key's id").description("change a key's permissions or limits")),
   ).action(async (id: string, flags: FileFlags & KeyFlags) => {
+    const {readKeysFile} = await gateway();
     const path = keysPath(flags);
     const file = await readKeysFile(path);
     if (!file.keys.some((k) => k.id === id)) throw new Error(`no key ${id} in ${path}`);
@@ -107,6 +103,7 @@ function keysPath(flags: FileFlags): string {
 
 /** Checks the new content as the node will parse it, then writes it. */
 async function save(path: string, file: KeysFile): Promise<void> {
+  const {parseKeysFile, writeKeysFile} = await gateway();
   parseKeysFile(JSON.stringify(file), path);
   await makeDirectory(dirname(path));
   await writeKeysFile(path, file);

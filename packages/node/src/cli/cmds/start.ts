@@ -1,23 +1,8 @@
-/** `xchain start`: run a node until SIGINT or SIGTERM. */
+/** `xchain start`: run a node until SIGINT or SIGTERM (the node itself is in cli/runNode.ts, loaded when it runs). */
 import type {Command} from "commander";
 import {resolveNodeOptions} from "../../config/load.ts";
-import {checkRiskyConfigurations} from "../../config/risks.ts";
-import {NodeStartError, NodeStartErrorCode} from "../../errors.ts";
-import {createLogger} from "../../logger.ts";
-import {Node} from "../../node.ts";
-import type {NodeOptions} from "../../options.ts";
-import {preflight} from "../../preflight.ts";
-import {XCHAIN_VERSION} from "../../version.ts";
 import {addConfigFlags, givenConfigFlags} from "../configFlags.ts";
 import {EPHEMERAL_FLAG, withEphemeralDataDir} from "../ephemeral.ts";
-import {watchNpmParent} from "../parentWatch.ts";
-
-const EXIT_GRACE_MS = 5_000;
-/**
- * A signal this soon after the first is the same stop request delivered twice: Ctrl-C in a terminal
- * reaches every process of the foreground group, and `npm start` forwards it to the node as well.
- */
-const REPEAT_SIGNAL_MS = 1_000;
 
 const EXAMPLES = `
 Defaults shown are regtest's; docs/config.md lists every network's.
@@ -45,55 +30,8 @@ export function registerStart(program: Command): void {
     const resolved = await resolveNodeOptions({configFile: opts.config, flags: givenConfigFlags(command)});
     const ephemeral = command.getOptionValue(EPHEMERAL_FLAG.attributeName()) === true;
     const options = ephemeral ? withEphemeralDataDir(resolved) : resolved;
-    await preflight(options);
-    await runUntilSignal(options);
+    // The node's packages (libp2p, ethereumjs, LevelDB) load only now: `xchain start --help` needs none of them.
+    const {runNode} = await import("../runNode.ts");
+    await runNode(options);
   });
-}
-
-/**
- * Runs a node until SIGINT or SIGTERM, then closes it; a second signal, at least `REPEAT_SIGNAL_MS`
- * after the first, exits at once.
- */
-async function runUntilSignal(options: NodeOptions): Promise<void> {
-  const logger = createLogger(options.log.level);
-  checkRiskyConfigurations(options, logger);
-  const controller = new AbortController();
-  let firstSignalAt = 0;
-  const stopped = new Promise<string>((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (controller.signal.aborted) {
-        if (Date.now() - firstSignalAt < REPEAT_SIGNAL_MS) return;
-        logger.warn(`${signal} again: exiting without a clean shutdown`);
-        process.exit(1);
-      }
-      firstSignalAt = Date.now();
-      controller.abort();
-      resolve(signal);
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-    watchNpmParent(() => {
-      logger.info("npm, which started this node, is gone");
-      onSignal("SIGTERM");
-    });
-  });
-  let node: Node;
-  try {
-    node = await Node.init(options, {logger, signal: controller.signal, version: XCHAIN_VERSION});
-  } catch (e) {
-    if (e instanceof NodeStartError && e.code === NodeStartErrorCode.ABORTED) {
-      logger.info(`${await stopped} during start-up: stopped`);
-      return;
-    }
-    throw e;
-  }
-  const signal = await stopped;
-  logger.info(`${signal}: shutting down`);
-  await node.close();
-  logger.info("stopped");
-  // Everything is closed, so the process ends by itself; if a stray handle kept it alive, end it anyway.
-  setTimeout(() => {
-    logger.warn(`still running ${EXIT_GRACE_MS} ms after shutdown: exiting`);
-    process.exit(0);
-  }, EXIT_GRACE_MS).unref();
 }

@@ -8,15 +8,14 @@ import {getChainspec, type NetworkName} from "@xchain/chainspec";
 import {bytesToPrefixedHex} from "@xchain/utils";
 import type {Command} from "commander";
 import {defaultVerifyRpcOptions} from "../../options.ts";
-import {HeaderFileVerifier, type HeaderVerdict} from "../../verify/headerFileVerifier.ts";
+import type {HeaderVerdict} from "../../verify/headerFileVerifier.ts";
 import type {VerifyRpcOptions} from "../../verify/rpcBlockFetcher.ts";
-import {forkDetectionNote, verifyFromRpc} from "../../verify/verifyFromRpc.ts";
 import {blockNumber, integer, networkOption} from "../options.ts";
 
 /** Exit code when at least one header is invalid. */
 export const EXIT_INVALID_HEADERS = 1;
 
-/** Registers the command on the program. */
+/** Registers the command on the program; the verifiers (the consensus rules) load when it runs. */
 export function registerVerifyHeaders(program: Command): void {
   program
     .command("verify-headers")
@@ -80,6 +79,7 @@ async function runRpcMode(file: string | undefined, opts: VerifyHeadersFlags, co
   if (opts.from === 0) command.error("error: --from 0: the genesis block is not mined; start at 1");
   if (opts.to < opts.from) command.error(`error: --to ${opts.to} is below --from ${opts.from}`);
   if (opts.resume && opts.state === undefined) command.error("error: --resume needs --state <file>");
+  const {verifyFromRpc} = await import("../../verify/verifyFromRpc.ts");
   const state = await verifyFromRpc({
     url,
     network: opts.network,
@@ -110,6 +110,10 @@ export async function verifyHeaderFile(
   network: NetworkName,
   write: (text: string) => void,
 ): Promise<number> {
+  const [{HeaderFileVerifier}, {forkDetectionNote}] = await Promise.all([
+    import("../../verify/headerFileVerifier.ts"),
+    import("../../verify/verifyFromRpc.ts"),
+  ]);
   const verifier = new HeaderFileVerifier(getChainspec(network), Math.floor(Date.now() / 1000));
   const input = file === "-" ? process.stdin : createReadStream(file);
   const lines = createInterface({input, crlfDelay: Number.POSITIVE_INFINITY});

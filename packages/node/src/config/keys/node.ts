@@ -1,5 +1,5 @@
 /** The keys the node itself reads: network, data directory, logging, wallet, state caches, LevelDB's memory. */
-import {MIN_RETAIN_BLOCKS} from "@xchain/chain";
+import {MIN_RETAIN_BLOCKS} from "@xchain/chain/options";
 import {LOG_LEVELS} from "../../logger.ts";
 import {NETWORK_CHOICES} from "../../network.ts";
 import type {ConfigKey} from "../configKey.ts";

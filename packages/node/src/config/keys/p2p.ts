@@ -1,5 +1,5 @@
 /** The `[p2p]` and `[sync]` tables: `P2POptions` of @xchain/p2p and `SyncOptions` of @xchain/sync. */
-import {MAX_BOOTNODE_LENGTH, MAX_BOOTNODES} from "@xchain/p2p";
+import {MAX_BOOTNODE_LENGTH, MAX_BOOTNODES} from "@xchain/p2p/options";
 import type {ConfigKey} from "../configKey.ts";
 import type {ValueKind} from "../values.ts";
 

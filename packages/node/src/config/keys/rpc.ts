@@ -1,5 +1,5 @@
 /** The `[rpc]` tables: `RpcOptions` of @xchain/rpc. */
-import {REVERT_ERROR_STYLES, RPC_MODULE_NAMES} from "@xchain/rpc";
+import {REVERT_ERROR_STYLES, RPC_MODULE_NAMES} from "@xchain/rpc/options";
 import type {ConfigKey} from "../configKey.ts";
 import type {ValueKind} from "../values.ts";
 

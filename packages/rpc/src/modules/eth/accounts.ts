@@ -15,7 +15,7 @@ import {typedData} from "../../params/typedData.ts";
 import {typedDataHash} from "../../typedDataHash.ts";
 import {requireImpersonation} from "../unavailable.ts";
 import {unsupportedMethods} from "../unsupported.ts";
-import {requireAccount, requireFrom, type SendTarget, sendRequest, submittedHash} from "../walletActions.ts";
+import {requireAccount, requireFrom, type SendTarget, sendRaw, sendRequest} from "../walletActions.ts";
 
 /** Why the older typed-data methods are not served (docs/rpc.md §4.4). */
 const OLD_TYPED_DATA_REASON =
@@ -38,10 +38,8 @@ export function ethAccountMethods({
   return {
     /** Handler for `eth_accounts`: the dev wallet's accounts, `[]` without one */
     accounts: method([], () => (wallet?.accounts() ?? []).map(toData)),
-    /** Handler for `eth_sendRawTransaction`: a refusal is -32010 with the txpool's reason; see `submittedHash` */
-    sendRawTransaction: method([param("transaction", data)], async (raw) =>
-      submittedHash(miner, (await txpool.addRaw(raw)).hash),
-    ),
+    /** Handler for `eth_sendRawTransaction`: a refusal is -32010 with the txpool's reason; see `sendRaw` */
+    sendRawTransaction: method([param("transaction", data)], (raw) => sendRaw(raw, {txpool, miner, chain})),
     /** Handler for `eth_sendTransaction`: signed by the dev wallet, or sent as an impersonated account */
     sendTransaction: method([param("transaction", callRequest)], (request) => {
       const from = requireFrom(request);
