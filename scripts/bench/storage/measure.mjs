@@ -24,7 +24,8 @@ export function diskBytes(dir) {
   let total = 0;
   for (const entry of readdirSync(dir, {withFileTypes: true})) {
     const path = join(dir, entry.name);
-    total += entry.isDirectory() ? diskBytes(path) : statSync(path).size;
+    // A compaction may delete a table between the listing and its stat: it no longer counts.
+    total += entry.isDirectory() ? diskBytes(path) : (statSync(path, {throwIfNoEntry: false})?.size ?? 0);
   }
   return total;
 }
