@@ -184,8 +184,8 @@ export class LevelStore implements KeyValueStore {
     );
   }
 
-  /** Reads several keys of one bucket at once. */
-  async getMany(bucket: Bucket, keys: Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+  async getMany(bucket: Bucket, keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    if (keys.length === 0) return [];
     let values: (Uint8Array | undefined)[];
     try {
       values = await this.db.getMany(keys.map((k) => bucketKey(bucket, k)));

@@ -12,6 +12,10 @@ export class MemoryStore implements KeyValueStore {
     return this.data.get(bytesToHex(bucketKey(bucket, key)));
   }
 
+  async getMany(bucket: Bucket, keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    return keys.map((key) => this.data.get(bytesToHex(bucketKey(bucket, key))));
+  }
+
   async *entries(bucket: Bucket, range: BucketRange = {}): AsyncIterable<[Uint8Array, Uint8Array]> {
     const gte = bucketKey(bucket, range.gte ?? new Uint8Array(0));
     const lt = range.lt ? bucketKey(bucket, range.lt) : Uint8Array.of(bucket + 1);

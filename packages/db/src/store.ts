@@ -43,6 +43,8 @@ export interface BucketRange {
 /** Read and atomic-write access to the database. */
 export interface KeyValueStore {
   get(bucket: Bucket, key: Uint8Array): Promise<Uint8Array | undefined>;
+  /** Reads several keys of one bucket in one request (LevelDB: one read job for all); answers in their order. */
+  getMany(bucket: Bucket, keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]>;
   /** Entries of a bucket in key order (keys returned without the bucket byte). */
   entries(bucket: Bucket, range?: BucketRange): AsyncIterable<[Uint8Array, Uint8Array]>;
   /** Applies every write of the batch atomically. */

@@ -17,6 +17,10 @@ export class MarkingStore implements KeyValueStore {
     return this.inner.get(bucket, key);
   }
 
+  getMany(bucket: Bucket, keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    return this.inner.getMany(bucket, keys);
+  }
+
   entries(bucket: Bucket, range?: BucketRange): AsyncIterable<[Uint8Array, Uint8Array]> {
     return this.inner.entries(bucket, range);
   }

@@ -30,11 +30,18 @@ export interface CollectorChain {
 /** Entries per step: a step holds the chain's queue (sweep) for a few milliseconds at most. */
 export interface CollectorSteps {
   markBatchNodes: number;
+  /** Nodes the mark walk reads with one request (`MarkControl.readNodes`). */
+  markReadNodes: number;
   sweepKeys: number;
   clearKeys: number;
 }
 
-export const DEFAULT_COLLECTOR_STEPS: CollectorSteps = {markBatchNodes: 1000, sweepKeys: 256, clearKeys: 2000};
+export const DEFAULT_COLLECTOR_STEPS: CollectorSteps = {
+  markBatchNodes: 1000,
+  markReadNodes: 256,
+  sweepKeys: 256,
+  clearKeys: 2000,
+};
 
 /** Counters for the node's metrics. */
 export interface CollectorStats {
@@ -145,7 +152,12 @@ export class StateCollector {
     const {cutoff} = this.retention.record;
     // Listed once marking is on (after a restart too: marks written before the crash stay valid).
     const roots = await this.chain.retainedRoots(cutoff);
-    const control = {batchNodes: this.steps.markBatchNodes, pause, signal: this.abort.signal};
+    const control = {
+      batchNodes: this.steps.markBatchNodes,
+      readNodes: this.steps.markReadNodes,
+      pause,
+      signal: this.abort.signal,
+    };
     for (const {root, required} of roots) {
       try {
         this.counters.markedNodes += await markState(this.chain.kv, root, control);

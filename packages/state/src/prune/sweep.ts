@@ -55,7 +55,7 @@ export async function sweepScan(
  * one at a time, and writes the batch before the next of them).
  */
 export async function sweepDeletes(store: KeyValueStore, scan: SweepScan): Promise<CollectionStep> {
-  const marks = await Promise.all(scan.unmarked.map((key) => store.get(Bucket.stateMark, key)));
+  const marks = await store.getMany(Bucket.stateMark, scan.unmarked);
   const batch = new WriteBatch();
   scan.unmarked.forEach((key, i) => {
     if (marks[i] === undefined) batch.del(Bucket.stateTrie, key);
