@@ -4,7 +4,7 @@
  */
 import {Address} from "@ethereumjs/util";
 import {Bucket, type LevelStore, WriteBatch} from "@xchain/db";
-import {bytesToHex} from "@xchain/utils";
+import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {
   clearMarksStep,
@@ -12,10 +12,12 @@ import {
   EMPTY_TRIE_ROOT,
   markState,
   markStateWrites,
+  nodeReferences,
   StateDatabase,
   StateMark,
   sweepDeletes,
   sweepScan,
+  TrieKind,
   verifyState,
 } from "../src/index.ts";
 import {addressOf, common, openStore, persist, setAccount, slotOf} from "./helpers.ts";
@@ -39,7 +41,106 @@ async function count(store: LevelStore, bucket: Bucket): Promise<number> {
   return n;
 }
 
+/** The keys of the WHOLE marks in the store. */
+async function wholeMarks(store: LevelStore): Promise<Set<string>> {
+  const marks = new Set<string>();
+  for await (const [key, value] of store.entries(Bucket.stateMark))
+    if (value[0] === StateMark.WHOLE) marks.add(bytesToHex(key));
+  return marks;
+}
+
+async function clearMarks(store: LevelStore): Promise<void> {
+  const batch = new WriteBatch();
+  for await (const [key] of store.entries(Bucket.stateMark)) batch.del(Bucket.stateMark, key);
+  await store.write(batch);
+}
+
+/** The entries a WHOLE mark on `hex` vouches for: the node's children and codes (the code keys with their "c" prefix). */
+async function referencedBy(store: LevelStore, hex: string, kinds: Map<string, TrieKind>): Promise<string[]> {
+  const node = await store.get(Bucket.stateTrie, hexToBytes(hex));
+  const kind = kinds.get(hex);
+  if (node === undefined || kind === undefined) return [];
+  const {children, codes} = nodeReferences(node, kind);
+  for (const [child, childKind] of children) kinds.set(bytesToHex(child), childKind);
+  return [...children.map(([child]) => bytesToHex(child)), ...codes.map((code) => `63${bytesToHex(code)}`)];
+}
+
+/** Every trie node's kind under `root`, by a plain walk (codes have none). */
+async function kindsUnder(store: LevelStore, root: Uint8Array): Promise<Map<string, TrieKind>> {
+  const kinds = new Map([[bytesToHex(root), TrieKind.Account]]);
+  const stack = [bytesToHex(root)];
+  for (let hex = stack.pop(); hex !== undefined; hex = stack.pop()) {
+    for (const child of await referencedBy(store, hex, kinds)) if (kinds.has(child)) stack.push(child);
+  }
+  return kinds;
+}
+
+/** Two states sharing most nodes; the kept one has three accounts with equal storage (one storage root met thrice). */
+async function twoStates(store: LevelStore) {
+  const state = new StateDatabase(defaultStateOptions, {store});
+  const old = await commitState(state, store, EMPTY_TRIE_ROOT, 1_000n, 150);
+  const base = await commitState(state, store, old.root, 2_000n, 90);
+  const session = await state.openSession(base.root, common, {transient: true});
+  for (const n of [100, 101, 102])
+    for (let i = 0; i < 20; i++)
+      await session.stateManager.putStorage(new Address(addressOf(n)), slotOf(i), Uint8Array.of(7, i));
+  const kept = await session.commit();
+  await persist(store, kept);
+  return {old: old.root, kept: kept.root};
+}
+
 describe("state collection steps", () => {
+  it("marks in chunks exactly what the walk reading one node at a time marks", async () => {
+    const store = await openStore();
+    const {old, kept} = await twoStates(store);
+    const walk = async (readNodes: number) => {
+      await clearMarks(store);
+      const control = {batchNodes: 40, readNodes, pause: async () => undefined};
+      const marked = [await markState(store, kept, control), await markState(store, old, control)];
+      return {marked, marks: await wholeMarks(store)};
+    };
+    const oneByOne = await walk(1);
+    const reached = new Set<string>();
+    for (const root of [kept, old]) {
+      const kinds = await kindsUnder(store, root);
+      for (const hex of kinds.keys()) reached.add(hex);
+      for (const hex of kinds.keys()) for (const ref of await referencedBy(store, hex, kinds)) reached.add(ref);
+    }
+    expect([...oneByOne.marks].sort()).toEqual([...reached].sort());
+    for (const readNodes of [3, 64, 4096]) {
+      const chunked = await walk(readNodes);
+      expect([...chunked.marks].sort()).toEqual([...oneByOne.marks].sort());
+      expect(chunked.marked).toEqual(oneByOne.marked);
+    }
+  });
+
+  it("leaves only marks whose every reference is marked when stopped after any batch, and the next walk completes them", async () => {
+    const store = await openStore();
+    const {kept} = await twoStates(store);
+    const kinds = await kindsUnder(store, kept);
+    await markState(store, kept, {batchNodes: 32, pause: async () => undefined});
+    const complete = await wholeMarks(store);
+    for (let stopAfter = 1; ; stopAfter++) {
+      await clearMarks(store);
+      const stop = new AbortController();
+      let batches = 0;
+      const pause = async () => {
+        if (++batches === stopAfter) stop.abort();
+      };
+      const control = {batchNodes: 32, readNodes: 16, pause, signal: stop.signal};
+      const stopped = await markState(store, kept, control).then(
+        () => false,
+        () => true,
+      );
+      const marks = await wholeMarks(store);
+      for (const hex of marks)
+        for (const ref of await referencedBy(store, hex, kinds)) expect(marks.has(ref), `${hex} -> ${ref}`).toBe(true);
+      await markState(store, kept, {batchNodes: 32, readNodes: 16, pause: async () => undefined});
+      expect([...(await wholeMarks(store))].sort()).toEqual([...complete].sort());
+      if (!stopped) break;
+    }
+  });
+
   it("resumes a mark walk stopped after any batch, and the sweep keeps exactly the marked state", async () => {
     const store = await openStore();
     const state = new StateDatabase(defaultStateOptions, {store});
