@@ -86,6 +86,8 @@ interface OpenedChain {
   origin: ChainOrigin;
   fork: ChainFork | undefined;
   retention: StateRetention;
+  /** The view `store` writes through (its watch tells the collector's sweep what was stored). */
+  marking: MarkingStore;
 }
 
 interface ChainOrigin {
@@ -115,7 +117,7 @@ export class Chain implements ChainReader {
 
   private constructor(modules: Omit<ChainModules, "genesis">, opened: OpenedChain) {
     const {chainspec} = modules;
-    const {store, state, overrides, retention} = opened;
+    const {store, state, overrides, retention, marking} = opened;
     this.retention = retention;
     this.store = store;
     this.state = state;
@@ -144,6 +146,7 @@ export class Chain implements ChainReader {
         kv: modules.store,
         head: () => this.currentHead,
         exclusive: (task) => this.queue.run(task),
+        watchStateWrites: () => marking.watchStateWrites(),
         retainedRoots: (cutoff) =>
           retainedRoots(store, overrides, this.currentHead, cutoff, [
             this.origin.stateRoot,
@@ -198,7 +201,7 @@ export class Chain implements ChainReader {
     const overrides = new StateOverrides(modules.store);
     await overrides.load();
     const origin = {hash: genesis.block.hash(), stateRoot: genesis.block.header.stateRoot};
-    return new Chain(modules, {store, state, common, overrides, head, origin, fork: undefined, retention});
+    return new Chain(modules, {store, state, common, overrides, head, origin, fork: undefined, retention, marking: kv});
   }
 
   /**
@@ -220,7 +223,7 @@ export class Chain implements ChainReader {
     await overrides.load();
     const head = await initializeForkStore(store, overrides, fork.anchor, chainId);
     const origin = {hash: fork.anchor.header.hash(), stateRoot: fork.anchor.initialState.root};
-    return new Chain(modules, {store, state, common, overrides, head, origin, fork, retention});
+    return new Chain(modules, {store, state, common, overrides, head, origin, fork, retention, marking: kv});
   }
 
   /**

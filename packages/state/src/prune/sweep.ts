@@ -2,8 +2,9 @@
  * The sweep and clear phases of a state collection (docs/operations.md §12), one bounded step at a
  * time: each step reads a range of keys and returns the deletes for the caller's batch (with the
  * collection's progress record, so that a crash between steps resumes at the next one). A sweep step
- * scans its range beside everything else (`sweepScan`); only the check of what it found unmarked and
- * the write of its deletes (`sweepDeletes`) must not interleave with a write that stores state.
+ * scans its range beside everything else (`sweepScan`); only the check of what it found unmarked against
+ * what was stored since, and the write of its deletes (`sweepDeletes`), must not interleave with a write
+ * that stores state.
  */
 import {Bucket, type KeyValueStore, WriteBatch} from "@xchain/db";
 import {bytesToHex} from "@xchain/utils";
@@ -29,7 +30,8 @@ export interface SweepScan {
 /**
  * Reads up to `limit` `stateTrie` keys after `after` (from the start without it) and the marks of the
  * same key range (both buckets sort alike): the keys without a mark. Marks are only ever added while a
- * collection sweeps, so a key marked now stays kept; an unmarked one is checked again by `sweepDeletes`.
+ * collection sweeps, so a key marked now stays kept; an unmarked one is checked again by `sweepDeletes`
+ * against the keys stored since the scan began.
  */
 export async function sweepScan(
   store: KeyValueStore,
@@ -50,16 +52,16 @@ export async function sweepScan(
 }
 
 /**
- * The deletes of the scanned keys that still have no mark: the part of a sweep step that must not
- * interleave with a write that stores state (the caller runs it where imports and state edits run,
- * one at a time, and writes the batch before the next of them).
+ * The deletes of the scanned keys that no write has stored since the scan began: the part of a sweep
+ * step that must not interleave with a write that stores state (the caller runs it where imports and
+ * state edits run, one at a time, and writes the batch before the next of them). `storedSince` holds
+ * the `stateTrie` keys (hex) of every batch written after the scan began (each such batch marked what
+ * it stored, and the scan may have read the marks before it): no store read, so an import waits for
+ * the building and the write of one batch only.
  */
-export async function sweepDeletes(store: KeyValueStore, scan: SweepScan): Promise<CollectionStep> {
-  const marks = await store.getMany(Bucket.stateMark, scan.unmarked);
+export function sweepDeletes(scan: SweepScan, storedSince: ReadonlySet<string>): CollectionStep {
   const batch = new WriteBatch();
-  scan.unmarked.forEach((key, i) => {
-    if (marks[i] === undefined) batch.del(Bucket.stateTrie, key);
-  });
+  for (const key of scan.unmarked) if (!storedSince.has(bytesToHex(key))) batch.del(Bucket.stateTrie, key);
   return {batch, scanned: scan.scanned, deleted: batch.size, last: scan.last};
 }
 
