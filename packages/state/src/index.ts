@@ -31,7 +31,7 @@ export {
   type UpstreamClientOptions,
 } from "./options.ts";
 export {OverlayStateManager} from "./overlayStateManager.ts";
-export {type MarkControl, markState} from "./prune/markState.ts";
+export {type MarkControl, markState, markStates} from "./prune/markState.ts";
 export {keyAfter, markStateWrites, StateMark} from "./prune/marks.ts";
 export {type CollectionStep, clearMarksStep, type SweepScan, sweepDeletes, sweepScan} from "./prune/sweep.ts";
 export {StateDatabase, type StateModules} from "./stateDatabase.ts";

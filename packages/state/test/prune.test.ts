@@ -11,6 +11,7 @@ import {
   defaultStateOptions,
   EMPTY_TRIE_ROOT,
   markState,
+  markStates,
   markStateWrites,
   nodeReferences,
   StateDatabase,
@@ -112,6 +113,14 @@ describe("state collection steps", () => {
       expect([...chunked.marks].sort()).toEqual([...oneByOne.marks].sort());
       expect(chunked.marked).toEqual(oneByOne.marked);
     }
+    // Both roots in one walk: the same marks, each node marked once.
+    await clearMarks(store);
+    const together = await markStates(store, [kept, EMPTY_TRIE_ROOT, old, kept], {
+      batchNodes: 40,
+      pause: async () => {},
+    });
+    expect([...(await wholeMarks(store))].sort()).toEqual([...oneByOne.marks].sort());
+    expect(together).toBe(oneByOne.marked[0]! + oneByOne.marked[1]!);
   });
 
   it("leaves only marks whose every reference is marked when stopped after any batch, and the next walk completes them", async () => {

@@ -9,7 +9,15 @@
  * write of state during a collection marks what it stores).
  */
 import {type KeyValueStore, WriteBatch} from "@xchain/db";
-import {clearMarksStep, markState, StateError, StateErrorCode, sweepDeletes, sweepScan} from "@xchain/state";
+import {
+  clearMarksStep,
+  markState,
+  markStates,
+  StateError,
+  StateErrorCode,
+  sweepDeletes,
+  sweepScan,
+} from "@xchain/state";
 import {bytesToPrefixedHex, type Logger} from "@xchain/utils";
 import type {ChainHead} from "../types.ts";
 import type {StateWriteWatch} from "./markingStore.ts";
@@ -41,7 +49,7 @@ export interface CollectorSteps {
 
 export const DEFAULT_COLLECTOR_STEPS: CollectorSteps = {
   markBatchNodes: 1000,
-  markReadNodes: 256,
+  markReadNodes: 512,
   sweepKeys: 1024,
   clearKeys: 2000,
 };
@@ -161,14 +169,27 @@ export class StateCollector {
       pause,
       signal: this.abort.signal,
     };
-    for (const {root, required} of roots) {
-      try {
-        this.counters.markedNodes += await markState(this.chain.kv, root, control);
-      } catch (e) {
-        if (!(e instanceof StateError && e.code === StateErrorCode.NODE_MISSING)) throw e;
-        if (required) return this.giveUp(`the head's state ${bytesToPrefixedHex(root)} is not whole: ${e.message}`);
-        // A state a past collection took (a block the head was set back over) or never stored (a fork anchor's).
-        this.logger.debug({root: bytesToPrefixedHex(root)}, "state collection: a retained state is not whole, skipped");
+    try {
+      this.counters.markedNodes += await markStates(
+        this.chain.kv,
+        roots.map(({root}) => root),
+        control,
+      );
+    } catch (e) {
+      if (!(e instanceof StateError && e.code === StateErrorCode.NODE_MISSING)) throw e;
+      // One state is not whole: each is walked alone (what the walk above marked stays), to know which.
+      for (const {root, required} of roots) {
+        try {
+          this.counters.markedNodes += await markState(this.chain.kv, root, control);
+        } catch (e) {
+          if (!(e instanceof StateError && e.code === StateErrorCode.NODE_MISSING)) throw e;
+          if (required) return this.giveUp(`the head's state ${bytesToPrefixedHex(root)} is not whole: ${e.message}`);
+          // A state a past collection took (a block the head was set back over) or never stored (a fork anchor's).
+          this.logger.debug(
+            {root: bytesToPrefixedHex(root)},
+            "state collection: a retained state is not whole, skipped",
+          );
+        }
       }
     }
     await this.chain.exclusive(() => {

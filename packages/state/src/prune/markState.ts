@@ -9,8 +9,9 @@
  * yet make the next levels, taken `readNodes` at a time, depth first. A level's nodes are marked once
  * every level made of its children is done (all of them marked), so the rule above holds level by
  * level. A walk that waited on one read per node advanced a few hundred nodes a second while blocks
- * were imported back to back (docs/performance.md §25); two reads per chunk let it keep up. Memory is
- * the path of levels: each holds its chunk and its children's keys (about 17 × `readNodes` keys).
+ * were imported back to back (docs/performance.md §25); two reads per chunk let it keep up, and the
+ * window's states are walked together (`markStates`). Memory is the path of levels: each holds its
+ * chunk and its children's keys (about 17 × `readNodes` keys).
  */
 import {Bucket, type KeyValueStore, WriteBatch} from "@xchain/db";
 import {bytesToHex, bytesToPrefixedHex, concatBytes, equalBytes} from "@xchain/utils";
@@ -55,11 +56,27 @@ interface Level {
  * far stay (they are whole subtrees). Code is marked without being read: it references nothing, and a
  * forked state's base code is not stored at all.
  */
-export async function markState(store: KeyValueStore, root: Uint8Array, control: MarkControl): Promise<number> {
-  if (equalBytes(root, EMPTY_TRIE_ROOT) || (await store.get(Bucket.stateMark, root))?.[0] === StateMark.WHOLE) return 0;
+export function markState(store: KeyValueStore, root: Uint8Array, control: MarkControl): Promise<number> {
+  return markStates(store, [root], control);
+}
+
+/**
+ * Marks the states at `roots` WHOLE in one walk, their nodes read in common chunks: for a window of
+ * states that differ by a few nodes each, a few reads in all rather than a descent per root. Throws
+ * as `markState` when any node is missing (marking what it could, in part).
+ */
+export async function markStates(
+  store: KeyValueStore,
+  roots: readonly Uint8Array[],
+  control: MarkControl,
+): Promise<number> {
   const walk = new MarkWalk(store, control);
   const readNodes = control.readNodes ?? DEFAULT_MARK_READ_NODES;
-  const stack: Level[] = [await walk.expand([[root, TrieKind.Account]])];
+  const tries = roots
+    .filter((root) => !equalBytes(root, EMPTY_TRIE_ROOT))
+    .map((root): NodeRef => [root, TrieKind.Account]);
+  // The roots are the children of a level of no node.
+  const stack: Level[] = [{keys: [], children: await walk.unmarked(tries), next: 0}];
   for (let level = stack.at(-1); level !== undefined; level = stack.at(-1)) {
     control.signal?.throwIfAborted();
     if (level.next < level.children.length) {
@@ -91,7 +108,7 @@ class MarkWalk {
   async expand(chunk: NodeRef[]): Promise<Level> {
     const keys = chunk.map(([key]) => key);
     const nodes = await this.store.getMany(Bucket.stateTrie, keys);
-    const candidates = new Map<string, NodeRef>();
+    const children: NodeRef[] = [];
     chunk.forEach(([key, kind], i) => {
       const node = nodes[i];
       if (node === undefined) {
@@ -100,19 +117,27 @@ class MarkWalk {
           `state entry ${bytesToPrefixedHex(key)} is missing`,
         );
       }
-      const {children, codes} = nodeReferences(node, kind);
-      for (const code of codes) this.batch.put(Bucket.stateMark, concatBytes(CODE_PREFIX, code), WHOLE_VALUE);
-      for (const child of children) {
-        const hex = bytesToHex(child[0]);
-        if (!this.unwritten.has(hex)) candidates.set(hex, child);
-      }
+      const references = nodeReferences(node, kind);
+      for (const code of references.codes)
+        this.batch.put(Bucket.stateMark, concatBytes(CODE_PREFIX, code), WHOLE_VALUE);
+      children.push(...references.children);
     });
-    const children = [...candidates.values()];
+    return {keys, children: await this.unmarked(children), next: 0};
+  }
+
+  /** `refs` not WHOLE yet (in the store or in the batch), each once. */
+  async unmarked(refs: NodeRef[]): Promise<NodeRef[]> {
+    const candidates = new Map<string, NodeRef>();
+    for (const ref of refs) {
+      const hex = bytesToHex(ref[0]);
+      if (!this.unwritten.has(hex)) candidates.set(hex, ref);
+    }
+    const unique = [...candidates.values()];
     const marks = await this.store.getMany(
       Bucket.stateMark,
-      children.map(([key]) => key),
+      unique.map(([key]) => key),
     );
-    return {keys, children: children.filter((_, i) => marks[i]?.[0] !== StateMark.WHOLE), next: 0};
+    return unique.filter((_, i) => marks[i]?.[0] !== StateMark.WHOLE);
   }
 
   /** Marks `keys` WHOLE (everything below them is); writes the batch once it is full. */
