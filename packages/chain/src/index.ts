@@ -33,6 +33,8 @@ export {
 } from "./fork/upstreamAnchor.ts";
 export type {BlockExecutorApi} from "./import/executeOnParent.ts";
 export {type ChainOptions, defaultChainOptions} from "./options.ts";
+export {decodeForImport, type RecoverAheadOptions, recoverAhead, transactionsOfBlock} from "./senders/recoverAhead.ts";
+export {SenderRecovery, type SenderRecoveryModules} from "./senders/senderRecovery.ts";
 export {SCHEMA_VERSION} from "./store/metaStore.ts";
 export {canonicalBlocks, type EncodedBlock} from "./tools/canonicalBlocks.ts";
 export {type BlockId, type ChainStoreSummary, summarizeChainStore} from "./tools/storeSummary.ts";
