@@ -35,6 +35,11 @@ function recoveryRate(encoded, setup) {
   return count / (Number(process.hrtime.bigint() - start) / 1e9);
 }
 
+/** CPU seconds over `txs` transactions, in µs a transaction ("–" when not measured). */
+function perTx(seconds, txs) {
+  return seconds === null ? "–" : ((seconds / txs) * 1e6).toFixed(0);
+}
+
 console.log(
   `secp256k1 backend: ${secp256k1Backend}; ${blockCount} blocks x ${txsPerBlock} transactions; load average ${loadavg()
     .map((l) => l.toFixed(1))
@@ -57,7 +62,7 @@ try {
       const txRate = r.txs / r.seconds;
       rates[label] = txRate;
       console.log(
-        `[${kind}] import, ${label.padEnd(10)}: ${(r.blocks / r.seconds).toFixed(1)} blocks/s, ${Math.round(txRate)} tx/s, ${(r.gas / 1e6 / r.seconds).toFixed(1)} Mgas/s (${r.seconds.toFixed(1)} s; CPU ${r.cpuSeconds.toFixed(1)} s, ${((r.cpuSeconds / r.txs) * 1e6).toFixed(0)} µs/tx); import / recovery = ${(txRate / recovery).toFixed(2)}; peak RSS ${r.peakRssMb} MB; load ${loadavg()[0].toFixed(1)}`,
+        `[${kind}] import, ${label.padEnd(10)}: ${(r.blocks / r.seconds).toFixed(1)} blocks/s, ${Math.round(txRate)} tx/s, ${(r.gas / 1e6 / r.seconds).toFixed(1)} Mgas/s (${r.seconds.toFixed(1)} s; CPU ${perTx(r.cpuSeconds, r.txs)} µs/tx, main thread ${perTx(r.mainThreadCpuSeconds, r.txs)} µs/tx); import / recovery = ${(txRate / recovery).toFixed(2)}; peak RSS ${r.peakRssMb} MB; load ${loadavg()[0].toFixed(1)}`,
       );
     }
     console.log(`[${kind}] pipeline / one by one: ${(rates.pipeline / rates["one by one"]).toFixed(2)}`);
