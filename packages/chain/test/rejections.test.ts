@@ -6,7 +6,7 @@ import {Chainspec, regtestGenesis} from "@xchain/chainspec";
 import {HeaderErrorCode} from "@xchain/consensus";
 import {BlockExecutionErrorCode, TransactionInvalidCode} from "@xchain/execution";
 import {MergedMiningErrorCode} from "@xchain/merged-mining";
-import {Block, BlockDecodeErrorCode, createRemascTransaction, Transaction} from "@xchain/primitives";
+import {Block, BlockDecodeErrorCode, createRemascTransaction, type Transaction} from "@xchain/primitives";
 import type {ChainBuilder} from "@xchain/test-utils";
 import {afterEach, describe, expect, it} from "vitest";
 import {BlockErrorCode, type ImportResult, ImportResultKind} from "../src/index.ts";

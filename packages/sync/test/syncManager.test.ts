@@ -72,7 +72,9 @@ describe("SyncManager", () => {
     hub.connect("local", "peer");
     await waitFor(() => local.chain.head().number === 60, "head 60");
     expect(local.headHex()).toBe(hex(suite.f.main[59]!));
-    expect((await local.chain.getBlockByNumber(3))?.transactions[0]?.sender()).toEqual(suite.f.main[2]!.transactions[0]?.sender());
+    expect((await local.chain.getBlockByNumber(3))?.transactions[0]?.sender()).toEqual(
+      suite.f.main[2]!.transactions[0]?.sender(),
+    );
   });
 
   it("picks the heaviest peer for headers and spreads bodies over every peer that has them", async () => {

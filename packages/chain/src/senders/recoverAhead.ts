@@ -25,7 +25,7 @@ interface Ahead<T> {
 export async function* recoverAhead<T>(
   source: AsyncIterable<T> | Iterable<T>,
   recovery: SenderRecovery,
-  options: RecoverAheadOptions<T>,
+  options: RecoverAheadOptions<NoInfer<T>>,
 ): AsyncGenerator<T> {
   const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
   const lookahead = Math.max(1, options.lookahead);

@@ -3,8 +3,8 @@
  * transferred buffer a batch: per transaction its signing hash, r, s (32 bytes each) and recovery id
  * (1 byte) one way; a status byte and the 64-byte public key (zeros when no key matches) the other.
  */
-import {bigIntToFixedBytes} from "@xchain/utils";
 import type {SignerRecoveryInput} from "@xchain/primitives";
+import {bigIntToFixedBytes} from "@xchain/utils";
 
 /** Bytes of one transaction's input: signing hash, r, s, recovery id. */
 export const INPUT_BYTES = 97;

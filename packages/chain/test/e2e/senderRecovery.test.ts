@@ -15,7 +15,16 @@ import {
   SenderRecovery,
   transactionsOfBlock,
 } from "../../src/index.ts";
-import {alterBlock, cleanup, cows, newBuilder, openChain, regtest, signTx, withUnrecoverableSignature} from "../helpers.ts";
+import {
+  alterBlock,
+  cleanup,
+  cows,
+  newBuilder,
+  openChain,
+  regtest,
+  signTx,
+  withUnrecoverableSignature,
+} from "../helpers.ts";
 
 const recoveries: SenderRecovery[] = [];
 afterEach(async () => {
@@ -67,7 +76,10 @@ describe("recoverAhead", () => {
     })();
     const order: number[] = [];
     const pulledAtFirst: number[] = [];
-    for await (const block of recoverAhead(source, newRecovery(), {lookahead: 2, transactionsOf: transactionsOfBlock})) {
+    for await (const block of recoverAhead(source, newRecovery(), {
+      lookahead: 2,
+      transactionsOf: transactionsOfBlock,
+    })) {
       pulledAtFirst.push(pulled);
       order.push(block.header.number);
       // The signers came from the worker (nothing is left to recover), and they are the senders'.
@@ -85,9 +97,14 @@ describe("recoverAhead", () => {
     const builder = await newBuilder();
     const [first, second, third] = await buildBlocks(builder, 3);
     const [transfer, ...rest] = (third as Block).transactions;
-    const bad = await alterBlock(builder, third as Block, {}, {
-      transactions: [withUnrecoverableSignature(transfer as Transaction), ...rest],
-    });
+    const bad = await alterBlock(
+      builder,
+      third as Block,
+      {},
+      {
+        transactions: [withUnrecoverableSignature(transfer as Transaction), ...rest],
+      },
+    );
     const encoded = [first, second, bad].map((b) => (b as Block).encode());
 
     const oneByOne = await openChain();
@@ -96,7 +113,10 @@ describe("recoverAhead", () => {
 
     const piped = await openChain();
     const results = [];
-    const blocks = recoverAhead(decodedAll(encoded), newRecovery(), {lookahead: 4, transactionsOf: transactionsOfBlock});
+    const blocks = recoverAhead(decodedAll(encoded), newRecovery(), {
+      lookahead: 4,
+      transactionsOf: transactionsOfBlock,
+    });
     for await (const block of blocks) results.push(await piped.chain.importBlock(block));
 
     expect(results.map((r) => r.kind)).toEqual([
