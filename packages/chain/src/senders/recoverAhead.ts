@@ -2,7 +2,8 @@
  * Import as a pipeline (docs/performance.md §3): while the caller imports item N, the senders of the
  * next `lookahead` items are recovered on another core (`SenderRecovery`). Items come out in the
  * source's order, each once its senders are recovered; the recovery's failure (its worker stopped)
- * is thrown where that item would have come out.
+ * is thrown where that item would have come out, and the source's own failure after every item it
+ * gave before failing.
  */
 import type {Chainspec} from "@xchain/chainspec";
 import {Block, BlockDecodeError, type Transaction} from "@xchain/primitives";
@@ -31,10 +32,19 @@ export async function* recoverAhead<T>(
   const lookahead = Math.max(1, options.lookahead);
   const queue: Ahead<T>[] = [];
   let done = false;
+  // The source's own failure (a truncated file) comes out after the items it gave before it.
+  let sourceError: {error: unknown} | undefined;
   try {
     while (true) {
       while (!done && queue.length < lookahead + 1) {
-        const next = await iterator.next();
+        let next: IteratorResult<T>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          sourceError = {error};
+          done = true;
+          break;
+        }
         if (next.done) {
           done = true;
           break;
@@ -45,7 +55,10 @@ export async function* recoverAhead<T>(
         queue.push({item: next.value, recovered});
       }
       const head = queue.shift();
-      if (!head) return;
+      if (!head) {
+        if (sourceError) throw sourceError.error;
+        return;
+      }
       await head.recovered;
       yield head.item;
     }

@@ -15,21 +15,12 @@ import {
   SenderRecovery,
   transactionsOfBlock,
 } from "../../src/index.ts";
-import {
-  alterBlock,
-  cleanup,
-  cows,
-  newBuilder,
-  openChain,
-  regtest,
-  signTx,
-  withUnrecoverableSignature,
-} from "../helpers.ts";
+import * as helpers from "../helpers.ts";
 
 const recoveries: SenderRecovery[] = [];
 afterEach(async () => {
   for (const recovery of recoveries.splice(0)) await recovery.close();
-  await cleanup();
+  await helpers.cleanup();
 });
 
 function newRecovery(workerScript?: URL): SenderRecovery {
@@ -46,7 +37,12 @@ async function buildBlocks(builder: ChainBuilder, count: number): Promise<Block[
   const blocks: Block[] = [];
   for (let n = 0; n < count; n++) {
     const transactions = [0, 1, 2].map((i) =>
-      signTx(cows[i] as (typeof cows)[number], {nonce: BigInt(n), to: cows[3]?.address, value: 1n, gasPrice: 2n}),
+      helpers.signTx(helpers.cows[i] as (typeof helpers.cows)[number], {
+        nonce: BigInt(n),
+        to: helpers.cows[3]?.address,
+        value: 1n,
+        gasPrice: 2n,
+      }),
     );
     blocks.push(await builder.buildBlock({transactions}));
   }
@@ -59,14 +55,14 @@ function signed(block: Block): Transaction[] {
 }
 
 function decodedAll(encoded: Uint8Array[]): Block[] {
-  return encoded.map((bytes) => decodeForImport(bytes, regtest) as Block);
+  return encoded.map((bytes) => decodeForImport(bytes, helpers.regtest) as Block);
 }
 
 describe("recoverAhead", () => {
   it("recovers the senders of the blocks ahead in the worker and keeps the source's order", async () => {
-    const builder = await newBuilder();
+    const builder = await helpers.newBuilder();
     const encoded = (await buildBlocks(builder, 6)).map((b) => b.encode());
-    const {chain} = await openChain();
+    const {chain} = await helpers.openChain();
     let pulled = 0;
     const source = (function* () {
       for (const block of decodedAll(encoded)) {
@@ -84,7 +80,7 @@ describe("recoverAhead", () => {
       order.push(block.header.number);
       // The signers came from the worker (nothing is left to recover), and they are the senders'.
       expect(signed(block).map((tx) => tx.signerRecoveryInput())).toEqual([undefined, undefined, undefined]);
-      expect(signed(block).map((tx) => tx.sender())).toEqual([0, 1, 2].map((i) => cows[i]?.address));
+      expect(signed(block).map((tx) => tx.sender())).toEqual([0, 1, 2].map((i) => helpers.cows[i]?.address));
       expect((await chain.importBlock(block)).kind).toBe(ImportResultKind.IMPORTED_BEST);
     }
     expect(order).toEqual([1, 2, 3, 4, 5, 6]);
@@ -94,24 +90,24 @@ describe("recoverAhead", () => {
   });
 
   it("a bad signature in block N+2 fails exactly that block, with the error of an import one block at a time", async () => {
-    const builder = await newBuilder();
+    const builder = await helpers.newBuilder();
     const [first, second, third] = await buildBlocks(builder, 3);
     const [transfer, ...rest] = (third as Block).transactions;
-    const bad = await alterBlock(
+    const bad = await helpers.alterBlock(
       builder,
       third as Block,
       {},
       {
-        transactions: [withUnrecoverableSignature(transfer as Transaction), ...rest],
+        transactions: [helpers.withUnrecoverableSignature(transfer as Transaction), ...rest],
       },
     );
     const encoded = [first, second, bad].map((b) => (b as Block).encode());
 
-    const oneByOne = await openChain();
+    const oneByOne = await helpers.openChain();
     const expected = [];
     for (const bytes of encoded) expected.push(await oneByOne.chain.importBlock(bytes));
 
-    const piped = await openChain();
+    const piped = await helpers.openChain();
     const results = [];
     const blocks = recoverAhead(decodedAll(encoded), newRecovery(), {
       lookahead: 4,
@@ -130,14 +126,31 @@ describe("recoverAhead", () => {
     expect(piped.chain.head().number).toBe(2);
   });
 
+  it("a source that fails (a truncated file) gives every item it read before failing, then its error", async () => {
+    const builder = await helpers.newBuilder();
+    const blocks = await buildBlocks(builder, 3);
+    const truncated = new Error("truncated after block 3");
+    const source = (async function* () {
+      yield* blocks;
+      throw truncated;
+    })();
+    const seen: number[] = [];
+    const piped = recoverAhead(source, newRecovery(), {lookahead: 8, transactionsOf: transactionsOfBlock});
+    const error = await (async () => {
+      for await (const block of piped) seen.push(block.header.number);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(error).toBe(truncated);
+  });
+
   it("bytes that are no block pass through to the import's own decode error", async () => {
     const notABlock = Uint8Array.of(0xc3, 0x01);
-    expect(decodeForImport(notABlock, regtest)).toBe(notABlock);
+    expect(decodeForImport(notABlock, helpers.regtest)).toBe(notABlock);
     expect(transactionsOfBlock(notABlock)).toEqual([]);
   });
 
   it("a worker that exits fails the batches it held with CHAIN_SENDER_RECOVERY_FAILED, not a hang", async () => {
-    const builder = await newBuilder();
+    const builder = await helpers.newBuilder();
     const blocks = await buildBlocks(builder, 3);
     const recovery = newRecovery(new URL("./exitingWorker.mjs", import.meta.url));
     const failure = await recovery.recover(signed(blocks[0] as Block)).catch((e: unknown) => e);
@@ -160,7 +173,7 @@ describe("recoverAhead", () => {
   });
 
   it("close fails what is pending and every later batch", async () => {
-    const builder = await newBuilder();
+    const builder = await helpers.newBuilder();
     const [block] = await buildBlocks(builder, 1);
     const recovery = newRecovery();
     const pending = recovery.recover(signed(block as Block)).catch((e: unknown) => e);
