@@ -35,15 +35,21 @@ const EMPTY = new Uint8Array(0);
 
 const TOKEN = `${SOLIDITY_HEADER}${TOKEN_CONTRACT}`;
 
-/** `txsPerBlock` senders: key i is keccak("bench-sender-i"). */
-function senders(txsPerBlock) {
-  return Array.from({length: txsPerBlock}, (_, i) => {
-    const privateKey = keccak256(utf8ToBytes(`bench-sender-${i}`));
+/** `count` accounts to send from: key i is keccak("<prefix>-i"); each tracks its next nonce. */
+export function keyedAccounts(prefix, count) {
+  return Array.from({length: count}, (_, i) => {
+    const privateKey = keccak256(utf8ToBytes(`${prefix}-${i}`));
     return {privateKey, address: keccak256(publicKeyOf(privateKey)).subarray(12), nonce: 0n};
   });
 }
 
-function sign(from, values) {
+/** `txsPerBlock` senders: key i is keccak("bench-sender-i"). */
+function senders(txsPerBlock) {
+  return keyedAccounts("bench-sender", txsPerBlock);
+}
+
+/** A transaction from `from` at its next nonce (which it advances), gas price 0 unless `values` says. */
+export function sign(from, values) {
   return Transaction.sign(
     {gasPrice: 0n, value: 0n, data: EMPTY, ...values, nonce: from.nonce++},
     from.privateKey,
@@ -55,11 +61,33 @@ function freshAddress(n, i) {
   return keccak256(utf8ToBytes(`recipient-${n}-${i}`)).subarray(12);
 }
 
-function uint256(value) {
+/** `value` as a 32-byte big-endian ABI word. */
+export function uint256(value) {
   const out = new Uint8Array(32);
   let v = BigInt(value);
   for (let i = 31; v > 0n; i--, v >>= 8n) out[i] = Number(v & 0xffn);
   return out;
+}
+
+/** A regtest chain builder (real merged-mining proofs) whose state lives in `store` (default in memory). */
+export function createBuilder(store) {
+  return ChainBuilder.create({
+    chainspec,
+    genesis: regtestGenesis,
+    difficulty: (h, p) => calculateDifficulty(h, p, chainspec),
+    ...(store === undefined ? {} : {store}),
+  });
+}
+
+/** The first regtest "cow" account, funded at genesis, as a sender from nonce 0. */
+export function fundedAccount() {
+  return {...cowAccounts()[0], nonce: 0n};
+}
+
+/** The address of the contract `deployer` creates at `nonce` (< 128): keccak(rlp([deployer, nonce])). */
+export function contractAddress(deployer, nonce) {
+  const encodedNonce = nonce === 0 ? 0x80 : nonce;
+  return keccak256(concatBytes(Uint8Array.of(0xd6, 0x94), deployer, Uint8Array.of(encodedNonce))).subarray(12);
 }
 
 /**
@@ -68,12 +96,8 @@ function uint256(value) {
  * transfers). Returns every block's encoding, oldest first, and `setup`.
  */
 export async function buildChain({kind = "transfer", blockCount, txsPerBlock}) {
-  const builder = await ChainBuilder.create({
-    chainspec,
-    genesis: regtestGenesis,
-    difficulty: (h, p) => calculateDifficulty(h, p, chainspec),
-  });
-  const cow = {...cowAccounts()[0], nonce: 0n};
+  const builder = await createBuilder();
+  const cow = fundedAccount();
   const from = senders(txsPerBlock);
   const blocks = [];
   let token;
@@ -89,8 +113,7 @@ export async function buildChain({kind = "transfer", blockCount, txsPerBlock}) {
     const {bytecode, selectors} = compileSolidity(TOKEN).Token;
     const deploy = sign(cow, {gasLimit: 1_000_000n, data: bytecode});
     blocks.push(await builder.buildBlock({transactions: [deploy]}));
-    // The token's address: keccak(rlp([deployer, nonce 0])).
-    token = keccak256(concatBytes(Uint8Array.of(0xd6, 0x94), cow.address, Uint8Array.of(0x80))).subarray(12);
+    token = contractAddress(cow.address, 0);
     transferSelector = selectors["transfer(address,uint256)"];
     blocks.push(
       await builder.buildBlock({

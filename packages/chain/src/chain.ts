@@ -28,6 +28,10 @@ import type {BlockExecutorApi} from "./import/executeOnParent.ts";
 import {newHeadEvent} from "./import/headChange.ts";
 import {initializeStore} from "./initializeStore.ts";
 import type {ChainOptions} from "./options.ts";
+import {MarkingStore} from "./prune/markingStore.ts";
+import {retainedRoots} from "./prune/retainedRoots.ts";
+import {type CollectorStats, StateCollector} from "./prune/stateCollector.ts";
+import {type StatePin, StateRetention} from "./prune/stateRetention.ts";
 import {setHead} from "./setHead.ts";
 import {ChainStore} from "./store/chainStore.ts";
 import {queryLogs} from "./store/logQuery.ts";
@@ -81,6 +85,7 @@ interface OpenedChain {
   /** The block the chain starts from and the state after it: the genesis, or the fork anchor with R₀. */
   origin: ChainOrigin;
   fork: ChainFork | undefined;
+  retention: StateRetention;
 }
 
 interface ChainOrigin {
@@ -105,10 +110,13 @@ export class Chain implements ChainReader {
   private currentHead: ChainHead;
   private origin: ChainOrigin;
   private currentFork: ChainFork | undefined;
+  private readonly retention: StateRetention;
+  private readonly collector: StateCollector;
 
   private constructor(modules: Omit<ChainModules, "genesis">, opened: OpenedChain) {
     const {chainspec} = modules;
-    const {store, state, overrides} = opened;
+    const {store, state, overrides, retention} = opened;
+    this.retention = retention;
     this.store = store;
     this.state = state;
     this.common = opened.common;
@@ -122,10 +130,30 @@ export class Chain implements ChainReader {
       chainspec,
       executor: modules.executor ?? new BlockExecutor({}, {chainspec, state}),
       nowSeconds: modules.nowSeconds ?? (() => Math.floor(Date.now() / 1000)),
-      stateRootAfter: (header) => overrides.rootAfter(header),
+      stateRootAfter: (header) => {
+        // A parent older than the window may be partly collected already: its children are not executed.
+        retention.requireServed(header.number, this.currentHead.number);
+        return overrides.rootAfter(header);
+      },
       rememberWrites: (writes) => state.rememberWrites(writes),
       fork: () => this.currentFork,
     });
+    this.collector = new StateCollector(
+      retention,
+      {
+        kv: modules.store,
+        head: () => this.currentHead,
+        exclusive: (task) => this.queue.run(task),
+        retainedRoots: (cutoff) =>
+          retainedRoots(store, overrides, this.currentHead, cutoff, [
+            this.origin.stateRoot,
+            ...retention.pinnedRoots(),
+          ]),
+      },
+      this.logger.child({module: "state"}),
+    );
+    this.events.on("newHead", () => this.collector.poke());
+    this.collector.poke();
     const {head} = opened;
     const origin = bytesToPrefixedHex(this.origin.hash);
     this.logger.info(
@@ -161,7 +189,8 @@ export class Chain implements ChainReader {
   static async open(opts: ChainOptions, modules: ChainModules): Promise<Chain> {
     const {chainspec} = modules;
     const {chainId} = chainspec.params;
-    const store = new ChainStore(modules.store, {rules: chainspec, chainId}, opts);
+    const {retention, kv} = await openRetention(opts, modules.store);
+    const store = new ChainStore(kv, {rules: chainspec, chainId}, opts);
     const state = modules.state ?? new StateDatabase(defaultStateOptions, {store: modules.store});
     const common = createChainCommon(chainspec);
     const genesis = await buildGenesisBlock(modules.genesis, chainspec, state, common);
@@ -169,7 +198,7 @@ export class Chain implements ChainReader {
     const overrides = new StateOverrides(modules.store);
     await overrides.load();
     const origin = {hash: genesis.block.hash(), stateRoot: genesis.block.header.stateRoot};
-    return new Chain(modules, {store, state, common, overrides, head, origin, fork: undefined});
+    return new Chain(modules, {store, state, common, overrides, head, origin, fork: undefined, retention});
   }
 
   /**
@@ -183,14 +212,15 @@ export class Chain implements ChainReader {
   static async openFork(opts: ChainOptions, modules: ForkChainModules): Promise<Chain> {
     const {chainspec, fork} = modules;
     const {chainId} = chainspec.params;
-    const store = new ChainStore(modules.store, {rules: chainspec, chainId}, opts);
+    const {retention, kv} = await openRetention(opts, modules.store);
+    const store = new ChainStore(kv, {rules: chainspec, chainId}, opts);
     const state = modules.state;
     const common = createChainCommon(chainspec);
     const overrides = new StateOverrides(modules.store);
     await overrides.load();
     const head = await initializeForkStore(store, overrides, fork.anchor, chainId);
     const origin = {hash: fork.anchor.header.hash(), stateRoot: fork.anchor.initialState.root};
-    return new Chain(modules, {store, state, common, overrides, head, origin, fork});
+    return new Chain(modules, {store, state, common, overrides, head, origin, fork, retention});
   }
 
   /**
@@ -216,7 +246,9 @@ export class Chain implements ChainReader {
       const batch = new WriteBatch();
       const move = {oldAnchor: current.anchor.header, current: this.currentHead, anchor};
       const {head, event} = await reanchorWrites(batch, this.store, this.overrides, move);
+      const floor = this.lowerStateFloor(batch, anchor.number);
       await this.store.kv.write(batch);
+      floor?.applied();
       const stateRoot = anchor.initialState.root;
       this.overrides.remember(anchor.header, stateRoot);
       this.currentFork = {anchor, ancestry};
@@ -285,10 +317,14 @@ export class Chain implements ChainReader {
       const batch = new WriteBatch();
       const moved = await setHead(this.store, hash, this.currentHead, batch);
       const target = moved?.head ?? this.currentHead;
+      // A whole state given for the target serves it however old; without one, its own must still be stored.
+      const floor = stateRoot ? this.lowerStateFloor(batch, target.number) : undefined;
+      if (!stateRoot) this.retention.requireServed(target.number, target.number);
       const restored =
         stateRoot && !equalBytes(stateRoot, this.overrides.rootAfter(target.header)) ? stateRoot : undefined;
       if (restored) this.overrides.write(batch, target.header, restored);
       if (batch.size > 0) await this.store.kv.write(batch);
+      floor?.applied();
       if (restored) this.overrides.remember(target.header, restored);
       if (moved) {
         this.currentHead = moved.head;
@@ -382,11 +418,60 @@ export class Chain implements ChainReader {
     return this.stateAfter(header);
   }
 
-  stateAfter(header: BlockHeader): Promise<StateReader> {
-    return this.state.reader(this.overrides.rootAfter(header), this.common);
+  async stateAfter(header: BlockHeader): Promise<StateReader> {
+    return this.state.reader(this.stateRootAfter(header), this.common);
   }
 
+  /** Throws STATE_PRUNED for a block older than `oldestStateBlock()`. */
   stateRootAfter(header: BlockHeader): Uint8Array {
+    this.retention.requireServed(header.number, this.currentHead.number);
     return this.overrides.rootAfter(header);
   }
+
+  /** The oldest block whose state is served (docs/operations.md §12): 0 on an archive node that never pruned. */
+  oldestStateBlock(): number {
+    return this.retention.oldestStateBlock(this.currentHead.number);
+  }
+
+  /**
+   * Keeps the state at `root` through state collections until the pin is released (a dev snapshot's
+   * state, which `setHead` may restore after its block left the window). Pin only the head's state.
+   */
+  retainState(root: Uint8Array): StatePin {
+    return this.retention.pin(root);
+  }
+
+  /** The state collector's counters (the node's metrics). */
+  collectorStats(): CollectorStats {
+    return this.collector.stats();
+  }
+
+  /** Stops the state collector between two steps (before the store closes); resolves once it has. */
+  stopCollecting(): Promise<void> {
+    return this.collector.stop();
+  }
+
+  /** Resolves once the state collector has nothing left to do for now. */
+  collectorIdle(): Promise<void> {
+    return this.collector.idle();
+  }
+
+  /**
+   * Adds to `batch` the record that serves states from block `number` again, when the head moves there
+   * with a whole state (a revert to a snapshot, a reset, a re-anchor) below the states a collection took.
+   */
+  private lowerStateFloor(batch: WriteBatch, number: number): {applied(): void} | undefined {
+    const record = this.retention.record;
+    if (number >= record.prunedBelow) return undefined;
+    return this.retention.write(batch, {...record, prunedBelow: number, cutoff: Math.min(record.cutoff, number)});
+  }
+}
+
+/** The chain's retention and the view of its store that marks writes of state while a collection runs. */
+async function openRetention(
+  opts: ChainOptions,
+  store: KeyValueStore,
+): Promise<{retention: StateRetention; kv: MarkingStore}> {
+  const retention = await StateRetention.load(opts.retention, store);
+  return {retention, kv: new MarkingStore(store, () => retention.marking)};
 }

@@ -32,7 +32,17 @@ export {
   upstreamFamily,
 } from "./fork/upstreamAnchor.ts";
 export type {BlockExecutorApi} from "./import/executeOnParent.ts";
-export {type ChainOptions, defaultChainOptions} from "./options.ts";
+export {
+  type ChainOptions,
+  DEFAULT_RETAIN_BLOCKS,
+  defaultChainOptions,
+  MIN_RETAIN_BLOCKS,
+  type StateMode,
+  type StateRetentionOptions,
+} from "./options.ts";
+export {CollectionPhase, type RetentionRecord, readRetentionRecord} from "./prune/retentionRecord.ts";
+export {type CollectorStats, DEFAULT_COLLECTOR_STEPS} from "./prune/stateCollector.ts";
+export type {StatePin} from "./prune/stateRetention.ts";
 export {decodeForImport, type RecoverAheadOptions, recoverAhead, transactionsOfBlock} from "./senders/recoverAhead.ts";
 export {SenderRecovery, type SenderRecoveryModules} from "./senders/senderRecovery.ts";
 export {SCHEMA_VERSION} from "./store/metaStore.ts";

@@ -87,7 +87,10 @@ export interface ChainReader {
   getTransactionLocation(txHash: Uint8Array): Promise<TransactionLocation | undefined>;
   /** Canonical logs matching the filter, in chain order. */
   getLogs(filter: LogFilter, control?: LogQueryControl): Promise<LogWithContext[]>;
-  /** The state after the block with this hash (historical state is kept: no pruning). */
+  /**
+   * The state after the block with this hash; on a pruned node, STATE_PRUNED for a block older than
+   * the retention window (docs/operations.md §12).
+   */
   stateAt(blockHash: Uint8Array): Promise<StateReader>;
   /** The state after a stored block whose header the caller holds (no lookup of the header). */
   stateAfter(header: BlockHeader): Promise<StateReader>;

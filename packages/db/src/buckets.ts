@@ -39,6 +39,12 @@ export enum Bucket {
    */
   dappDb = 0x0d,
   /**
+   * stateTrie key -> one byte: the marks of a state collection in progress (docs/operations.md §12; state's
+   * `prune/`): 0 kept because a write during the collection stored it, 1 reached from a retained root with
+   * everything below it. Empty between collections.
+   */
+  stateMark = 0x0e,
+  /**
    * the fork cache's own database only (state's `ForkCache`, docs/forking.md §1.2): values fetched from a
    * fork's upstream, keyed by the upstream's chain id and the fork block hash
    */

@@ -28,6 +28,7 @@ export type MinerChain = Pick<
   | "setHead"
   | "stateRootAfter"
   | "editHeadState"
+  | "retainState"
 >;
 
 /** Block assembly (`BlockExecutor.assembleBlock`). */

@@ -54,6 +54,28 @@ describe("chain controls", () => {
     await pool.close();
   });
 
+  it("revert reaches a snapshot whose block a pruned chain's window left behind: the snapshot pins its state", async () => {
+    const {miner, chain} = await openMiner({}, {retention: {mode: "pruned", retainBlocks: 2}});
+    const controls = miner.devControls().chain;
+    const alice = account("pinned alice");
+    await chain.editHeadState((state) => state.setBalance(alice.address, ONE_RBTC));
+    const head = chain.head();
+    const id = controls.snapshot();
+    for (let i = 1; i <= 8; i++) {
+      await chain.editHeadState((state) => state.setBalance(alice.address, BigInt(i)));
+      await miner.mineBlock();
+    }
+    await chain.collectorIdle();
+    expect(chain.collectorStats().collections).toBeGreaterThan(0);
+    expect(chain.oldestStateBlock()).toBeGreaterThan(head.number);
+
+    expect(await controls.revert(id)).toBe(true);
+    expect(chain.head().hash).toEqual(head.hash);
+    expect(await (await chain.stateAfter(chain.head().header)).getBalance(alice.address)).toBe(ONE_RBTC);
+    await miner.mineBlock();
+    expect(chain.head().number).toBe(head.number + 1);
+  });
+
   it("revert waits for the block the built-in miner is making: it cannot bring the abandoned chain back", async () => {
     const {miner, chain} = await openMiner();
     const controls = miner.devControls().chain;

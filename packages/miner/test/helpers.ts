@@ -1,5 +1,5 @@
 /** Shared helpers of the miner tests: a regtest chain on a MemoryStore, a small pool, a miner, Bitcoin blocks. */
-import {Chain, defaultChainOptions} from "@xchain/chain";
+import {Chain, type ChainOptions, defaultChainOptions} from "@xchain/chain";
 import {type Chainspec, getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {DatabaseError, DatabaseErrorCode, type KeyValueStore, MemoryStore, type WriteBatch} from "@xchain/db";
 import {BlockExecutor, type ExecuteBlockInput} from "@xchain/execution";
@@ -117,6 +117,8 @@ export interface TestSetup<P extends MinerTxPool> {
   notSyncedReason?: () => string | undefined;
   /** The chain's store (default a fresh `MemoryStore`). */
   store?: KeyValueStore;
+  /** The states the chain keeps (default `defaultChainOptions`'). */
+  retention?: ChainOptions["retention"];
 }
 
 /** A store whose writes fail while `full` is set, as LevelStore's on a full disk. */
@@ -153,7 +155,8 @@ export async function openMiner<P extends MinerTxPool = TestPool>(
       return importer.execute(input);
     },
   };
-  const chain = await Chain.open(defaultChainOptions, {
+  const chainOptions = {...defaultChainOptions, retention: setup.retention ?? defaultChainOptions.retention};
+  const chain = await Chain.open(chainOptions, {
     store,
     chainspec: regtest,
     genesis: regtestGenesis,

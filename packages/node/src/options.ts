@@ -5,7 +5,7 @@
  */
 import {homedir} from "node:os";
 import {join} from "node:path";
-import {type ChainOptions, defaultChainOptions} from "@xchain/chain/options";
+import {type ChainOptions, defaultChainOptions, type StateMode} from "@xchain/chain/options";
 import {getChainspec, type NetworkParams} from "@xchain/chainspec";
 import {defaultMinerOptions, type MinerOptions} from "@xchain/miner/options";
 import {defaultP2POptions, type P2POptions} from "@xchain/p2p/options";
@@ -48,6 +48,10 @@ export interface NodeOptions {
     codeCacheMb: number;
     /** The account and storage caches of the recent readers; each call worker gets a quarter more. */
     readerCacheMb: number;
+    /** `pruned` (the default) deletes the states older than `retainBlocks` blocks; `archive` keeps every one (docs/operations.md §12). */
+    mode: StateMode;
+    /** Blocks whose states a pruned node keeps, the head's included (the chain's `StateRetentionOptions`). */
+    retainBlocks: number;
   };
   db: {
     /** Writes are refused while the database's device has less free space, in MiB (docs/operations.md §6). */
@@ -57,7 +61,8 @@ export interface NodeOptions {
     /** LevelDB's write buffer (memtable), in MiB; up to two are held at once. */
     writeBufferMb: number;
   };
-  chain: ChainOptions;
+  /** The chain's caches; its retention is `state.mode` and `state.retainBlocks` (`chainOptions`). */
+  chain: Omit<ChainOptions, "retention">;
   fork: ForkModeOptions;
   bridge: BridgeOptions;
   txpool: TxPoolOptions;
@@ -196,10 +201,11 @@ export const defaultNodeOptions: NodeOptions = {
     cacheMb: defaultStateOptions.nodeCacheBytes / MIB,
     codeCacheMb: defaultStateOptions.codeCacheBytes / MIB,
     readerCacheMb: defaultStateOptions.readerCacheBytes / MIB,
+    ...defaultChainOptions.retention,
   },
   // LevelDB's block cache and write buffer: LevelDB's own defaults.
   db: {minFreeMb: 128, cacheMb: 8, writeBufferMb: 4},
-  chain: defaultChainOptions,
+  chain: {headerCacheSize: defaultChainOptions.headerCacheSize, logCacheMb: defaultChainOptions.logCacheMb},
   fork: defaultForkModeOptions,
   bridge: {genesisFederationPublicKeys: []},
   txpool: defaultTxPoolOptions,
@@ -273,3 +279,8 @@ export const defaultVerifyRpcOptions: VerifyRpcOptions = {
   retries: 5,
   timeoutMs: 30_000,
 };
+
+/** The chain's options: its `[chain]` table with the `[state]` table's retention. */
+export function chainOptions(opts: Pick<NodeOptions, "chain" | "state">): ChainOptions {
+  return {...opts.chain, retention: {mode: opts.state.mode, retainBlocks: opts.state.retainBlocks}};
+}

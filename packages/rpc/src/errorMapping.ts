@@ -242,6 +242,9 @@ const WIRE: Record<MappedCode, Wire> = {
   // earlier fork is not readable on this one: -32000 saying so.
   STATE_FORK_PROOF_UNAVAILABLE: "server",
   STATE_FORK_BASE_MISMATCH: "server",
+  // A state older than a pruned node's window (docs/rpc.md §7): -32000 naming the oldest block served,
+  // as geth answers "historical state not available".
+  STATE_PRUNED: "server",
   // The fork's upstream (docs/forking.md §1.3, §5): a read it could not answer fails the request that needed
   // it, naming the upstream and the key; an error answer to a forwarded request is the upstream's own.
   FORK_UPSTREAM_UNREACHABLE: "server",

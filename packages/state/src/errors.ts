@@ -19,6 +19,11 @@ export enum StateErrorCode {
   FORK_PROOF_UNAVAILABLE = "STATE_FORK_PROOF_UNAVAILABLE",
   /** A forked state's root names a base other than the one this node forks now (a root of an earlier fork). */
   FORK_BASE_MISMATCH = "STATE_FORK_BASE_MISMATCH",
+  /**
+   * The state after a block older than the retention window was asked for: a pruned node deleted it
+   * (docs/operations.md §12). Names the oldest block whose state is still served.
+   */
+  PRUNED = "STATE_PRUNED",
 }
 
 export type StateErrorType =
@@ -30,7 +35,8 @@ export type StateErrorType =
   | {code: StateErrorCode.DUPLICATE_GENESIS_ACCOUNT; address: string}
   | {code: StateErrorCode.DUMP_TOO_LARGE; maxBytes: number}
   | {code: StateErrorCode.FORK_PROOF_UNAVAILABLE; root: string}
-  | {code: StateErrorCode.FORK_BASE_MISMATCH; root: string; expected: string; actual: string};
+  | {code: StateErrorCode.FORK_BASE_MISMATCH; root: string; expected: string; actual: string}
+  | {code: StateErrorCode.PRUNED; block: number; oldestBlock: number};
 
 /** A failure of the state package. */
 export class StateError extends NodeError<StateErrorType> {}

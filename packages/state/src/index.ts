@@ -31,6 +31,9 @@ export {
   type UpstreamClientOptions,
 } from "./options.ts";
 export {OverlayStateManager} from "./overlayStateManager.ts";
+export {type MarkControl, markState} from "./prune/markState.ts";
+export {keyAfter, markStateWrites, StateMark} from "./prune/marks.ts";
+export {type CollectionStep, clearMarksStep, type SweepScan, sweepDeletes, sweepScan} from "./prune/sweep.ts";
 export {StateDatabase, type StateModules} from "./stateDatabase.ts";
 export type {DumpedAccount, StateDump, StateDumpLimits} from "./stateDump.ts";
 export {type StateEditor, stateEditor} from "./stateEditor.ts";
@@ -46,4 +49,4 @@ export {
 } from "./storageBytes.ts";
 export {EMPTY_TRIE_ROOT} from "./trie.ts";
 export type {AccountState, GenesisAccount, StateCommit, StateReader, StateSession, StateSource} from "./types.ts";
-export {type StateDamage, type StateVerification, verifyState} from "./verifyState.ts";
+export {nodeReferences, type StateDamage, type StateVerification, TrieKind, verifyState} from "./verifyState.ts";

@@ -43,7 +43,7 @@ export class SessionTrieDB implements DB<string, string | Uint8Array> {
     this.pending.set(key, toBytes(value));
   }
 
-  /** Ignored: nodes are content-addressed and shared between roots, and history is kept (no pruning). */
+  /** Ignored: nodes are content-addressed and shared between roots; the chain's state collector deletes what no kept root reaches. */
   async del(_key: string): Promise<void> {}
 
   async batch(ops: BatchDBOp<string, string | Uint8Array>[]): Promise<void> {

@@ -34,8 +34,9 @@ export interface StateModules {
 
 /**
  * World state on the Ethereum MPT over the `stateTrie` bucket of a `KeyValueStore`. It never
- * writes to the store: sessions return their trie writes for the caller's batch. Nodes are never
- * deleted, so every root ever persisted stays readable.
+ * writes to the store: sessions return their trie writes for the caller's batch. It deletes nothing;
+ * on a pruned node the chain's state collector deletes the states older than its window
+ * (docs/operations.md §12), and the chain refuses to read them.
  */
 export class StateDatabase implements StateSource {
   private readonly cache: NodeCache;

@@ -23,6 +23,8 @@ export interface StateVerification {
   accounts: number;
   /** Contract codes read. */
   codes: number;
+  /** The bytes of the nodes and codes read (values only, keys not counted): the live state's size. */
+  bytes: number;
   /** Set when the state is a fork's delta trie (its fork marker leaf was met). */
   forked?: true;
   /** The first missing or damaged entry, if any. */
@@ -37,7 +39,8 @@ export interface StateDamage {
   reason?: string;
 }
 
-enum Kind {
+/** Which trie a node belongs to: the account trie's leaves are accounts, a storage trie's are slot values. */
+export enum TrieKind {
   Account,
   Storage,
 }
@@ -48,11 +51,11 @@ export async function verifyState(
   root: Uint8Array,
   signal?: AbortSignal,
 ): Promise<StateVerification> {
-  const result: StateVerification = {nodes: 0, accounts: 0, codes: 0};
+  const result: StateVerification = {nodes: 0, accounts: 0, codes: 0, bytes: 0};
   if (equalBytes(root, EMPTY_TRIE_ROOT)) return result;
   const seen = new Set<string>();
   const codes: Uint8Array[] = [];
-  const stack: [Uint8Array, Kind][] = [[root, Kind.Account]];
+  const stack: [Uint8Array, TrieKind][] = [[root, TrieKind.Account]];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     signal?.throwIfAborted();
     const [hash, kind] = next;
@@ -63,6 +66,7 @@ export async function verifyState(
     if (node === undefined) return {...result, damage: {key, problem: "missing"}};
     if (!equalBytes(keccak256(node), hash)) return {...result, damage: {key, problem: "hash mismatch"}};
     result.nodes++;
+    result.bytes += node.length;
     try {
       pushChildren(node, rlpListItems(node), kind, stack, codes, result);
     } catch {
@@ -81,16 +85,31 @@ export async function verifyState(
     if (code === undefined) return {...result, damage: {key, problem: "missing"}};
     if (!equalBytes(keccak256(code), codeHash)) return {...result, damage: {key, problem: "hash mismatch"}};
     result.codes++;
+    result.bytes += code.length;
   }
   return result;
+}
+
+/**
+ * What a stored trie node references: its children by hash (embedded ones walked in place) and, for
+ * account leaves, their storage roots and code hashes. Throws RangeError for a node that does not decode.
+ */
+export function nodeReferences(
+  node: Uint8Array,
+  kind: TrieKind,
+): {children: [Uint8Array, TrieKind][]; codes: Uint8Array[]} {
+  const children: [Uint8Array, TrieKind][] = [];
+  const codes: Uint8Array[] = [];
+  pushChildren(node, rlpListItems(node), kind, children, codes, {nodes: 0, accounts: 0, codes: 0, bytes: 0});
+  return {children, codes};
 }
 
 /** Pushes a node's children by hash, walking embedded children in place; account leaves add their storage root and code. */
 function pushChildren(
   node: Uint8Array,
   items: RlpItem[],
-  kind: Kind,
-  stack: [Uint8Array, Kind][],
+  kind: TrieKind,
+  stack: [Uint8Array, TrieKind][],
   codes: Uint8Array[],
   result: StateVerification,
 ): void {
@@ -104,7 +123,7 @@ function pushChildren(
   const leaf = (node[path.start] as number) >> 4 >= 2;
   if (!leaf) {
     pushChild(node, value, kind, stack, codes, result);
-  } else if (kind === Kind.Account) {
+  } else if (kind === TrieKind.Account) {
     const account = node.subarray(value.start, value.end);
     const fields = rlpListItems(account);
     // A forked state's fork marker ([base id]) and account tombstones ([]) (fork/deltaEncoding.ts).
@@ -115,7 +134,7 @@ function pushChildren(
     const storageRoot = account.slice((fields[2] as RlpItem).start, (fields[2] as RlpItem).end);
     const codeHash = account.slice((fields[3] as RlpItem).start, (fields[3] as RlpItem).end);
     if (storageRoot.length !== 32 || codeHash.length !== 32) throw new RangeError("an account's hashes are 32 bytes");
-    if (!equalBytes(storageRoot, EMPTY_TRIE_ROOT)) stack.push([storageRoot, Kind.Storage]);
+    if (!equalBytes(storageRoot, EMPTY_TRIE_ROOT)) stack.push([storageRoot, TrieKind.Storage]);
     if (!equalBytes(codeHash, EMPTY_CODE_HASH)) codes.push(codeHash);
   }
 }
@@ -124,8 +143,8 @@ function pushChildren(
 function pushChild(
   node: Uint8Array,
   item: RlpItem,
-  kind: Kind,
-  stack: [Uint8Array, Kind][],
+  kind: TrieKind,
+  stack: [Uint8Array, TrieKind][],
   codes: Uint8Array[],
   result: StateVerification,
 ): void {

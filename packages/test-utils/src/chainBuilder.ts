@@ -114,6 +114,19 @@ export class ChainBuilder {
     return block?.header.number === blockNumber ? block : undefined;
   }
 
+  /**
+   * Drops the recorded blocks numbered below `blockNumber`, so that a long chain's memory stays
+   * bounded. They can no longer be parents, and `blockAt` no longer finds them: keep at least the
+   * ancestors a build reads (256 for BLOCKHASH, 449 for fork-detection data, REMASC's span).
+   */
+  forgetBlocksBelow(blockNumber: number): void {
+    // The map keeps insertion order, and a block is built after its parent: the oldest come first.
+    for (const [key, block] of this.blocks) {
+      if (block.header.number >= blockNumber) break;
+      if (block !== this.tip) this.blocks.delete(key);
+    }
+  }
+
   /** Builds, seals and records a valid block; it becomes the tip. */
   async buildBlock(options: BuildBlockOptions = {}): Promise<Block> {
     return (await this.build(options)).block;

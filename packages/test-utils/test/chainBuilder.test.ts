@@ -47,6 +47,18 @@ describe("ChainBuilder", () => {
     await expect(builder.buildBlock({parent: new Uint8Array(32)})).rejects.toThrow("not built by this builder");
   });
 
+  it("forgets the blocks below a number and keeps building on the tip", async () => {
+    const builder = await newBuilder();
+    const blocks = await builder.buildChain(4);
+    builder.forgetBlocksBelow(3);
+    expect(builder.blockAt(2)).toBeUndefined();
+    expect(builder.block(blocks[0]!.hash())).toBeUndefined();
+    expect(builder.blockAt(3)).toBe(blocks[2]);
+    await expect(builder.buildBlock({parent: blocks[1]!})).rejects.toThrow("not built by this builder");
+    const next = await builder.buildBlock();
+    expect(next.header.parentHash).toEqual(blocks[3]!.hash());
+  });
+
   it("refuses skipped candidates unless allowed", async () => {
     const builder = await newBuilder();
     const cow = cowAccounts()[0]!;

@@ -144,6 +144,12 @@ export class BlockStore {
     return new Block(block.header, transactions, block.uncles);
   }
 
+  /** Hashes of every stored block numbered `blockNumber` or above, canonical or not, by number (the state collector's window). */
+  async *hashesFrom(blockNumber: number): AsyncIterable<Uint8Array> {
+    for await (const [key] of this.store.entries(Bucket.blocksByNumber, {gte: numberKey(blockNumber)}))
+      yield key.slice(8);
+  }
+
   /**
    * Hashes of every stored block at `blockNumber`, canonical or not. Every block stored after its
    * genesis comes through `remember`, which keeps the cached heights complete.

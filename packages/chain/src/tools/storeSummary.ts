@@ -9,6 +9,7 @@ import {defaultStateOptions, StateDatabase} from "@xchain/state";
 import {bytesToPrefixedHex} from "@xchain/utils";
 import {describeForkAnchor} from "../fork/anchor.ts";
 import {defaultChainOptions} from "../options.ts";
+import {readRetentionRecord} from "../prune/retentionRecord.ts";
 import {ChainStore} from "../store/chainStore.ts";
 import {StateOverrides} from "../store/stateOverrides.ts";
 
@@ -56,7 +57,16 @@ export async function summarizeChainStore(kv: KeyValueStore, chainspec: Chainspe
     genesis: genesisHash && {number: 0, hash: bytesToPrefixedHex(genesisHash)},
     head,
     fork: forkAnchor && describeForkAnchor(forkAnchor),
-    oldestState: head && (await oldestStoredState(kv, store, head.number, forkAnchor?.number ?? 0)),
+    // Below a state collection's cutoff a state may be partly swept, its root node still there
+    // (docs/operations.md §12): the search starts at the cutoff.
+    oldestState:
+      head &&
+      (await oldestStoredState(
+        kv,
+        store,
+        head.number,
+        Math.max(forkAnchor?.number ?? 0, (await readRetentionRecord(kv)).prunedBelow),
+      )),
   };
 }
 

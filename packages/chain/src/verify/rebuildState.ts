@@ -17,6 +17,7 @@ import {buildGenesisBlock} from "../genesis.ts";
 import {AncestorView} from "../import/ancestors.ts";
 import {executeOnParent} from "../import/executeOnParent.ts";
 import {defaultChainOptions} from "../options.ts";
+import {abandonCollection} from "../prune/retentionRecord.ts";
 import {ChainStore} from "../store/chainStore.ts";
 import {StateOverrides} from "../store/stateOverrides.ts";
 import type {ChainDamage} from "./verifyChain.ts";
@@ -52,6 +53,8 @@ export async function rebuildState(kv: KeyValueStore, upTo: number, modules: Reb
   if (!genesisHash || !equalBytes(genesisHash, genesisBuild.block.hash())) {
     return {rebuiltThrough: -1, failure: {number: 0, problem: "the stored genesis is not this network's"}};
   }
+  // The rebuilt entries carry no marks: a collection left half done must not sweep them.
+  await abandonCollection(kv);
   await kv.write(new WriteBatch().append(genesisBuild.stateWrites));
   const overrides = new StateOverrides(kv);
   await overrides.load();

@@ -103,7 +103,7 @@ export async function verifyStateAt(
   );
   const hash = await store.canonical.hashAt(blockNumber);
   const header = hash && (await store.blocks.getHeader(hash));
-  if (!hash || !header) return {nodes: 0, accounts: 0, codes: 0, damage: {key: "", problem: "missing"}};
+  if (!hash || !header) return {nodes: 0, accounts: 0, codes: 0, bytes: 0, damage: {key: "", problem: "missing"}};
   return verifyStateDamage(kv, await effectiveRoot(kv, header), signal);
 }
 
@@ -124,7 +124,7 @@ async function verifyStateDamage(
     return await verifyState(kv, root, signal);
   } catch (e) {
     if (!isCorruption(e)) throw e;
-    return {nodes: 0, accounts: 0, codes: 0, damage: {key: "", problem: "unreadable", reason: e.type.reason}};
+    return {nodes: 0, accounts: 0, codes: 0, bytes: 0, damage: {key: "", problem: "unreadable", reason: e.type.reason}};
   }
 }
 

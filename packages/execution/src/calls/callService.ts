@@ -1,8 +1,9 @@
 /**
  * The call service: eth_call and eth_estimateGas on worker threads, so that calls use more than
  * the main thread's core. Each worker runs its own `CallRunner` over the node's LevelDB
- * (callWorker.ts); as trie nodes are content-addressed and never deleted, a worker reads every
- * persisted state root as the main thread does. A call at a staged state (the pending block's,
+ * (callWorker.ts); as trie nodes are content-addressed, a worker reads every persisted state root as
+ * the main thread does (on a pruned node the chain refuses a root older than its window before the call
+ * is sent: docs/operations.md §12). A call at a staged state (the pending block's,
  * held by the main thread's `StateDatabase` only: `isStaged`) runs in-process, as does a call
  * without its `parentHash`, a call on a forked chain (its view carries `forkAncestry`) and every
  * call when there are no workers. Tracing always runs in-process. A call that reaches the BlockHeader

@@ -4,12 +4,13 @@
  * block (anvil_reset with `forking`, docs/forking.md §3.2).
  *
  * A snapshot is the head's hash, the head's effective state root (a dev edit's, `Chain.stateRootAfter`),
- * the pool's transactions and the miner clock's adjustments. Trie nodes are never deleted, so the state
- * of a snapshot stays stored: taking one and reverting to it cost nothing in the size of the state
- * (`Chain.setHead` with the saved root; O(pool) for the pool). Snapshots are numbered 1, 2, … as in
+ * the pool's transactions and the miner clock's adjustments. The snapshot pins its state root
+ * (`Chain.retainState`), so a pruned node's state collections keep it however far the chain moves on
+ * (docs/operations.md §12) until the snapshot is reverted to or dropped: taking one and reverting to it
+ * cost nothing in the size of the state (`Chain.setHead` with the saved root; O(pool) for the pool). Snapshots are numbered 1, 2, … as in
  * rskj (`SnapshotManager`); reverting to one forgets it and every later one (rskj's and Hardhat's).
  */
-import type {ForkAnchor} from "@xchain/chain";
+import type {ForkAnchor, StatePin} from "@xchain/chain";
 import type {ForkAncestry} from "@xchain/execution";
 import {REMASC_SENDER} from "@xchain/primitives";
 import type {DumpedAccount, StateDump} from "@xchain/state";
@@ -26,7 +27,15 @@ import type {ChainControls} from "./types.ts";
 export interface ChainControlsDeps {
   chain: Pick<
     MinerChain,
-    "head" | "fork" | "setHead" | "genesisHash" | "initialStateRoot" | "reanchor" | "stateRootAfter" | "editHeadState"
+    | "head"
+    | "fork"
+    | "setHead"
+    | "genesisHash"
+    | "initialStateRoot"
+    | "reanchor"
+    | "stateRootAfter"
+    | "editHeadState"
+    | "retainState"
   >;
   txpool: Pick<MinerTxPool, "snapshot" | "restore">;
   clock: MinerClock;
@@ -42,6 +51,8 @@ export interface ChainControlsDeps {
 interface Snapshot {
   hash: Uint8Array;
   stateRoot: Uint8Array;
+  /** Keeps `stateRoot` through state collections while the snapshot exists. */
+  pin: StatePin;
   pool: TxPoolSnapshot;
   clock: MinerClockState;
 }
@@ -60,9 +71,11 @@ export class DevChainControls implements ChainControls {
   snapshot(): number {
     const {chain, txpool, clock} = this.deps;
     const head = chain.head();
+    const stateRoot = chain.stateRootAfter(head.header);
     this.snapshots.push({
       hash: head.hash,
-      stateRoot: chain.stateRootAfter(head.header),
+      stateRoot,
+      pin: chain.retainState(stateRoot),
       pool: txpool.snapshot(),
       clock: clock.save(),
     });
@@ -72,8 +85,11 @@ export class DevChainControls implements ChainControls {
   async revert(id: number): Promise<boolean> {
     const snapshot = Number.isSafeInteger(id) && id >= 1 ? this.snapshots[id - 1] : undefined;
     if (!snapshot) return false;
-    this.snapshots.length = id - 1;
-    await this.moveHead(snapshot.hash, snapshot.stateRoot);
+    const dropped = this.snapshots.splice(id - 1);
+    // The pins go once the head has moved: the reverted-to state is the head's then, kept as any head's.
+    await this.moveHead(snapshot.hash, snapshot.stateRoot).finally(() => {
+      for (const {pin} of dropped) pin.release();
+    });
     this.deps.clock.restore(snapshot.clock);
     await this.deps.txpool.restore(snapshot.pool);
     return true;
@@ -134,7 +150,7 @@ export class DevChainControls implements ChainControls {
 
   /** A reset's frame: no snapshot, no clock shift, `move`, then an empty pool. */
   private async startOver(move: () => Promise<void>): Promise<void> {
-    this.snapshots.length = 0;
+    for (const {pin} of this.snapshots.splice(0)) pin.release();
     // A reset starts over in time too: a shift that broke mining must not outlive it.
     this.deps.clock.reset();
     await move();

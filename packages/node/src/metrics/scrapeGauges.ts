@@ -2,7 +2,7 @@
  * The metrics read from the components' state when scraped (docs/operations.md): head, peers, sync,
  * txpool, WebSocket, caches, database size and the call workers' heap.
  */
-import type {ChainHead} from "@xchain/chain";
+import type {ChainHead, CollectorStats} from "@xchain/chain";
 import type {CallCacheStats, PeersInfo} from "@xchain/rpc";
 import type {CacheUsage} from "@xchain/utils";
 import {Counter, Gauge, type Registry} from "prom-client";
@@ -30,6 +30,8 @@ export interface MetricsSources {
   caches(): CacheUsage[];
   /** The V8 heap the call workers use (the default `nodejs_heap_*` metrics are the main thread's). */
   workersHeapUsedBytes(): number;
+  /** The state collector's progress and the oldest block whose state is served (docs/operations.md §12). */
+  stateCollection(): CollectorStats & {oldestStateBlock: number};
 }
 
 /** Registers in `registry` the metrics that read `sources` when scraped; `now` in milliseconds. */
@@ -69,6 +71,31 @@ export function registerScrapeGauges(registry: Registry, sources: MetricsSources
       "xchain_call_workers_heap_used_bytes",
       "V8 heap the call worker threads use, summed (nodejs_heap_size_used_bytes is the main thread's)",
       () => sources.workersHeapUsedBytes(),
+    ],
+    [
+      "xchain_state_oldest_block",
+      "The oldest block whose state is served (docs/operations.md §12)",
+      () => sources.stateCollection().oldestStateBlock,
+    ],
+    [
+      "xchain_state_collection_phase",
+      "The state collection's phase: 0 none running, 1 marking, 2 sweeping, 3 clearing its marks",
+      () => sources.stateCollection().phase,
+    ],
+    [
+      "xchain_state_collections",
+      "State collections completed since the node started",
+      () => sources.stateCollection().collections,
+    ],
+    [
+      "xchain_state_collected_entries",
+      "State entries (trie nodes and code) state collections deleted since the node started",
+      () => sources.stateCollection().deletedKeys,
+    ],
+    [
+      "xchain_state_collection_longest_step_seconds",
+      "The longest a state collection's sweep step held block imports back, since the node started",
+      () => sources.stateCollection().longestStepMs / 1000,
     ],
   ];
   for (const [name, help, read] of specs) {

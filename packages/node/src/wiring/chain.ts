@@ -4,7 +4,7 @@ import {BlockExecutor} from "@xchain/execution";
 import {damaged, startErrorOf} from "../dataDir/openDatabase.ts";
 import {keepHeadRecord} from "../dataDir/recordedHead.ts";
 import type {Logger} from "../logger.ts";
-import type {NodeOptions} from "../options.ts";
+import {chainOptions, type NodeOptions} from "../options.ts";
 import type {Closers} from "./closers.ts";
 import {forkAnchorOf} from "./fork.ts";
 import type {Storage} from "./storage.ts";
@@ -30,9 +30,9 @@ export async function openChain(
   const modules = {store: db, chainspec, state, executor, logger: logger.child({module: "chain"})};
   const opening = fork
     ? forkAnchorOf(opts, fork, state).then((anchor) =>
-        Chain.openFork(opts.chain, {...modules, fork: {anchor, ancestry: fork.ancestry}}),
+        Chain.openFork(chainOptions(opts), {...modules, fork: {anchor, ancestry: fork.ancestry}}),
       )
-    : refuseForkedStore(db).then(() => Chain.open(opts.chain, {...modules, genesis}));
+    : refuseForkedStore(db).then(() => Chain.open(chainOptions(opts), {...modules, genesis}));
   const chain = await opening.catch((e) => {
     if (e instanceof ChainError && e.code === ChainErrorCode.HEAD_MISSING) {
       throw damaged(opts.dataDir, "its head block is not stored", true);
@@ -52,6 +52,8 @@ export async function openChain(
   const recorder = await keepHeadRecord(opts.dataDir, record, chain, identity, logger.child({module: "db"}));
   const recordHead = ({head}: {head: {number: number; hash: Uint8Array}}) => recorder.update(head);
   chain.events.on("newHead", recordHead);
+  // Closed before the database (closers run in reverse): a collection step in flight finishes first.
+  closers.push({name: "state collector", close: () => chain.stopCollecting()});
   closers.push({
     name: "database record",
     close: () => {

@@ -51,6 +51,7 @@ export async function serveMetrics(
     dbDir: join(opts.dataDir, "db"),
     caches: () => nodeCacheUsage(opts, {state, assemblerState, calls, chain, txpool, rpc, db}),
     workersHeapUsedBytes: () => calls.heapUsedBytes(),
+    stateCollection: () => ({...chain.collectorStats(), oldestStateBlock: chain.oldestStateBlock()}),
   });
   const listener = await startMetricsServer(opts.metrics, {
     registry: metrics.registry,

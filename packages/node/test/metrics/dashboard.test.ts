@@ -35,6 +35,7 @@ function exportedNames(): Set<string> {
     dbDir: "",
     caches: unread,
     workersHeapUsedBytes: unread,
+    stateCollection: unread,
   };
   const {registry} = createNodeMetrics();
   registerScrapeGauges(registry, sources);

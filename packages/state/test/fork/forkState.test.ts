@@ -328,6 +328,7 @@ describe("the forked state", () => {
       nodes: expect.any(Number),
       accounts: 2,
       codes: 1,
+      bytes: expect.any(Number),
       forked: true,
     });
     // The contract's storage delta: only its node, hence the store's only entry it alone references.

@@ -1,4 +1,5 @@
 /** The keys the node itself reads: network, data directory, logging, wallet, state caches, LevelDB's memory. */
+import {MIN_RETAIN_BLOCKS} from "@xchain/chain/options";
 import {LOG_LEVELS} from "../../logger.ts";
 import {NETWORK_CHOICES} from "../../network.ts";
 import type {ConfigKey} from "../configKey.ts";
@@ -96,6 +97,20 @@ export const nodeKeys: readonly ConfigKey[] = [
     kind: CACHE_MIB,
     description:
       "accounts and storage words of the recent states read (the head and a few before), in MiB; each call worker gets a quarter more",
+  },
+  {
+    key: "state.mode",
+    kind: {type: "string", choices: ["pruned", "archive"]},
+    placeholder: "mode",
+    description:
+      "pruned: states older than state.retainBlocks blocks are deleted in the background; archive: every state is kept (docs/operations.md §12)",
+  },
+  {
+    key: "state.retainBlocks",
+    kind: {type: "integer", min: MIN_RETAIN_BLOCKS, max: 100_000_000},
+    placeholder: "blocks",
+    description:
+      "blocks whose states a pruned node keeps, the head's included; older states answer a 'historical state not available' error",
   },
   {
     key: "db.cacheMb",

@@ -1,0 +1,222 @@
+/**
+ * The state collector of a pruned node (docs/operations.md §12): in the background, a mark-and-sweep
+ * of the `stateTrie` bucket in small steps. A collection starts once the window has moved by half its
+ * length since the last one: its cutoff is the window's start then. It marks every entry the retained
+ * roots reach (reads and mark writes, beside imports), then sweeps the bucket in key order deleting
+ * what has no mark (each step one batch, run in the chain's queue between imports), then deletes the
+ * marks. Every step writes the collector's record in its batch: a crash anywhere resumes where the
+ * last written step left off, and loses nothing (marks are only ever added before the sweep, and a
+ * write of state during a collection marks what it stores).
+ */
+import {type KeyValueStore, WriteBatch} from "@xchain/db";
+import {clearMarksStep, markState, StateError, StateErrorCode, sweepDeletes, sweepScan} from "@xchain/state";
+import {bytesToPrefixedHex, type Logger} from "@xchain/utils";
+import type {ChainHead} from "../types.ts";
+import type {RetainedRoot} from "./retainedRoots.ts";
+import {CollectionPhase, type RetentionRecord} from "./retentionRecord.ts";
+import type {StateRetention} from "./stateRetention.ts";
+
+/** What the collector needs of the chain. */
+export interface CollectorChain {
+  /** The store itself (not the marking view: the collector's own writes carry no marks). */
+  kv: KeyValueStore;
+  head(): ChainHead;
+  /** Runs `task` in the chain's queue, between imports and state edits. */
+  exclusive<T>(task: () => Promise<T>): Promise<T>;
+  /** The roots to keep, for a cutoff (`retainedRoots`). */
+  retainedRoots(cutoff: number): Promise<RetainedRoot[]>;
+}
+
+/** Entries per step: a step holds the chain's queue (sweep) for a few milliseconds at most. */
+export interface CollectorSteps {
+  markBatchNodes: number;
+  sweepKeys: number;
+  clearKeys: number;
+}
+
+export const DEFAULT_COLLECTOR_STEPS: CollectorSteps = {markBatchNodes: 1000, sweepKeys: 256, clearKeys: 2000};
+
+/** Counters for the node's metrics. */
+export interface CollectorStats {
+  phase: CollectionPhase;
+  /** Collections completed since start. */
+  collections: number;
+  /** Entries marked, scanned by sweeps and deleted, since start. */
+  markedNodes: number;
+  sweptKeys: number;
+  deletedKeys: number;
+  /** The longest time one sweep step held the chain's queue, in milliseconds. */
+  longestStepMs: number;
+}
+
+export class StateCollector {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private readonly abort = new AbortController();
+  private readonly counters: CollectorStats = {
+    phase: CollectionPhase.Idle,
+    collections: 0,
+    markedNodes: 0,
+    sweptKeys: 0,
+    deletedKeys: 0,
+    longestStepMs: 0,
+  };
+
+  constructor(
+    private readonly retention: StateRetention,
+    private readonly chain: CollectorChain,
+    private readonly logger: Logger,
+    private readonly steps: CollectorSteps = DEFAULT_COLLECTOR_STEPS,
+  ) {}
+
+  /** Starts a collection when one is due or unfinished (called after every new head, and once at open). */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running !== undefined) {
+      this.again = true;
+      return;
+    }
+    if (!this.due()) return;
+    this.running = this.run()
+      .catch((e) => {
+        if (!this.stopped) this.logger.error({err: e}, `state collection stopped: ${(e as Error).message}`);
+      })
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        }
+      });
+  }
+
+  /** Resolves once no collection step runs; none starts after (the node's shutdown, before the store closes). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
+    await this.running;
+  }
+
+  /** Resolves when the collector has nothing left to do for now (tests). */
+  async idle(): Promise<void> {
+    while (this.running !== undefined) await this.running;
+  }
+
+  stats(): CollectorStats {
+    return {...this.counters, phase: this.retention.record.phase};
+  }
+
+  private due(): boolean {
+    const {record, options} = this.retention;
+    if (record.phase !== CollectionPhase.Idle) return true;
+    if (options.mode === "archive") return false;
+    const interval = Math.max(1, Math.floor(options.retainBlocks / 2));
+    return this.retention.windowStart(this.chain.head().number) - record.cutoff >= interval;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped && this.due()) {
+      const {phase} = this.retention.record;
+      const archive = this.retention.options.mode === "archive";
+      if (phase === CollectionPhase.Idle) await this.begin();
+      else if (phase === CollectionPhase.Clear) await this.clearStep();
+      else if (archive) await this.giveUp("state.mode is archive");
+      else if (phase === CollectionPhase.Mark) await this.mark();
+      else await this.sweepStep();
+    }
+  }
+
+  /**
+   * In the queue: the cutoff and the record, with which marking starts. The roots are listed after,
+   * outside it (a window of thousands of headers is not read while imports wait): a block stored
+   * before the record is listed, one stored after is marked by its own batch.
+   */
+  private async begin(): Promise<void> {
+    const cutoff = await this.chain.exclusive(async () => {
+      const start = this.retention.windowStart(this.chain.head().number);
+      await this.commit({...this.retention.record, phase: CollectionPhase.Mark, cutoff: start, cursor: undefined});
+      return start;
+    });
+    this.logger.info({cutoff}, `state collection: keeping the states from block ${cutoff}`);
+  }
+
+  private async mark(): Promise<void> {
+    const {cutoff} = this.retention.record;
+    // Listed once marking is on (after a restart too: marks written before the crash stay valid).
+    const roots = await this.chain.retainedRoots(cutoff);
+    const control = {batchNodes: this.steps.markBatchNodes, pause, signal: this.abort.signal};
+    for (const {root, required} of roots) {
+      try {
+        this.counters.markedNodes += await markState(this.chain.kv, root, control);
+      } catch (e) {
+        if (!(e instanceof StateError && e.code === StateErrorCode.NODE_MISSING)) throw e;
+        if (required) return this.giveUp(`the head's state ${bytesToPrefixedHex(root)} is not whole: ${e.message}`);
+        // A state a past collection took (a block the head was set back over) or never stored (a fork anchor's).
+        this.logger.debug({root: bytesToPrefixedHex(root)}, "state collection: a retained state is not whole, skipped");
+      }
+    }
+    await this.chain.exclusive(() => {
+      // The record's cutoff, not the one read above: a head set back meanwhile lowered it (`Chain.setHead`).
+      const record = this.retention.record;
+      const prunedBelow = Math.max(record.prunedBelow, record.cutoff);
+      return this.commit({...record, phase: CollectionPhase.Sweep, prunedBelow, cursor: undefined});
+    });
+  }
+
+  /** A range scanned beside imports, then its deletes checked and written in the queue. */
+  private async sweepStep(): Promise<void> {
+    const scan = await sweepScan(this.chain.kv, this.retention.record.cursor, this.steps.sweepKeys);
+    await this.chain.exclusive(async () => {
+      const started = performance.now();
+      const record = this.retention.record;
+      const step = await sweepDeletes(this.chain.kv, scan);
+      this.counters.sweptKeys += step.scanned;
+      this.counters.deletedKeys += step.deleted;
+      const next =
+        step.last === undefined
+          ? {...record, phase: CollectionPhase.Clear, cursor: undefined}
+          : {...record, cursor: step.last};
+      const applied = this.retention.write(step.batch, next);
+      await this.chain.kv.write(step.batch);
+      applied.applied();
+      this.counters.longestStepMs = Math.max(this.counters.longestStepMs, performance.now() - started);
+    });
+    await pause();
+  }
+
+  private async clearStep(): Promise<void> {
+    const step = await clearMarksStep(this.chain.kv, this.steps.clearKeys);
+    const record = this.retention.record;
+    const done = step.last === undefined;
+    const applied = done ? this.retention.write(step.batch, {...record, phase: CollectionPhase.Idle}) : undefined;
+    await this.chain.kv.write(step.batch);
+    applied?.applied();
+    if (done) {
+      this.counters.collections++;
+      this.logger.info(
+        {cutoff: record.cutoff, deleted: this.counters.deletedKeys},
+        `state collection done: states before block ${record.prunedBelow} deleted`,
+      );
+    }
+    await pause();
+  }
+
+  /** Ends the collection where it stands (what it swept stays swept): its marks are cleared. */
+  private giveUp(reason: string): Promise<void> {
+    this.logger.warn({cutoff: this.retention.record.cutoff}, `state collection abandoned: ${reason}`);
+    return this.chain.exclusive(() => this.commit({...this.retention.record, phase: CollectionPhase.Clear}));
+  }
+
+  private async commit(record: RetentionRecord): Promise<void> {
+    const batch = new WriteBatch();
+    const applied = this.retention.write(batch, record);
+    await this.chain.kv.write(batch);
+    applied.applied();
+  }
+}
+
+/** Lets imports, mining and requests run between two steps. */
+function pause(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,0 +1,50 @@
+/** The oldest state served (docs/operations.md §12): the window, what past collections took, a running collection's cutoff. */
+import {MemoryStore, WriteBatch} from "@xchain/db";
+import {StateError, StateErrorCode} from "@xchain/state";
+import {describe, expect, it} from "vitest";
+import type {StateMode} from "../../src/options.ts";
+import {CollectionPhase, putRetentionRecord, type RetentionRecord} from "../../src/prune/retentionRecord.ts";
+import {StateRetention} from "../../src/prune/stateRetention.ts";
+
+async function retention(mode: StateMode, record: Partial<RetentionRecord>): Promise<StateRetention> {
+  const store = new MemoryStore();
+  const batch = new WriteBatch();
+  putRetentionRecord(batch, {phase: CollectionPhase.Idle, cutoff: 0, prunedBelow: 0, cursor: undefined, ...record});
+  await store.write(batch);
+  return StateRetention.load({mode, retainBlocks: 4}, store);
+}
+
+describe("the oldest state served", () => {
+  it("is the window's start in pruned mode, and what a past collection left in archive mode", async () => {
+    const pruned = await retention("pruned", {cutoff: 20, prunedBelow: 20});
+    expect(pruned.oldestStateBlock(30)).toBe(27);
+    expect(pruned.oldestStateBlock(2)).toBe(20);
+    const archive = await retention("archive", {cutoff: 20, prunedBelow: 20});
+    expect(archive.oldestStateBlock(30)).toBe(20);
+    expect((await retention("archive", {})).oldestStateBlock(1000)).toBe(0);
+  });
+
+  it("is never below a running collection's cutoff, however far a reorganization moved the head back", async () => {
+    const marking = await retention("pruned", {phase: CollectionPhase.Mark, cutoff: 50, prunedBelow: 40});
+    expect(marking.marking).toBe(true);
+    expect(marking.oldestStateBlock(49)).toBe(50);
+    expect(() => marking.requireServed(49, 49)).toThrow(StateError);
+    const clearing = await retention("pruned", {phase: CollectionPhase.Clear, cutoff: 50, prunedBelow: 40});
+    expect(clearing.marking).toBe(false);
+    expect(clearing.oldestStateBlock(43)).toBe(40);
+  });
+
+  it("refuses an older block with STATE_PRUNED naming it and the oldest served", async () => {
+    const pruned = await retention("pruned", {});
+    const error = (() => {
+      try {
+        pruned.requireServed(5, 100);
+      } catch (e) {
+        return e as StateError;
+      }
+    })();
+    expect(error?.type).toEqual({code: StateErrorCode.PRUNED, block: 5, oldestBlock: 97});
+    expect(error?.message).toContain("state.retainBlocks");
+    expect(() => pruned.requireServed(97, 100)).not.toThrow();
+  });
+});
