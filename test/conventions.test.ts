@@ -67,6 +67,7 @@ const components: Record<string, string> = {
   P2PNetwork: "start",
   PeerScoringManager: "constructor",
   SyncManager: "constructor",
+  SenderRecovery: "constructor",
   Relay: "constructor",
   BlockLog: "constructor",
   HeadStallWatch: "constructor",

@@ -5,12 +5,22 @@
 // imports the chain, from raw block bytes, into a fresh LevelDB store through full validation
 // (`Chain.open` + `importBlock`, regtest genesis) and reports its time and peak RSS.
 //
-// The child is this module run as a script: node chainFixture.mjs --import <file> <setup> [<dbDir>]
+// With `pipeline`, the child imports as `xchain db import` does: each block decoded ahead and its senders
+// recovered in a worker thread while the blocks before it import (`recoverAhead`, docs/performance.md §3).
+//
+// The child is this module run as a script: node chainFixture.mjs --import|--import-pipeline <file> <setup> [<dbDir>]
 import {execFileSync} from "node:child_process";
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {Chain, defaultChainOptions} from "@xchain/chain";
+import {
+  Chain,
+  decodeForImport,
+  defaultChainOptions,
+  recoverAhead,
+  SenderRecovery,
+  transactionsOfBlock,
+} from "@xchain/chain";
 import {getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
 import {LevelStore} from "@xchain/db";
@@ -139,23 +149,51 @@ export function writeChain(file, encoded) {
  * Imports the chain in `file` (written by writeChain) in a fresh child process: the `setup` blocks
  * first, then the measured ones, timed. Into a temporary store removed afterwards, or into the
  * LevelDB store at `dbDir`, which is kept (a node's data directory keeps it at <datadir>/db).
- * Returns {seconds, blocks, txs, gas, peakRssMb} of the measured blocks.
+ * With `pipeline`, senders are recovered ahead in a worker thread (`recoverAhead`, as `xchain db import`).
+ * Returns {seconds, cpuSeconds, mainThreadCpuSeconds, blocks, txs, gas, peakRssMb} of the measured blocks
+ * (cpuSeconds: the child's user + system time over them, all its threads; mainThreadCpuSeconds: its main
+ * thread's alone, read from /proc on Linux, else null: the critical path when another core is free).
  */
-export function measureImport(file, setup, {dbDir} = {}) {
-  const args = [...process.execArgv, import.meta.filename, "--import", file, String(setup)];
+export function measureImport(file, setup, {dbDir, pipeline = false} = {}) {
+  const mode = pipeline ? "--import-pipeline" : "--import";
+  const args = [...process.execArgv, import.meta.filename, mode, file, String(setup)];
   if (dbDir !== undefined) args.push(dbDir);
   return JSON.parse(execFileSync(process.execPath, args, {encoding: "utf8"}));
 }
 
-async function importChain(encoded, setup, dbDir) {
+/** The main thread's user + system time in seconds (Linux: /proc/self/task/<pid>/stat), or null elsewhere. */
+function mainThreadCpuSeconds() {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    // The fields after the command name (which may hold spaces), from field 3: utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** The measured blocks as the import takes them: raw bytes, or decoded with their senders recovered ahead. */
+function measuredBlocks(encoded, recovery) {
+  if (!recovery) return encoded;
+  const decoded = (function* () {
+    for (const bytes of encoded) yield decodeForImport(bytes, chainspec);
+  })();
+  return recoverAhead(decoded, recovery, {lookahead: 8, transactionsOf: transactionsOfBlock});
+}
+
+async function importChain(encoded, setup, dbDir, pipeline) {
   const dir = dbDir ?? mkdtempSync(join(tmpdir(), "xchain-bench-import-"));
   const store = await LevelStore.open(dir);
+  const recovery = pipeline ? new SenderRecovery() : undefined;
   try {
     const chain = await Chain.open(defaultChainOptions, {store, chainspec, genesis: regtestGenesis});
     for (const bytes of encoded.slice(0, setup)) await chain.importBlock(bytes);
     let gas = 0n;
     const start = process.hrtime.bigint();
-    for (const bytes of encoded.slice(setup)) {
+    const cpuStart = process.cpuUsage();
+    const mainStart = mainThreadCpuSeconds();
+    for await (const bytes of measuredBlocks(encoded.slice(setup), recovery)) {
       const result = await chain.importBlock(bytes);
       if (result.kind !== "IMPORTED_BEST")
         throw new Error(`import failed: ${result.kind} ${result.error?.message ?? ""}`);
@@ -163,26 +201,32 @@ async function importChain(encoded, setup, dbDir) {
       gas += header.gasUsed;
     }
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const cpu = process.cpuUsage(cpuStart);
+    const mainEnd = mainThreadCpuSeconds();
     return {
+      mainThreadCpuSeconds: mainStart === null || mainEnd === null ? null : mainEnd - mainStart,
       seconds,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
       blocks: encoded.length - setup,
       txs: (encoded.length - setup) * txCountOf(encoded[setup]),
       gas,
     };
   } finally {
+    await recovery?.close();
     await store.close();
     if (dbDir === undefined) rmSync(dir, {recursive: true, force: true});
   }
 }
 
 /** The child: imports the file's blocks and prints its figures as JSON. */
-async function importChild(file, setup, dbDir) {
+async function importChild(file, setup, dbDir, pipeline) {
   const encoded = readFileSync(file, "utf8").split("\n").map(hexToBytes);
-  const r = await importChain(encoded, setup, dbDir);
+  const r = await importChain(encoded, setup, dbDir, pipeline);
   console.log(JSON.stringify({...r, gas: Number(r.gas), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024)}));
   process.exit(0);
 }
 
-if (process.argv[1] === import.meta.filename && process.argv[2] === "--import") {
-  await importChild(process.argv[3], Number(process.argv[4]), process.argv[5]);
+const mode = process.argv[2];
+if (process.argv[1] === import.meta.filename && (mode === "--import" || mode === "--import-pipeline")) {
+  await importChild(process.argv[3], Number(process.argv[4]), process.argv[5], mode === "--import-pipeline");
 }

@@ -4,11 +4,14 @@
 // sender recovery alone (decode + secp256k1 recovery of the same transactions), measured in the
 // same run: the floor of this work. The chain is built in this process and imported in a fresh
 // child process, so the import's time and peak RSS are its own (both in chainFixture.mjs, shared with
-// sync.mjs). Needs a build (`npm run build`).
+// sync.mjs). Each chain is imported twice in the same run, one block at a time as gossip does and as a
+// pipeline (`recoverAhead`: senders recovered in a worker thread ahead of execution, as `xchain db
+// import` does), with the CPU time of each (all threads) beside the wall time, and the load average.
+// Needs a build (`npm run build`).
 //
 //   node scripts/bench/import.mjs [blocks=1000] [txsPerBlock=100] [transfer|erc20|both=both]
 import {mkdtempSync, rmSync} from "node:fs";
-import {tmpdir} from "node:os";
+import {loadavg, tmpdir} from "node:os";
 import {join} from "node:path";
 import {Block} from "@xchain/primitives";
 import {secp256k1Backend} from "@xchain/utils";
@@ -32,7 +35,16 @@ function recoveryRate(encoded, setup) {
   return count / (Number(process.hrtime.bigint() - start) / 1e9);
 }
 
-console.log(`secp256k1 backend: ${secp256k1Backend}; ${blockCount} blocks x ${txsPerBlock} transactions`);
+/** CPU seconds over `txs` transactions, in µs a transaction ("–" when not measured). */
+function perTx(seconds, txs) {
+  return seconds === null ? "–" : ((seconds / txs) * 1e6).toFixed(0);
+}
+
+console.log(
+  `secp256k1 backend: ${secp256k1Backend}; ${blockCount} blocks x ${txsPerBlock} transactions; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
 const workDir = mkdtempSync(join(tmpdir(), "xchain-bench-import-"));
 try {
   for (const kind of which === "both" ? ["transfer", "erc20"] : [which]) {
@@ -42,15 +54,18 @@ try {
     const file = join(workDir, `${kind}.txt`);
     writeChain(file, encoded);
     const recovery = recoveryRate(encoded, setup);
-    const r = measureImport(file, setup);
-    const txRate = r.txs / r.seconds;
-    console.log(
-      `[${kind}] import:          ${(r.blocks / r.seconds).toFixed(1)} blocks/s, ${Math.round(txRate)} tx/s, ${(r.gas / 1e6 / r.seconds).toFixed(1)} Mgas/s (${r.seconds.toFixed(1)} s)`,
-    );
-    console.log(
-      `[${kind}] sender recovery: ${Math.round(recovery)} tx/s (decode + recover alone); import / recovery = ${(txRate / recovery).toFixed(2)}`,
-    );
-    console.log(`[${kind}] import peak RSS: ${r.peakRssMb} MB`);
+    console.log(`[${kind}] sender recovery: ${Math.round(recovery)} tx/s (decode + recover alone)`);
+    const rates = {};
+    for (const pipeline of [false, true]) {
+      const label = pipeline ? "pipeline" : "one by one";
+      const r = measureImport(file, setup, {pipeline});
+      const txRate = r.txs / r.seconds;
+      rates[label] = txRate;
+      console.log(
+        `[${kind}] import, ${label.padEnd(10)}: ${(r.blocks / r.seconds).toFixed(1)} blocks/s, ${Math.round(txRate)} tx/s, ${(r.gas / 1e6 / r.seconds).toFixed(1)} Mgas/s (${r.seconds.toFixed(1)} s; CPU ${perTx(r.cpuSeconds, r.txs)} µs/tx, main thread ${perTx(r.mainThreadCpuSeconds, r.txs)} µs/tx); import / recovery = ${(txRate / recovery).toFixed(2)}; peak RSS ${r.peakRssMb} MB; load ${loadavg()[0].toFixed(1)}`,
+      );
+    }
+    console.log(`[${kind}] pipeline / one by one: ${(rates.pipeline / rates["one by one"]).toFixed(2)}`);
   }
 } finally {
   rmSync(workDir, {recursive: true, force: true});

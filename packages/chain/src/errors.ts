@@ -98,6 +98,8 @@ export enum ChainErrorCode {
   UNKNOWN_BLOCK = "CHAIN_UNKNOWN_BLOCK",
   /** A stored block lacks its parent, body, receipts or total difficulty: the database was damaged outside the node. */
   MISSING_DATA = "CHAIN_MISSING_DATA",
+  /** The worker thread recovering transaction senders ahead of import stopped (`SenderRecovery`). */
+  SENDER_RECOVERY_FAILED = "CHAIN_SENDER_RECOVERY_FAILED",
 }
 
 /** Each code with its metadata (hashes as 0x hex). */
@@ -113,7 +115,8 @@ export type ChainErrorType =
       /** The block's hash, or `#<number>` when the canonical index lost the height itself. */
       hash: string;
       missing: "parent" | "header" | "body" | "receipts" | "totalDifficulty" | "canonical entry";
-    };
+    }
+  | {code: ChainErrorCode.SENDER_RECOVERY_FAILED; reason: string};
 
 /** A failure of the chain database or a lookup. */
 export class ChainError extends NodeError<ChainErrorType> {}

@@ -43,6 +43,8 @@ export {
 export {CollectionPhase, type RetentionRecord, readRetentionRecord} from "./prune/retentionRecord.ts";
 export {type CollectorStats, DEFAULT_COLLECTOR_STEPS} from "./prune/stateCollector.ts";
 export type {StatePin} from "./prune/stateRetention.ts";
+export {decodeForImport, type RecoverAheadOptions, recoverAhead, transactionsOfBlock} from "./senders/recoverAhead.ts";
+export {SenderRecovery, type SenderRecoveryModules} from "./senders/senderRecovery.ts";
 export {SCHEMA_VERSION} from "./store/metaStore.ts";
 export {canonicalBlocks, type EncodedBlock} from "./tools/canonicalBlocks.ts";
 export {type BlockId, type ChainStoreSummary, summarizeChainStore} from "./tools/storeSummary.ts";

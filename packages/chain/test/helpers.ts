@@ -99,3 +99,17 @@ export async function alterBlock(
     body.uncles ?? block.uncles,
   );
 }
+
+/** `tx` with an r that is no curve point's x coordinate, so that no sender can be recovered. */
+export function withUnrecoverableSignature(tx: Transaction): Transaction {
+  for (let r = 1; ; r++) {
+    const fields = [...tx.receivedFields];
+    fields[7] = Uint8Array.of(r);
+    const candidate = Transaction.fromRlpItem(fields, {chainId: regtest.params.chainId});
+    try {
+      candidate.sender();
+    } catch {
+      return candidate;
+    }
+  }
+}

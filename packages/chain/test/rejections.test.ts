@@ -6,7 +6,7 @@ import {Chainspec, regtestGenesis} from "@xchain/chainspec";
 import {HeaderErrorCode} from "@xchain/consensus";
 import {BlockExecutionErrorCode, TransactionInvalidCode} from "@xchain/execution";
 import {MergedMiningErrorCode} from "@xchain/merged-mining";
-import {Block, BlockDecodeErrorCode, createRemascTransaction, Transaction} from "@xchain/primitives";
+import {Block, BlockDecodeErrorCode, createRemascTransaction, type Transaction} from "@xchain/primitives";
 import type {ChainBuilder} from "@xchain/test-utils";
 import {afterEach, describe, expect, it} from "vitest";
 import {BlockErrorCode, type ImportResult, ImportResultKind} from "../src/index.ts";
@@ -20,6 +20,7 @@ import {
   signTx,
   snapshot,
   type TestChain,
+  withUnrecoverableSignature,
 } from "./helpers.ts";
 
 afterEach(cleanup);
@@ -181,17 +182,3 @@ describe("rejections", () => {
     expect((await test.chain.importBlock(block.encode())).kind).toBe(ImportResultKind.IMPORTED_BEST);
   });
 });
-
-/** `tx` with an r that is no curve point's x coordinate, so that no sender can be recovered. */
-function withUnrecoverableSignature(tx: Transaction): Transaction {
-  for (let r = 1; ; r++) {
-    const fields = [...tx.receivedFields];
-    fields[7] = Uint8Array.of(r);
-    const candidate = Transaction.fromRlpItem(fields, {chainId: regtest.params.chainId});
-    try {
-      candidate.sender();
-    } catch {
-      return candidate;
-    }
-  }
-}

@@ -4,7 +4,7 @@
  * `eth_syncing`, `sco_*`, `debug_wireProtocolQueueSize`). Peers joining and leaving are logged
  * (log/peerLog.ts); the blocks a sync imports are summarized by the block log (log/blockLog.ts).
  */
-import type {Chain} from "@xchain/chain";
+import {type Chain, SenderRecovery} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import {
   defaultPeerScoringOptions,
@@ -70,7 +70,9 @@ export async function startP2P(
     logger: log,
   });
   const syncLog = logger.child({module: "sync"});
-  const modules = {network, chainspec, chain, txpool, logger: syncLog};
+  // The senders of downloaded blocks are recovered on another core while the blocks before them import.
+  const senderRecovery = new SenderRecovery();
+  const modules = {network, chainspec, chain, txpool, senderRecovery, logger: syncLog};
   const sync = new SyncManager(options.sync, modules);
   const relay = new Relay(defaultRelayOptions, {...modules, sync});
   sync.start();
@@ -108,6 +110,7 @@ export async function startP2P(
       relay.stop();
       await sync.stop();
       await network.stop();
+      await senderRecovery.close();
     },
   };
 }

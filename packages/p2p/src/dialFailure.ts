@@ -55,10 +55,13 @@ export function dialFailureOf(error: unknown): BootnodeFailure {
   return {kind: "dial failed", detail: first ? `${first.name}: ${first.message}` : String(error)};
 }
 
-/** What identifies a failure for the "one warning per cause" rule: the kind and what was found. */
+/**
+ * What identifies a failure for the "one warning per cause" rule: the kind, and for a peer id mismatch the peer
+ * id found. Not the detail, which varies between failures of one cause (a handshake cut short is "stream reset"
+ * once and "stream closed" the next time).
+ */
 export function failureKey(failure: BootnodeFailure): string {
-  if (failure.kind === "dial failed" || failure.kind === "timed out") return failure.kind;
-  return `${failure.kind}:${failure.foundPeerId ?? failure.detail}`;
+  return failure.foundPeerId === undefined ? failure.kind : `${failure.kind}:${failure.foundPeerId}`;
 }
 
 /** The error, the errors of an AggregateError and the causes, depth first (at most 16). */

@@ -47,4 +47,4 @@ export {
   REMASC_SENDER,
 } from "./transaction/remasc.ts";
 export {MAX_CHAIN_ID, publicKeyToAddress, SECP256K1_N} from "./transaction/signature.ts";
-export {createRemascTransaction, Transaction} from "./transaction/transaction.ts";
+export {createRemascTransaction, type SignerRecoveryInput, Transaction} from "./transaction/transaction.ts";

@@ -441,3 +441,41 @@ describe("impersonated transactions (docs/rpc.md §4.10)", () => {
     expect(() => Transaction.impersonate(transfer, new Uint8Array(19), 33)).toThrow(RangeError);
   });
 });
+
+describe("a signer recovered elsewhere (signerRecoveryInput, adoptSignerPublicKey)", () => {
+  const received = () => Transaction.decode(Transaction.sign(transfer, cowKey, 33).encode(), regtest);
+  const otherKey = keccak256(utf8ToBytes("another signer"));
+
+  it("the input is the transaction's signing hash and signature; the key taken is what sender() answers", () => {
+    const tx = received();
+    const input = tx.signerRecoveryInput();
+    expect(input).toEqual({signingHash: tx.signingHash(), r: tx.r, s: tx.s, recovery: (tx.v as number) - 35 - 66});
+    // The adopted key is used as it is, without recovery: the caller answers for it.
+    tx.adoptSignerPublicKey(input!, publicKeyOf(otherKey));
+    expect(tx.sender()).toEqual(publicKeyToAddress(publicKeyOf(otherKey)));
+    expect(tx.signerRecoveryInput()).toBeUndefined();
+  });
+
+  it("an answer for another transaction's signing hash or signature is refused, and the sender is still recovered", () => {
+    const tx = received();
+    const other = Transaction.decode(Transaction.sign({...transfer, nonce: 1n}, cowKey, 33).encode(), regtest);
+    const theirs = other.signerRecoveryInput()!;
+    const mine = tx.signerRecoveryInput()!;
+    const key = publicKeyOf(otherKey);
+    expect(() => tx.adoptSignerPublicKey(theirs, key)).toThrow(RangeError);
+    expect(() => tx.adoptSignerPublicKey({...mine, r: theirs.r}, key)).toThrow(RangeError);
+    expect(() => tx.adoptSignerPublicKey({...mine, recovery: 1 - mine.recovery}, key)).toThrow(RangeError);
+    expect(() => tx.adoptSignerPublicKey(mine, key.subarray(1))).toThrow(RangeError);
+    expect(bytesToHex(tx.sender())).toBe(cow.address.replace(/^0x/, "").toLowerCase());
+  });
+
+  it("a signer already known is kept; REMASC and impersonated transactions have nothing to recover", () => {
+    const tx = received();
+    const input = tx.signerRecoveryInput()!;
+    const sender = tx.sender();
+    tx.adoptSignerPublicKey(input, publicKeyOf(otherKey));
+    expect(tx.sender()).toEqual(sender);
+    expect(createRemascTransaction(1).signerRecoveryInput()).toBeUndefined();
+    expect(Transaction.impersonate(transfer, new Uint8Array(20).fill(1), 33).signerRecoveryInput()).toBeUndefined();
+  });
+});

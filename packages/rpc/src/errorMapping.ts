@@ -102,6 +102,7 @@ const WIRE: Record<MappedCode, Wire> = {
   CHAIN_HEAD_MISSING: "damaged",
   CHAIN_UNKNOWN_BLOCK: "invalidRequest",
   CHAIN_MISSING_DATA: "damaged",
+  CHAIN_SENDER_RECOVERY_FAILED: "fault",
   BLOCK_TRANSACTIONS_ROOT_MISMATCH: "fault",
   BLOCK_REMASC_MISSING: "fault",
   BLOCK_REMASC_NOT_LAST: "fault",

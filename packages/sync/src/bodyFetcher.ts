@@ -6,17 +6,24 @@
  * block at or below the chunk (it is on another branch). A failed request goes to another peer; a
  * peer that fails three times or disconnects gets no more requests, and neither does one that
  * served a body whose uncles are not the ones its header commits to (reported INVALID_BLOCK) or
- * whose body the chain refused (`refetch`). Transactions are checked by the chain's import.
+ * whose body the chain refused (`refetch`). Transactions are checked by the chain's import; their
+ * senders are recovered on another core as they arrive, when a `senderRecovery` is given.
  */
 import {type BlockBody, PeerEvent, type PeerId, type PeerInfo, type PeerNetwork} from "@xchain/p2p";
 import {type BlockHeader, unclesHash} from "@xchain/primitives";
 import {bytesToHex, equalBytes, type Logger} from "@xchain/utils";
 import {errorDetail, SyncError, SyncErrorCode} from "./errors.ts";
+import type {SyncSenderRecovery} from "./types.ts";
 
 /** A body and the peer that served it. */
 export interface FetchedBody {
   body: BlockBody;
   peer: PeerId;
+  /**
+   * Settles when the senders of its transactions are recovered (`BodyFetcherDeps.senderRecovery`),
+   * with the recovery's error if it failed (then the import recovers them).
+   */
+  sendersRecovered: Promise<Error | undefined>;
 }
 
 /** What the fetcher needs. */
@@ -26,11 +33,14 @@ export interface BodyFetcherDeps {
   syncPeer: PeerId;
   bodiesPerRequest: number;
   parallelRequests: number;
+  /** Recovers the senders of each body as it arrives, on another core; default none. */
+  senderRecovery?: SyncSenderRecovery;
   logger?: Logger;
 }
 
 /** Failed requests after which a peer gets no more body requests in this run. */
 const MAX_PEER_FAILURES = 3;
+const NOTHING_TO_RECOVER: Promise<Error | undefined> = Promise.resolve(undefined);
 /** Bodies of one block the chain may refuse before the run gives up on it. */
 const MAX_BODY_ATTEMPTS = 4;
 
@@ -182,7 +192,7 @@ export class BodyFetcher {
         this.requeue({headers: headers.slice(i), tried: new Set([...chunk.tried, peer])});
         return;
       }
-      this.deliver(header, {body, peer});
+      this.deliver(header, {body, peer, sendersRecovered: this.recoverSenders(body)});
     }
     if (bodies.length < headers.length) {
       const missing = headers[bodies.length] as BlockHeader;
@@ -199,6 +209,15 @@ export class BodyFetcher {
     this.deps.logger?.debug({peer, failures, gone, detail: errorDetail(error)}, "body request failed");
     chunk.tried.add(peer);
     this.requeue(chunk);
+  }
+
+  private recoverSenders(body: BlockBody): Promise<Error | undefined> {
+    const recovery = this.deps.senderRecovery;
+    if (!recovery) return NOTHING_TO_RECOVER;
+    return recovery.recover(body.transactions).then(
+      () => undefined,
+      (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+    );
   }
 
   private deliver(header: BlockHeader, fetched: FetchedBody): void {

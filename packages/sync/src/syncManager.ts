@@ -158,6 +158,7 @@ export class SyncManager implements SyncTrigger {
         chainspec: this.deps.chainspec,
         options: this.options,
         nowSeconds: this.nowSeconds,
+        senderRecovery: this.deps.senderRecovery,
         logger: this.deps.logger,
         beforeImport: (hash) => this.syncImported.add(bytesToHex(hash)),
         imported: (number) => {

@@ -19,7 +19,7 @@ import {checkHeaderBatch} from "./headerChain.ts";
 import {importFault} from "./importFailure.ts";
 import type {SyncOptions} from "./options.ts";
 import {requestFromPeer} from "./requests.ts";
-import type {SyncChain, SyncRunResult} from "./types.ts";
+import type {SyncChain, SyncRunResult, SyncSenderRecovery} from "./types.ts";
 
 /** What a run needs, and whom it tells about its progress. */
 export interface SyncRunDeps {
@@ -28,6 +28,8 @@ export interface SyncRunDeps {
   chainspec: Chainspec;
   options: SyncOptions;
   nowSeconds: () => number;
+  /** Recovers the senders of the downloaded blocks ahead of their import; default none. */
+  senderRecovery?: SyncSenderRecovery;
   logger?: Logger;
   /** Called before each import (the relay does not gossip blocks the sync imports). */
   beforeImport(hash: Uint8Array): void;
@@ -95,6 +97,7 @@ export class SyncRun {
         syncPeer: this.peer,
         bodiesPerRequest: this.deps.options.bodiesPerRequest,
         parallelRequests: this.deps.options.parallelBodyRequests,
+        senderRecovery: this.deps.senderRecovery,
         logger: this.deps.logger,
       });
       await Promise.all([
@@ -194,6 +197,13 @@ export class SyncRun {
       }
       const bodies = this.bodies as BodyFetcher;
       const fetched = await this.guard(bodies.take(header));
+      const recoveryError = await this.guard(fetched.sendersRecovered);
+      if (recoveryError) {
+        this.deps.logger?.warn(
+          {number: header.number, detail: errorDetail(recoveryError)},
+          "sender recovery ahead failed: the import recovers the block's senders",
+        );
+      }
       const block = new Block(header, fetched.body.transactions, fetched.body.uncles);
       this.deps.beforeImport(block.hash());
       const result = await this.deps.chain.importBlock(block);

@@ -20,6 +20,14 @@ export interface SyncChain extends Pick<ChainReader, "head" | "getHeader" | "get
   importBlock(block: Block | Uint8Array): Promise<ImportResult>;
 }
 
+/**
+ * Sender recovery on another core (the chain's `SenderRecovery`): the signers of `transactions`
+ * recovered and handed to them; rejects when its worker stopped.
+ */
+export interface SyncSenderRecovery {
+  recover(transactions: readonly Transaction[]): Promise<void>;
+}
+
 /** The txpool as the relay uses it. */
 export interface SyncTxPool {
   add(tx: Transaction): Promise<TxPoolAddResult>;
@@ -45,6 +53,11 @@ export interface SyncModules {
   chainspec: Chainspec;
   chain: SyncChain;
   txpool: SyncTxPool;
+  /**
+   * Recovers the senders of downloaded blocks while the blocks before them import (docs/performance.md §3);
+   * default none: the import recovers them.
+   */
+  senderRecovery?: SyncSenderRecovery;
   /** Epoch seconds, for the header timestamp rule (tests pass a fixed clock). */
   nowSeconds?: () => number;
   /** Default: writes nothing. */

@@ -3,7 +3,7 @@
  * heaviest peer, moving onto a heavier branch, losing the sync peer, misbehaving peers, restarts
  * and progress.
  */
-import type {NewHeadEvent} from "@xchain/chain";
+import {type NewHeadEvent, SenderRecovery} from "@xchain/chain";
 import {PeerEvent} from "@xchain/p2p";
 import {headerValues} from "@xchain/test-utils";
 import {bytesToHex, equalBytes} from "@xchain/utils";
@@ -59,6 +59,22 @@ describe("SyncManager", () => {
       [0, 1],
       [1, 192],
     ]);
+  });
+
+  it("a sender recovery that fails (closed) leaves the senders to the import, which still syncs every block", async () => {
+    const hub = newHub();
+    await node(hub, "peer", suite.f.main);
+    const local = await node(hub, "local");
+    // Closed before its first batch: every recovery rejects at once and no worker thread starts.
+    const recovery = new SenderRecovery();
+    await recovery.close();
+    local.startSync({}, {senderRecovery: recovery});
+    hub.connect("local", "peer");
+    await waitFor(() => local.chain.head().number === 60, "head 60");
+    expect(local.headHex()).toBe(hex(suite.f.main[59]!));
+    expect((await local.chain.getBlockByNumber(3))?.transactions[0]?.sender()).toEqual(
+      suite.f.main[2]!.transactions[0]?.sender(),
+    );
   });
 
   it("picks the heaviest peer for headers and spreads bodies over every peer that has them", async () => {

@@ -3,7 +3,7 @@
  * rskj hashes its own re-encoding of the parsed fields, which normalises some number encodings
  * but keeps others exactly as given; a block body re-encodes the elements as received.
  */
-import {bytesToBigInt, keccak256, signHash} from "@xchain/utils";
+import {bytesToBigInt, equalBytes, keccak256, signHash} from "@xchain/utils";
 import {encodeCoinNonNullZero, encodeCoinNullZero, encodeUnsigned} from "../rlp/numbers.ts";
 import {decodeRlp, encodeRlp, RlpError, type RlpItem} from "../rlp/rlp.ts";
 import {TransactionDecodeError, TransactionDecodeErrorCode} from "./errors.ts";
@@ -26,6 +26,15 @@ import {
 } from "./signature.ts";
 
 const EMPTY = new Uint8Array(0);
+
+/** A transaction's signing hash and signature: what recovering its signer takes (`signerRecoveryInput`). */
+export interface SignerRecoveryInput {
+  signingHash: Uint8Array;
+  r: bigint;
+  s: bigint;
+  /** The ECDSA recovery id, 0 or 1. */
+  recovery: number;
+}
 
 /** A decoded or signed legacy transaction: typed fields, the raw elements, hash, signing hash and sender. */
 export class Transaction implements Readonly<TransactionValues> {
@@ -53,6 +62,7 @@ export class Transaction implements Readonly<TransactionValues> {
 
   private readonly signature: TransactionSignature | undefined;
   private cachedHash?: Uint8Array;
+  private cachedSigningHash?: Uint8Array;
   private cachedSender?: Uint8Array;
   private cachedPublicKey?: Uint8Array;
 
@@ -205,7 +215,40 @@ export class Transaction implements Readonly<TransactionValues> {
 
   /** The hash the sender signs: the six payload fields, plus `[chainId, empty, empty]` under EIP-155. */
   signingHash(): Uint8Array {
-    return signingHashOf(this.payloadFields(), this.chainId);
+    this.cachedSigningHash ??= signingHashOf(this.payloadFields(), this.chainId);
+    return this.cachedSigningHash;
+  }
+
+  /**
+   * What recovering the signer elsewhere (a worker thread, `SenderRecovery` in the chain package)
+   * needs: the signing hash and the signature. Undefined when there is nothing to recover: the
+   * unsigned REMASC transaction, an impersonated one, or a signer already recovered.
+   */
+  signerRecoveryInput(): SignerRecoveryInput | undefined {
+    const signature = this.signature;
+    if (this.impersonatedSender || !signature || this.cachedPublicKey) return undefined;
+    return {signingHash: this.signingHash(), r: signature.r, s: signature.s, recovery: signature.recovery};
+  }
+
+  /**
+   * Takes `publicKey` (64 bytes), recovered elsewhere from `input`, as this transaction's signer, so
+   * that `sender()` does not recover it again. Taken only when `input` is exactly this transaction's
+   * own signing hash and signature (an answer for another transaction is refused with a RangeError);
+   * the caller answers for the recovery itself. A signer already known is kept.
+   */
+  adoptSignerPublicKey(input: SignerRecoveryInput, publicKey: Uint8Array): void {
+    const own = this.signerRecoveryInput();
+    if (!own) return;
+    if (
+      publicKey.length !== 64 ||
+      input.r !== own.r ||
+      input.s !== own.s ||
+      input.recovery !== own.recovery ||
+      !equalBytes(input.signingHash, own.signingHash)
+    ) {
+      throw new RangeError("the recovered public key is not for this transaction's signing hash and signature");
+    }
+    this.cachedPublicKey = publicKey;
   }
 
   /**

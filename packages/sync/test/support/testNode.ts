@@ -12,7 +12,14 @@ import {type Block, Transaction, type TransactionValues} from "@xchain/primitive
 import {ChainBuilder, cowAccounts, type DevAccount} from "@xchain/test-utils";
 import {defaultTxPoolOptions, TxPool} from "@xchain/txpool";
 import {bytesToHex} from "@xchain/utils";
-import {defaultRelayOptions, defaultSyncOptions, Relay, SyncManager, type SyncOptions} from "../../src/index.ts";
+import {
+  defaultRelayOptions,
+  defaultSyncOptions,
+  Relay,
+  SyncManager,
+  type SyncModules,
+  type SyncOptions,
+} from "../../src/index.ts";
 import {FakeHub, type FakeNetwork} from "./fakeNetwork.ts";
 
 export const regtest: Chainspec = getChainspec("regtest");
@@ -72,11 +79,11 @@ export class TestNode {
     }
   }
 
-  /** Starts a sync manager with these options over the defaults. */
-  startSync(options: Partial<SyncOptions> = {}): SyncManager {
+  /** Starts a sync manager with these options over the defaults (and a sender recovery, if given). */
+  startSync(options: Partial<SyncOptions> = {}, modules: Pick<SyncModules, "senderRecovery"> = {}): SyncManager {
     const sync = new SyncManager(
       {...defaultSyncOptions, ...options},
-      {network: this.network, chainspec: regtest, chain: this.chain, txpool: this.txpool},
+      {network: this.network, chainspec: regtest, chain: this.chain, txpool: this.txpool, ...modules},
     );
     this.sync = sync;
     sync.start();
