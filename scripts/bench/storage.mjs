@@ -188,7 +188,9 @@ function report(mode, r) {
     console.log(
       `  collector: ${c.collections} collections, ${c.markedNodes} entries marked, ${c.deletedKeys} deleted of ${c.sweptKeys} swept, longest sweep step ${c.longestStepMs.toFixed(1)} ms; at the end: phase ${c.phase} (0 idle, 1 mark, 2 sweep, 3 clear)`,
     );
-    console.log(`  stored / live after each collection: ${r.ratios.map((x) => x.ratio.toFixed(2)).join(" ")}`);
+    console.log(
+      `  stored / live after each collection (the window's floor): ${r.ratios.map((x) => `${x.ratio.toFixed(2)} (${x.floor?.toFixed(2) ?? "-"})`).join(" ")}`,
+    );
     const worst = r.ratios.reduce((w, x) => (x.ratio > (w?.ratio ?? 0) ? x : w), undefined);
     const met = (ok) => (ok ? "met" : "NOT MET");
     console.log(
@@ -197,5 +199,16 @@ function report(mode, r) {
     console.log(
       `  longest import while collecting ${r.collecting.maxMs.toFixed(1)} ms, without ${r.quiet.maxMs.toFixed(1)} ms; target: no stall > ${STALL_TARGET_MS} ms from a collection: ${met(!(r.collecting.maxMs > STALL_TARGET_MS))}`,
     );
+  }
+  if (r.slowest !== undefined) {
+    console.log(`  V8 garbage collection during imports: ${(r.gcMs / 1000).toFixed(1)} s in all`);
+    console.log("  the slowest imports: block, ms, of it GC ms, longest event-loop block ms, collector's queue ms, phase");
+    for (const b of r.slowest) {
+      const phase = b.phase === b.phaseEnd ? `${b.phase}` : `${b.phase}→${b.phaseEnd}`;
+      const did = b.marked + b.swept > 0 ? ` (marked ${b.marked}, swept ${b.swept})` : "";
+      console.log(
+        `    ${String(b.block).padStart(7)} ${b.ms.toFixed(0).padStart(6)} ${b.gcMs.toFixed(0).padStart(6)} ${b.loopMaxMs.toFixed(0).padStart(6)} ${b.queueMs.toFixed(0).padStart(6)}  ${phase}${did}`,
+      );
+    }
   }
 }

@@ -65,6 +65,8 @@ export interface CollectorStats {
   deletedKeys: number;
   /** The longest time one sweep step held the chain's queue, in milliseconds. */
   longestStepMs: number;
+  /** The time every step together held the chain's queue since start, in milliseconds (imports wait that long). */
+  queueMs: number;
 }
 
 export class StateCollector {
@@ -79,6 +81,7 @@ export class StateCollector {
     sweptKeys: 0,
     deletedKeys: 0,
     longestStepMs: 0,
+    queueMs: 0,
   };
 
   constructor(
@@ -151,7 +154,7 @@ export class StateCollector {
    * before the record is listed, one stored after is marked by its own batch.
    */
   private async begin(): Promise<void> {
-    const cutoff = await this.chain.exclusive(async () => {
+    const cutoff = await this.exclusive(async () => {
       const start = this.retention.windowStart(this.chain.head().number);
       await this.commit({...this.retention.record, phase: CollectionPhase.Mark, cutoff: start, cursor: undefined});
       return start;
@@ -192,7 +195,7 @@ export class StateCollector {
         }
       }
     }
-    await this.chain.exclusive(() => {
+    await this.exclusive(() => {
       // The record's cutoff, not the one read above: a head set back meanwhile lowered it (`Chain.setHead`).
       const record = this.retention.record;
       const prunedBelow = Math.max(record.prunedBelow, record.cutoff);
@@ -208,7 +211,7 @@ export class StateCollector {
     const watch = this.chain.watchStateWrites();
     try {
       const scan = await sweepScan(this.chain.kv, this.retention.record.cursor, this.steps.sweepKeys);
-      await this.chain.exclusive(async () => {
+      await this.exclusive(async () => {
         const started = performance.now();
         const record = this.retention.record;
         const step = sweepDeletes(scan, watch.stored);
@@ -249,7 +252,19 @@ export class StateCollector {
   /** Ends the collection where it stands (what it swept stays swept): its marks are cleared. */
   private giveUp(reason: string): Promise<void> {
     this.logger.warn({cutoff: this.retention.record.cutoff}, `state collection abandoned: ${reason}`);
-    return this.chain.exclusive(() => this.commit({...this.retention.record, phase: CollectionPhase.Clear}));
+    return this.exclusive(() => this.commit({...this.retention.record, phase: CollectionPhase.Clear}));
+  }
+
+  /** Runs `task` in the chain's queue, counting the time it holds it. */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    return this.chain.exclusive(async () => {
+      const started = performance.now();
+      try {
+        return await task();
+      } finally {
+        this.counters.queueMs += performance.now() - started;
+      }
+    });
   }
 
   private async commit(record: RetentionRecord): Promise<void> {
