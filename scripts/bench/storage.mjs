@@ -202,7 +202,9 @@ function report(mode, r) {
   }
   if (r.slowest !== undefined) {
     console.log(`  V8 garbage collection during imports: ${(r.gcMs / 1000).toFixed(1)} s in all`);
-    console.log("  the slowest imports: block, ms, of it GC ms, longest event-loop block ms, collector's queue ms, phase");
+    console.log(
+      "  the slowest imports: block, ms, of it GC ms, longest event-loop block ms, collector's queue ms, phase",
+    );
     for (const b of r.slowest) {
       const phase = b.phase === b.phaseEnd ? `${b.phase}` : `${b.phase}→${b.phaseEnd}`;
       const did = b.marked + b.swept > 0 ? ` (marked ${b.marked}, swept ${b.swept})` : "";

@@ -212,7 +212,8 @@ function countingStateWrites(store) {
   store.stateBytesWritten = 0;
   store.write = (batch) => {
     for (const op of batch.ops)
-      if (op.type === "put" && op.key[0] === Bucket.stateTrie) store.stateBytesWritten += op.key.length - 1 + op.value.length;
+      if (op.type === "put" && op.key[0] === Bucket.stateTrie)
+        store.stateBytesWritten += op.key.length - 1 + op.value.length;
     return write(batch);
   };
   return store;

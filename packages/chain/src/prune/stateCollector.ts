@@ -1,12 +1,14 @@
 /**
  * The state collector of a pruned node (docs/operations.md §12): in the background, a mark-and-sweep
- * of the `stateTrie` bucket in small steps. A collection starts once the window has moved by half its
- * length since the last one: its cutoff is the window's start then. It marks every entry the retained
- * roots reach (reads and mark writes, beside imports), then sweeps the bucket in key order deleting
- * what has no mark (each step one batch, run in the chain's queue between imports), then deletes the
- * marks. Every step writes the collector's record in its batch: a crash anywhere resumes where the
- * last written step left off, and loses nothing (marks are only ever added before the sweep, and a
- * write of state during a collection marks what it stores).
+ * of the `stateTrie` bucket in small steps. A collection starts once the window has moved by an
+ * eighth of its length since the last one (`collectionsPerWindow`): its cutoff is the window's start
+ * then. It marks every entry the retained roots reach with its epoch (reads and mark writes, beside
+ * imports), then sweeps the bucket in key order deleting what has no mark of its epoch, and the marks
+ * of older ones (each step one batch, run in the chain's queue between imports). Its marks are left
+ * for the next collection to overwrite or sweep: no pass deletes them. Every step writes the
+ * collector's record in its batch: a crash anywhere resumes where the last written step left off, and
+ * loses nothing (marks are only ever added before the sweep, and a write of state during a collection
+ * marks what it stores).
  */
 import {type KeyValueStore, WriteBatch} from "@xchain/db";
 import {
@@ -40,6 +42,8 @@ export interface CollectorChain {
 
 /** Entries per step: a step holds the chain's queue (sweep) for a few milliseconds at most. */
 export interface CollectorSteps {
+  /** A collection starts once the window has moved `retainBlocks / collectionsPerWindow` blocks (at least 1). */
+  collectionsPerWindow: number;
   markBatchNodes: number;
   /** Nodes the mark walk reads with one request (`MarkControl.readNodes`). */
   markReadNodes: number;
@@ -48,6 +52,7 @@ export interface CollectorSteps {
 }
 
 export const DEFAULT_COLLECTOR_STEPS: CollectorSteps = {
+  collectionsPerWindow: 8,
   markBatchNodes: 1000,
   markReadNodes: 512,
   sweepKeys: 1024,
@@ -132,7 +137,7 @@ export class StateCollector {
     const {record, options} = this.retention;
     if (record.phase !== CollectionPhase.Idle) return true;
     if (options.mode === "archive") return false;
-    const interval = Math.max(1, Math.floor(options.retainBlocks / 2));
+    const interval = Math.max(1, Math.floor(options.retainBlocks / this.steps.collectionsPerWindow));
     return this.retention.windowStart(this.chain.head().number) - record.cutoff >= interval;
   }
 
@@ -156,14 +161,21 @@ export class StateCollector {
   private async begin(): Promise<void> {
     const cutoff = await this.exclusive(async () => {
       const start = this.retention.windowStart(this.chain.head().number);
-      await this.commit({...this.retention.record, phase: CollectionPhase.Mark, cutoff: start, cursor: undefined});
+      const {epoch} = this.retention.record;
+      await this.commit({
+        ...this.retention.record,
+        phase: CollectionPhase.Mark,
+        cutoff: start,
+        cursor: undefined,
+        epoch: epoch + 1,
+      });
       return start;
     });
     this.logger.info({cutoff}, `state collection: keeping the states from block ${cutoff}`);
   }
 
   private async mark(): Promise<void> {
-    const {cutoff} = this.retention.record;
+    const {cutoff, epoch} = this.retention.record;
     // Listed once marking is on (after a restart too: marks written before the crash stay valid).
     const roots = await this.chain.retainedRoots(cutoff);
     const control = {
@@ -171,6 +183,7 @@ export class StateCollector {
       readNodes: this.steps.markReadNodes,
       pause,
       signal: this.abort.signal,
+      epoch,
     };
     try {
       this.counters.markedNodes += await markStates(
@@ -210,21 +223,24 @@ export class StateCollector {
   private async sweepStep(): Promise<void> {
     const watch = this.chain.watchStateWrites();
     try {
-      const scan = await sweepScan(this.chain.kv, this.retention.record.cursor, this.steps.sweepKeys);
+      const {cursor, epoch} = this.retention.record;
+      const scan = await sweepScan(this.chain.kv, cursor, this.steps.sweepKeys, epoch);
       await this.exclusive(async () => {
         const started = performance.now();
         const record = this.retention.record;
         const step = sweepDeletes(scan, watch.stored);
         this.counters.sweptKeys += step.scanned;
         this.counters.deletedKeys += step.deleted;
+        // The last step ends the collection: its marks stay, of an epoch the next one does not count.
         const next =
           step.last === undefined
-            ? {...record, phase: CollectionPhase.Clear, cursor: undefined}
+            ? {...record, phase: CollectionPhase.Idle, cursor: undefined}
             : {...record, cursor: step.last};
         const applied = this.retention.write(step.batch, next);
         await this.chain.kv.write(step.batch);
         applied.applied();
         this.counters.longestStepMs = Math.max(this.counters.longestStepMs, performance.now() - started);
+        if (step.last === undefined) this.completed(record);
       });
     } finally {
       watch.close();
@@ -232,21 +248,23 @@ export class StateCollector {
     await pause();
   }
 
+  /** A step of deleting every mark: for a collection abandoned (`giveUp`, `abandonCollection`) only. */
   private async clearStep(): Promise<void> {
     const step = await clearMarksStep(this.chain.kv, this.steps.clearKeys);
     const record = this.retention.record;
-    const done = step.last === undefined;
-    const applied = done ? this.retention.write(step.batch, {...record, phase: CollectionPhase.Idle}) : undefined;
+    const applied =
+      step.last === undefined ? this.retention.write(step.batch, {...record, phase: CollectionPhase.Idle}) : undefined;
     await this.chain.kv.write(step.batch);
     applied?.applied();
-    if (done) {
-      this.counters.collections++;
-      this.logger.info(
-        {cutoff: record.cutoff, deleted: this.counters.deletedKeys},
-        `state collection done: states before block ${record.prunedBelow} deleted`,
-      );
-    }
     await pause();
+  }
+
+  private completed(record: RetentionRecord): void {
+    this.counters.collections++;
+    this.logger.info(
+      {cutoff: record.cutoff, deleted: this.counters.deletedKeys},
+      `state collection done: states before block ${record.prunedBelow} deleted`,
+    );
   }
 
   /** Ends the collection where it stands (what it swept stays swept): its marks are cleared. */
