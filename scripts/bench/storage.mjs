@@ -186,7 +186,7 @@ function report(mode, r) {
     console.log(row("no collection", r.quiet));
     const c = r.collectorStats;
     console.log(
-      `  collector: ${c.collections} collections, ${c.markedNodes} entries marked, ${c.deletedKeys} deleted of ${c.sweptKeys} swept, longest sweep step ${c.longestStepMs.toFixed(1)} ms; at the end: phase ${c.phase} (0 idle, 1 mark, 2 sweep, 3 clear)`,
+      `  collector: ${c.collections} collections, ${c.markedNodes} entries marked, ${c.deletedKeys} deleted of ${c.sweptKeys} swept, longest sweep step ${c.longestStepMs.toFixed(1)} ms, longest hold of the chain's queue ${c.longestSliceMs?.toFixed(1) ?? "-"} ms (${((c.queueMs ?? 0) / 1000).toFixed(1)} s in all); at the end: phase ${c.phase} (0 idle, 1 mark, 2 sweep, 3 clear)`,
     );
     console.log(
       `  stored / live after each collection (the window's floor): ${r.ratios.map((x) => `${x.ratio.toFixed(2)} (${x.floor?.toFixed(2) ?? "-"})`).join(" ")}`,
