@@ -6,7 +6,9 @@
 //   - the garbage collections of V8 during the import (PerformanceObserver "gc" entries, their
 //     durations summed over the import's interval);
 //   - the longest the event loop was blocked during the import (monitorEventLoopDelay): one long
-//     synchronous run, whoever's.
+//     synchronous run, whoever's;
+//   - the CPU time the process used meanwhile (all its threads: LevelDB's and the GC's too): on a
+//     loaded machine a wall time far above it is time the process waited for a core.
 import {monitorEventLoopDelay, PerformanceObserver} from "node:perf_hooks";
 
 /** Records blocks one at a time: `begin()` before an import, `end()` after it; `blocks()` once done. */
@@ -24,15 +26,17 @@ export function blockTimes(collector) {
   return {
     begin() {
       loop.reset();
-      open = {start: performance.now(), before: stats()};
+      open = {start: performance.now(), before: stats(), cpu: process.cpuUsage()};
     },
     end() {
       const end = performance.now();
       const after = stats();
-      const {start, before} = open;
+      const {start, before, cpu} = open;
+      const used = process.cpuUsage(cpu);
       records.push({
         start,
         ms: end - start,
+        cpuMs: (used.user + used.system) / 1000,
         loopMaxMs: loop.max / 1e6,
         phase: before?.phase ?? 0,
         phaseEnd: after?.phase ?? 0,

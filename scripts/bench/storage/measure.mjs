@@ -182,6 +182,7 @@ async function measure({file, setup, blocks: limit, dbDir, mode, retain, sampleE
     gcMs: records.reduce((sum, r) => sum + r.gcMs, 0),
     perBlock: {
       ms: records.map((r) => Number(r.ms.toFixed(2))),
+      cpuMs: records.map((r) => Number(r.cpuMs.toFixed(2))),
       phase: records.map((r) => r.phase),
       gcMs: records.map((r) => Number(r.gcMs.toFixed(2))),
       loopMaxMs: records.map((r) => Number(r.loopMaxMs.toFixed(1))),
