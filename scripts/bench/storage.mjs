@@ -203,13 +203,13 @@ function report(mode, r) {
   if (r.slowest !== undefined) {
     console.log(`  V8 garbage collection during imports: ${(r.gcMs / 1000).toFixed(1)} s in all`);
     console.log(
-      "  the slowest imports: block, ms, of it GC ms, longest event-loop block ms, collector's queue ms, phase",
+      "  the slowest imports: block, ms, process CPU ms, GC ms, longest event-loop block ms, collector's queue ms, phase",
     );
     for (const b of r.slowest) {
       const phase = b.phase === b.phaseEnd ? `${b.phase}` : `${b.phase}→${b.phaseEnd}`;
       const did = b.marked + b.swept > 0 ? ` (marked ${b.marked}, swept ${b.swept})` : "";
       console.log(
-        `    ${String(b.block).padStart(7)} ${b.ms.toFixed(0).padStart(6)} ${b.gcMs.toFixed(0).padStart(6)} ${b.loopMaxMs.toFixed(0).padStart(6)} ${b.queueMs.toFixed(0).padStart(6)}  ${phase}${did}`,
+        `    ${String(b.block).padStart(7)} ${b.ms.toFixed(0).padStart(6)} ${b.cpuMs.toFixed(0).padStart(6)} ${b.gcMs.toFixed(0).padStart(6)} ${b.loopMaxMs.toFixed(0).padStart(6)} ${b.queueMs.toFixed(0).padStart(6)}  ${phase}${did}`,
       );
     }
   }
