@@ -123,6 +123,7 @@ async function measure({file, setup, blocks: limit, dbDir, mode, retain, sampleE
   for (const bytes of blocks) {
     txsPerBlock ??= txCountOf(bytes);
     const storedBefore = store.stateBytesWritten;
+    const completedBefore = collector?.completed() ?? 0;
     timing.begin();
     await importOrThrow(chain, bytes);
     timing.end();
@@ -133,7 +134,10 @@ async function measure({file, setup, blocks: limit, dbDir, mode, retain, sampleE
     if (collector && collector.completed() > collectionsSeen) {
       collectionsSeen = collector.completed();
       const ratio = await stateRatio(store, chain);
-      ratios.push({...ratio, collection: collectionsSeen, floor: windowFloor(ratio, written, retainBlocks)});
+      const floor = windowFloor(ratio, written, retainBlocks);
+      // One that ended while the bench measured (imports paused) is not one under import.
+      const underImport = collectionsSeen > completedBefore;
+      ratios.push({...ratio, collection: collectionsSeen, floor, underImport});
     }
     if (n % sampleEvery === 0) {
       const sample = {
