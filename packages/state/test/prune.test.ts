@@ -192,6 +192,26 @@ describe("state collection steps", () => {
     expect(await count(store, Bucket.stateMark)).toBe(0);
   });
 
+  it("offers a turn before every read of a chunk, and marks the same with or without", async () => {
+    const store = await openStore();
+    const {kept} = await twoStates(store);
+    const without = await markState(store, kept, {batchNodes: 40, readNodes: 16, pause: async () => undefined});
+    const marks = await wholeMarks(store);
+    await clearMarks(store);
+    let turns = 0;
+    let pauses = 0;
+    const control = {
+      batchNodes: 40,
+      readNodes: 16,
+      pause: async () => void pauses++,
+      turn: async () => void turns++,
+    };
+    expect(await markState(store, kept, control)).toBe(without);
+    expect(turns).toBeGreaterThanOrEqual(Math.ceil(without / 16));
+    expect(turns).toBeGreaterThan(pauses);
+    expect([...(await wholeMarks(store))].sort()).toEqual([...marks].sort());
+  });
+
   it("counts a mark of an earlier epoch as none: the next collection walks below it, sweeps by its own and deletes the stale marks", async () => {
     const store = await openStore();
     const {old, kept} = await twoStates(store);

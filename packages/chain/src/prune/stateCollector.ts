@@ -60,7 +60,7 @@ export const DEFAULT_COLLECTOR_STEPS: CollectorSteps = {
   sliceMs: 100,
   markBatchNodes: 1000,
   markReadNodes: 512,
-  sweepKeys: 4096,
+  sweepKeys: 1024,
   clearKeys: 2000,
 };
 
@@ -195,6 +195,7 @@ export class StateCollector {
         batchNodes: this.steps.markBatchNodes,
         readNodes: this.steps.markReadNodes,
         pause: () => slice.yield(),
+        turn: () => slice.yield(),
         signal: this.abort.signal,
         epoch,
       };

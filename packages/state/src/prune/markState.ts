@@ -34,6 +34,8 @@ export interface MarkControl {
   readNodes?: number;
   /** Awaited between batches (the collector yields to imports and requests there). */
   pause: () => Promise<void>;
+  /** Awaited before each read of a chunk, when given (the collector's turn in the chain's queue may end there). */
+  turn?: () => Promise<void>;
   /** Checked between levels: once aborted the walk stops (its marks so far stay valid). */
   signal?: AbortSignal;
   /** The collection's epoch, which the marks carry (`markValue`; default 0): a mark of another counts as none. */
@@ -83,6 +85,7 @@ export async function markStates(
     if (level.next < level.children.length) {
       const chunk = level.children.slice(level.next, level.next + readNodes);
       level.next += chunk.length;
+      await control.turn?.();
       stack.push(await walk.expand(chunk));
       continue;
     }
