@@ -4,7 +4,8 @@
  * and queues their bodies, staying at most a window ahead of the importer; the import loop takes
  * the headers in order, waits for each body, assembles the block and imports it through the chain
  * (full validation). The run ends when the peer has no more headers and everything is imported, or
- * with the first error; headers checked before an invalid one are still imported.
+ * with the first error; headers checked before an invalid one are still imported. A peer whose chain
+ * forks from ours below the oldest state kept (a pruned node) ends the run at once, unreported.
  */
 
 import {type ImportResult, ImportResultKind} from "@xchain/chain";
@@ -92,6 +93,7 @@ export class SyncRun {
         }),
       );
       this.deps.logger?.debug({peer: this.peer, ancestor: ancestor.number}, "common ancestor");
+      this.refuseForkBelowRetention(ancestor);
       this.bodies = new BodyFetcher({
         network: this.deps.network,
         syncPeer: this.peer,
@@ -229,7 +231,26 @@ export class SyncRun {
       case ImportResultKind.INVALID_BLOCK:
         this.invalidBlock(header, fetched, result.error);
         return false;
+      case ImportResultKind.PARENT_STATE_PRUNED:
+        // The window moved past the branch while the run imported it (the head moved meanwhile).
+        this.fail(this.forkBelowRetention(header.number, this.deps.chain.oldestStateBlock()));
+        return false;
     }
+  }
+
+  /**
+   * Ends the run before any body is fetched when the branch forks below the oldest state kept: its
+   * first block could not be executed (docs/operations.md §12). The peer is not reported: its branch
+   * may be valid, this node cannot tell.
+   */
+  private refuseForkBelowRetention(ancestor: BlockHeader): void {
+    const oldest = this.deps.chain.oldestStateBlock();
+    if (ancestor.number >= oldest) return;
+    throw this.forkBelowRetention(ancestor.number + 1, oldest);
+  }
+
+  private forkBelowRetention(number: number, oldestBlock: number): SyncError {
+    return new SyncError({code: SyncErrorCode.FORK_BELOW_RETENTION, peer: this.peer, number, oldestBlock});
   }
 
   private invalidBlock(header: BlockHeader, fetched: FetchedBody, error: Error): void {
