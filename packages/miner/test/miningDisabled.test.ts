@@ -59,7 +59,9 @@ describe("mining disabled (miner.server.enabled = false)", () => {
     for (let i = 0; i < 3; i++) await miner.mineBlock();
     await chain.collectorIdle();
 
-    const refused = await failure(miner.submitBitcoinBlock(solvedBlock(work.blockHashForMergedMining, 2n ** 256n / 3n)));
+    const refused = await failure(
+      miner.submitBitcoinBlock(solvedBlock(work.blockHashForMergedMining, 2n ** 256n / 3n)),
+    );
     expect(refused.type).toMatchObject({code: MinerErrorCode.INVALID_BLOCK, reason: "STATE_PRUNED"});
     expect(chain.head().number).toBe(3);
   });

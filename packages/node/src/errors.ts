@@ -73,7 +73,14 @@ export type DbToolErrorType =
   | {code: DbToolErrorCode.INVALID_BLOCK; file: string; index: number; number?: number; hash?: string; reason: string}
   | {code: DbToolErrorCode.MISSING_PARENT; file: string; number: number; hash: string; parentHash: string}
   | {code: DbToolErrorCode.OTHER_GENESIS; file: string; genesis: string; expected: string}
-  | {code: DbToolErrorCode.PARENT_STATE_PRUNED; file: string; index: number; number: number; hash: string; oldestBlock: number};
+  | {
+      code: DbToolErrorCode.PARENT_STATE_PRUNED;
+      file: string;
+      index: number;
+      number: number;
+      hash: string;
+      oldestBlock: number;
+    };
 
 /** A database tool that cannot go on; the message names the data directory, file or block, and what to do. */
 export class DbToolError extends NodeError<DbToolErrorType> {}

@@ -6,6 +6,7 @@
  */
 import {ImportResultKind} from "@xchain/chain";
 import {PeerEvent} from "@xchain/p2p";
+import type {Block} from "@xchain/primitives";
 import {bytesToHex} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {SyncError, SyncErrorCode, type SyncRunResult} from "../src/index.ts";
@@ -62,6 +63,39 @@ describe("a peer whose chain forks below the retention window", () => {
     expect(await local.chain.getHeader(suite.f.alt[0]!.hash())).toBeUndefined();
     expect(local.network.reports.filter((r) => NEGATIVE.includes(r.event))).toEqual([]);
     expect(runs.find((run) => run.peer === "honest")?.error).toBeUndefined();
+  });
+
+  it("ends the run when the window moves past the branch while it is imported, unreported", async () => {
+    const hub = newHub();
+    // A branch off main's block 47, the oldest state local serves when the run starts (head 50).
+    const branch: Block[] = [];
+    for (let n = 48; n <= 57; n++) {
+      const parent = branch.at(-1) ?? suite.f.main[46]!;
+      branch.push(await suite.f.builder.buildBlock({parent, coinbase: new Uint8Array(20).fill(7)}));
+    }
+    const side = await suite.node(hub, "side", [...suite.f.main.slice(0, 47), ...branch]);
+    side.network.statusOverride = (status) => ({...status, totalDifficulty: status.totalDifficulty + 1_000_000n});
+    const local = suite.track(await TestNode.create(hub, "local", undefined, {mode: "pruned", retainBlocks: 4}));
+    await local.importBlocks(suite.f.main.slice(0, 50));
+    const sync = local.startSync({headersPerRequest: 16});
+    const runs: SyncRunResult[] = [];
+    sync.events.on("runEnded", (run) => runs.push(run));
+    // Main's next ten blocks arrive (as by gossip) after the branch's first block, queued in the chain
+    // before its second: the window moves past the branch.
+    let moved: Promise<unknown> | undefined;
+    sync.events.on("progress", () => {
+      moved ??= Promise.all(suite.f.main.slice(50, 60).map((block) => local.chain.importBlock(block)));
+    });
+    hub.connect("local", "side");
+
+    await waitFor(() => runs.length > 0, "the run from side ended");
+    await moved;
+    const run = runs[0]!;
+    expect(run.imported).toBe(1);
+    expect(run.error).toBeInstanceOf(SyncError);
+    expect((run.error as SyncError).type).toMatchObject({code: SyncErrorCode.FORK_BELOW_RETENTION, peer: "side"});
+    expect(local.headHex()).toBe(hex(suite.f.main[59]!));
+    expect(local.network.reports.filter((r) => NEGATIVE.includes(r.event))).toEqual([]);
   });
 
   it("is followed by an archive node, which stores the branch", async () => {
