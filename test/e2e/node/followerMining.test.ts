@@ -4,7 +4,7 @@
 // `--miner.enabled false` alone is a node that serves work to external merge-miners (mainnet's
 // setup), and the built-in miner without the work server is refused at start-up.
 import {afterEach, describe, expect, it} from "vitest";
-import {JsonRpcFault, rpc} from "../support/jsonRpc.ts";
+import {rpc, rpcRefusal} from "../support/jsonRpc.ts";
 import {type RunningNode, refusedStart, startNode} from "../support/xchainProcess.ts";
 
 const DISABLED =
@@ -23,17 +23,6 @@ async function start(args: string[]): Promise<RunningNode> {
   return node;
 }
 
-/** The error a call answers (it must fail). */
-async function refusal(node: RunningNode, method: string, params: unknown[]): Promise<{code: number; message: string}> {
-  try {
-    await rpc(node.httpUrl, method, params);
-  } catch (e) {
-    if (e instanceof JsonRpcFault) return {code: e.code, message: e.message};
-    throw e;
-  }
-  throw new Error(`${method} did not fail`);
-}
-
 describe("a follower's mining (miner.server.enabled = false)", () => {
   it("refuses work, solutions and mining dev controls with -33000, and mines nothing", async () => {
     const follower = await start(["--miner.server.enabled", "false"]);
@@ -50,7 +39,11 @@ describe("a follower's mining (miner.server.enabled = false)", () => {
       ["anvil_setAutomine", [true]],
     ];
     for (const [method, params] of calls) {
-      expect({method, ...(await refusal(follower, method, params))}).toEqual({method, code: -33000, message: DISABLED});
+      expect({method, ...(await rpcRefusal(follower.httpUrl, method, params))}).toEqual({
+        method,
+        code: -33000,
+        message: DISABLED,
+      });
     }
     expect(await rpc(follower.httpUrl, "eth_mining")).toBe(false);
     expect(await rpc(follower.httpUrl, "eth_blockNumber")).toBe("0x0");
