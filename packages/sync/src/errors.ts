@@ -28,8 +28,9 @@ export enum SyncErrorCode {
   UNEXPECTED_IMPORT = "SYNC_UNEXPECTED_IMPORT",
   /**
    * The peer's chain forks from ours below the oldest state this node keeps (a pruned node,
-   * docs/operations.md §12): its blocks cannot be executed here. Not the peer's fault: the branch
-   * is not followed, the head stays, and the sync goes on with other peers.
+   * docs/operations.md §12): its blocks cannot be executed here. Not the peer's fault (its first
+   * headers of the branch passed the checks): the branch is not followed, the head stays, and the
+   * sync goes on with other peers.
    */
   FORK_BELOW_RETENTION = "SYNC_FORK_BELOW_RETENTION",
   /** `stop()` was called. */

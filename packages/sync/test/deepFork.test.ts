@@ -1,7 +1,7 @@
 /**
  * A peer whose chain forks from ours below the states a pruned node keeps (docs/operations.md §12):
- * the run from it ends at the common ancestor with SYNC_FORK_BELOW_RETENTION, before any body is
- * fetched; the peer is not reported, nothing of its branch is stored, and the sync goes on with the
+ * the run from it ends after its first headers of the branch are checked, with SYNC_FORK_BELOW_RETENTION,
+ * before any body is fetched; the peer is not reported (unless those headers are invalid), nothing of its branch is stored, and the sync goes on with the
  * other peers. An archive node follows the same branch; gossip of such a block is ignored unreported.
  */
 import {ImportResultKind} from "@xchain/chain";
@@ -23,13 +23,13 @@ const NEGATIVE = [PeerEvent.INVALID_BLOCK, PeerEvent.INVALID_HEADER, PeerEvent.U
  * that it is synced from first; "honest" on main's 60 blocks; and "local" on main's first 50 blocks,
  * keeping 4 states (pruned: the oldest served is block 47) or every one.
  */
-async function nodes(hub: FakeHub, mode: "pruned" | "archive"): Promise<TestNode> {
+async function nodes(hub: FakeHub, mode: "pruned" | "archive"): Promise<{local: TestNode; deep: TestNode}> {
   const deep = await suite.node(hub, "deep", [...suite.f.main.slice(0, 10), ...suite.f.alt]);
   deep.network.statusOverride = (status) => ({...status, totalDifficulty: status.totalDifficulty + 1_000_000n});
   await suite.node(hub, "honest", suite.f.main);
   const local = suite.track(await TestNode.create(hub, "local", undefined, {mode, retainBlocks: 4}));
   await local.importBlocks(suite.f.main.slice(0, 50));
-  return local;
+  return {local, deep};
 }
 
 /** Starts local's sync, connects it to "deep" then "honest", and waits for main's block 60. */
@@ -45,9 +45,9 @@ async function syncToMain(hub: FakeHub, local: TestNode): Promise<SyncRunResult[
 }
 
 describe("a peer whose chain forks below the retention window", () => {
-  it("is refused at the common ancestor, unreported, and the sync goes on with the other peers", async () => {
+  it("is refused after its first headers, unreported, and the sync goes on with the other peers", async () => {
     const hub = newHub();
-    const local = await nodes(hub, "pruned");
+    const {local} = await nodes(hub, "pruned");
     const runs = await syncToMain(hub, local);
 
     const deepRun = runs.find((run) => run.peer === "deep");
@@ -63,6 +63,19 @@ describe("a peer whose chain forks below the retention window", () => {
     expect(await local.chain.getHeader(suite.f.alt[0]!.hash())).toBeUndefined();
     expect(local.network.reports.filter((r) => NEGATIVE.includes(r.event))).toEqual([]);
     expect(runs.find((run) => run.peer === "honest")?.error).toBeUndefined();
+  });
+
+  it("blames a peer whose first headers of such a branch are invalid, as any run would", async () => {
+    const hub = newHub();
+    const {local, deep} = await nodes(hub, "pruned");
+    // Header 11 carries block 12's merged-mining proof: its proof of work does not hold.
+    const forged = suite.f.alt[0]!.header.withMergedMining(suite.f.alt[1]!.header.mergedMining!, hub.chainspec);
+    deep.network.serve.headers = (headers) => headers.map((h) => (h.number === 11 ? forged : h));
+    const runs = await syncToMain(hub, local);
+
+    const error = runs.find((run) => run.peer === "deep")?.error as SyncError;
+    expect(error.type).toMatchObject({code: SyncErrorCode.INVALID_HEADER, number: 11});
+    expect(local.network.reportsAbout("deep")).toEqual([PeerEvent.INVALID_HEADER]);
   });
 
   it("ends the run when the window moves past the branch while it is imported, unreported", async () => {
@@ -100,7 +113,7 @@ describe("a peer whose chain forks below the retention window", () => {
 
   it("is followed by an archive node, which stores the branch", async () => {
     const hub = newHub();
-    const local = await nodes(hub, "archive");
+    const {local} = await nodes(hub, "archive");
     const runs = await syncToMain(hub, local);
 
     expect(runs.find((run) => run.peer === "deep")?.error).toBeUndefined();
