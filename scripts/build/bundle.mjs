@@ -1,0 +1,76 @@
+// The start bundle (docs/performance.md §13): the command line and the worker threads' entries, each
+// one ESM file, with the code they share in chunks and every `import()` kept lazy (a chunk of its own),
+// built with esbuild from the dist/ files `tsc -b` wrote (their source maps carried through to the
+// TypeScript). Loading a few large files instead of about 750 small ones (1,800 with p2p) takes most
+// of the start's module resolution, linking and per-file work away. bin/xchain.js runs it while
+// packages/node/bundle/manifest.json says it matches dist/ (packages/node/src/cli/bundleEntry.ts).
+// Run by `npm run build` after `tsc -b`:   node scripts/build/bundle.mjs
+import {existsSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {dirname, join, relative, resolve} from "node:path";
+import * as esbuild from "esbuild";
+
+const root = join(import.meta.dirname, "..", "..");
+const bundleDir = join(root, "packages", "node", "bundle");
+// The dist/ layout is kept below `outdir` (entries and chunks one directory deep): a worker is started
+// by `new URL("../../dist/<dir>/<worker>.js", import.meta.url)` from any file, which finds it there.
+const outdir = join(bundleDir, "dist");
+const entryPoints = {
+  "cli/program": "packages/node/dist/cli/program.js",
+  // The call workers (docs/performance.md §8) and sender recovery's (§3).
+  "calls/callWorker": "packages/execution/dist/calls/callWorker.js",
+  "senders/recoveryWorker": "packages/chain/dist/senders/recoveryWorker.js",
+};
+// Loaded by Node from node_modules at run time: native bindings (found beside their package's files),
+// ws's optional native helpers (absent: ws goes on without them), pino (its transports start workers from
+// its own files).
+const external = ["classic-level", "secp256k1", "bufferutil", "utf-8-validate", "pino", "pino-pretty"];
+
+rmSync(bundleDir, {recursive: true, force: true});
+const result = await esbuild.build({
+  absWorkingDir: root,
+  entryPoints,
+  outdir,
+  entryNames: "[dir]/[name]",
+  chunkNames: "chunks/[name]-[hash]",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: "linked",
+  metafile: true,
+  logLevel: "warning",
+  external,
+  // The bundled CommonJS packages call `require`, which an ES module does not have.
+  banner: {js: 'import {createRequire as __xchainRequire} from "node:module"; const require = __xchainRequire(import.meta.url);'},
+  define: {__XCHAIN_BUNDLE__: "true"},
+});
+
+// Every worker file or other file a bundled module finds beside itself must be there.
+for (const file of Object.keys(result.metafile.outputs).filter((name) => name.endsWith(".js"))) {
+  const text = readFileSync(join(root, file), "utf8");
+  for (const [, target] of text.matchAll(/new URL\("([^"]+)", import\.meta\.url\)/g)) {
+    if (!existsSync(resolve(dirname(join(root, file)), target))) {
+      throw new Error(`${file} refers to ${target}, which the bundle does not have`);
+    }
+  }
+}
+
+// The tsbuildinfo of each package whose dist/ went into the bundle, with its time now (bundleEntry.ts).
+const inputs = {};
+for (const input of Object.keys(result.metafile.inputs)) {
+  const match = /^packages\/([^/]+)\/dist\//.exec(input);
+  if (!match) continue;
+  const buildInfo = join("packages", match[1], "tsconfig.tsbuildinfo");
+  inputs[buildInfo] ??= statSync(join(root, buildInfo)).mtimeMs;
+}
+writeFileSync(join(bundleDir, "manifest.json"), `${JSON.stringify({inputs}, null, 2)}\n`);
+
+const bytes = Object.entries(result.metafile.outputs)
+  .filter(([name]) => name.endsWith(".js"))
+  .reduce((sum, [, output]) => sum + output.bytes, 0);
+console.log(
+  `start bundle: ${relative(root, outdir)}, ${Object.keys(result.metafile.outputs).length / 2} files, ` +
+    `${(bytes / 1e6).toFixed(1)} MB of JavaScript, from ${Object.keys(inputs).length} packages and ` +
+    `${Object.keys(result.metafile.inputs).length} modules`,
+);
