@@ -4,16 +4,24 @@
 // TypeScript). Loading a few large files instead of about 750 small ones (1,800 with p2p) takes most
 // of the start's module resolution, linking and per-file work away. bin/xchain.js runs it while
 // packages/node/bundle/manifest.json says it matches dist/ (packages/node/src/cli/bundleEntry.ts).
-// Run by `npm run build` after `tsc -b`:   node scripts/build/bundle.mjs
-import {existsSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
+// Run by `npm run build` after `tsc -b`:   node scripts/build/bundle.mjs [--if-stale]
+// (--if-stale: only when the bundle is missing or older than dist/, as `npm start` runs it.)
+import {existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from "node:fs";
 import {dirname, join, relative, resolve} from "node:path";
 import * as esbuild from "esbuild";
+import {freshBundle} from "../../packages/node/dist/cli/bundleEntry.js";
 
 const root = join(import.meta.dirname, "..", "..");
-const bundleDir = join(root, "packages", "node", "bundle");
-// The dist/ layout is kept below `outdir` (entries and chunks one directory deep): a worker is started
-// by `new URL("../../dist/<dir>/<worker>.js", import.meta.url)` from any file, which finds it there.
-const outdir = join(bundleDir, "dist");
+const nodeDir = join(root, "packages", "node");
+const bundleDir = join(nodeDir, "bundle");
+if (process.argv.includes("--if-stale") && freshBundle(nodeDir, {})) process.exit(0);
+
+// Built beside the bundle, then swapped in whole: a node running from the old bundle while this runs
+// still finds its files until the swap, and bin/xchain.js never sees half a bundle.
+const nextDir = `${bundleDir}.next`;
+// The dist/ layout is kept below dist/ (entries and chunks one directory deep): a worker is started by
+// `new URL("../../dist/<dir>/<worker>.js", import.meta.url)` from any of these files, which finds it there.
+const outdir = join(nextDir, "dist");
 const entryPoints = {
   "cli/program": "packages/node/dist/cli/program.js",
   // The call workers (docs/performance.md §8) and sender recovery's (§3).
@@ -21,11 +29,11 @@ const entryPoints = {
   "senders/recoveryWorker": "packages/chain/dist/senders/recoveryWorker.js",
 };
 // Loaded by Node from node_modules at run time: native bindings (found beside their package's files),
-// ws's optional native helpers (absent: ws goes on without them), pino (its transports start workers from
-// its own files).
+// ws's optional native helpers (absent: ws goes on without them), pino (its transports start workers
+// from its own files).
 const external = ["classic-level", "secp256k1", "bufferutil", "utf-8-validate", "pino", "pino-pretty"];
 
-rmSync(bundleDir, {recursive: true, force: true});
+rmSync(nextDir, {recursive: true, force: true});
 const result = await esbuild.build({
   absWorkingDir: root,
   entryPoints,
@@ -42,14 +50,18 @@ const result = await esbuild.build({
   logLevel: "warning",
   external,
   // The bundled CommonJS packages call `require`, which an ES module does not have.
-  banner: {js: 'import {createRequire as __xchainRequire} from "node:module"; const require = __xchainRequire(import.meta.url);'},
+  banner: {
+    js: 'import {createRequire as __xchainRequire} from "node:module"; const require = __xchainRequire(import.meta.url);',
+  },
   define: {__XCHAIN_BUNDLE__: "true"},
 });
 
 // Every worker file or other file a bundled module finds beside itself must be there.
-for (const file of Object.keys(result.metafile.outputs).filter((name) => name.endsWith(".js"))) {
-  const text = readFileSync(join(root, file), "utf8");
-  for (const [, target] of text.matchAll(/new URL\("([^"]+)", import\.meta\.url\)/g)) {
+const outputs = Object.keys(result.metafile.outputs).filter((name) => name.endsWith(".js"));
+for (const file of outputs) {
+  for (const [, target] of readFileSync(join(root, file), "utf8").matchAll(
+    /new URL\("([^"]+)", import\.meta\.url\)/g,
+  )) {
     if (!existsSync(resolve(dirname(join(root, file)), target))) {
       throw new Error(`${file} refers to ${target}, which the bundle does not have`);
     }
@@ -64,13 +76,16 @@ for (const input of Object.keys(result.metafile.inputs)) {
   const buildInfo = join("packages", match[1], "tsconfig.tsbuildinfo");
   inputs[buildInfo] ??= statSync(join(root, buildInfo)).mtimeMs;
 }
-writeFileSync(join(bundleDir, "manifest.json"), `${JSON.stringify({inputs}, null, 2)}\n`);
+writeFileSync(join(nextDir, "manifest.json"), `${JSON.stringify({inputs}, null, 2)}\n`);
 
-const bytes = Object.entries(result.metafile.outputs)
-  .filter(([name]) => name.endsWith(".js"))
-  .reduce((sum, [, output]) => sum + output.bytes, 0);
+const oldDir = `${bundleDir}.old`;
+rmSync(oldDir, {recursive: true, force: true});
+if (existsSync(bundleDir)) renameSync(bundleDir, oldDir);
+renameSync(nextDir, bundleDir);
+rmSync(oldDir, {recursive: true, force: true});
+
+const bytes = outputs.reduce((sum, name) => sum + result.metafile.outputs[name].bytes, 0);
 console.log(
-  `start bundle: ${relative(root, outdir)}, ${Object.keys(result.metafile.outputs).length / 2} files, ` +
-    `${(bytes / 1e6).toFixed(1)} MB of JavaScript, from ${Object.keys(inputs).length} packages and ` +
-    `${Object.keys(result.metafile.inputs).length} modules`,
+  `start bundle: ${relative(root, bundleDir)}, ${outputs.length} files, ${(bytes / 1e6).toFixed(1)} MB of ` +
+    `JavaScript, from ${Object.keys(inputs).length} packages' dist/ and ${Object.keys(result.metafile.inputs).length} modules`,
 );
