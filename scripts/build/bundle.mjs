@@ -28,10 +28,21 @@ const entryPoints = {
   "calls/callWorker": "packages/execution/dist/calls/callWorker.js",
   "senders/recoveryWorker": "packages/chain/dist/senders/recoveryWorker.js",
 };
-// Loaded by Node from node_modules at run time: native bindings (found beside their package's files),
-// ws's optional native helpers (absent: ws goes on without them), pino (its transports start workers
-// from its own files).
-const external = ["classic-level", "secp256k1", "bufferutil", "utf-8-validate", "pino", "pino-pretty"];
+// Loaded by Node from node_modules at run time: the native bindings (each found by node-gyp-build
+// beside its package's files: secp256k1's is required by name in @xchain/utils, classic-level's below)
+// and ws's optional native helpers (absent: ws goes on without them).
+const external = ["secp256k1", "bufferutil", "utf-8-validate"];
+/** classic-level's JavaScript is bundled; its `./binding` (node-gyp-build of `__dirname`) stays in its package. */
+const nativeBindings = {
+  name: "native-bindings",
+  setup(build) {
+    build.onResolve({filter: /^\.\/binding$/}, (args) =>
+      /[/\\]node_modules[/\\]classic-level[/\\]/.test(args.importer)
+        ? {path: "classic-level/binding.js", external: true}
+        : undefined,
+    );
+  },
+};
 
 rmSync(nextDir, {recursive: true, force: true});
 const result = await esbuild.build({
@@ -49,6 +60,8 @@ const result = await esbuild.build({
   metafile: true,
   logLevel: "warning",
   external,
+  plugins: [nativeBindings],
+  mainFields: ["module", "main"],
   // The bundled CommonJS packages call `require`, which an ES module does not have.
   banner: {
     js: 'import {createRequire as __xchainRequire} from "node:module"; const require = __xchainRequire(import.meta.url);',
@@ -76,6 +89,7 @@ for (const input of Object.keys(result.metafile.inputs)) {
   const buildInfo = join("packages", match[1], "tsconfig.tsbuildinfo");
   inputs[buildInfo] ??= statSync(join(root, buildInfo)).mtimeMs;
 }
+writeFileSync(join(nextDir, "meta.json"), JSON.stringify(result.metafile));
 writeFileSync(join(nextDir, "manifest.json"), `${JSON.stringify({inputs}, null, 2)}\n`);
 
 const oldDir = `${bundleDir}.old`;
