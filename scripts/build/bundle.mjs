@@ -81,8 +81,11 @@ for (const file of outputs) {
   }
 }
 
-// The tsbuildinfo of each package whose dist/ went into the bundle, with its time now (bundleEntry.ts).
+// The tsbuildinfo of each package whose dist/ went into the bundle, with its time now (bundleEntry.ts),
+// and npm's record of node_modules, which every install rewrites.
 const inputs = {};
+const installed = join("node_modules", ".package-lock.json");
+if (existsSync(join(root, installed))) inputs[installed] = statSync(join(root, installed)).mtimeMs;
 for (const input of Object.keys(result.metafile.inputs)) {
   const match = /^packages\/([^/]+)\/dist\//.exec(input);
   if (!match) continue;
@@ -101,5 +104,5 @@ rmSync(oldDir, {recursive: true, force: true});
 const bytes = outputs.reduce((sum, name) => sum + result.metafile.outputs[name].bytes, 0);
 console.log(
   `start bundle: ${relative(root, bundleDir)}, ${outputs.length} files, ${(bytes / 1e6).toFixed(1)} MB of ` +
-    `JavaScript, from ${Object.keys(inputs).length} packages' dist/ and ${Object.keys(result.metafile.inputs).length} modules`,
+    `JavaScript, from ${Object.keys(inputs).length - 1} packages' dist/ and ${Object.keys(result.metafile.inputs).length} modules`,
 );

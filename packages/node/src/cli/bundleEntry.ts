@@ -5,7 +5,8 @@
  *
  * The bundle's manifest lists the tsbuildinfo files of the packages it was built from with their
  * modification times; `tsc -b` rewrites a package's tsbuildinfo whenever it rebuilds the package, so a
- * time that moved (or a file gone, after `tsc -b --clean`) means the bundle is older than dist/.
+ * time that moved (or a file gone, after `tsc -b --clean`) means the bundle is older than dist/. It
+ * lists node_modules/.package-lock.json too, which npm rewrites at every install.
  */
 import {readFileSync, statSync} from "node:fs";
 import {join} from "node:path";
@@ -21,7 +22,7 @@ export const BUNDLE_SWITCH = "XCHAIN_BUNDLE";
 
 /** What the bundle's manifest records. */
 export interface BundleManifest {
-  /** Each input's tsbuildinfo (a path relative to the repository root) and its mtimeMs when the bundle was built. */
+  /** Each input's file (tsbuildinfo, npm's record; a path from the repository root) and its mtimeMs when the bundle was built. */
   inputs: Record<string, number>;
 }
 
