@@ -81,6 +81,25 @@ for (const file of outputs) {
   }
 }
 
+// Scope hoisting renames a top-level name that another module of the chunk has too (two `AbortError`s
+// become `AbortError` and `AbortError2`), and a class's `name` is its binding's. xchain's errors report
+// `new.target.name` (NodeError): every error class the packages' dist/ declares must keep its name.
+// (esbuild's keepNames would keep every name, at 35 ms of the start: docs/performance.md §13.)
+const declared = /^(?:export )?class ([A-Za-z_$][\w$]*) extends [\w$]*Error\b/gm;
+for (const file of outputs) {
+  // A module's code follows its `// <path>` comment, in one or more places (its imports hoisted apart).
+  const parts = readFileSync(join(root, file), "utf8").split(/^\/\/ (packages\/[^/]+\/dist\/\S+)$/m);
+  const modules = new Map();
+  for (let i = 1; i < parts.length; i += 2) modules.set(parts[i], (modules.get(parts[i]) ?? "") + parts[i + 1]);
+  for (const [module, code] of modules) {
+    for (const [, name] of readFileSync(join(root, module), "utf8").matchAll(declared)) {
+      if (!new RegExp(`^(?:var ${name} = class\\b|class ${name}\\b)`, "m").test(code)) {
+        throw new Error(`class ${name} of ${module} was renamed in ${file}: rename one of the classes that share its name, or it reports the wrong name`);
+      }
+    }
+  }
+}
+
 // The tsbuildinfo of each package whose dist/ went into the bundle, with its time now (bundleEntry.ts),
 // and npm's record of node_modules, which every install rewrites.
 const inputs = {};
