@@ -4,24 +4,29 @@
 // TypeScript). Loading a few large files instead of about 750 small ones (1,800 with p2p) takes most
 // of the start's module resolution, linking and per-file work away. bin/xchain.js runs it while
 // packages/node/bundle/manifest.json says it matches dist/ (packages/node/src/cli/bundleEntry.ts).
+// The bundle's files are packages/node/bundle/<build>/dist/ (cli/program.js, calls/callWorker.js,
+// senders/recoveryWorker.js, chunks/) with meta.json, esbuild's metafile (for its analyser).
 // Run by `npm run build` after `tsc -b`:   node scripts/build/bundle.mjs [--if-stale]
 // (--if-stale: only when the bundle is missing or older than dist/, as `npm start` runs it.)
-import {existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from "node:fs";
 import {dirname, join, relative, resolve} from "node:path";
 import * as esbuild from "esbuild";
-import {freshBundle} from "../../packages/node/dist/cli/bundleEntry.js";
+import {BUNDLE_DIR, BUNDLE_MANIFEST, freshBundle} from "../../packages/node/dist/cli/bundleEntry.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const nodeDir = join(root, "packages", "node");
-const bundleDir = join(nodeDir, "bundle");
+const bundleDir = join(nodeDir, BUNDLE_DIR);
 if (process.argv.includes("--if-stale") && freshBundle(nodeDir, {})) process.exit(0);
 
-// Built beside the bundle, then swapped in whole: a node running from the old bundle while this runs
-// still finds its files until the swap, and bin/xchain.js never sees half a bundle.
-const nextDir = `${bundleDir}.next`;
+// Each build has a directory of its own, named in the manifest, which is written last (then renamed
+// into place): bin/xchain.js never sees half a bundle, and a node started from the previous build still
+// finds that build's chunks (a command's or a method's `import()`) until the build after this one.
+const previous = readManifest()?.build;
+const build = Date.now().toString(36);
+const buildDir = join(bundleDir, build);
 // The dist/ layout is kept below dist/ (entries and chunks one directory deep): a worker is started by
 // `new URL("../../dist/<dir>/<worker>.js", import.meta.url)` from any of these files, which finds it there.
-const outdir = join(nextDir, "dist");
+const outdir = join(buildDir, "dist");
 const entryPoints = {
   "cli/program": "packages/node/dist/cli/program.js",
   // The call workers (docs/performance.md §8) and sender recovery's (§3).
@@ -44,7 +49,6 @@ const nativeBindings = {
   },
 };
 
-rmSync(nextDir, {recursive: true, force: true});
 const result = await esbuild.build({
   absWorkingDir: root,
   entryPoints,
@@ -94,7 +98,9 @@ for (const file of outputs) {
   for (const [module, code] of modules) {
     for (const [, name] of readFileSync(join(root, module), "utf8").matchAll(declared)) {
       if (!new RegExp(`^(?:var ${name} = class\\b|class ${name}\\b)`, "m").test(code)) {
-        throw new Error(`class ${name} of ${module} was renamed in ${file}: rename one of the classes that share its name, or it reports the wrong name`);
+        throw new Error(
+          `class ${name} of ${module} was renamed in ${file}: rename one of the classes that share its name, or it reports the wrong name`,
+        );
       }
     }
   }
@@ -111,17 +117,27 @@ for (const input of Object.keys(result.metafile.inputs)) {
   const buildInfo = join("packages", match[1], "tsconfig.tsbuildinfo");
   inputs[buildInfo] ??= statSync(join(root, buildInfo)).mtimeMs;
 }
-writeFileSync(join(nextDir, "meta.json"), JSON.stringify(result.metafile));
-writeFileSync(join(nextDir, "manifest.json"), `${JSON.stringify({inputs}, null, 2)}\n`);
+writeFileSync(join(buildDir, "meta.json"), JSON.stringify(result.metafile));
+const manifest = join(bundleDir, BUNDLE_MANIFEST);
+writeFileSync(`${manifest}.next`, `${JSON.stringify({build, inputs}, null, 2)}\n`);
+renameSync(`${manifest}.next`, manifest);
+for (const entry of readdirSync(bundleDir, {withFileTypes: true})) {
+  if (entry.isDirectory() && entry.name !== build && entry.name !== previous) {
+    rmSync(join(bundleDir, entry.name), {recursive: true, force: true});
+  }
+}
 
-const oldDir = `${bundleDir}.old`;
-rmSync(oldDir, {recursive: true, force: true});
-if (existsSync(bundleDir)) renameSync(bundleDir, oldDir);
-renameSync(nextDir, bundleDir);
-rmSync(oldDir, {recursive: true, force: true});
+/** The current manifest, if any. */
+function readManifest() {
+  try {
+    return JSON.parse(readFileSync(join(bundleDir, BUNDLE_MANIFEST), "utf8"));
+  } catch {
+    return undefined;
+  }
+}
 
 const bytes = outputs.reduce((sum, name) => sum + result.metafile.outputs[name].bytes, 0);
 console.log(
-  `start bundle: ${relative(root, bundleDir)}, ${outputs.length} files, ${(bytes / 1e6).toFixed(1)} MB of ` +
+  `start bundle: ${relative(root, buildDir)}, ${outputs.length} files, ${(bytes / 1e6).toFixed(1)} MB of ` +
     `JavaScript, from ${Object.keys(inputs).length - 1} packages' dist/ and ${Object.keys(result.metafile.inputs).length} modules`,
 );

@@ -11,17 +11,19 @@
 import {readFileSync, statSync} from "node:fs";
 import {join} from "node:path";
 
-/** Where the bundle's files are, under the node package's directory. */
+/** Where the bundle's builds and manifest are, under the node package's directory. */
 export const BUNDLE_DIR = "bundle";
-/** The manifest the bundle's build writes last: `{inputs: {<path from the repository root>: mtimeMs}}`. */
+/** The manifest each build writes last, under BUNDLE_DIR. */
 export const BUNDLE_MANIFEST = "manifest.json";
-/** The bundle's entry of the command line, under BUNDLE_DIR. */
+/** The bundle's entry of the command line, under the build's directory. */
 export const BUNDLE_PROGRAM = join("dist", "cli", "program.js");
 /** Set to "0" in the environment, the command line loads dist/ even where a fresh bundle is. */
 export const BUNDLE_SWITCH = "XCHAIN_BUNDLE";
 
 /** What the bundle's manifest records. */
 export interface BundleManifest {
+  /** The current build's directory under BUNDLE_DIR (the previous build's is kept for nodes started from it). */
+  build: string;
   /** Each input's file (tsbuildinfo, npm's record; a path from the repository root) and its mtimeMs when the bundle was built. */
   inputs: Record<string, number>;
 }
@@ -33,16 +35,17 @@ export interface BundleManifest {
 export function freshBundle(packageDir: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env[BUNDLE_SWITCH] === "0") return undefined;
   const bundleDir = join(packageDir, BUNDLE_DIR);
-  let manifest: BundleManifest;
+  let manifest: Partial<BundleManifest>;
   try {
-    manifest = JSON.parse(readFileSync(join(bundleDir, BUNDLE_MANIFEST), "utf8")) as BundleManifest;
+    manifest = JSON.parse(readFileSync(join(bundleDir, BUNDLE_MANIFEST), "utf8")) as Partial<BundleManifest>;
   } catch {
     return undefined;
   }
+  if (typeof manifest.build !== "string" || !/^[a-z0-9]+$/.test(manifest.build)) return undefined;
   const root = join(packageDir, "..", "..");
   for (const [file, mtimeMs] of Object.entries(manifest.inputs ?? {})) {
     const now = statSync(join(root, file), {throwIfNoEntry: false});
     if (now?.mtimeMs !== mtimeMs) return undefined;
   }
-  return join(bundleDir, BUNDLE_PROGRAM);
+  return join(bundleDir, manifest.build, BUNDLE_PROGRAM);
 }

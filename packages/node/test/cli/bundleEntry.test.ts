@@ -17,7 +17,7 @@ function layout(manifest = true): void {
   mkdirSync(join(nodeDir, BUNDLE_DIR), {recursive: true});
   if (!manifest) return;
   const inputs = {[buildInfo]: statSync(join(root, buildInfo)).mtimeMs};
-  writeFileSync(join(nodeDir, BUNDLE_DIR, BUNDLE_MANIFEST), JSON.stringify({inputs}));
+  writeFileSync(join(nodeDir, BUNDLE_DIR, BUNDLE_MANIFEST), JSON.stringify({build: "b1", inputs}));
 }
 
 beforeEach(() => {
@@ -32,7 +32,7 @@ afterEach(() => {
 describe("the start bundle's selection", () => {
   it("runs the bundle built from the dist/ files as they are", () => {
     layout();
-    expect(freshBundle(nodeDir, {})).toBe(join(nodeDir, BUNDLE_DIR, BUNDLE_PROGRAM));
+    expect(freshBundle(nodeDir, {})).toBe(join(nodeDir, BUNDLE_DIR, "b1", BUNDLE_PROGRAM));
   });
 
   it("runs dist/ once a package was rebuilt after the bundle (its tsbuildinfo's time moved)", () => {
@@ -50,6 +50,16 @@ describe("the start bundle's selection", () => {
 
   it("runs dist/ without a manifest (no bundle, or one being swapped in)", () => {
     layout(false);
+    expect(freshBundle(nodeDir, {})).toBeUndefined();
+  });
+
+  it("runs dist/ when the manifest names no build, or a path for one", () => {
+    layout();
+    const manifest = join(nodeDir, BUNDLE_DIR, BUNDLE_MANIFEST);
+    const inputs = {[buildInfo]: statSync(join(root, buildInfo)).mtimeMs};
+    writeFileSync(manifest, JSON.stringify({inputs}));
+    expect(freshBundle(nodeDir, {})).toBeUndefined();
+    writeFileSync(manifest, JSON.stringify({build: "../../dist", inputs}));
     expect(freshBundle(nodeDir, {})).toBeUndefined();
   });
 
