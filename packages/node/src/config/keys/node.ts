@@ -110,7 +110,7 @@ export const nodeKeys: readonly ConfigKey[] = [
     kind: {type: "integer", min: MIN_RETAIN_BLOCKS, max: 100_000_000},
     placeholder: "blocks",
     description:
-      "blocks whose states a pruned node keeps, the head's included; older states answer a 'historical state not available' error",
+      "blocks whose states a pruned node keeps, the head's included; older states answer a 'historical state not available' error, and a reorganization deeper than retainBlocks - 1 blocks is refused (archive follows any)",
   },
   {
     key: "db.cacheMb",
