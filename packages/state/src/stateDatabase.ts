@@ -5,6 +5,8 @@ import {bytesToHex, bytesToPrefixedHex, type CacheUsage, equalBytes} from "@xcha
 import {BatchFlushStateManager} from "./batchStateManager.ts";
 import {LONG_LIVED_CACHES, ONE_BLOCK_CACHES, SessionCachePool} from "./cachePool.ts";
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
+import {FlatStateWriter} from "./flat/flatState.ts";
+import {FlatRootView, type StateReadCounts} from "./flat/flatView.ts";
 import {baseIdOf, forkStateRoot, type InitialForkAccount} from "./fork/forkMarker.ts";
 import {ForkStateSession} from "./fork/forkSession.ts";
 import {ForkStateReader} from "./fork/forkStateReader.ts";
@@ -56,6 +58,9 @@ export class StateDatabase implements StateSource {
   /** The marker's base id (null: an ordinary state) by root hex, for the last roots asked. */
   private readonly markers = new Map<string, Uint8Array | null>();
   private readonly baseHolder: ForkBaseHolder | undefined;
+  /** Whether readers ask the flat state first: on by option, never for forked states (their trie is a delta). */
+  private readonly flat: boolean;
+  private readonly counts: StateReadCounts = {flat: 0, trie: 0};
 
   private readonly store: KeyValueStore;
 
@@ -68,6 +73,7 @@ export class StateDatabase implements StateSource {
     this.cache = new NodeCache(opts.nodeCacheBytes);
     this.code = new CodeCache(opts.codeCacheBytes);
     this.nodes = new TrieNodeStore(store, this.cache);
+    this.flat = opts.flatState && base === undefined;
   }
 
   /** A writable session at `root`; throws STATE_ROOT_MISSING when that state is not stored. */
@@ -148,7 +154,23 @@ export class StateDatabase implements StateSource {
       db,
       this.code,
       this.opts.readerCacheBytes / MAX_CACHED_READERS,
+      this.counts,
+      this.flat ? new FlatRootView(this.store, Uint8Array.from(root), this.counts) : undefined,
     );
+  }
+
+  /**
+   * The writer of the flat state (the chain's, docs/operations.md §13); undefined when it is off (the
+   * option, or a forked chain's state).
+   */
+  async openFlatWriter(): Promise<FlatStateWriter | undefined> {
+    if (!this.flat) return undefined;
+    return FlatStateWriter.open(this.store, new ReadOnlyTrieDB(this.nodes), this.nodes.passThrough());
+  }
+
+  /** How the readers' cache misses were served so far: by the flat state or by walking the trie. */
+  readCounts(): StateReadCounts {
+    return {...this.counts};
   }
 
   /**
