@@ -12,7 +12,18 @@ import {decodeFlatMeta, FLAT_META_KEY} from "../src/flat/flatMeta.ts";
 import {storageRootOf} from "../src/flat/trieDiff.ts";
 import {lookupTrieValue} from "../src/trieLookup.ts";
 import {addressOf, common, openStore, slotOf} from "./helpers.ts";
-import {prng, randomOp, runBlock} from "./randomOps.ts";
+import {randomOp, runBlock} from "./randomOps.ts";
+
+/** A seeded generator (mulberry32: randomOps' LCG repeats its low bits, which `% n` keeps). */
+function prng(seed: number): (n: number) => number {
+  let a = seed;
+  return (n) => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
+}
 
 const ADDRESSES = 40;
 const SLOTS = 12;
