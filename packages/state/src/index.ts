@@ -22,6 +22,7 @@ export {type BaseAccount, type ForkBaseHolder, forkBaseId, type StateBase} from 
 export {UpstreamClient} from "./fork/upstreamClient.ts";
 export {type FlatChange, type FlatStateStatus, FlatStateWriter, type FlatStep} from "./flat/flatState.ts";
 export type {StateReadCounts} from "./flat/flatView.ts";
+export type {FlatVerification} from "./flat/verifyFlat.ts";
 export {buildGenesisState} from "./genesis.ts";
 export type {NodeCacheStats} from "./nodeCache.ts";
 export {

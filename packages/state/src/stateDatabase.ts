@@ -7,6 +7,7 @@ import {LONG_LIVED_CACHES, ONE_BLOCK_CACHES, SessionCachePool} from "./cachePool
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
 import {FlatStateWriter} from "./flat/flatState.ts";
 import {FlatRootView, type StateReadCounts} from "./flat/flatView.ts";
+import {type FlatVerification, verifyFlatState} from "./flat/verifyFlat.ts";
 import {baseIdOf, forkStateRoot, type InitialForkAccount} from "./fork/forkMarker.ts";
 import {ForkStateSession} from "./fork/forkSession.ts";
 import {ForkStateReader} from "./fork/forkStateReader.ts";
@@ -166,6 +167,11 @@ export class StateDatabase implements StateSource {
   async openFlatWriter(): Promise<FlatStateWriter | undefined> {
     if (!this.flat) return undefined;
     return FlatStateWriter.open(this.store, new ReadOnlyTrieDB(this.nodes), this.nodes.passThrough());
+  }
+
+  /** The flat state compared with the trie at its root, when complete (`xchain db verify`). */
+  verifyFlatState(): Promise<FlatVerification> {
+    return verifyFlatState(this.store, this.nodes.passThrough());
   }
 
   /** How the readers' cache misses were served so far: by the flat state or by walking the trie. */
