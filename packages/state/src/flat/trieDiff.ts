@@ -9,7 +9,16 @@ import {compareBytes, concatBytes, equalBytes} from "@xchain/utils";
 import {type RlpItem, rlpListItems} from "../rlpItems.ts";
 import {EMPTY_TRIE_ROOT} from "../trie.ts";
 import type {TrieNodeSource} from "../trieLookup.ts";
-import {nibblesToBytes, openSubTrie, resolve, rootSubTrie, type SubTrie, sameSubTrie, singleLeaf} from "./trieNodes.ts";
+import {
+  nibblesToBytes,
+  openSubTrie,
+  resolve,
+  resolveAtHand,
+  rootSubTrie,
+  type SubTrie,
+  sameSubTrie,
+  singleLeaf,
+} from "./trieNodes.ts";
 
 /** One write of the flat state: a key (32-byte account, 64-byte storage) and its new value, undefined to delete. */
 export interface FlatWrite {
@@ -76,16 +85,20 @@ class TrieDiff {
     if (--this.work < 0) return false;
     if (a === undefined) return this.leaves(b as SubTrie, path, (key, value) => emit(key, undefined, value));
     if (b === undefined) return this.leaves(a, path, (key, value) => emit(key, value, undefined));
-    const left = await resolve(this.nodes, a);
-    const right = await resolve(this.nodes, b);
+    const left = resolveAtHand(this.nodes, a) ?? (await resolve(this.nodes, a));
+    const right = resolveAtHand(this.nodes, b) ?? (await resolve(this.nodes, b));
     // A single leaf on either side: compare the two subtries' leaves as sorted lists.
     if (singleLeaf(left) !== undefined || singleLeaf(right) !== undefined) return this.merge(left, right, path, emit);
     const opened = openSubTrie(left);
     const other = openSubTrie(right);
     if (!sameValue(opened.value, other.value)) emit(nibblesToBytes(path), opened.value, other.value);
     for (let i = 0; i < 16; i++) {
+      const a = opened.children[i];
+      const b = other.children[i];
+      // Most children of a changed branch are the same: skipped without a call.
+      if (a === undefined ? b === undefined : b !== undefined && sameSubTrie(a, b)) continue;
       path.push(i);
-      const complete = await this.diff(opened.children[i], other.children[i], path, emit);
+      const complete = await this.diff(a, b, path, emit);
       path.pop();
       if (!complete) return false;
     }
@@ -123,7 +136,7 @@ class TrieDiff {
   /** Every leaf of `sub` (at `path`) in key order; false when the budget ran out. */
   private async leaves(sub: SubTrie, path: number[], out: (key: Uint8Array, value: Uint8Array) => void): Promise<boolean> {
     if (--this.work < 0) return false;
-    const resolved = await resolve(this.nodes, sub);
+    const resolved = resolveAtHand(this.nodes, sub) ?? (await resolve(this.nodes, sub));
     const leaf = singleLeaf(resolved);
     if (leaf !== undefined) {
       out(nibblesToBytes([...path, ...leaf.nibbles]), leaf.value);

@@ -40,19 +40,31 @@ export function sameSubTrie(a: SubTrie, b: SubTrie): boolean {
   return false;
 }
 
-/** `sub` with a stored node read (from memory when at hand, else awaited); other kinds as they are. */
-export async function resolve(nodes: TrieNodeSource, sub: SubTrie): Promise<Exclude<SubTrie, {kind: "ref"}>> {
+/** A resolved subtrie: every kind but a stored node not read yet. */
+export type OpenSubTrie = Exclude<SubTrie, {kind: "ref"}>;
+
+/** `sub` resolved when that needs no wait (not a ref, or a node in memory); undefined otherwise. */
+export function resolveAtHand(nodes: TrieNodeSource, sub: SubTrie): OpenSubTrie | undefined {
   if (sub.kind !== "ref") return sub;
-  const bytes = nodes.cachedNode(sub.hash) ?? (await nodes.node(sub.hash));
+  const bytes = nodes.cachedNode(sub.hash);
+  return bytes === undefined ? undefined : {kind: "node", bytes, items: rlpListItems(bytes)};
+}
+
+/** `sub` with a stored node read (from memory when at hand, else awaited); other kinds as they are. */
+export async function resolve(nodes: TrieNodeSource, sub: SubTrie): Promise<OpenSubTrie> {
+  const atHand = resolveAtHand(nodes, sub);
+  if (atHand !== undefined) return atHand;
+  const hash = (sub as {hash: Uint8Array}).hash;
+  const bytes = await nodes.node(hash);
   if (bytes === undefined) {
-    const key = bytesToHex(sub.hash);
+    const key = bytesToHex(hash);
     throw new StateError({code: StateErrorCode.NODE_MISSING, key}, `state entry ${key} is missing`);
   }
   return {kind: "node", bytes, items: rlpListItems(bytes)};
 }
 
 /** A resolved subtrie opened as a branch. */
-export function openSubTrie(sub: Exclude<SubTrie, {kind: "ref"}>): OpenedTrie {
+export function openSubTrie(sub: OpenSubTrie): OpenedTrie {
   const children: (SubTrie | undefined)[] = new Array(16).fill(undefined);
   if (sub.kind === "leaf") {
     if (sub.at === sub.nibbles.length) return {children, value: sub.value};
@@ -83,7 +95,7 @@ export function openSubTrie(sub: Exclude<SubTrie, {kind: "ref"}>): OpenedTrie {
 }
 
 /** The leaf a resolved subtrie holds when it is a single leaf: its remaining nibbles and value. */
-export function singleLeaf(sub: Exclude<SubTrie, {kind: "ref"}>): {nibbles: number[]; value: Uint8Array} | undefined {
+export function singleLeaf(sub: OpenSubTrie): {nibbles: number[]; value: Uint8Array} | undefined {
   if (sub.kind === "leaf") return {nibbles: sub.nibbles.slice(sub.at), value: sub.value};
   if (sub.kind !== "node" || sub.items.length !== 2) return undefined;
   const [pathItem, second] = sub.items as [RlpItem, RlpItem];

@@ -7,7 +7,16 @@ import {EMPTY_TRIE_ROOT} from "../trie.ts";
 import type {TrieNodeSource} from "../trieLookup.ts";
 import {lookupTrieValue} from "../trieLookup.ts";
 import {storageRootOf} from "./trieDiff.ts";
-import {bytesToNibbles, nibblesToBytes, openSubTrie, resolve, rootSubTrie, type SubTrie, singleLeaf} from "./trieNodes.ts";
+import {
+  bytesToNibbles,
+  nibblesToBytes,
+  openSubTrie,
+  resolve,
+  resolveAtHand,
+  rootSubTrie,
+  type SubTrie,
+  singleLeaf,
+} from "./trieNodes.ts";
 
 /** At most `limit` leaves of the trie at `root` whose keys sort after `after` (all from the first without it), in key order. */
 export async function leavesAfter(
@@ -22,7 +31,7 @@ export async function leavesAfter(
 
   // `bounded`: the path so far equals the start's first nibbles, so smaller children are skipped.
   const walk = async (sub: SubTrie, path: number[], bounded: boolean): Promise<void> => {
-    const resolved = await resolve(nodes, sub);
+    const resolved = resolveAtHand(nodes, sub) ?? (await resolve(nodes, sub));
     const leaf = singleLeaf(resolved);
     if (leaf !== undefined) {
       const key = [...path, ...leaf.nibbles];
