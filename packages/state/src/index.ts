@@ -20,6 +20,7 @@ export {readerBase} from "./fork/readerBase.ts";
 export {forkSourceBase} from "./fork/sourceBase.ts";
 export {type BaseAccount, type ForkBaseHolder, forkBaseId, type StateBase} from "./fork/stateBase.ts";
 export {UpstreamClient} from "./fork/upstreamClient.ts";
+export {storedFlatState} from "./flat/flatMeta.ts";
 export {type FlatChange, type FlatStateStatus, FlatStateWriter, type FlatStep} from "./flat/flatState.ts";
 export type {StateReadCounts} from "./flat/flatView.ts";
 export type {FlatVerification} from "./flat/verifyFlat.ts";

@@ -7,6 +7,7 @@ import {rebuildState, restoreGenesis, rewindChain, verifyChain, verifyStateAt} f
 import type {Chainspec, GenesisParams} from "@xchain/chainspec";
 import {Bucket, DatabaseError, DatabaseErrorCode, LevelStore, numberKey} from "@xchain/db";
 import {bytesToPrefixedHex, hexToBytes} from "@xchain/utils";
+import {dropWrongFlatState, verifyFlatStateLines} from "./flatCheck.ts";
 import {databaseDir} from "./openDatabase.ts";
 import {type DataDirRecord, RECORD_FILE, readRecord, writeRecord} from "./record.ts";
 import {dataDirInUse} from "./stoppedDatabase.ts";
@@ -54,6 +55,7 @@ export async function verifyDatabase(dataDir: string, chainspec: Chainspec, out:
         );
       } else {
         out.line(`state at block ${block}: ${nodes} trie nodes, ${accounts} accounts, ${codes} codes: whole`);
+        if (!(await verifyFlatStateLines(db, out))) whole = false;
       }
     }
     if (record && result.head && record.head.number > result.head.number) {
@@ -144,6 +146,7 @@ export async function repairDatabase(
     } else {
       out.line(`the chain and the state at block ${target} are whole`);
     }
+    await dropWrongFlatState(db, out);
     await writeRecord(dataDir, await recordOf(db, chainspec, target), true);
     out.line(
       `recorded block ${target} as the head in ${RECORD_FILE}; the node can start (with peers it syncs the rest again)`,

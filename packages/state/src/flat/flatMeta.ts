@@ -3,7 +3,8 @@
  * describe, whether they are complete, and how far the generation went. Written in the batch of every
  * change of the entries, so the entries always describe this root up to the marker (docs/operations.md §13).
  */
-import {equalBytes} from "@xchain/utils";
+import {Bucket, type KeyValueStore} from "@xchain/db";
+import {bytesToPrefixedHex, equalBytes} from "@xchain/utils";
 
 /** The key of the meta record in the `flatState` bucket: the empty key sorts before every entry. */
 export const FLAT_META_KEY = new Uint8Array(0);
@@ -54,4 +55,24 @@ export function completeAt(bytes: Uint8Array | undefined, root: Uint8Array): boo
  */
 export function describesOther(bytes: Uint8Array | undefined, root: Uint8Array): boolean {
   return bytes !== undefined && bytes.length >= 32 && !equalBytes(bytes.subarray(0, 32), root);
+}
+
+/** The share of the key space up to the marker (hashed keys are uniform), 0 to 1. */
+export function markerProgress(marker: Uint8Array | undefined): number {
+  if (marker === undefined) return 0;
+  return (((marker[0] as number) << 16) | ((marker[1] as number) << 8) | (marker[2] as number)) / 2 ** 24;
+}
+
+/** What a store's flat state record says (`xchain db inspect`): undefined without one. */
+export async function storedFlatState(
+  store: Pick<KeyValueStore, "get">,
+): Promise<{complete: boolean; root: string; progress: number} | undefined> {
+  const meta = decodeFlatMeta(await store.get(Bucket.flatState, FLAT_META_KEY));
+  return (
+    meta && {
+      complete: meta.complete,
+      root: bytesToPrefixedHex(meta.root),
+      progress: meta.complete ? 1 : markerProgress(meta.marker),
+    }
+  );
 }

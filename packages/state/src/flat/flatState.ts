@@ -18,7 +18,7 @@ import {bytesToHex, compareBytes, equalBytes} from "@xchain/utils";
 import {trieWriteEntry} from "../nodeStore.ts";
 import {keyAfter} from "../prune/marks.ts";
 import type {TrieNodeSource} from "../trieLookup.ts";
-import {decodeFlatMeta, encodeFlatMeta, FLAT_META_KEY, type FlatMeta} from "./flatMeta.ts";
+import {decodeFlatMeta, encodeFlatMeta, FLAT_META_KEY, type FlatMeta, markerProgress} from "./flatMeta.ts";
 import {flatStateDiff} from "./trieDiff.ts";
 import {flatEntriesAfter} from "./trieRange.ts";
 
@@ -191,12 +191,6 @@ export class FlatStateWriter {
 
 function metaOp(meta: FlatMeta): BatchOp {
   return {type: "put", key: bucketKey(Bucket.flatState, FLAT_META_KEY), value: encodeFlatMeta(meta)};
-}
-
-/** The share of the key space below the marker (hashed keys are uniform). */
-function markerProgress(marker: Uint8Array | undefined): number {
-  if (marker === undefined) return 0;
-  return (((marker[0] as number) << 16) | ((marker[1] as number) << 8) | (marker[2] as number)) / 2 ** 24;
 }
 
 /** `nodes` with the trie nodes a batch about to be written stores in front. */
