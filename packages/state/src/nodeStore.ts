@@ -71,6 +71,7 @@ export class TrieNodeStore {
     return {
       cachedNode: (hash) => this.cache.get(bytesToHex(hash)),
       node: (hash) => this.store.get(Bucket.stateTrie, hash),
+      manyNodes: (hashes) => this.store.getMany(Bucket.stateTrie, hashes),
     };
   }
 

@@ -5,7 +5,11 @@
  */
 import {Bucket, type KeyValueStore, WriteBatch} from "@xchain/db";
 import {defaultStateOptions, type FlatVerification, StateDatabase, StateError, StateErrorCode} from "@xchain/state";
-import type {ToolOutput} from "./dbTools.ts";
+
+/** Where the lines go (`ToolOutput`'s). */
+interface ToolOutput {
+  line(text: string): void;
+}
 
 /**
  * The flat state compared with the trie at its root; undefined when that state's trie is no longer

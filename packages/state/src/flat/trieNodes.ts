@@ -135,3 +135,28 @@ export function bytesToNibbles(bytes: Uint8Array): number[] {
   for (const byte of bytes) nibbles.push(byte >> 4, byte & 0x0f);
   return nibbles;
 }
+
+/**
+ * `children` with the stored nodes among them from `from` on read, in one request when the source
+ * can (a walk that visits them all: one read instead of one per child); the others as they are.
+ */
+export async function readChildren(
+  nodes: TrieNodeSource,
+  children: readonly (SubTrie | undefined)[],
+  from: number,
+): Promise<(SubTrie | undefined)[]> {
+  const read = [...children];
+  if (nodes.manyNodes === undefined) return read;
+  const wanted: number[] = [];
+  for (let i = from; i < children.length; i++) {
+    const child = children[i];
+    if (child?.kind === "ref" && nodes.cachedNode(child.hash) === undefined) wanted.push(i);
+  }
+  if (wanted.length < 2) return read;
+  const values = await nodes.manyNodes(wanted.map((i) => (children[i] as {hash: Uint8Array}).hash));
+  wanted.forEach((i, k) => {
+    const bytes = values[k];
+    if (bytes !== undefined) read[i] = {kind: "node", bytes, items: rlpListItems(bytes)};
+  });
+  return read;
+}

@@ -11,6 +11,7 @@ import {
   bytesToNibbles,
   nibblesToBytes,
   openSubTrie,
+  readChildren,
   resolve,
   resolveAtHand,
   rootSubTrie,
@@ -41,8 +42,9 @@ export async function leavesAfter(
     const opened = openSubTrie(resolved);
     if (opened.value !== undefined && (!bounded || afterStart(path))) out.push([nibblesToBytes(path), opened.value]);
     const next = bounded && start !== undefined ? start[path.length] : undefined;
+    const children = await readChildren(nodes, opened.children, next ?? 0);
     for (let i = next ?? 0; i < 16 && out.length < limit; i++) {
-      const child = opened.children[i];
+      const child = children[i];
       if (child === undefined) continue;
       path.push(i);
       await walk(child, path, i === next);
