@@ -251,7 +251,18 @@ export class Chain implements ChainReader {
     const head = await initializeForkStore(store, overrides, fork.anchor, chainId);
     const origin = {hash: fork.anchor.header.hash(), stateRoot: fork.anchor.initialState.root};
     // A forked state is a delta over its base: it has no flat state.
-    return new Chain(modules, {store, state, common, overrides, head, origin, fork, retention, marking: kv, flat: undefined});
+    return new Chain(modules, {
+      store,
+      state,
+      common,
+      overrides,
+      head,
+      origin,
+      fork,
+      retention,
+      marking: kv,
+      flat: undefined,
+    });
   }
 
   /**

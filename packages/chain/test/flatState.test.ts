@@ -5,8 +5,8 @@
  */
 import {regtestGenesis} from "@xchain/chainspec";
 import {Bucket, type KeyValueStore, MemoryStore, type WriteBatch} from "@xchain/db";
-import {StateDatabase, defaultStateOptions} from "@xchain/state";
 import {encodeRlp} from "@xchain/primitives";
+import {defaultStateOptions, StateDatabase} from "@xchain/state";
 import {bigIntToFixedBytes, bytesToHex, keccak256} from "@xchain/utils";
 import {afterEach, describe, expect, it} from "vitest";
 import {Chain, defaultChainOptions, ImportResultKind} from "../src/index.ts";
@@ -62,12 +62,35 @@ async function scenario() {
     slots.map(([slot, value], i) => cowTx(nonce + BigInt(i), address, setSlotData(slot, value)));
   const b2 = await builder.buildBlock({
     parent: b1,
-    transactions: [...sets(1n, [[1n, 11n], [2n, 22n], [3n, 33n]]), signTx(cows[1]!, {nonce: 0n, to: STRANGER, value: 5n})],
+    transactions: [
+      ...sets(1n, [
+        [1n, 11n],
+        [2n, 22n],
+        [3n, 33n],
+      ]),
+      signTx(cows[1]!, {nonce: 0n, to: STRANGER, value: 5n}),
+    ],
   });
-  const b3 = await builder.buildBlock({parent: b2, transactions: sets(4n, [[1n, 0n], [4n, 44n]])});
+  const b3 = await builder.buildBlock({
+    parent: b2,
+    transactions: sets(4n, [
+      [1n, 0n],
+      [4n, 44n],
+    ]),
+  });
   // The side branch from b2: clears slot 2, writes others, and is longer.
-  const s3 = await builder.buildBlock({parent: b2, transactions: sets(4n, [[2n, 0n], [5n, 55n]]), extraData: Uint8Array.of(1)});
-  const s4 = await builder.buildBlock({parent: s3, transactions: [signTx(cows[2]!, {nonce: 0n, to: STRANGER, value: 7n})]});
+  const s3 = await builder.buildBlock({
+    parent: b2,
+    transactions: sets(4n, [
+      [2n, 0n],
+      [5n, 55n],
+    ]),
+    extraData: Uint8Array.of(1),
+  });
+  const s4 = await builder.buildBlock({
+    parent: s3,
+    transactions: [signTx(cows[2]!, {nonce: 0n, to: STRANGER, value: 7n})],
+  });
   return {blocks: [b1, b2, b3, s3, s4], address};
 }
 

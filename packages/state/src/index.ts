@@ -1,4 +1,8 @@
 export {StateError, StateErrorCode, type StateErrorType} from "./errors.ts";
+export {storedFlatState} from "./flat/flatMeta.ts";
+export {type FlatChange, type FlatStateStatus, FlatStateWriter, type FlatStep} from "./flat/flatState.ts";
+export type {StateReadCounts} from "./flat/flatView.ts";
+export type {FlatVerification} from "./flat/verifyFlat.ts";
 export type {ForkHeader} from "./fork/answers.ts";
 export {
   ACCOUNT_TOMBSTONE,
@@ -20,10 +24,6 @@ export {readerBase} from "./fork/readerBase.ts";
 export {forkSourceBase} from "./fork/sourceBase.ts";
 export {type BaseAccount, type ForkBaseHolder, forkBaseId, type StateBase} from "./fork/stateBase.ts";
 export {UpstreamClient} from "./fork/upstreamClient.ts";
-export {storedFlatState} from "./flat/flatMeta.ts";
-export {type FlatChange, type FlatStateStatus, FlatStateWriter, type FlatStep} from "./flat/flatState.ts";
-export type {StateReadCounts} from "./flat/flatView.ts";
-export type {FlatVerification} from "./flat/verifyFlat.ts";
 export {buildGenesisState} from "./genesis.ts";
 export type {NodeCacheStats} from "./nodeCache.ts";
 export {

@@ -7,9 +7,9 @@
 import {Bucket, type LevelStore, WriteBatch} from "@xchain/db";
 import {bytesToHex, concatBytes, equalBytes, keccak256} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
-import {defaultStateOptions, EMPTY_TRIE_ROOT, type FlatStateWriter, StateDatabase} from "../src/index.ts";
 import {decodeFlatMeta, FLAT_META_KEY} from "../src/flat/flatMeta.ts";
 import {storageRootOf} from "../src/flat/trieDiff.ts";
+import {defaultStateOptions, EMPTY_TRIE_ROOT, type FlatStateWriter, StateDatabase} from "../src/index.ts";
 import {lookupTrieValue} from "../src/trieLookup.ts";
 import {addressOf, common, openStore, slotOf} from "./helpers.ts";
 import {randomOp, runBlock} from "./randomOps.ts";
@@ -29,7 +29,13 @@ const ADDRESSES = 40;
 const SLOTS = 12;
 
 /** Writes a change the way the chain does: the flat state's ops in the batch of the head's move. */
-async function move(store: LevelStore, writer: FlatStateWriter, from: Uint8Array, to: Uint8Array, writes = new WriteBatch()) {
+async function move(
+  store: LevelStore,
+  writer: FlatStateWriter,
+  from: Uint8Array,
+  to: Uint8Array,
+  writes = new WriteBatch(),
+) {
   const change = await writer.headChange(from, to, writes.ops);
   await store.write(writes.append(change.ops));
   writer.applied(change);
@@ -49,7 +55,9 @@ async function generationStep(store: LevelStore, writer: FlatStateWriter, limit:
 
 /** The trie's value under a flat key (32-byte account, 64-byte storage) at `root`. */
 async function trieValue(state: StateDatabase, root: Uint8Array, key: Uint8Array): Promise<Uint8Array | undefined> {
-  const nodes = (state as unknown as {nodes: {passThrough(): Parameters<typeof lookupTrieValue>[0]}}).nodes.passThrough();
+  const nodes = (
+    state as unknown as {nodes: {passThrough(): Parameters<typeof lookupTrieValue>[0]}}
+  ).nodes.passThrough();
   const account = await lookupTrieValue(nodes, root, key.subarray(0, 32));
   if (key.length === 32) return account;
   return lookupTrieValue(nodes, storageRootOf(account), key.subarray(32));
@@ -64,7 +72,9 @@ async function expectExact(store: LevelStore, state: StateDatabase, head: Uint8A
   if (meta === undefined || !equalBytes(meta.root, head)) return;
   for await (const [key, value] of store.entries(Bucket.flatState, {gte: Uint8Array.of(0)})) {
     if (!meta.complete && (meta.marker === undefined || bytesToHex(key) > bytesToHex(meta.marker))) break;
-    expect(bytesToHex(value), `flat entry ${bytesToHex(key)}`).toBe(bytesToHex((await trieValue(state, head, key)) ?? new Uint8Array()));
+    expect(bytesToHex(value), `flat entry ${bytesToHex(key)}`).toBe(
+      bytesToHex((await trieValue(state, head, key)) ?? new Uint8Array()),
+    );
   }
   if (!meta.complete) return;
   // Readers without caches: every read is a flat read or a walk.
@@ -81,7 +91,9 @@ async function expectExact(store: LevelStore, state: StateDatabase, head: Uint8A
       );
       const key = concatBytes(keccak256(address), keccak256(slotOf(s)));
       const stored = await store.get(Bucket.flatState, key);
-      expect(stored && bytesToHex(stored)).toBe((await trieValue(state, head, key)) && bytesToHex((await trieValue(state, head, key)) as Uint8Array));
+      expect(stored && bytesToHex(stored)).toBe(
+        (await trieValue(state, head, key)) && bytesToHex((await trieValue(state, head, key)) as Uint8Array),
+      );
     }
   }
   expect(flat.readCounts()).toEqual({flat: ADDRESSES * (1 + SLOTS), trie: 0});
@@ -137,12 +149,20 @@ describe("flat state", () => {
     const writer = (await state.openFlatWriter()) as FlatStateWriter;
     const session = await state.openSession(EMPTY_TRIE_ROOT, common);
     const random = prng(7);
-    await runBlock(session.stateManager, Array.from({length: 30}, () => randomOp(random, 1)), []);
+    await runBlock(
+      session.stateManager,
+      Array.from({length: 30}, () => randomOp(random, 1)),
+      [],
+    );
     const first = await session.commit();
     await store.write(new WriteBatch().append(first.writes));
     writer.follow(first.root);
     const step = await writer.prepareStep(5);
-    await runBlock(session.stateManager, Array.from({length: 10}, () => randomOp(random, 2)), []);
+    await runBlock(
+      session.stateManager,
+      Array.from({length: 10}, () => randomOp(random, 2)),
+      [],
+    );
     const second = await session.commit();
     await move(store, writer, first.root, second.root, new WriteBatch().append(second.writes));
     expect(step && writer.commitStep(step)).toBeUndefined();

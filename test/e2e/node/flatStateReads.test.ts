@@ -39,7 +39,10 @@ describe("the flat state", () => {
     const flat = () => metric(metricsUrl, "xchain_state_reads_total", {source: "flat"});
     const trie = () => metric(metricsUrl, "xchain_state_reads_total", {source: "trie"});
     // Generated at start from the genesis: complete once the progress reads 1.
-    await until(() => metric(metricsUrl, "xchain_flat_state_progress"), (p) => p === 1);
+    await until(
+      () => metric(metricsUrl, "xchain_flat_state_progress"),
+      (p) => p === 1,
+    );
 
     const flatBefore = await flat();
     const trieBefore = await trie();

@@ -27,7 +27,8 @@ async function verification(db: KeyValueStore): Promise<FlatVerification | undef
 /** Prints what the flat state holds and whether it equals the trie; resolves to false when it differs. */
 export async function verifyFlatStateLines(db: KeyValueStore, out: ToolOutput): Promise<boolean> {
   const result = await verification(db);
-  if (result === undefined) out.line("flat state: of a state no longer stored (not read; generated again at the next start)");
+  if (result === undefined)
+    out.line("flat state: of a state no longer stored (not read; generated again at the next start)");
   else if (result.phase === "none") out.line("flat state: none (the node generates it at its next start)");
   else if (result.phase === "generating") {
     out.line(`flat state: being generated for state 0x${result.root} (not read until complete)`);

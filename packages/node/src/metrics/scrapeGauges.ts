@@ -3,8 +3,8 @@
  * txpool, WebSocket, caches, database size and the call workers' heap.
  */
 import type {ChainHead, CollectorStats} from "@xchain/chain";
-import type {FlatStateStatus, StateReadCounts} from "@xchain/state";
 import type {CallCacheStats, PeersInfo} from "@xchain/rpc";
+import type {FlatStateStatus, StateReadCounts} from "@xchain/state";
 import type {CacheUsage} from "@xchain/utils";
 import {Counter, Gauge, type Registry} from "prom-client";
 import {cached, directorySize} from "./dirSize.ts";

@@ -46,7 +46,9 @@ export function decodeFlatMeta(bytes: Uint8Array | undefined): FlatMeta | undefi
 
 /** Whether the record `bytes` says the entries are complete for `root` (the readers' check, without decoding). */
 export function completeAt(bytes: Uint8Array | undefined, root: Uint8Array): boolean {
-  return bytes !== undefined && bytes.length === 33 && bytes[32] === COMPLETE && equalBytes(bytes.subarray(0, 32), root);
+  return (
+    bytes !== undefined && bytes.length === 33 && bytes[32] === COMPLETE && equalBytes(bytes.subarray(0, 32), root)
+  );
 }
 
 /**

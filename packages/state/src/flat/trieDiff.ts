@@ -134,7 +134,11 @@ class TrieDiff {
   }
 
   /** Every leaf of `sub` (at `path`) in key order; false when the budget ran out. */
-  private async leaves(sub: SubTrie, path: number[], out: (key: Uint8Array, value: Uint8Array) => void): Promise<boolean> {
+  private async leaves(
+    sub: SubTrie,
+    path: number[],
+    out: (key: Uint8Array, value: Uint8Array) => void,
+  ): Promise<boolean> {
     if (--this.work < 0) return false;
     const resolved = resolveAtHand(this.nodes, sub) ?? (await resolve(this.nodes, sub));
     const leaf = singleLeaf(resolved);
