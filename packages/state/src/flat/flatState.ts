@@ -193,16 +193,24 @@ function metaOp(meta: FlatMeta): BatchOp {
   return {type: "put", key: bucketKey(Bucket.flatState, FLAT_META_KEY), value: encodeFlatMeta(meta)};
 }
 
-/** `nodes` with the trie nodes a batch about to be written stores in front. */
+/**
+ * `nodes` with the trie nodes of a batch about to be written behind the cache: sessions put the nodes
+ * they commit in the shared cache, so the batch is indexed only when a node is not found there.
+ */
 function withUnstored(nodes: TrieNodeSource, ops: readonly BatchOp[]): TrieNodeSource {
-  const unstored = new Map<string, Uint8Array>();
-  for (const op of ops) {
-    const entry = trieWriteEntry(op);
-    if (entry) unstored.set(entry[0], entry[1]);
-  }
-  if (unstored.size === 0) return nodes;
+  let unstored: Map<string, Uint8Array> | undefined;
+  const fromBatch = (hash: Uint8Array): Uint8Array | undefined => {
+    if (unstored === undefined) {
+      unstored = new Map();
+      for (const op of ops) {
+        const entry = trieWriteEntry(op);
+        if (entry) unstored.set(entry[0], entry[1]);
+      }
+    }
+    return unstored.get(bytesToHex(hash));
+  };
   return {
-    cachedNode: (hash) => unstored.get(bytesToHex(hash)) ?? nodes.cachedNode(hash),
-    node: (hash) => nodes.node(hash),
+    cachedNode: (hash) => nodes.cachedNode(hash),
+    node: async (hash) => fromBatch(hash) ?? nodes.node(hash),
   };
 }

@@ -10,12 +10,14 @@ import {type RlpItem, rlpListItems} from "../rlpItems.ts";
 import {EMPTY_TRIE_ROOT} from "../trie.ts";
 import type {TrieNodeSource} from "../trieLookup.ts";
 import {
+  childOf,
   nibblesToBytes,
   openSubTrie,
   resolve,
   resolveAtHand,
   rootSubTrie,
   type SubTrie,
+  sameItem,
   sameSubTrie,
   singleLeaf,
 } from "./trieNodes.ts";
@@ -89,6 +91,9 @@ class TrieDiff {
     const right = resolveAtHand(this.nodes, b) ?? (await resolve(this.nodes, b));
     // A single leaf on either side: compare the two subtries' leaves as sorted lists.
     if (singleLeaf(left) !== undefined || singleLeaf(right) !== undefined) return this.merge(left, right, path, emit);
+    if (left.kind === "node" && right.kind === "node" && left.items.length === 17 && right.items.length === 17) {
+      return this.branches(left, right, path, emit);
+    }
     const opened = openSubTrie(left);
     const other = openSubTrie(right);
     if (!sameValue(opened.value, other.value)) emit(nibblesToBytes(path), opened.value, other.value);
@@ -99,6 +104,36 @@ class TrieDiff {
       if (a === undefined ? b === undefined : b !== undefined && sameSubTrie(a, b)) continue;
       path.push(i);
       const complete = await this.diff(a, b, path, emit);
+      path.pop();
+      if (!complete) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Two branch nodes: children compared as RLP items in place (a changed path through a large trie
+   * differs in one or two children of each branch), only the differing ones opened.
+   */
+  private async branches(
+    left: {bytes: Uint8Array; items: RlpItem[]},
+    right: {bytes: Uint8Array; items: RlpItem[]},
+    path: number[],
+    emit: Emit,
+  ): Promise<boolean> {
+    const value = left.items[16] as RlpItem;
+    const otherValue = right.items[16] as RlpItem;
+    if (!sameItem(left.bytes, value, right.bytes, otherValue)) {
+      const before = value.end === value.start ? undefined : left.bytes.slice(value.start, value.end);
+      const after =
+        otherValue.end === otherValue.start ? undefined : right.bytes.slice(otherValue.start, otherValue.end);
+      emit(nibblesToBytes(path), before, after);
+    }
+    for (let i = 0; i < 16; i++) {
+      const a = left.items[i] as RlpItem;
+      const b = right.items[i] as RlpItem;
+      if (sameItem(left.bytes, a, right.bytes, b)) continue;
+      path.push(i);
+      const complete = await this.diff(childOf(left.bytes, a), childOf(right.bytes, b), path, emit);
       path.pop();
       if (!complete) return false;
     }

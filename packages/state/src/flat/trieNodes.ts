@@ -104,7 +104,7 @@ export function singleLeaf(sub: OpenSubTrie): {nibbles: number[]; value: Uint8Ar
 }
 
 /** The child an item of a branch or extension names: embedded, by hash, or none. */
-function childOf(bytes: Uint8Array, item: RlpItem): SubTrie | undefined {
+export function childOf(bytes: Uint8Array, item: RlpItem): SubTrie | undefined {
   if (item.list) return {kind: "node", bytes, items: rlpItemsOf(bytes, item)};
   if (item.end === item.start) return undefined;
   return {kind: "ref", hash: bytes.subarray(item.start, item.end)};
@@ -159,4 +159,12 @@ export async function readChildren(
     if (bytes !== undefined) read[i] = {kind: "node", bytes, items: rlpListItems(bytes)};
   });
   return read;
+}
+
+/** Whether two RLP items (of two nodes) have the same payload: the same child hash or embedded node. */
+export function sameItem(a: Uint8Array, itemA: RlpItem, b: Uint8Array, itemB: RlpItem): boolean {
+  const length = itemA.end - itemA.start;
+  if (length !== itemB.end - itemB.start || itemA.list !== itemB.list) return false;
+  for (let i = 0; i < length; i++) if (a[itemA.start + i] !== b[itemB.start + i]) return false;
+  return true;
 }
