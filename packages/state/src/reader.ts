@@ -5,7 +5,7 @@ import {createAccountFromRLP} from "@ethereumjs/util";
 import {bytesToHex, concatBytes, equalBytes, keccak256} from "@xchain/utils";
 import {LRUCache} from "lru-cache";
 import {checkLength} from "./errors.ts";
-import {type FlatRootView, NOT_FLAT, type StateReadCounts} from "./flat/flatView.ts";
+import {type FlatSource, NOT_FLAT, type StateReadCounts} from "./flat/flatView.ts";
 import {EMPTY_CODE_HASH, EMPTY_TRIE_ROOT} from "./trie.ts";
 import {lookupTrieValue, type TrieNodeSource} from "./trieLookup.ts";
 import type {AccountState, StateReader} from "./types.ts";
@@ -113,7 +113,7 @@ export class TrieStateReader extends AccountReader implements StateReader {
     private readonly code: CodeCache,
     cacheBytes: number,
     private readonly counts: StateReadCounts,
-    private readonly flat?: FlatRootView,
+    private readonly flat?: FlatSource,
   ) {
     super();
     this.accounts = growingLru(cacheBytes / 2, ACCOUNT_ENTRY_BYTES);

@@ -1,12 +1,14 @@
 import type {Common} from "@ethereumjs/common";
 import type {Caches} from "@ethereumjs/statemanager";
-import type {BatchOp, KeyValueStore} from "@xchain/db";
+import {type BatchOp, Bucket, type KeyValueStore} from "@xchain/db";
 import {bytesToHex, bytesToPrefixedHex, type CacheUsage, equalBytes} from "@xchain/utils";
 import {BatchFlushStateManager} from "./batchStateManager.ts";
 import {LONG_LIVED_CACHES, ONE_BLOCK_CACHES, SessionCachePool} from "./cachePool.ts";
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
+import {decodeFlatMeta, FLAT_META_KEY} from "./flat/flatMeta.ts";
 import {FlatStateWriter} from "./flat/flatState.ts";
-import {FlatRootView, type StateReadCounts} from "./flat/flatView.ts";
+import {FlatOverlayView, FlatRootView, type FlatSource, type StateReadCounts} from "./flat/flatView.ts";
+import {flatStateDiff} from "./flat/trieDiff.ts";
 import {type FlatVerification, verifyFlatState} from "./flat/verifyFlat.ts";
 import {baseIdOf, forkStateRoot, type InitialForkAccount} from "./fork/forkMarker.ts";
 import {ForkStateSession} from "./fork/forkSession.ts";
@@ -130,7 +132,12 @@ export class StateDatabase implements StateSource {
             base,
             this.opts.readerCacheBytes / MAX_CACHED_READERS,
           )
-        : await this.trieReader(root, db, common);
+        : await this.trieReader(
+            root,
+            db,
+            common,
+            staged === undefined ? this.rootFlat(root) : await this.stagedFlat(root, db),
+          );
     this.readers.delete(key);
     this.readers.set(key, reader);
     this.lastReader = reader;
@@ -147,7 +154,35 @@ export class StateDatabase implements StateSource {
     return !(reader instanceof ForkStateReader) || reader.base === this.baseHolder?.current();
   }
 
-  private async trieReader(root: Uint8Array, db: ReadOnlyTrieDB, common: Common): Promise<TrieStateReader> {
+  /** The flat state as readers at the stored `root` see it (undefined when it is off). */
+  private rootFlat(root: Uint8Array): FlatSource | undefined {
+    return this.flat ? new FlatRootView(this.store, Uint8Array.from(root), this.counts) : undefined;
+  }
+
+  /**
+   * The flat source of a staged state: its diff from the flat state's root (the head's, which the
+   * pending block builds on) over the flat state; undefined when there is none or the diff is too large.
+   */
+  private async stagedFlat(root: Uint8Array, db: ReadOnlyTrieDB): Promise<FlatSource | undefined> {
+    if (!this.flat) return undefined;
+    const meta = decodeFlatMeta(await this.store.get(Bucket.flatState, FLAT_META_KEY));
+    if (meta === undefined || !meta.complete) return undefined;
+    // A head that moved on and had its old state collected meanwhile: no flat source, the trie serves.
+    const writes = await flatStateDiff(db, meta.root, root, MAX_STAGED_DIFF_WORK).catch((e: unknown) => {
+      if (e instanceof StateError && e.code === StateErrorCode.NODE_MISSING) return undefined;
+      throw e;
+    });
+    if (writes === undefined) return undefined;
+    const changed = new Map(writes.map(({key, value}) => [bytesToHex(key), value]));
+    return new FlatOverlayView(changed, new FlatRootView(this.store, meta.root, this.counts), this.counts);
+  }
+
+  private async trieReader(
+    root: Uint8Array,
+    db: ReadOnlyTrieDB,
+    common: Common,
+    flat: FlatSource | undefined,
+  ): Promise<TrieStateReader> {
     const trie = await openTrie(db, root, common);
     return new TrieStateReader(
       Uint8Array.from(root),
@@ -156,7 +191,7 @@ export class StateDatabase implements StateSource {
       this.code,
       this.opts.readerCacheBytes / MAX_CACHED_READERS,
       this.counts,
-      this.flat ? new FlatRootView(this.store, Uint8Array.from(root), this.counts) : undefined,
+      flat,
     );
   }
 
@@ -325,6 +360,9 @@ export class StateDatabase implements StateSource {
 
 /** Unstored states kept readable: the pending block's current state and the ones just before it. */
 const MAX_STAGED_STATES = 3;
+
+/** Nodes and leaves the diff of a staged state from the flat state's root may visit (a pending block's writes). */
+const MAX_STAGED_DIFF_WORK = 100_000;
 
 /** Readers kept for reuse (the head and a few recent blocks). */
 const MAX_CACHED_READERS = 4;

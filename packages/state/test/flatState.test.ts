@@ -192,4 +192,42 @@ describe("flat state", () => {
     await (await state.reader(EMPTY_TRIE_ROOT, common)).getAccount(addressOf(1));
     expect(state.readCounts()).toEqual({flat: 1, trie: 2});
   });
+
+  it("serves a staged state (the pending block's) from its diff over the flat state", async () => {
+    const store = await openStore();
+    const state = new StateDatabase({...defaultStateOptions, readerCacheBytes: 0}, {store});
+    const writer = (await state.openFlatWriter()) as FlatStateWriter;
+    const random = prng(11);
+    const session = await state.openSession(EMPTY_TRIE_ROOT, common);
+    await runBlock(
+      session.stateManager,
+      Array.from({length: 40}, () => randomOp(random, 1)),
+      [],
+    );
+    const head = await session.commit();
+    await store.write(new WriteBatch().append(head.writes));
+    writer.follow(head.root);
+    while (await generationStep(store, writer, 64));
+    // The pending block: computed on the head, staged, not stored.
+    await runBlock(
+      session.stateManager,
+      Array.from({length: 30}, () => randomOp(random, 2)),
+      [],
+    );
+    const pending = await session.commit();
+    state.stageUnpersisted(pending);
+    const viaFlat = await state.reader(pending.root, common);
+    const walk = new StateDatabase({...defaultStateOptions, readerCacheBytes: 0, flatState: false}, {store});
+    walk.stageUnpersisted(pending);
+    const viaTrie = await walk.reader(pending.root, common);
+    for (let a = 0; a < ADDRESSES; a++) {
+      expect(await viaFlat.getAccount(addressOf(a))).toEqual(await viaTrie.getAccount(addressOf(a)));
+      for (let s = 0; s < SLOTS; s++) {
+        expect(bytesToHex(await viaFlat.getStorage(addressOf(a), slotOf(s)))).toBe(
+          bytesToHex(await viaTrie.getStorage(addressOf(a), slotOf(s))),
+        );
+      }
+    }
+    expect(state.readCounts()).toEqual({flat: ADDRESSES * (1 + SLOTS), trie: 0});
+  });
 });

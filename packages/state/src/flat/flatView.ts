@@ -7,6 +7,7 @@
  * may read (call workers share the node's LevelDB); only the chain writes (flatState.ts).
  */
 import {Bucket, type KeyValueStore} from "@xchain/db";
+import {bytesToHex} from "@xchain/utils";
 import {completeAt, describesOther, FLAT_META_KEY} from "./flatMeta.ts";
 
 /** What a read of the flat state answers when it cannot: the reader walks the trie. */
@@ -20,8 +21,13 @@ export interface StateReadCounts {
   trie: number;
 }
 
+/** What a reader asks first: an entry of the flat state at its root, or NOT_FLAT. */
+export interface FlatSource {
+  get(key: Uint8Array): Promise<Uint8Array | undefined | typeof NOT_FLAT>;
+}
+
 /** The flat state as seen by the readers of one root. */
-export class FlatRootView {
+export class FlatRootView implements FlatSource {
   /** Set once the flat state was seen at another root: the head moved on, reads go to the trie. */
   private retired = false;
 
@@ -44,5 +50,27 @@ export class FlatRootView {
     }
     if (describesOther(meta, this.root)) this.retired = true;
     return NOT_FLAT;
+  }
+}
+
+/**
+ * The flat state of a state computed over the flat state's root but not stored (the pending block's,
+ * `StateDatabase.stageUnpersisted`): the entries the two states' diff changed, from memory (exact
+ * whatever the flat state does), the others from the flat state at that root, while it is there.
+ */
+export class FlatOverlayView implements FlatSource {
+  constructor(
+    private readonly changed: ReadonlyMap<string, Uint8Array | undefined>,
+    private readonly base: FlatRootView,
+    private readonly counts: StateReadCounts,
+  ) {}
+
+  async get(key: Uint8Array): Promise<Uint8Array | undefined | typeof NOT_FLAT> {
+    const hex = bytesToHex(key);
+    if (this.changed.has(hex)) {
+      this.counts.flat++;
+      return this.changed.get(hex);
+    }
+    return this.base.get(key);
   }
 }
