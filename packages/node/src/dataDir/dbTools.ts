@@ -7,7 +7,7 @@ import {rebuildState, restoreGenesis, rewindChain, verifyChain, verifyStateAt} f
 import type {Chainspec, GenesisParams} from "@xchain/chainspec";
 import {Bucket, DatabaseError, DatabaseErrorCode, LevelStore, numberKey} from "@xchain/db";
 import {bytesToPrefixedHex, hexToBytes} from "@xchain/utils";
-import {dropWrongFlatState, verifyFlatStateLines} from "./flatCheck.ts";
+import {dropWrongFlatState, flatStateUnreadable, verifyFlatStateLines} from "./flatCheck.ts";
 import {databaseDir} from "./openDatabase.ts";
 import {type DataDirRecord, RECORD_FILE, readRecord, writeRecord} from "./record.ts";
 import {dataDirInUse} from "./stoppedDatabase.ts";
@@ -95,7 +95,7 @@ export async function repairDatabase(
   try {
     const onBlock = (n: number) => n % PROGRESS_EVERY === 0 && n > 0 && out.progress(`checked blocks 0..${n}`);
     let result = await verifyChain(db, {chainspec, onBlock});
-    if (result.unreadable) {
+    if (result.unreadable || (await flatStateUnreadable(db))) {
       out.line("LevelDB cannot read part of its files: running LevelDB's repair (the damaged blocks are dropped)");
       await db.close();
       await LevelStore.repair(path);
