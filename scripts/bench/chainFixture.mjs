@@ -24,8 +24,8 @@ import {
 import {getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
 import {LevelStore} from "@xchain/db";
-import {defaultStateOptions, StateDatabase} from "@xchain/state";
 import {Block, Transaction} from "@xchain/primitives";
+import {defaultStateOptions, StateDatabase} from "@xchain/state";
 import {ChainBuilder, compileSolidity, cowAccounts} from "@xchain/test-utils";
 import {bytesToHex, concatBytes, hexToBytes, keccak256, publicKeyOf, utf8ToBytes} from "@xchain/utils";
 import {SOLIDITY_HEADER, TOKEN_CONTRACT} from "./token.mjs";

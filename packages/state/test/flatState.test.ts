@@ -100,6 +100,21 @@ async function expectExact(store: LevelStore, state: StateDatabase, head: Uint8A
   expect(walk.readCounts().flat).toBe(0);
 }
 
+/** A stored state of `ops` random changes on the empty one, the flat state to generate for it, and the session (open on it). */
+async function headOfRandomBlock(store: LevelStore, state: StateDatabase, random: (n: number) => number, ops: number) {
+  const writer = (await state.openFlatWriter()) as FlatStateWriter;
+  const session = await state.openSession(EMPTY_TRIE_ROOT, common);
+  await runBlock(
+    session.stateManager,
+    Array.from({length: ops}, () => randomOp(random, 1)),
+    [],
+  );
+  const head = await session.commit();
+  await store.write(new WriteBatch().append(head.writes));
+  writer.follow(head.root);
+  return {writer, session, head};
+}
+
 describe("flat state", () => {
   it("stays exact over random blocks, jumps between states and restarted generations", async () => {
     const store = await openStore();
@@ -146,17 +161,8 @@ describe("flat state", () => {
   it("drops a generation step prepared before the head moved", async () => {
     const store = await openStore();
     const state = new StateDatabase(defaultStateOptions, {store});
-    const writer = (await state.openFlatWriter()) as FlatStateWriter;
-    const session = await state.openSession(EMPTY_TRIE_ROOT, common);
     const random = prng(7);
-    await runBlock(
-      session.stateManager,
-      Array.from({length: 30}, () => randomOp(random, 1)),
-      [],
-    );
-    const first = await session.commit();
-    await store.write(new WriteBatch().append(first.writes));
-    writer.follow(first.root);
+    const {writer, session, head: first} = await headOfRandomBlock(store, state, random, 30);
     const step = await writer.prepareStep(5);
     await runBlock(
       session.stateManager,
@@ -196,17 +202,8 @@ describe("flat state", () => {
   it("serves a staged state (the pending block's) from its diff over the flat state", async () => {
     const store = await openStore();
     const state = new StateDatabase({...defaultStateOptions, readerCacheBytes: 0}, {store});
-    const writer = (await state.openFlatWriter()) as FlatStateWriter;
     const random = prng(11);
-    const session = await state.openSession(EMPTY_TRIE_ROOT, common);
-    await runBlock(
-      session.stateManager,
-      Array.from({length: 40}, () => randomOp(random, 1)),
-      [],
-    );
-    const head = await session.commit();
-    await store.write(new WriteBatch().append(head.writes));
-    writer.follow(head.root);
+    const {writer, session} = await headOfRandomBlock(store, state, random, 40);
     while (await generationStep(store, writer, 64));
     // The pending block: computed on the head, staged, not stored.
     await runBlock(
