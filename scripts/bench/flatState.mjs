@@ -49,8 +49,6 @@ let root;
     balanceSlot(holderOf(i)),
     word(Uint8Array.of(1 + (i % 250))),
   ]);
-  // buildGenesisState loses the first of more than 100,000 accounts (its session's account cache evicts
-  // a write before any flush): account 0 is never read below.
   const alloc = Array.from({length: ACCOUNTS}, (_, i) => [addressOf(i), {balance: 10n ** 24n + BigInt(i)}]);
   alloc.push([token, {balance: 0n, code, storage}]);
   const genesis = await buildGenesisState(setup, alloc, common);
