@@ -35,6 +35,11 @@ export interface BlockImporterDeps {
   rememberWrites?: (writes: BatchOp[]) => void;
   /** On a forked chain, the fork it extends now (`Chain.fork`). */
   fork?: () => ChainFork | undefined;
+  /**
+   * Adds to the batch that makes `to` the head (after `from`) the flat state's move between their
+   * states (`flatHeadMove`); returns what to run once the batch is written.
+   */
+  headStateMove?(batch: WriteBatch, from: BlockHeader, to: BlockHeader): Promise<() => void>;
 }
 
 /** The result of an import, and when the block became the head, the switch that was written. */
@@ -118,11 +123,14 @@ export class BlockImporter {
     store.receipts.put(batch, hash, result.receipts);
     store.totalDifficulty.put(batch, hash, candidate.totalDifficulty);
     let change: HeadChange | undefined;
+    let written: (() => void) | undefined;
     if (isBetterHead(candidate, head)) {
       change = await findHeadChange(store, {block, receipts: result.receipts}, head.header);
       writeHeadChange(batch, store, change, head.number, header);
+      written = await this.deps.headStateMove?.(batch, head.header, header);
     }
     await store.kv.write(batch);
+    written?.();
     store.blocks.remember(header);
     if (!change) return {result: {kind: ImportResultKind.IMPORTED_NOT_BEST, hash, number}};
     return {

@@ -99,6 +99,12 @@ export const nodeKeys: readonly ConfigKey[] = [
       "accounts and storage words of the recent states read (the head and a few before), in MiB; each call worker gets a quarter more",
   },
   {
+    key: "state.flat",
+    kind: {type: "boolean"},
+    description:
+      "keep a flat copy of the head's accounts and storage that state reads and eth_call read first, instead of walking the trie (docs/operations.md §13)",
+  },
+  {
     key: "state.mode",
     kind: {type: "string", choices: ["pruned", "archive"]},
     placeholder: "mode",
