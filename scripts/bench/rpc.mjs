@@ -11,11 +11,12 @@
 // first use (XCHAIN_BENCH_CACHE to change); without it (`--no-anvil`, or the install fails) the
 // table has no anvil column. CPU is utime+stime from /proc/<pid>/stat (Linux). Needs a build.
 //
-//   node scripts/bench/rpc.mjs [secondsPerMethod=5] [--driver=node|wrk|both] [--no-anvil] [--loads=a,b] [--threads] [--cpu-prof=<dir>]
+//   node scripts/bench/rpc.mjs [secondsPerMethod=5] [--driver=node|wrk|both] [--no-anvil] [--loads=a,b] [--threads] [--cpu-prof=<dir>] [--before=<checkout>]
 //
 // `--loads` keeps the loads whose name contains one of the given parts (and skips the burst).
 // `--threads` adds the xchain node's CPU per request thread by thread (the main thread, then the
 // others above 2 µs: the call worker, V8's helpers, libuv's pool), for the split of a request's cost.
+// `--before` adds another checkout's built node as a column ("before"), measured right after this one.
 // `--cpu-prof` runs the xchain node under `node --cpu-prof`: its main thread and each call worker
 // write a profile into <dir> when the node stops.
 import {hexToBytes, keccak256, utf8ToBytes} from "@xchain/utils";
@@ -34,6 +35,7 @@ if (driverOption !== "node" && !wrk) throw new Error("wrk is not installed (Debi
 const drivers = driverOption === "both" ? ["node", "wrk"] : [driverOption];
 const loadFilter = option("loads")?.split(",");
 const profileDir = option("cpu-prof");
+const before = option("before");
 /** anvil's first prefunded account (its default mnemonic). */
 const ANVIL_FUNDER = hexToBytes("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
 const COW = keccak256(utf8ToBytes("cow"));
@@ -109,7 +111,7 @@ async function run(server, funderKey) {
           : measure(server.url, text, {...options, onStart}),
       );
       results.set(`${name}|${driver}`, result);
-      if (args.includes("--threads") && server.name === "xchain") {
+      if (args.includes("--threads") && (server.name === "xchain" || server.name === "before")) {
         const split = result.threads
           .filter((t) => t.main || t.perRequest >= 2)
           .sort((a, b) => Number(b.main) - Number(a.main) || b.perRequest - a.perRequest)
@@ -153,6 +155,7 @@ function anvilOrNothing() {
 
 const nodeFlags = profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
 const columns = [["xchain", await measured(() => startXchain(nodeFlags), COW)]];
+if (before) columns.push(["before", await measured(() => startXchain(nodeFlags, [], before), COW)]);
 if (anvilOrNothing()) columns.push(["anvil", await measured(startAnvil, ANVIL_FUNDER)]);
 columns.push(["floor", await measured(startFloor, undefined)]);
 
