@@ -6,9 +6,8 @@
  * is sent: docs/operations.md §12). A call at a staged state (the pending block's,
  * held by the main thread's `StateDatabase` only: `isStaged`) runs in-process, as does a call
  * without its `parentHash`, a call on a forked chain (its view carries `forkAncestry`) and every
- * call when there are no workers. Tracing always runs in-process. While the workers hold many more
- * calls than the main thread runs, it runs some itself (`MAIN_THREAD_SHARE`). A call that reaches the
- * BlockHeader native contract, whose reads of headers, uncles and total difficulties a worker leaves to the main thread
+ * call when there are no workers. Tracing always runs in-process. A call that reaches the BlockHeader
+ * native contract, whose reads of headers, uncles and total difficulties a worker leaves to the main thread
  * (storedAncestors.ts), is run again in-process when its worker hands it back.
  *
  * Same contract as `BlockExecutor.call`: the same results and typed errors; an aborted signal
@@ -88,8 +87,6 @@ export class CallService {
   private closing = false;
   /** Looks at the signals of the calls in flight; running only while there are some. */
   private abortPoll: NodeJS.Timeout | undefined;
-  /** Calls the workers could have run, running on the main thread because they were busier (`MAIN_THREAD_SHARE`). */
-  private sharedCalls = 0;
 
   constructor(
     private readonly opts: CallServiceOptions,
@@ -131,23 +128,12 @@ export class CallService {
     if (!slot || inProcess || this.modules.state.isStaged(input.stateRoot)) {
       return this.modules.local.call(input);
     }
-    if (slot.calls.size > MAIN_THREAD_SHARE * (this.sharedCalls + 1)) return this.runShared(input);
     const id = this.nextId++;
     return new Promise<CallResult>((resolve, reject) => {
       slot.calls.set(id, {input, resolve, reject, polled: false});
       slot.worker.postMessage({type: "call", id, input: toPortableInput(input, parentHash)} satisfies ToWorker);
       this.abortPoll ??= setInterval(() => this.pollAborts(), ABORT_POLL_MS).unref();
     });
-  }
-
-  /** A call the workers could run, run on the main thread while they are the busier. */
-  private async runShared(input: CallInput): Promise<CallResult> {
-    this.sharedCalls++;
-    try {
-      return await this.modules.local.call(input);
-    } finally {
-      this.sharedCalls--;
-    }
   }
 
   /** The workers' caches against their budgets, each cache summed over the workers (their last reports). */
@@ -272,15 +258,6 @@ export class CallService {
 
 /** How long a closing worker gets to close its database handle. */
 const CLOSE_GRACE_MS = 5_000;
-
-/**
- * The main thread runs a call the workers could run while the least busy worker holds more than
- * this many times the calls the main thread runs so (plus one): under a load that keeps the workers
- * busy, the main thread's spare time (it also serves HTTP, about 40 % of a distinct call's cost)
- * runs calls too, so that every core serves; with few calls in flight every call goes to a worker.
- * docs/performance.md §8.
- */
-const MAIN_THREAD_SHARE = 4;
 
 /** The period at which the signals of calls in flight are looked at. */
 const ABORT_POLL_MS = 10;

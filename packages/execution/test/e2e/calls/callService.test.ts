@@ -255,23 +255,6 @@ describe("CallService", () => {
     watch.restore();
   });
 
-  it("runs some calls on the main thread while the workers hold many more, none while few are in flight", async () => {
-    const inProcess = vi.spyOn(local, "call");
-    const watch = watchPosts(pool);
-    // Four at once: two per worker, nothing on the main thread.
-    const few = await Promise.all([1, 2, 3, 4].map(() => pool.call(input({to: RETURNER}))));
-    expect(watch.posted()).toBe(4);
-    expect(inProcess).not.toHaveBeenCalled();
-    // Thirty at once: once each worker holds more than four times (plus one) the main thread's, it takes one.
-    const many = await Promise.all(Array.from({length: 30}, () => pool.call(input({to: RETURNER}))));
-    const shared = inProcess.mock.calls.length;
-    expect(shared).toBe(3);
-    expect(watch.posted()).toBe(4 + 30 - shared);
-    for (const r of [...few, ...many]) expect(r.returnValue[31]).toBe(42);
-    watch.restore();
-    inProcess.mockRestore();
-  });
-
   it("runs every call in-process without workers", async () => {
     const inProcess = new CallService(
       {workers: 0, workerData: {dbPath: "unused", chainParams: chainspec.params, state: defaultStateOptions}},
