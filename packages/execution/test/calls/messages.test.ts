@@ -1,3 +1,4 @@
+import {NO_CHAIN_HEADERS} from "@xchain/test-utils";
 import {hexToBytes} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import {
@@ -10,6 +11,7 @@ import {
 } from "../../src/calls/messages.ts";
 import type {CallInput, CallResult, ExecutionChainView} from "../../src/types.ts";
 
+const NO_VIEW: ExecutionChainView = {blockHash: async () => undefined, remasc: undefined, headers: NO_CHAIN_HEADERS};
 const bytes = (length: number, seed: number) => Uint8Array.from({length}, (_, i) => (i * 31 + seed) & 0xff);
 
 /** What a worker is handed, crossed through the structured clone as `postMessage` does it. */
@@ -37,7 +39,7 @@ describe("call messages", () => {
   });
 
   it("crosses a call's input without a typed array and rebuilds it whole", () => {
-    const view: ExecutionChainView = {blockHash: async () => undefined};
+    const view: ExecutionChainView = {blockHash: async () => undefined, remasc: undefined, headers: NO_CHAIN_HEADERS};
     const input: CallInput = {
       block: {
         number: 12,
@@ -90,7 +92,7 @@ describe("call messages", () => {
             gasLimit: 1n,
             minimumGasPrice: 0n,
           },
-          chain: {blockHash: async () => undefined},
+          chain: NO_VIEW,
           stateRoot: bytes(32, 2),
           from: bytes(20, 3),
           gasLimit: 100_000n,
@@ -98,7 +100,7 @@ describe("call messages", () => {
         bytes(32, 4),
       ),
     );
-    const rebuilt = fromPortableInput(portable, {view: () => ({blockHash: async () => undefined})}, undefined);
+    const rebuilt = fromPortableInput(portable, {view: () => NO_VIEW}, undefined);
     for (const field of ["to", "value", "data", "gasPrice", "intrinsicGas", "overrides"] as const) {
       expect(rebuilt[field]).toBeUndefined();
     }
