@@ -49,10 +49,12 @@ async function measure(name, input, check) {
   check(await run());
   for (let i = 0; i < 2_000; i++) await run();
   const started = performance.now();
+  const cpu = process.cpuUsage();
   for (let i = 0; i < CALLS; i++) await run();
   const micros = ((performance.now() - started) * 1000) / CALLS;
+  const {user, system} = process.cpuUsage(cpu);
   console.log(
-    `${name.padEnd(24)} ${micros.toFixed(1).padStart(7)} µs/call  ${(1e6 / micros).toFixed(0).padStart(7)} calls/s`,
+    `${name.padEnd(24)} ${micros.toFixed(1).padStart(7)} µs/call  ${(1e6 / micros).toFixed(0).padStart(7)} calls/s  ${((user + system) / CALLS).toFixed(1).padStart(7)} µs CPU/call`,
   );
 }
 

@@ -1,7 +1,8 @@
 // eth_call on worker threads (rpc.callWorkers): distinct ERC-20 balanceOf calls (a different
 // holder each, as a cache would not help), `inFlight` at once, through BlockExecutor.call in-process
 // (0 workers) and through execution's CallService with 1 and 2 workers, on a LevelStore in a temporary
-// directory. Prints calls/s per worker count.
+// directory. Prints calls/s per worker count and the process's CPU per call (every thread: the figure
+// a loaded machine distorts least).
 // Build first: npm run build    Run: node scripts/bench/callWorkers.mjs [calls=20000] [inFlight=32]
 import {mkdtempSync, rmSync} from "node:fs";
 import {availableParallelism, tmpdir} from "node:os";
@@ -59,9 +60,14 @@ async function measure(name, executor) {
     }
   };
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await Promise.all(Array.from({length: IN_FLIGHT}, run));
   const seconds = (performance.now() - started) / 1000;
-  console.log(`${name.padEnd(12)} ${(CALLS / seconds).toFixed(0).padStart(7)} calls/s`);
+  const {user, system} = process.cpuUsage(cpu);
+  const perCall = (user + system) / CALLS;
+  console.log(
+    `${name.padEnd(12)} ${(CALLS / seconds).toFixed(0).padStart(7)} calls/s ${perCall.toFixed(1).padStart(6)} µs CPU/call`,
+  );
 }
 
 console.log(`${availableParallelism()} cores, ${CALLS} distinct balanceOf calls, ${IN_FLIGHT} in flight`);

@@ -11,11 +11,16 @@
 // first use (XCHAIN_BENCH_CACHE to change); without it (`--no-anvil`, or the install fails) the
 // table has no anvil column. CPU is utime+stime from /proc/<pid>/stat (Linux). Needs a build.
 //
-//   node scripts/bench/rpc.mjs [secondsPerMethod=5] [--driver=node|wrk|both] [--no-anvil] [--loads=a,b]
+//   node scripts/bench/rpc.mjs [secondsPerMethod=5] [--driver=node|wrk|both] [--no-anvil] [--loads=a,b] [--threads] [--cpu-prof=<dir>] [--before=<checkout>]
 //
 // `--loads` keeps the loads whose name contains one of the given parts (and skips the burst).
+// `--threads` adds the xchain node's CPU per request thread by thread (the main thread, then the
+// others above 2 µs: the call worker, V8's helpers, libuv's pool), for the split of a request's cost.
+// `--before` adds another checkout's built node as a column ("before"), measured right after this one.
+// `--cpu-prof` runs the xchain node under `node --cpu-prof`: its main thread and each call worker
+// write a profile into <dir> when the node stops.
 import {hexToBytes, keccak256, utf8ToBytes} from "@xchain/utils";
-import {cpuMicros} from "./rpc/cpu.mjs";
+import {cpuMicros, threadCpuMicros} from "./rpc/cpu.mjs";
 import {DISTINCT, measure} from "./rpc/loadGenerator.mjs";
 import {anvilBinary, startAnvil, startFloor, startXchain} from "./rpc/servers.mjs";
 import {BURST_SIZE, burst, LOG_COUNT, prepare} from "./rpc/workload.mjs";
@@ -29,6 +34,8 @@ const driverOption = option("driver") ?? (wrk ? "both" : "node");
 if (driverOption !== "node" && !wrk) throw new Error("wrk is not installed (Debian: apt-get install wrk)");
 const drivers = driverOption === "both" ? ["node", "wrk"] : [driverOption];
 const loadFilter = option("loads")?.split(",");
+const profileDir = option("cpu-prof");
+const before = option("before");
 /** anvil's first prefunded account (its default mnemonic). */
 const ANVIL_FUNDER = hexToBytes("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
 const COW = keccak256(utf8ToBytes("cow"));
@@ -69,15 +76,21 @@ function bytesOfZero(n) {
 /** Runs `work` (resolving with a rate and a request count) and adds the server's CPU µs per request and its share of a core. */
 async function withCpu(server, work) {
   let cpu0;
+  let threads0;
   let t0;
   const onStart = () => {
     cpu0 = cpuMicros(server.pid);
+    threads0 = threadCpuMicros(server.pid);
     t0 = performance.now();
   };
   const result = await work(onStart);
   const cpu = cpuMicros(server.pid) - cpu0;
   const wallMicros = (performance.now() - t0) * 1000;
-  return {...result, cpuPerRequest: cpu / result.count, coreShare: cpu / wallMicros};
+  const threads = [...threadCpuMicros(server.pid)].map(([tid, micros]) => ({
+    main: tid === server.pid,
+    perRequest: (micros - (threads0.get(tid) ?? 0)) / result.count,
+  }));
+  return {...result, cpuPerRequest: cpu / result.count, coreShare: cpu / wallMicros, threads};
 }
 
 async function run(server, funderKey) {
@@ -98,6 +111,13 @@ async function run(server, funderKey) {
           : measure(server.url, text, {...options, onStart}),
       );
       results.set(`${name}|${driver}`, result);
+      if (args.includes("--threads") && (server.name === "xchain" || server.name === "before")) {
+        const split = result.threads
+          .filter((t) => t.main || t.perRequest >= 2)
+          .sort((a, b) => Number(b.main) - Number(a.main) || b.perRequest - a.perRequest)
+          .map((t) => `${t.main ? "main " : ""}${t.perRequest.toFixed(1)}`);
+        process.stderr.write(`  CPU µs per request by thread: ${split.join(", ")}\n`);
+      }
     }
   }
   if (funderKey && !loadFilter) {
@@ -133,7 +153,9 @@ function anvilOrNothing() {
   }
 }
 
-const columns = [["xchain", await measured(startXchain, COW)]];
+const nodeFlags = profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
+const columns = [["xchain", await measured(() => startXchain(nodeFlags), COW)]];
+if (before) columns.push(["before", await measured(() => startXchain(nodeFlags, [], before), COW)]);
 if (anvilOrNothing()) columns.push(["anvil", await measured(startAnvil, ANVIL_FUNDER)]);
 columns.push(["floor", await measured(startFloor, undefined)]);
 

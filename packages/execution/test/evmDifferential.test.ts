@@ -208,6 +208,8 @@ describe("patched @ethereumjs/evm against stock 10.1.3", () => {
     expect(evmSource("evm-stock", "interpreter.js")).not.toContain("_runStepFast");
     expect(evmSource("@ethereumjs/evm", "evm.js")).not.toContain("...interpreterRes.runState,");
     expect(evmSource("@ethereumjs/evm", "interpreter.js")).toContain("_runStepFast");
+    expect(evmSource("evm-stock", "memory.js")).toContain("new Uint8Array(CONTAINER_SIZE)");
+    expect(evmSource("@ethereumjs/evm", "memory.js")).toContain("NO_MEMORY");
   });
 
   it("the rskj fixtures' contracts and a compiled token: deployed and called with random data", async () => {
@@ -255,6 +257,31 @@ describe("patched @ethereumjs/evm against stock 10.1.3", () => {
     for (const traced of [false, true]) {
       const outcome = await both(sides, {to, data: new Uint8Array(0), value: 0n}, traced);
       expect("logs" in outcome && outcome.logs.length).toBe(values.length);
+    }
+  });
+
+  it("memory grown across 1 KiB, 2 KiB and past 8 KiB: stores, calldata, a precompile's output, LOG and RETURN", async () => {
+    const sides: [Side, Side] = [await side(createEVM), await side(createStock)];
+    const to = new Address(new Uint8Array(20).fill(0x78));
+    const word = Array.from({length: 32}, (_, i) => 0xa0 + i);
+    const code = Uint8Array.from([
+      // MSTORE8 0x11 at 1023, then a word across the 1 KiB line (0x3f0..0x410).
+      ...[0x60, 0x11, 0x61, 0x03, 0xff, 0x53],
+      ...[0x7f, ...word, 0x61, 0x03, 0xf0, 0x52],
+      // CALLDATACOPY the calldata to 0x7f0, across the 2 KiB line.
+      ...[0x36, 0x60, 0x00, 0x61, 0x07, 0xf0, 0x37],
+      // CALL the identity precompile: 64 bytes from 0x3e0 into 0x2000, past 8 KiB.
+      ...[0x60, 0x40, 0x61, 0x20, 0x00, 0x60, 0x40, 0x61, 0x03, 0xe0, 0x60, 0x00, 0x60, 0x04, 0x5a, 0xf1, 0x50],
+      // LOG0 96 bytes from 0x3d0, then RETURN 0x3e0..0x2040.
+      ...[0x60, 0x60, 0x61, 0x03, 0xd0, 0xa0],
+      ...[0x61, 0x1c, 0x60, 0x61, 0x03, 0xe0, 0xf3],
+    ]);
+    for (const s of sides) await s.state.putCode(to, code);
+    const data = Uint8Array.from({length: 100}, (_, i) => i + 1);
+    for (const traced of [false, true]) {
+      const outcome = await both(sides, {to, data, value: 0n}, traced);
+      expect("returnValue" in outcome && outcome.returnValue.length).toBe(2 + 2 * 0x1c60);
+      expect("logs" in outcome && outcome.logs.length).toBe(1);
     }
   });
 

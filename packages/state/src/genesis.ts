@@ -32,7 +32,11 @@ export async function buildGenesisState(
       throw new StateError({code: StateErrorCode.DUPLICATE_GENESIS_ACCOUNT, address}, `${address} is allocated twice`);
     }
     seen.add(key);
-    if (seen.size % ACCOUNTS_PER_FLUSH === 0) await sm.flush();
+    if (seen.size % ACCOUNTS_PER_FLUSH === 0) {
+      // The outermost commit flushes the caches into the trie.
+      await sm.checkpoint();
+      await sm.commit();
+    }
     const address = new Address(bytes);
     await sm.putAccount(address, new Account(genesis.nonce ?? 0n, genesis.balance));
     if (genesis.code !== undefined && genesis.code.length > 0) await sm.putCode(address, genesis.code);

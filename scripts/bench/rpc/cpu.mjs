@@ -33,3 +33,21 @@ export function cpuMicros(pid) {
   const own = stat ? ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / TICKS_PER_SECOND : 0;
   return childrenOf(pid).reduce((sum, child) => sum + cpuMicros(child), own);
 }
+
+/** User plus system CPU time of each thread of `pid` in microseconds, by thread id (the main thread's is `pid`). */
+export function threadCpuMicros(pid) {
+  const threads = new Map();
+  let tasks = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const tid of tasks) {
+    const stat = read(`/proc/${pid}/task/${tid}/stat`);
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    threads.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / TICKS_PER_SECOND);
+  }
+  return threads;
+}

@@ -73,15 +73,19 @@ export async function startServer(name, command, args, url, {env} = {}) {
   throw new Error(`${name} did not answer at ${url}: ${stderr}`);
 }
 
-/** An xchain regtest node with its defaults (automining, one block a second), HTTP only. */
-export async function startXchain(nodeFlags = [], xchainFlags = []) {
+/**
+ * An xchain regtest node with its defaults (automining, one block a second), HTTP only; `checkout`:
+ * another checkout's built CLI instead of this one's (a before/after in one run).
+ */
+export async function startXchain(nodeFlags = [], xchainFlags = [], checkout = undefined) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "xchain-bench-rpc-"));
-  const args = [...nodeFlags, XCHAIN_BIN, "start", "--datadir", dataDir, "--rpc.http.port", String(port)];
+  const bin = checkout === undefined ? XCHAIN_BIN : join(checkout, "packages", "node", "bin", "xchain.js");
+  const args = [...nodeFlags, bin, "start", "--datadir", dataDir, "--rpc.http.port", String(port)];
   // The node joins no network here, but keeps its p2p host (on a free loopback port), as it runs by default.
   args.push("--rpc.ws.enabled", "false", "--log.level", "warn", "--p2p.host", "127.0.0.1", "--p2p.port", "0");
   args.push(...xchainFlags);
-  return startServer("xchain", process.execPath, args, `http://127.0.0.1:${port}`);
+  return startServer(checkout === undefined ? "xchain" : "before", process.execPath, args, `http://127.0.0.1:${port}`);
 }
 
 /**

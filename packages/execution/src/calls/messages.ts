@@ -1,7 +1,7 @@
 /**
- * The messages between the main thread and its call workers (structured clone: bytes and bigints
- * cross as they are). A call carries its `CallInput` without the chain view and the signal, which
- * cannot cross: the worker reads BLOCKHASH answers from the store by the call's `parentHash`
+ * The messages between the main thread and its call workers (structured clone: bigints cross as
+ * they are, bytes as one-byte strings, `WireBytes`). A call carries its `CallInput` without the
+ * chain view and the signal, which cannot cross: the worker reads BLOCKHASH answers from the store by the call's `parentHash`
  * (storedAncestors.ts), and the main thread posts an abort. Errors cross as their class name, type
  * and message, and are rebuilt as the same typed errors, so that the RPC layer maps them as it maps
  * in-process ones.
@@ -27,38 +27,82 @@ export interface CallWorkerData {
 }
 
 /**
- * A call's input as it crosses, without the chain view and the signal: a tuple, since the
- * structured clone of an object writes, and its reading looks up, every property name.
+ * Bytes as they cross: a one-byte string, a character per byte. A string is copied by the
+ * structured clone as it is, where each `Uint8Array` costs an `ArrayBuffer` made on both sides: with
+ * the seven arrays of a call and the answer's, the clone cost about what an ERC-20 `balanceOf` does
+ * (docs/performance.md §8).
+ */
+export type WireBytes = string;
+
+/** Above this length the bytes are turned into a string by Node's native latin1 encoder. */
+const NATIVE_WIRE_FROM = 256;
+
+/** `bytes` as a one-byte string. */
+export function toWire(bytes: Uint8Array): WireBytes {
+  if (bytes.length >= NATIVE_WIRE_FROM)
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  return String.fromCharCode.apply(null, bytes as unknown as number[]);
+}
+
+/** The bytes of a one-byte string (`toWire`'s), in a `Uint8Array` of their own. */
+export function fromWire(text: WireBytes): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+function optionalToWire(bytes: Uint8Array | undefined): WireBytes | undefined {
+  return bytes === undefined ? undefined : toWire(bytes);
+}
+
+function optionalFromWire(text: WireBytes | undefined): Uint8Array | undefined {
+  return text === undefined ? undefined : fromWire(text);
+}
+
+/**
+ * A call's input as it crosses, without the chain view and the signal: a flat tuple of numbers,
+ * bigints and strings, since the structured clone of an object writes, and its reading looks up,
+ * every property name. A state override (rare) crosses as it is.
  */
 export type PortableCallInput = readonly [
-  block: readonly [number, number, Uint8Array, bigint, bigint, bigint],
-  stateRoot: Uint8Array,
-  from: Uint8Array,
-  to: Uint8Array | undefined,
+  number: number,
+  timestamp: number,
+  coinbase: WireBytes,
+  difficulty: bigint,
+  blockGasLimit: bigint,
+  minimumGasPrice: bigint,
+  stateRoot: WireBytes,
+  from: WireBytes,
+  to: WireBytes | undefined,
   value: bigint | undefined,
-  data: Uint8Array | undefined,
+  data: WireBytes | undefined,
   gasLimit: bigint,
   gasPrice: bigint | undefined,
   overrides: CallInput["overrides"],
   intrinsicGas: bigint | undefined,
-  parentHash: Uint8Array,
+  parentHash: WireBytes,
 ];
 
 /** `input` as it crosses; only a call that carries its `parentHash` goes to a worker. */
 export function toPortableInput(input: CallInput, parentHash: Uint8Array): PortableCallInput {
   const {number, timestamp, coinbase, difficulty, gasLimit, minimumGasPrice} = input.block;
   return [
-    [number, timestamp, coinbase, difficulty, gasLimit, minimumGasPrice],
-    input.stateRoot,
-    input.from,
-    input.to,
+    number,
+    timestamp,
+    toWire(coinbase),
+    difficulty,
+    gasLimit,
+    minimumGasPrice,
+    toWire(input.stateRoot),
+    toWire(input.from),
+    optionalToWire(input.to),
     input.value,
-    input.data,
+    optionalToWire(input.data),
     input.gasLimit,
     input.gasPrice,
     input.overrides,
     input.intrinsicGas,
-    parentHash,
+    toWire(parentHash),
   ];
 }
 
@@ -68,19 +112,26 @@ export function fromPortableInput(
   ancestors: Pick<StoredAncestors, "view">,
   signal: CallInput["signal"],
 ): CallInput {
-  const [[number, timestamp, coinbase, difficulty, blockGasLimit, minimumGasPrice], stateRoot, from, to, value] =
-    portable;
-  const [, , , , , data, gasLimit, gasPrice, overrides, intrinsicGas, parentHash] = portable;
-  const block = {number, timestamp, coinbase, difficulty, gasLimit: blockGasLimit, minimumGasPrice};
+  const [number, timestamp, coinbase, difficulty, blockGasLimit, minimumGasPrice, stateRoot, from, to] = portable;
+  const [, , , , , , , , , value, data, gasLimit, gasPrice, overrides, intrinsicGas, wireParentHash] = portable;
+  const block = {
+    number,
+    timestamp,
+    coinbase: fromWire(coinbase),
+    difficulty,
+    gasLimit: blockGasLimit,
+    minimumGasPrice,
+  };
+  const parentHash = fromWire(wireParentHash);
   const chain = ancestors.view(number, parentHash);
   return {
     block,
     chain,
-    stateRoot,
-    from,
-    to,
+    stateRoot: fromWire(stateRoot),
+    from: fromWire(from),
+    to: optionalFromWire(to),
     value,
-    data,
+    data: optionalFromWire(data),
     gasLimit,
     gasPrice,
     intrinsicGas,
@@ -90,30 +141,52 @@ export function fromPortableInput(
   };
 }
 
+/** A log as it crosses: address, topics, data. */
+type PortableLog = readonly [address: WireBytes, topics: WireBytes[], data: WireBytes];
+
 /** A call's result as it crosses: a tuple, as the input. */
 export type PortableCallResult = readonly [
   status: boolean,
   gasUsed: bigint,
   gasRefund: bigint,
-  returnValue: Uint8Array,
-  logs: CallResult["logs"],
-  contractAddress: Uint8Array | undefined,
-  revertData: Uint8Array | undefined,
+  returnValue: WireBytes,
+  logs: PortableLog[],
+  contractAddress: WireBytes | undefined,
+  revertData: WireBytes | undefined,
   error: string | undefined,
 ];
 
 /** `result` as it crosses. */
 export function toPortableResult(result: CallResult): PortableCallResult {
   const {status, gasUsed, gasRefund, returnValue, logs, contractAddress, revertData, error} = result;
-  return [status, gasUsed, gasRefund, returnValue, logs, contractAddress, revertData, error];
+  return [
+    status,
+    gasUsed,
+    gasRefund,
+    toWire(returnValue),
+    logs.map((log) => [toWire(log.address), log.topics.map(toWire), toWire(log.data)]),
+    optionalToWire(contractAddress),
+    optionalToWire(revertData),
+    error,
+  ];
 }
 
 /** The result a worker reported; the optional fields only where set, as the executor gives them. */
 export function fromPortableResult(portable: PortableCallResult): CallResult {
   const [status, gasUsed, gasRefund, returnValue, logs, contractAddress, revertData, error] = portable;
-  const result: CallResult = {status, gasUsed, gasRefund, returnValue, logs};
-  if (contractAddress !== undefined) result.contractAddress = contractAddress;
-  if (revertData !== undefined) result.revertData = revertData;
+  const result: CallResult = {
+    status,
+    gasUsed,
+    gasRefund,
+    returnValue: fromWire(returnValue),
+    logs: logs.map(([address, topics, data]) => ({
+      address: fromWire(address),
+      topics: topics.map(fromWire),
+      data: fromWire(data),
+    })),
+  };
+  if (contractAddress !== undefined) result.contractAddress = fromWire(contractAddress);
+  if (revertData !== undefined) result.revertData = fromWire(revertData);
   if (error !== undefined) result.error = error;
   return result;
 }

@@ -88,8 +88,18 @@ describe("serializeBody", () => {
 
 describe("serializeResponse", () => {
   it("writes a string result exactly as JSON.stringify of the whole response, whatever the id and the text", () => {
-    const texts = ["0x1", "", 'a "quoted" \\ back', "line\nbreak\u0001", "ü✓ 𝄞", "lone \ud800 surrogate"];
-    const ids = [1, 0, -3, 1.5, 1e21, "7", 'odd "id"', null];
+    const texts = [
+      "0x1",
+      "0x3635c9adc5dea00000",
+      "",
+      'a "quoted" \\ back',
+      "line\nbreak\u0001",
+      "tab\there",
+      "~ and \u007f",
+      "ü✓ 𝄞",
+      "lone \ud800 surrogate",
+    ];
+    const ids = [1, 0, -0, -3, 1.5, 1e21, 2 ** 53 + 2, "7", 'odd "id"', null];
     for (const result of texts) {
       for (const id of ids) {
         const response: JsonRpcResponse = {jsonrpc: "2.0", id, result};
