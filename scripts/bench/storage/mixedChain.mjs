@@ -18,7 +18,7 @@ import {SOLIDITY_HEADER, TOKEN_CONTRACT} from "../token.mjs";
 import {blockWriter} from "./blockFile.mjs";
 
 /** The storage-heavy contract: `write` overwrites `count` consecutive slots (mod 4,096) with `value`. */
-const STORE_CONTRACT = `contract Store {
+export const STORE_CONTRACT = `contract Store {
     mapping(uint256 => uint256) public slots;
     function write(uint256 start, uint256 count, uint256 value) external {
         for (uint256 i = 0; i < count; i++) slots[(start + i) % 4096] = value;
@@ -40,7 +40,7 @@ const KEPT_BLOCKS = 1024;
 export const TXS_PER_BLOCK = TRANSFERS + TOKEN_TRANSFERS + STORE_WRITES;
 
 /** Numbers in [0, 1) decided by `seed`: the 32-bit words of keccak("storage-random-<seed>-<i>"), i = 0, 1, … */
-function random(seed) {
+export function random(seed) {
   let words = new Uint32Array(0);
   let used = 0;
   let counter = 0;
