@@ -15,8 +15,8 @@
 //   node scripts/bench/sync.mjs [--blocks 100000] [--accounts 20000] [--holders 2000] [--txs 4] [--seed 1]
 //     [--dir ~/.cache/xchain-bench/sync] [--propagation 50]
 //
-// --txs: the mean transactions of a non-empty block. SYNC_BENCH_CPU_PROF=<dir> writes a CPU profile of B
-// (node --cpu-prof) into <dir>.
+// --txs: the mean transactions of a non-empty block. SYNC_BENCH_CPU_PROF=<dir> writes CPU profiles (node
+// --cpu-prof) of A (the serving node) into <dir>/A and of B (the syncing node) into <dir>/B.
 import {spawn} from "node:child_process";
 import {once} from "node:events";
 import {mkdirSync, mkdtempSync, readFileSync, rmSync} from "node:fs";
@@ -199,7 +199,9 @@ try {
 
   const common = ["--network", "regtest", "--miner.enabled", "false", "--p2p.host", "127.0.0.1", "--p2p.port", "0"];
   common.push("--rpc.http.port", "0", "--rpc.ws.port", "0", "--log.level", "info");
-  const a = await startNode("A", ["--datadir", dataA, ...common]);
+  const profDir = process.env.SYNC_BENCH_CPU_PROF;
+  const profile = (name) => (profDir ? ["--cpu-prof", "--cpu-prof-dir", join(resolve(profDir), name)] : []);
+  const a = await startNode("A", ["--datadir", dataA, ...common], {nodeFlags: profile("A")});
   nodes.push(a);
   const aHead = Number(await call(agent, a.http, "eth_blockNumber"));
   if (aHead !== head) throw new Error(`A's head is ${aHead}, expected ${head}`);
@@ -207,14 +209,18 @@ try {
   if (!bootnode) throw new Error("A logged no p2p address");
 
   // B: fresh, A its bootnode; its sync log lines are printed as they come.
-  const profDir = process.env.SYNC_BENCH_CPU_PROF;
   const bStartedAt = performance.now();
+  /** B's "sync run ended" lines: where each run's import loop spent its time. */
+  const runs = [];
   const b = await startNode("B", ["--datadir", join(workDir, "B"), ...common, "--p2p.bootnodes", bootnode], {
-    nodeFlags: profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : [],
+    nodeFlags: profile("B"),
     onLog: (entry) => {
       if (entry.module !== "sync" && entry.level < 40) return;
-      if (entry.level < 40 && entry.msg !== "sync started" && entry.msg !== "synced") return;
-      console.log(`  B ${((performance.now() - bStartedAt) / 1000).toFixed(1).padStart(6)} s: ${entry.msg}`);
+      if (entry.msg === "sync run ended") runs.push(entry);
+      if (entry.level < 40 && !["sync started", "synced", "sync run ended"].includes(entry.msg)) return;
+      const timings =
+        entry.importingMs === undefined ? "" : ` (importing ${entry.importingMs} ms, waiting ${entry.waitingMs} ms)`;
+      console.log(`  B ${((performance.now() - bStartedAt) / 1000).toFixed(1).padStart(6)} s: ${entry.msg}${timings}`);
     },
   });
   nodes.push(b);
@@ -315,6 +321,11 @@ try {
   console.log(
     `  sync: ${syncBlocks} blocks in ${syncSeconds.toFixed(1)} s past the setup blocks (B ready ${((b.readyAt - bStartedAt) / 1000).toFixed(1)} s ` +
       `after spawn, past the setup ${((past.at - b.readyAt) / 1000).toFixed(1)} s after ready); load ${syncLoad}`,
+  );
+  const sum = (field) => runs.reduce((total, r) => total + (r[field] ?? 0), 0) / 1000;
+  console.log(
+    `  B's import loop over its ${runs.length} sync run(s), setup blocks included: ${sum("importingMs").toFixed(1)} s in the chain's ` +
+      `import, ${sum("waitingMs").toFixed(1)} s waiting for a body or its senders`,
   );
   console.log(
     `  local import: ${chain.blocks} blocks in ${local.seconds.toFixed(1)} s, process start included; load ${localLoad}`,

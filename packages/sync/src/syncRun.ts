@@ -62,6 +62,7 @@ export class SyncRun {
   private endError: Error | undefined;
   private error: Error | undefined;
   private imported = 0;
+  private readonly timings = {waitingMs: 0, importingMs: 0};
   private bodies: BodyFetcher | undefined;
   private readonly wakeup = new Wakeup();
   private rejectFailure: (error: Error) => void = () => undefined;
@@ -113,7 +114,8 @@ export class SyncRun {
       this.bodies?.close(new SyncError({code: SyncErrorCode.STOPPED}));
     }
     const error = this.error ?? this.endError;
-    return error ? {peer: this.peer, imported: this.imported, error} : {peer: this.peer, imported: this.imported};
+    const result = {peer: this.peer, imported: this.imported, timings: this.timings};
+    return error ? {...result, error} : result;
   }
 
   /** Ends the run: requests in flight are abandoned, the import in progress finishes. */
@@ -196,8 +198,11 @@ export class SyncRun {
         continue;
       }
       const bodies = this.bodies as BodyFetcher;
+      const waitStart = performance.now();
       const fetched = await this.guard(bodies.take(header));
       const recoveryError = await this.guard(fetched.sendersRecovered);
+      const importStart = performance.now();
+      this.timings.waitingMs += importStart - waitStart;
       if (recoveryError) {
         this.deps.logger?.warn(
           {number: header.number, detail: errorDetail(recoveryError)},
@@ -207,6 +212,7 @@ export class SyncRun {
       const block = new Block(header, fetched.body.transactions, fetched.body.uncles);
       this.deps.beforeImport(block.hash());
       const result = await this.deps.chain.importBlock(block);
+      this.timings.importingMs += performance.now() - importStart;
       if (!this.accepted(header, fetched, result)) continue;
       this.headers.shift();
       this.wakeup.notify();
