@@ -19,6 +19,7 @@ import {checkHeaderBatch} from "./headerChain.ts";
 import {importFault} from "./importFailure.ts";
 import type {SyncOptions} from "./options.ts";
 import {requestFromPeer} from "./requests.ts";
+import {RunFailure} from "./runFailure.ts";
 import type {SyncChain, SyncRunResult, SyncSenderRecovery} from "./types.ts";
 
 /** What a run needs, and whom it tells about its progress. */
@@ -65,17 +66,12 @@ export class SyncRun {
   private readonly timings = {waitingMs: 0, importingMs: 0};
   private bodies: BodyFetcher | undefined;
   private readonly wakeup = new Wakeup();
-  private rejectFailure: (error: Error) => void = () => undefined;
-  private readonly failure = new Promise<never>((_, reject) => {
-    this.rejectFailure = reject;
-  });
+  private readonly failure = new RunFailure();
 
   constructor(
     private readonly deps: SyncRunDeps,
     readonly peer: PeerId,
-  ) {
-    this.failure.catch(() => undefined);
-  }
+  ) {}
 
   /** Runs to the end; never throws (the error is in the result). */
   async run(): Promise<SyncRunResult> {
@@ -127,13 +123,13 @@ export class SyncRun {
     if (this.error) return;
     this.error = e instanceof Error ? e : new Error(String(e));
     this.bodies?.close(this.error);
-    this.rejectFailure(this.error);
+    this.failure.fail(this.error);
     this.wakeup.notify();
   }
 
   /** `promise`, or the run's error as soon as the run fails. */
   private guard<T>(promise: Promise<T>): Promise<T> {
-    return Promise.race([promise, this.failure]);
+    return this.failure.guard(promise);
   }
 
   private get window(): number {
