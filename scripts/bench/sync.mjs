@@ -17,6 +17,8 @@
 //
 // --txs: the mean transactions of a non-empty block. SYNC_BENCH_CPU_PROF=<dir> writes CPU profiles (node
 // --cpu-prof) of A (the serving node) into <dir>/A and of B (the syncing node) into <dir>/B.
+// SYNC_BENCH_B_BIN=<another checkout>/packages/node/bin/xchain.js runs B from that checkout's build (a
+// before/after comparison of the syncing node on the same chain and the same A).
 import {spawn} from "node:child_process";
 import {once} from "node:events";
 import {mkdirSync, mkdtempSync, readFileSync, rmSync} from "node:fs";
@@ -214,6 +216,7 @@ try {
   const runs = [];
   const b = await startNode("B", ["--datadir", join(workDir, "B"), ...common, "--p2p.bootnodes", bootnode], {
     nodeFlags: profile("B"),
+    ...(process.env.SYNC_BENCH_B_BIN ? {bin: resolve(process.env.SYNC_BENCH_B_BIN)} : {}),
     onLog: (entry) => {
       if (entry.module !== "sync" && entry.level < 40) return;
       if (entry.msg === "sync run ended") runs.push(entry);
@@ -327,6 +330,7 @@ try {
     `  B's import loop over its ${runs.length} sync run(s), setup blocks included: ${sum("importingMs").toFixed(1)} s in the chain's ` +
       `import, ${sum("waitingMs").toFixed(1)} s waiting for a body or its senders`,
   );
+  if (process.env.SYNC_BENCH_B_BIN) console.log(`  B ran ${resolve(process.env.SYNC_BENCH_B_BIN)}`);
   console.log(
     `  local import: ${chain.blocks} blocks in ${local.seconds.toFixed(1)} s, process start included; load ${localLoad}`,
   );
