@@ -29,11 +29,9 @@ import {
 } from "node:fs";
 import {join} from "node:path";
 import {LevelStore} from "@xchain/db";
-import {compileSolidity} from "@xchain/test-utils";
 import {concatBytes, keccak256, utf8ToBytes} from "@xchain/utils";
-import {contractAddress, createBuilder, fundedAccount, keyedAccounts, sign, uint256} from "../chainFixture.mjs";
-import {random, STORE_CONTRACT} from "../storage/mixedChain.mjs";
-import {SOLIDITY_HEADER, TOKEN_CONTRACT} from "../token.mjs";
+import {createBuilder, keyedAccounts, sign, uint256} from "../chainFixture.mjs";
+import {deployAndFund, random} from "../storage/mixedChain.mjs";
 
 const EMPTY_SHARE = 0.35;
 const MAX_TXS = 40;
@@ -42,8 +40,6 @@ const TOKEN_SHARE = 0.25;
 const FRESH_ONE_IN = 10;
 const DEPLOY_ONE_IN = 1000;
 const MAINNET_GAS_PRICE = 60_000_000n;
-const FUNDING_PER_BLOCK = 400;
-const TOKEN_FUNDING_PER_BLOCK = 150;
 /** Built blocks the builder keeps in memory: more than any build reads back (449 for fork detection). */
 const KEPT_BLOCKS = 1024;
 /** Bumped whenever the mix changes, so that a cached chain of another mix is not reused. */
@@ -105,28 +101,9 @@ async function build({blocks, accounts, holders, txs: meanTxs, seed}, dir, files
     };
     const pay = (from, values) => sign(from, {gasPrice: MAINNET_GAS_PRICE, ...values});
 
-    const cow = fundedAccount();
-    const {Token, Store} = compileSolidity(`${SOLIDITY_HEADER}${TOKEN_CONTRACT}\n${STORE_CONTRACT}`);
-    const token = contractAddress(cow.address, 0);
-    const storeContract = contractAddress(cow.address, 1);
-    await emit([
-      pay(cow, {gasLimit: 1_000_000n, data: Token.bytecode}),
-      pay(cow, {gasLimit: 1_000_000n, data: Store.bytecode}),
-    ]);
     const pool = keyedAccounts("sync-account", accounts);
     const holderPool = pool.slice(0, holders);
-    const tokenTransfer = (to, amount) =>
-      concatBytes(Token.selectors["transfer(address,uint256)"], new Uint8Array(12), to, uint256(amount));
-    for (let i = 0; i < pool.length; i += FUNDING_PER_BLOCK) {
-      const batch = pool.slice(i, i + FUNDING_PER_BLOCK);
-      await emit(batch.map((a) => pay(cow, {gasLimit: 21_000n, to: a.address, value: 10n ** 21n})));
-    }
-    for (let i = 0; i < holderPool.length; i += TOKEN_FUNDING_PER_BLOCK) {
-      const batch = holderPool.slice(i, i + TOKEN_FUNDING_PER_BLOCK);
-      await emit(
-        batch.map((a) => pay(cow, {gasLimit: 100_000n, to: token, data: tokenTransfer(a.address, 10n ** 24n)})),
-      );
-    }
+    const {Token, Store, token, storeContract, tokenTransfer} = await deployAndFund(emit, pay, pool, holderPool);
     const setup = builder.tip.header.number;
     file.close();
     file = blockFile(files.blocksFile);
