@@ -68,7 +68,8 @@ export async function mainnetChain(dir, params, progress = () => {}) {
   const meta = await build(params, out, files, (n) => progress(n, params.blocks, (performance.now() - start) / 1000));
   const buildSeconds = (performance.now() - start) / 1000;
   // The metadata last: a build cut short leaves no chain.json, and the next run builds again.
-  writeFileSync(metaFile, JSON.stringify({...params, ...meta, buildSeconds}));
+  const {blocks, accounts, holders, txs, seed} = params;
+  writeFileSync(metaFile, JSON.stringify({params: {blocks, accounts, holders, txs, seed}, ...meta, buildSeconds}));
   return {...files, ...meta, buildSeconds, built: true};
 }
 
