@@ -1,4 +1,4 @@
-// The chain the block benchmarks share (import.mjs, sync.mjs): a regtest chain built with the test
+// The chain of the import benchmark (import.mjs; its builder helpers serve sync/ and storage/ too): a regtest chain built with the test
 // chain builder (real merged-mining proofs, the REMASC transaction closing every block) whose
 // measured blocks each carry `txsPerBlock` value transfers (or ERC-20 `transfer`s) from
 // `txsPerBlock` senders to fresh addresses, and the import measurement: a fresh child process

@@ -3,8 +3,7 @@
 // through full validation. Prints blocks/s, transactions/s, Mgas/s and peak RSS next to the rate of
 // sender recovery alone (decode + secp256k1 recovery of the same transactions), measured in the
 // same run: the floor of this work. The chain is built in this process and imported in a fresh
-// child process, so the import's time and peak RSS are its own (both in chainFixture.mjs, shared with
-// sync.mjs). Each chain is imported twice in the same run, one block at a time as gossip does and as a
+// child process, so the import's time and peak RSS are its own (both in chainFixture.mjs). Each chain is imported twice in the same run, one block at a time as gossip does and as a
 // pipeline (`recoverAhead`: senders recovered in a worker thread ahead of execution, as `xchain db
 // import` does), with the CPU time of each (all threads) beside the wall time, and the load average.
 // Needs a build (`npm run build`).

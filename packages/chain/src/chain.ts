@@ -436,6 +436,11 @@ export class Chain implements ChainReader {
     return this.store.blocks.getBlock(hash);
   }
 
+  /** A stored block's body as the p2p protocol carries it (`BlockStore.getBodyEncoding`), without decoding it. */
+  getBodyEncoding(hash: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.store.blocks.getBodyEncoding(hash);
+  }
+
   async getBlockByNumber(number: number): Promise<Block | undefined> {
     const hash = await this.store.canonical.hashAt(number);
     return hash && this.store.blocks.getBlock(hash);

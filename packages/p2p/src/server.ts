@@ -14,7 +14,7 @@ import {P2PErrorCode} from "./errors.ts";
 import {abortStream, closeWrite, type FrameContext, framed, readFrame, streamError, writeFrame} from "./frames.ts";
 import {DEFAULT_REQUEST_RATE, type RateLimit, RequestRateLimiter} from "./rateLimit.ts";
 import {type GossipMessage, type GossipVerdict, MAX_MESSAGE_BYTES, type P2PChainView, PeerEvent} from "./types.ts";
-import {decodeBodiesRequest, encodeBodiesResponse, encodeBody} from "./wire/bodies.ts";
+import {decodeBodiesRequest, encodeBodiesResponse} from "./wire/bodies.ts";
 import {decodeHeadersRequest, encodeHeadersResponse, type HeadersRequest} from "./wire/headers.ts";
 import {decodeTransactionsPush, encodePushAnswer} from "./wire/transactions.ts";
 
@@ -146,9 +146,8 @@ export async function bodiesFor(chain: P2PChainView, hashes: readonly Uint8Array
   const bodies: Uint8Array[] = [];
   let size = FRAME_OVERHEAD;
   for (const hash of hashes) {
-    const block = await chain.getBlock(hash);
-    if (!block) break;
-    const body = encodeBody(block);
+    const body = await chain.getBodyEncoding(hash);
+    if (!body) break;
     size += body.length;
     if (size > MAX_MESSAGE_BYTES) break;
     bodies.push(body);

@@ -207,7 +207,11 @@ export interface P2PChainView {
   head(): {hash: Uint8Array; number: number; totalDifficulty: bigint};
   getHeader(hash: Uint8Array): Promise<BlockHeader | undefined>;
   getHeaderByNumber(number: number): Promise<BlockHeader | undefined>;
-  getBlock(hash: Uint8Array): Promise<Block | undefined>;
+  /**
+   * A stored block's body, encoded as `/bodies/1` carries it (`encodeBody`: `[transactions as received,
+   * uncles]`), read as stored rather than decoded and encoded again.
+   */
+  getBodyEncoding(hash: Uint8Array): Promise<Uint8Array | undefined>;
 }
 
 /** What `P2PNetwork.start` needs. */

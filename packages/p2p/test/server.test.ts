@@ -4,7 +4,8 @@ import {bytesToHex} from "@xchain/utils";
 import {beforeAll, describe, expect, it} from "vitest";
 import {bodiesFor, headersFor} from "../src/server.ts";
 import {MAX_MESSAGE_BYTES, type P2PChainView} from "../src/types.ts";
-import {buildBlocks, transfer} from "./support/chain.ts";
+import {encodeBody} from "../src/wire/bodies.ts";
+import {buildBlocks, chainWith, transfer} from "./support/chain.ts";
 
 let headers: BlockHeader[];
 beforeAll(async () => {
@@ -24,7 +25,10 @@ function view(blocks: Block[], headNumber: number): P2PChainView & {reads: numbe
       reads.push(n);
       return headers[n - 1];
     },
-    getBlock: async (hash) => byHash.get(bytesToHex(hash)),
+    getBodyEncoding: async (hash) => {
+      const block = byHash.get(bytesToHex(hash));
+      return block && encodeBody(block);
+    },
   };
 }
 
@@ -62,5 +66,13 @@ describe("bodiesFor", () => {
       hashes[2] as Uint8Array,
     ]);
     expect(missing).toHaveLength(1);
+  });
+
+  it("serves a chain's stored bodies as encodeBody encodes its blocks (transactions as received, uncles)", async () => {
+    // Block 1 carries a transfer and block 3 an uncle: the stored bytes go out as they are, undecoded.
+    const {blocks} = await buildBlocks(3);
+    const chain = await chainWith(blocks);
+    const bodies = await bodiesFor(chain, [...blocks.map((b) => b.hash()), new Uint8Array(32)]);
+    expect(bodies.map(bytesToHex)).toEqual(blocks.map((b) => bytesToHex(encodeBody(b))));
   });
 });

@@ -183,8 +183,17 @@ export class SyncManager implements SyncTrigger {
     if (code !== SyncErrorCode.STOPPED && (!progressed || (code !== undefined && PEER_FAULTS.has(code)))) {
       this.cooldowns.set(result.peer, Date.now() + PEER_COOLDOWN_MS);
     }
-    const context = {peer: result.peer, imported: result.imported, head: this.deps.chain.head().number};
+    const {waitingMs, importingMs} = result.timings;
+    const context = {
+      peer: result.peer,
+      imported: result.imported,
+      head: this.deps.chain.head().number,
+      waitingMs: Math.round(waitingMs),
+      importingMs: Math.round(importingMs),
+    };
     if (error) this.deps.logger?.warn({...context, code: code ?? error.name, detail: error.message}, "sync run ended");
+    // A run that imported blocks says where its time went (waiting for bodies against importing them).
+    else if (result.imported > 0) this.deps.logger?.info(context, "sync run ended");
     else this.deps.logger?.debug(context, "sync run ended");
     this.events.emit("runEnded", result);
     this.evaluate();

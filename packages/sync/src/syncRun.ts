@@ -21,6 +21,7 @@ import {checkHeaderBatch} from "./headerChain.ts";
 import {importFault} from "./importFailure.ts";
 import type {SyncOptions} from "./options.ts";
 import {requestFromPeer} from "./requests.ts";
+import {RunFailure} from "./runFailure.ts";
 import type {SyncChain, SyncRunResult, SyncSenderRecovery} from "./types.ts";
 
 /** What a run needs, and whom it tells about its progress. */
@@ -64,19 +65,15 @@ export class SyncRun {
   private endError: Error | undefined;
   private error: Error | undefined;
   private imported = 0;
+  private readonly timings = {waitingMs: 0, importingMs: 0};
   private bodies: BodyFetcher | undefined;
   private readonly wakeup = new Wakeup();
-  private rejectFailure: (error: Error) => void = () => undefined;
-  private readonly failure = new Promise<never>((_, reject) => {
-    this.rejectFailure = reject;
-  });
+  private readonly failure = new RunFailure();
 
   constructor(
     private readonly deps: SyncRunDeps,
     readonly peer: PeerId,
-  ) {
-    this.failure.catch(() => undefined);
-  }
+  ) {}
 
   /** Runs to the end; never throws (the error is in the result). */
   async run(): Promise<SyncRunResult> {
@@ -116,7 +113,8 @@ export class SyncRun {
       this.bodies?.close(new SyncError({code: SyncErrorCode.STOPPED}));
     }
     const error = this.error ?? this.endError;
-    return error ? {peer: this.peer, imported: this.imported, error} : {peer: this.peer, imported: this.imported};
+    const result = {peer: this.peer, imported: this.imported, timings: this.timings};
+    return error ? {...result, error} : result;
   }
 
   /** Ends the run: requests in flight are abandoned, the import in progress finishes. */
@@ -128,13 +126,13 @@ export class SyncRun {
     if (this.error) return;
     this.error = e instanceof Error ? e : new Error(String(e));
     this.bodies?.close(this.error);
-    this.rejectFailure(this.error);
+    this.failure.fail(this.error);
     this.wakeup.notify();
   }
 
   /** `promise`, or the run's error as soon as the run fails. */
   private guard<T>(promise: Promise<T>): Promise<T> {
-    return Promise.race([promise, this.failure]);
+    return this.failure.guard(promise);
   }
 
   private get window(): number {
@@ -201,8 +199,11 @@ export class SyncRun {
         continue;
       }
       const bodies = this.bodies as BodyFetcher;
+      const waitStart = performance.now();
       const fetched = await this.guard(bodies.take(header));
       const recoveryError = await this.guard(fetched.sendersRecovered);
+      const importStart = performance.now();
+      this.timings.waitingMs += importStart - waitStart;
       if (recoveryError) {
         this.deps.logger?.warn(
           {number: header.number, detail: errorDetail(recoveryError)},
@@ -212,6 +213,7 @@ export class SyncRun {
       const block = new Block(header, fetched.body.transactions, fetched.body.uncles);
       this.deps.beforeImport(block.hash());
       const result = await this.deps.chain.importBlock(block);
+      this.timings.importingMs += performance.now() - importStart;
       if (!this.accepted(header, fetched, result)) continue;
       this.headers.shift();
       this.wakeup.notify();

@@ -71,6 +71,12 @@ export interface SyncRunResult {
   peer: PeerId;
   /** Blocks the run imported that were not stored before. */
   imported: number;
+  /**
+   * Where the run's import loop spent its time, in ms: waiting for a body (or its senders' recovery) to
+   * arrive, and in the chain's import. Their sum against the run's length shows whether it was
+   * download-bound or import-bound (docs/performance.md §12).
+   */
+  timings: {waitingMs: number; importingMs: number};
   /** Set when the run ended early; the manager goes on with other peers. */
   error?: Error;
 }

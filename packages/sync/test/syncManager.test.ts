@@ -45,11 +45,17 @@ describe("SyncManager", () => {
     const sync = local.startSync();
     const synced: number[] = [];
     sync.events.on("synced", (event) => synced.push(event.number));
+    const runs: SyncRunResult[] = [];
+    sync.events.on("runEnded", (run) => runs.push(run));
     hub.connect("local", "peer");
 
     await waitFor(() => synced.length > 0, "synced");
     expect(local.headHex()).toBe(hex(suite.f.main[59]!));
     expect(synced).toEqual([60]);
+    // The run says where its import loop's time went: importing the 60 blocks, and waiting for their bodies.
+    expect(runs.map((run) => run.imported)).toEqual([60]);
+    expect(runs[0]?.timings.importingMs).toBeGreaterThan(0);
+    expect(runs[0]?.timings.waitingMs).toBeGreaterThanOrEqual(0);
     expect(sync.progress()).toBeUndefined();
     expect((await local.chain.getBlockByNumber(3))?.transactions).toHaveLength(2);
     expect(local.network.reports.map((r) => r.event)).toEqual([]);

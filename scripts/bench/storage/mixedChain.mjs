@@ -40,7 +40,7 @@ const KEPT_BLOCKS = 1024;
 export const TXS_PER_BLOCK = TRANSFERS + TOKEN_TRANSFERS + STORE_WRITES;
 
 /** Numbers in [0, 1) decided by `seed`: the 32-bit words of keccak("storage-random-<seed>-<i>"), i = 0, 1, … */
-function random(seed) {
+export function random(seed) {
   let words = new Uint32Array(0);
   let used = 0;
   let counter = 0;
@@ -51,6 +51,38 @@ function random(seed) {
     }
     return words[used++] / 2 ** 32;
   };
+}
+
+/**
+ * The setup blocks the synthetic chains start with (this one and sync/mainnetChain.mjs): the token and
+ * the storage contract deployed by the first cow account, then `accounts` funded with value
+ * (FUNDING_PER_BLOCK a block) and `holders` with tokens (TOKEN_FUNDING_PER_BLOCK a block), each block
+ * built by `emit(transactions)`, each transaction signed by `signer(from, values)` (chainFixture's `sign`
+ * or one that sets a gas price). Returns the compiled contracts, their addresses and `tokenTransfer(to, amount)`'s
+ * call data.
+ */
+export async function deployAndFund(emit, signer, accounts, holders) {
+  const cow = fundedAccount();
+  const {Token, Store} = compileSolidity(`${SOLIDITY_HEADER}${TOKEN_CONTRACT}\n${STORE_CONTRACT}`);
+  const token = contractAddress(cow.address, 0);
+  const storeContract = contractAddress(cow.address, 1);
+  await emit([
+    signer(cow, {gasLimit: 1_000_000n, data: Token.bytecode}),
+    signer(cow, {gasLimit: 1_000_000n, data: Store.bytecode}),
+  ]);
+  const tokenTransfer = (to, amount) =>
+    concatBytes(Token.selectors["transfer(address,uint256)"], new Uint8Array(12), to, uint256(amount));
+  for (let i = 0; i < accounts.length; i += FUNDING_PER_BLOCK) {
+    const batch = accounts.slice(i, i + FUNDING_PER_BLOCK);
+    await emit(batch.map((a) => signer(cow, {gasLimit: 21_000n, to: a.address, value: 10n ** 21n})));
+  }
+  for (let i = 0; i < holders.length; i += TOKEN_FUNDING_PER_BLOCK) {
+    const batch = holders.slice(i, i + TOKEN_FUNDING_PER_BLOCK);
+    await emit(
+      batch.map((a) => signer(cow, {gasLimit: 100_000n, to: token, data: tokenTransfer(a.address, 10n ** 24n)})),
+    );
+  }
+  return {Token, Store, token, storeContract, tokenTransfer};
 }
 
 /**
@@ -74,27 +106,8 @@ export async function buildMixedChain({blocks, accounts, seed = 1}, file, workDi
       return number;
     };
 
-    const cow = fundedAccount();
-    const {Token, Store} = compileSolidity(`${SOLIDITY_HEADER}${TOKEN_CONTRACT}\n${STORE_CONTRACT}`);
-    const token = contractAddress(cow.address, 0);
-    const storeContract = contractAddress(cow.address, 1);
-    await emit([
-      sign(cow, {gasLimit: 1_000_000n, data: Token.bytecode}),
-      sign(cow, {gasLimit: 1_000_000n, data: Store.bytecode}),
-    ]);
     const pool = keyedAccounts("storage-account", accounts);
-    const tokenTransfer = (to, amount) =>
-      concatBytes(Token.selectors["transfer(address,uint256)"], new Uint8Array(12), to, uint256(amount));
-    for (let i = 0; i < pool.length; i += FUNDING_PER_BLOCK) {
-      const batch = pool.slice(i, i + FUNDING_PER_BLOCK);
-      await emit(batch.map((a) => sign(cow, {gasLimit: 21_000n, to: a.address, value: 10n ** 21n})));
-    }
-    for (let i = 0; i < pool.length; i += TOKEN_FUNDING_PER_BLOCK) {
-      const batch = pool.slice(i, i + TOKEN_FUNDING_PER_BLOCK);
-      await emit(
-        batch.map((a) => sign(cow, {gasLimit: 100_000n, to: token, data: tokenTransfer(a.address, 10n ** 24n)})),
-      );
-    }
+    const {Store, token, storeContract, tokenTransfer} = await deployAndFund(emit, sign, pool, pool);
     const setup = builder.tip.header.number;
     const setupTxs = txs;
 

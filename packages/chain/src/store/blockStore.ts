@@ -111,6 +111,14 @@ export class BlockStore {
   }
 
   /**
+   * A stored block's body as stored: the RLP `[transactions as received, uncles]`, the bytes the p2p
+   * protocol carries (`/bodies/1`), served without decoding them; undefined when it is not stored.
+   */
+  getBodyEncoding(hash: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.store.get(Bucket.body, hash);
+  }
+
+  /**
    * A stored block's encoding (`Block.encode`'s bytes: `[header, transactions, uncles]`), assembled
    * from the stored header and body without decoding them; undefined when either is missing.
    */

@@ -31,9 +31,10 @@ describe("the refusal metrics", () => {
       chain.emit("import", {result, durationMs: 1});
     }
     const deep = new SyncError({code: SyncErrorCode.FORK_BELOW_RETENTION, peer: "p", number: 11, oldestBlock: 47});
-    sync.emit("runEnded", {peer: "p", imported: 0, error: deep});
-    sync.emit("runEnded", {peer: "q", imported: 10});
-    sync.emit("runEnded", {peer: "r", imported: 0, error: new Error("io")});
+    const timings = {waitingMs: 0, importingMs: 0};
+    sync.emit("runEnded", {peer: "p", imported: 0, timings, error: deep});
+    sync.emit("runEnded", {peer: "q", imported: 10, timings});
+    sync.emit("runEnded", {peer: "r", imported: 0, timings, error: new Error("io")});
 
     const text = await registry.metrics();
     expect(text).toContain('xchain_blocks_refused_total{result="PARENT_STATE_PRUNED"} 2\n');

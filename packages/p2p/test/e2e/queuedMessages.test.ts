@@ -7,6 +7,7 @@ import {afterEach, describe, expect, it} from "vitest";
 import type {Host} from "../../src/context.ts";
 import type {P2PNetwork} from "../../src/network.ts";
 import type {GossipVerdict, P2PChainView} from "../../src/types.ts";
+import {encodeBody} from "../../src/wire/bodies.ts";
 import {buildBlocks, openChain, transfer} from "../support/chain.ts";
 import {connect, startHost, stopAll, waitFor} from "../support/hosts.ts";
 
@@ -65,10 +66,10 @@ describe("queued messages", () => {
       head: () => chain.head(),
       getHeader: (h) => chain.getHeader(h),
       getHeaderByNumber: (n) => chain.getHeaderByNumber(n),
-      getBlock: async () => {
+      getBodyEncoding: async () => {
         asked++;
         await read.promise;
-        return block;
+        return encodeBody(block);
       },
     };
     const server = await startHost({chain: slowChain});

@@ -131,7 +131,7 @@ export function withGenesis(chain: P2PChainView, genesisHash: Uint8Array): P2PCh
     head: () => chain.head(),
     getHeader: (h) => chain.getHeader(h),
     getHeaderByNumber: (n) => chain.getHeaderByNumber(n),
-    getBlock: (h) => chain.getBlock(h),
+    getBodyEncoding: (h) => chain.getBodyEncoding(h),
   };
 }
 
