@@ -545,5 +545,5 @@ async function openRetention(
   store: KeyValueStore,
 ): Promise<{retention: StateRetention; kv: MarkingStore}> {
   const retention = await StateRetention.load(opts.retention, store);
-  return {retention, kv: new MarkingStore(store, () => retention.marking)};
+  return {retention, kv: new MarkingStore(store, () => retention.markingEpoch)};
 }

@@ -36,7 +36,7 @@ export {
 } from "./options.ts";
 export {OverlayStateManager} from "./overlayStateManager.ts";
 export {type MarkControl, markState, markStates} from "./prune/markState.ts";
-export {keyAfter, markStateWrites, StateMark} from "./prune/marks.ts";
+export {isMarkOf, keyAfter, markStateWrites, markValue, StateMark} from "./prune/marks.ts";
 export {type CollectionStep, clearMarksStep, type SweepScan, sweepDeletes, sweepScan} from "./prune/sweep.ts";
 export {StateDatabase, type StateModules} from "./stateDatabase.ts";
 export type {DumpedAccount, StateDump, StateDumpLimits} from "./stateDump.ts";

@@ -10,9 +10,11 @@ import {
   clearMarksStep,
   defaultStateOptions,
   EMPTY_TRIE_ROOT,
+  isMarkOf,
   markState,
   markStates,
   markStateWrites,
+  markValue,
   nodeReferences,
   StateDatabase,
   StateMark,
@@ -188,6 +190,66 @@ describe("state collection steps", () => {
       more = step.last !== undefined;
     }
     expect(await count(store, Bucket.stateMark)).toBe(0);
+  });
+
+  it("offers a turn before every read of a chunk, and marks the same with or without", async () => {
+    const store = await openStore();
+    const {kept} = await twoStates(store);
+    const without = await markState(store, kept, {batchNodes: 40, readNodes: 16, pause: async () => undefined});
+    const marks = await wholeMarks(store);
+    await clearMarks(store);
+    let turns = 0;
+    let pauses = 0;
+    const control = {
+      batchNodes: 40,
+      readNodes: 16,
+      pause: async () => void pauses++,
+      turn: async () => void turns++,
+    };
+    expect(await markState(store, kept, control)).toBe(without);
+    expect(turns).toBeGreaterThanOrEqual(Math.ceil(without / 16));
+    expect(turns).toBeGreaterThan(pauses);
+    expect([...(await wholeMarks(store))].sort()).toEqual([...marks].sort());
+  });
+
+  it("counts a mark of an earlier epoch as none: the next collection walks below it, sweeps by its own and deletes the stale marks", async () => {
+    const store = await openStore();
+    const {old, kept} = await twoStates(store);
+    const whole = await verifyState(store, kept);
+    const sweep = async (epoch: number) => {
+      let after: Uint8Array | undefined;
+      do {
+        const step = sweepDeletes(await sweepScan(store, after, 37, epoch), new Set());
+        await store.write(step.batch);
+        after = step.last;
+      } while (after !== undefined);
+    };
+    // Epoch 1 keeps both states; its marks stay.
+    const control = {batchNodes: 40, pause: async () => undefined};
+    await markStates(store, [kept, old], {...control, epoch: 1});
+    await sweep(1);
+    const both = await count(store, Bucket.stateTrie);
+    expect(await count(store, Bucket.stateMark)).toBe(both);
+    // A stray mark of no entry (as a forked state's code leaves) is swept as stale too.
+    await store.write(new WriteBatch().put(Bucket.stateMark, Uint8Array.of(0xff, 1), markValue(StateMark.WHOLE, 1)));
+    // Epoch 2 keeps `kept` only: the epoch-1 WHOLE marks do not stop its walk, and its sweep deletes
+    // what epoch 1 marked and epoch 2 did not, with those marks.
+    const marked = await markState(store, kept, {...control, epoch: 2});
+    expect(marked).toBe(whole.nodes);
+    await sweep(2);
+    expect(await count(store, Bucket.stateTrie)).toBe(whole.nodes + whole.codes);
+    expect(await count(store, Bucket.stateTrie)).toBeLessThan(both);
+    expect((await verifyState(store, kept)).damage).toBeUndefined();
+    expect(await store.get(Bucket.stateTrie, old)).toBeUndefined();
+    expect(await count(store, Bucket.stateMark)).toBe(whole.nodes + whole.codes);
+    for await (const [, value] of store.entries(Bucket.stateMark))
+      expect(isMarkOf(value, 2, StateMark.WHOLE)).toBe(true);
+    // A one-byte mark (written before epochs) is of epoch 0; epochs past 255 take more bytes.
+    expect(isMarkOf(Uint8Array.of(StateMark.WHOLE), 0, StateMark.WHOLE)).toBe(true);
+    expect(isMarkOf(markValue(StateMark.KEPT, 258), 258)).toBe(true);
+    expect([...markValue(StateMark.KEPT, 258)]).toEqual([StateMark.KEPT, 1, 2]);
+    expect(isMarkOf(markValue(StateMark.KEPT, 258), 258, StateMark.WHOLE)).toBe(false);
+    expect(isMarkOf(markValue(StateMark.WHOLE, 2), 1)).toBe(false);
   });
 
   it("marks the state entries a batch stores, and nothing else", () => {

@@ -17,6 +17,7 @@ import {Bucket, LevelStore} from "@xchain/db";
 import {verifyState} from "@xchain/state";
 import {chainspec, txCountOf} from "../chainFixture.mjs";
 import {readBlocks} from "./blockFile.mjs";
+import {blockTimes, collecting, slowest} from "./blockTimes.mjs";
 import {openChain} from "./retention.mjs";
 
 /** The bytes of the files under `dir` (the data directory's footprint on disk). */
@@ -103,15 +104,16 @@ function summary(times, flags, flag, txsPerBlock) {
 }
 
 async function measure({file, setup, blocks: limit, dbDir, mode, retain, sampleEvery, paceMs, out}) {
-  const store = await LevelStore.open(dbDir);
+  const store = countingStateWrites(await LevelStore.open(dbDir));
   const modules = {store, chainspec, genesis: regtestGenesis};
   const {chain, collector, retainBlocks} = await openChain(modules, mode, retain);
   const blocks = readBlocks(file);
   for (let i = 0; i < setup; i++) await importOrThrow(chain, blocks.next().value);
 
   const times = [];
-  /** 1 where a collection ran during the block's import, 0 elsewhere. */
-  const flags = [];
+  const timing = blockTimes(collector);
+  /** The bytes of state entries each block's batch stored (the window's floor). */
+  const written = [];
   const samples = [];
   const ratios = [];
   let txsPerBlock;
@@ -120,19 +122,22 @@ async function measure({file, setup, blocks: limit, dbDir, mode, retain, sampleE
   let measuring = 0;
   for (const bytes of blocks) {
     txsPerBlock ??= txCountOf(bytes);
-    const busyBefore = collector?.running() ?? false;
-    const t0 = performance.now();
+    const storedBefore = store.stateBytesWritten;
+    const completedBefore = collector?.completed() ?? 0;
+    timing.begin();
     await importOrThrow(chain, bytes);
-    times.push(performance.now() - t0);
-    flags.push(
-      busyBefore || (collector?.running() ?? false) || (collector?.completed() ?? 0) > collectionsSeen ? 1 : 0,
-    );
-    const n = times.length;
+    timing.end();
+    written.push(store.stateBytesWritten - storedBefore);
+    const n = written.length;
     const m0 = performance.now();
     // After each collection, before the next deletes anything (a next one starts with its marking).
     if (collector && collector.completed() > collectionsSeen) {
       collectionsSeen = collector.completed();
-      ratios.push({...(await stateRatio(store, chain)), collection: collectionsSeen});
+      const ratio = await stateRatio(store, chain);
+      const floor = windowFloor(ratio, written, retainBlocks);
+      // One that ended while the bench measured (imports paused) is not one under import.
+      const underImport = collectionsSeen > completedBefore;
+      ratios.push({...ratio, collection: collectionsSeen, floor, underImport});
     }
     if (n % sampleEvery === 0) {
       const sample = {
@@ -156,6 +161,9 @@ async function measure({file, setup, blocks: limit, dbDir, mode, retain, sampleE
     memoryBytes: store.memoryBytes(),
   };
   const collectorStats = collector?.stats();
+  const records = await timing.blocks();
+  const flags = records.map((r) => (collecting(r) ? 1 : 0));
+  for (const r of records) times.push(r.ms);
   await collector?.stop();
   await store.close();
   const result = {
@@ -174,12 +182,46 @@ async function measure({file, setup, blocks: limit, dbDir, mode, retain, sampleE
     collecting: summary(times, flags, 1, txsPerBlock),
     quiet: summary(times, flags, 0, txsPerBlock),
     collections: collectionsSeen,
+    slowest: slowest(records, 12),
+    gcMs: records.reduce((sum, r) => sum + r.gcMs, 0),
+    perBlock: {
+      ms: records.map((r) => Number(r.ms.toFixed(2))),
+      cpuMs: records.map((r) => Number(r.cpuMs.toFixed(2))),
+      phase: records.map((r) => r.phase),
+      gcMs: records.map((r) => Number(r.gcMs.toFixed(2))),
+      loopMaxMs: records.map((r) => Number(r.loopMaxMs.toFixed(1))),
+      queueMs: records.map((r) => Number(r.queueMs.toFixed(2))),
+      stateBytesWritten: written,
+    },
     samples,
     ratios,
     final,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
   writeFileSync(out, JSON.stringify(result));
+}
+
+/**
+ * The floor of the stored state after a collection ending at the head: the live state and what the
+ * window's other blocks stored (their states differ from the head's by that much at most, less what
+ * they overwrote again), against the live state.
+ */
+function windowFloor(ratio, written, retainBlocks) {
+  const windowBytes = written.slice(-(retainBlocks - 1)).reduce((sum, b) => sum + b, 0);
+  return (ratio.liveBytes + windowBytes) / ratio.liveBytes;
+}
+
+/** `store`, counting the bytes (keys and values) of the state entries its writes put (`stateBytesWritten`). */
+function countingStateWrites(store) {
+  const write = store.write.bind(store);
+  store.stateBytesWritten = 0;
+  store.write = (batch) => {
+    for (const op of batch.ops)
+      if (op.type === "put" && op.key[0] === Bucket.stateTrie)
+        store.stateBytesWritten += op.key.length - 1 + op.value.length;
+    return write(batch);
+  };
+  return store;
 }
 
 async function importOrThrow(chain, bytes) {

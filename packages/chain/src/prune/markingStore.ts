@@ -21,7 +21,8 @@ export class MarkingStore implements KeyValueStore {
 
   constructor(
     private readonly inner: KeyValueStore,
-    private readonly marking: () => boolean,
+    /** The running collection's epoch while writes of state must be marked, undefined otherwise. */
+    private readonly marking: () => number | undefined,
   ) {}
 
   get(bucket: Bucket, key: Uint8Array): Promise<Uint8Array | undefined> {
@@ -37,7 +38,8 @@ export class MarkingStore implements KeyValueStore {
   }
 
   async write(batch: WriteBatch): Promise<void> {
-    if (this.marking()) batch.append(markStateWrites(batch.ops));
+    const epoch = this.marking();
+    if (epoch !== undefined) batch.append(markStateWrites(batch.ops, epoch));
     await this.inner.write(batch);
     if (this.watches.size === 0) return;
     for (const op of batch.ops) {

@@ -1,6 +1,6 @@
 /**
  * The state collector's record (meta key `stateCollection`, RLP [phase, cutoff, pruned below,
- * cursor]): where a collection stands, written in the batch of each of its steps so that a restart
+ * cursor, epoch]; a record written before epochs has no epoch: 0): where a collection stands, written in the batch of each of its steps so that a restart
  * resumes it (docs/operations.md §12), and the lowest block whose state is whole.
  */
 import {Bucket, type KeyValueStore, WriteBatch} from "@xchain/db";
@@ -32,6 +32,11 @@ export interface RetentionRecord {
   prunedBelow: number;
   /** Sweep: the last key swept. */
   cursor: Uint8Array | undefined;
+  /**
+   * The collection's number, which its marks carry (`markValue`): a mark of an earlier epoch counts as
+   * none, so a finished collection's marks need no clearing (Idle: the last collection's).
+   */
+  epoch: number;
 }
 
 /** A store no collection has touched. */
@@ -40,19 +45,21 @@ export const NO_COLLECTION: RetentionRecord = {
   cutoff: 0,
   prunedBelow: 0,
   cursor: undefined,
+  epoch: 0,
 };
 
 export function putRetentionRecord(batch: WriteBatch, record: RetentionRecord): void {
-  const {phase, cutoff, prunedBelow, cursor} = record;
-  const fields = [phase, cutoff, prunedBelow].map((n) => encodeUnsigned(BigInt(n)));
-  batch.put(Bucket.meta, RECORD_KEY, encodeRlp([...fields, cursor ?? new Uint8Array(0)]));
+  const {phase, cutoff, prunedBelow, cursor, epoch} = record;
+  const int = (n: number) => encodeUnsigned(BigInt(n));
+  const fields = [int(phase), int(cutoff), int(prunedBelow), cursor ?? new Uint8Array(0), int(epoch)];
+  batch.put(Bucket.meta, RECORD_KEY, encodeRlp(fields));
 }
 
 /** The stored record (`NO_COLLECTION` when none is), for the chain and `xchain db inspect`. */
 export async function readRetentionRecord(kv: KeyValueStore): Promise<RetentionRecord> {
   const bytes = await kv.get(Bucket.meta, RECORD_KEY);
   if (bytes === undefined) return NO_COLLECTION;
-  const [phase, cutoff, prunedBelow, cursor] = decodeRlpList(bytes, "stateCollection");
+  const [phase, cutoff, prunedBelow, cursor, epoch] = decodeRlpList(bytes, "stateCollection");
   const number = (item: RlpItem | undefined, field: string) =>
     decodeSafeInteger(asBytes(item, `stateCollection ${field}`), `stateCollection ${field}`);
   const phaseNumber = number(phase, "phase");
@@ -63,6 +70,7 @@ export async function readRetentionRecord(kv: KeyValueStore): Promise<RetentionR
     cutoff: number(cutoff, "cutoff"),
     prunedBelow: number(prunedBelow, "prunedBelow"),
     cursor: cursorBytes.length === 0 ? undefined : cursorBytes,
+    epoch: epoch === undefined ? 0 : number(epoch, "epoch"),
   };
 }
 

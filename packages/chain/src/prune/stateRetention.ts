@@ -44,6 +44,11 @@ export class StateRetention {
     return this.current.phase === CollectionPhase.Mark || this.current.phase === CollectionPhase.Sweep;
   }
 
+  /** The epoch a write that stores state marks it with while `marking` (undefined when not). */
+  get markingEpoch(): number | undefined {
+    return this.marking ? this.current.epoch : undefined;
+  }
+
   /** The lowest block of the window behind a head numbered `headNumber` (pruned mode). */
   windowStart(headNumber: number): number {
     return Math.max(0, headNumber - this.options.retainBlocks + 1);

@@ -1,7 +1,7 @@
 /**
  * The mark phase of a state collection (docs/operations.md §12): a walk of the state at one root that
  * marks every trie node and code it reaches WHOLE, in small batches. A node is marked only after
- * everything below it, so a WHOLE mark found in the store (left by the walk of another root, or by an
+ * everything below it, so a WHOLE mark of the collection's epoch found in the store (left by the walk of another root, or by an
  * earlier run of this collection before a crash) ends the descent there.
  *
  * The walk reads in chunks, not node by node: a level is a chunk of up to `readNodes` nodes, read with
@@ -18,11 +18,10 @@ import {bytesToHex, bytesToPrefixedHex, concatBytes, equalBytes} from "@xchain/u
 import {StateError, StateErrorCode} from "../errors.ts";
 import {EMPTY_TRIE_ROOT} from "../trie.ts";
 import {nodeReferences, TrieKind} from "../verifyState.ts";
-import {StateMark} from "./marks.ts";
+import {isMarkOf, markValue, StateMark} from "./marks.ts";
 
 /** ethereumjs's CODEHASH_PREFIX ("c"), which contract code keys start with. */
 const CODE_PREFIX = Uint8Array.of(0x63);
-const WHOLE_VALUE = Uint8Array.of(StateMark.WHOLE);
 
 /** Nodes read per request when `MarkControl.readNodes` is not given. */
 export const DEFAULT_MARK_READ_NODES = 256;
@@ -35,8 +34,12 @@ export interface MarkControl {
   readNodes?: number;
   /** Awaited between batches (the collector yields to imports and requests there). */
   pause: () => Promise<void>;
+  /** Awaited before each read of a chunk, when given (the collector's turn in the chain's queue may end there). */
+  turn?: () => Promise<void>;
   /** Checked between levels: once aborted the walk stops (its marks so far stay valid). */
   signal?: AbortSignal;
+  /** The collection's epoch, which the marks carry (`markValue`; default 0): a mark of another counts as none. */
+  epoch?: number;
 }
 
 type NodeRef = [Uint8Array, TrieKind];
@@ -82,6 +85,7 @@ export async function markStates(
     if (level.next < level.children.length) {
       const chunk = level.children.slice(level.next, level.next + readNodes);
       level.next += chunk.length;
+      await control.turn?.();
       stack.push(await walk.expand(chunk));
       continue;
     }
@@ -98,11 +102,16 @@ class MarkWalk {
   private batch = new WriteBatch();
   /** Keys marked in the batch not written yet, which the store does not answer. */
   private unwritten = new Set<string>();
+  private readonly epoch: number;
+  private readonly whole: Uint8Array;
 
   constructor(
     private readonly store: KeyValueStore,
     private readonly control: MarkControl,
-  ) {}
+  ) {
+    this.epoch = control.epoch ?? 0;
+    this.whole = markValue(StateMark.WHOLE, this.epoch);
+  }
 
   /** Reads the chunk's nodes; marks their code; answers the level with their children not WHOLE yet. */
   async expand(chunk: NodeRef[]): Promise<Level> {
@@ -118,14 +127,13 @@ class MarkWalk {
         );
       }
       const references = nodeReferences(node, kind);
-      for (const code of references.codes)
-        this.batch.put(Bucket.stateMark, concatBytes(CODE_PREFIX, code), WHOLE_VALUE);
+      for (const code of references.codes) this.batch.put(Bucket.stateMark, concatBytes(CODE_PREFIX, code), this.whole);
       children.push(...references.children);
     });
     return {keys, children: await this.unmarked(children), next: 0};
   }
 
-  /** `refs` not WHOLE yet (in the store or in the batch), each once. */
+  /** `refs` not WHOLE in this epoch yet (in the store or in the batch), each once. */
   async unmarked(refs: NodeRef[]): Promise<NodeRef[]> {
     const candidates = new Map<string, NodeRef>();
     for (const ref of refs) {
@@ -137,13 +145,13 @@ class MarkWalk {
       Bucket.stateMark,
       unique.map(([key]) => key),
     );
-    return unique.filter((_, i) => marks[i]?.[0] !== StateMark.WHOLE);
+    return unique.filter((_, i) => !isMarkOf(marks[i], this.epoch, StateMark.WHOLE));
   }
 
   /** Marks `keys` WHOLE (everything below them is); writes the batch once it is full. */
   async mark(keys: Uint8Array[]): Promise<void> {
     for (const key of keys) {
-      this.batch.put(Bucket.stateMark, key, WHOLE_VALUE);
+      this.batch.put(Bucket.stateMark, key, this.whole);
       this.unwritten.add(bytesToHex(key));
     }
     this.marked += keys.length;

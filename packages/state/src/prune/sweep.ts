@@ -8,12 +8,13 @@
  */
 import {Bucket, type KeyValueStore, WriteBatch} from "@xchain/db";
 import {bytesToHex} from "@xchain/utils";
-import {keyAfter} from "./marks.ts";
+import {isMarkOf, keyAfter} from "./marks.ts";
 
 /** One step's outcome: its deletes, and where the next step starts (undefined: the phase is done). */
 export interface CollectionStep {
   batch: WriteBatch;
   scanned: number;
+  /** The entries deleted (marks deleted besides are in `batch` only). */
   deleted: number;
   /** The last key this step scanned: the next step starts after it. */
   last: Uint8Array | undefined;
@@ -22,6 +23,8 @@ export interface CollectionStep {
 /** What a sweep step found without holding anything up: the keys that had no mark when read. */
 export interface SweepScan {
   unmarked: Uint8Array[];
+  /** Marks of an older epoch in the scanned range (left by a past collection, or by entries gone since). */
+  staleMarks: Uint8Array[];
   scanned: number;
   /** The last key scanned: the next scan starts after it (undefined: the bucket is done). */
   last: Uint8Array | undefined;
@@ -29,40 +32,50 @@ export interface SweepScan {
 
 /**
  * Reads up to `limit` `stateTrie` keys after `after` (from the start without it) and the marks of the
- * same key range (both buckets sort alike): the keys without a mark. Marks are only ever added while a
- * collection sweeps, so a key marked now stays kept; an unmarked one is checked again by `sweepDeletes`
- * against the keys stored since the scan began.
+ * same key range (both buckets sort alike; the last step's range runs to the end): the keys without a
+ * mark of `epoch`, and the marks of other epochs. Marks are only ever added while a collection sweeps,
+ * so a key marked now stays kept; an unmarked one is checked again by `sweepDeletes` against the keys
+ * stored since the scan began.
  */
 export async function sweepScan(
   store: KeyValueStore,
   after: Uint8Array | undefined,
   limit: number,
+  epoch = 0,
 ): Promise<SweepScan> {
   const keys: Uint8Array[] = [];
-  const range = after === undefined ? {limit} : {gte: keyAfter(after), limit};
-  for await (const [key] of store.entries(Bucket.stateTrie, range)) keys.push(key);
-  const first = keys[0];
-  const last = keys.at(-1);
-  if (first === undefined || last === undefined) return {unmarked: [], scanned: 0, last: undefined};
+  const from = after === undefined ? {} : {gte: keyAfter(after)};
+  for await (const [key] of store.entries(Bucket.stateTrie, {...from, limit})) keys.push(key);
+  const last = keys.length < limit ? undefined : keys.at(-1);
   const marked = new Set<string>();
-  for await (const [key] of store.entries(Bucket.stateMark, {gte: first, lt: keyAfter(last)}))
-    marked.add(bytesToHex(key));
+  const staleMarks: Uint8Array[] = [];
+  const range = last === undefined ? from : {...from, lt: keyAfter(last)};
+  for await (const [key, value] of store.entries(Bucket.stateMark, range)) {
+    if (isMarkOf(value, epoch)) marked.add(bytesToHex(key));
+    else staleMarks.push(key);
+  }
   const unmarked = keys.filter((key) => !marked.has(bytesToHex(key)));
-  return {unmarked, scanned: keys.length, last: keys.length < limit ? undefined : last};
+  return {unmarked, staleMarks, scanned: keys.length, last};
 }
 
 /**
- * The deletes of the scanned keys that no write has stored since the scan began: the part of a sweep
- * step that must not interleave with a write that stores state (the caller runs it where imports and
- * state edits run, one at a time, and writes the batch before the next of them). `storedSince` holds
- * the `stateTrie` keys (hex) of every batch written after the scan began (each such batch marked what
- * it stored, and the scan may have read the marks before it): no store read, so an import waits for
- * the building and the write of one batch only.
+ * The deletes of the scanned keys, and of the stale marks, that no write has stored since the scan
+ * began: the part of a sweep step that must not interleave with a write that stores state (the caller
+ * runs it where imports and state edits run, one at a time, and writes the batch before the next of
+ * them). `storedSince` holds the `stateTrie` keys (hex) of every batch written after the scan began
+ * (each such batch marked what it stored, and the scan may have read the marks before it): no store
+ * read, so an import waits for the building and the write of one batch only.
  */
 export function sweepDeletes(scan: SweepScan, storedSince: ReadonlySet<string>): CollectionStep {
   const batch = new WriteBatch();
-  for (const key of scan.unmarked) if (!storedSince.has(bytesToHex(key))) batch.del(Bucket.stateTrie, key);
-  return {batch, scanned: scan.scanned, deleted: batch.size, last: scan.last};
+  let deleted = 0;
+  for (const key of scan.unmarked) {
+    if (storedSince.has(bytesToHex(key))) continue;
+    batch.del(Bucket.stateTrie, key);
+    deleted++;
+  }
+  for (const key of scan.staleMarks) if (!storedSince.has(bytesToHex(key))) batch.del(Bucket.stateMark, key);
+  return {batch, scanned: scan.scanned, deleted, last: scan.last};
 }
 
 /** Deletes up to `limit` marks (the clear phase, after the sweep); `last` undefined once none is left. */
