@@ -16,12 +16,12 @@ import {SessionTrieDB} from "./sessionDb.ts";
 import {lookupTrieValue, type TrieNodeSource} from "./trieLookup.ts";
 
 /**
- * Levels of the account trie kept decoded between flushes (`DecodedTop`): at most 4,369 nodes, about
- * 9 MB; each block's accounts share its upper levels (a few million accounts make about six).
+ * Levels of the account trie kept decoded between flushes (`DecodedTop`): at most 273 nodes; a few
+ * million accounts make about six levels, the upper three shared by every block's accounts.
  */
-const ACCOUNT_LEVELS = 4;
-/** Levels of each storage trie kept decoded (at most 273 nodes; a session may touch many contracts). */
-const STORAGE_LEVELS = 3;
+const ACCOUNT_LEVELS = 3;
+/** Levels of each storage trie kept decoded (at most 17 nodes; a session may touch many contracts). */
+const STORAGE_LEVELS = 2;
 
 /** RLP of the empty value: what the storage cache holds for an empty slot. */
 const RLP_EMPTY = Uint8Array.of(0x80);

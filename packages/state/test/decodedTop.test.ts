@@ -6,16 +6,12 @@ import {describe, expect, it} from "vitest";
 import {applyTrieWrites, type TrieWrite} from "../src/batchTrie.ts";
 import {DecodedTop} from "../src/decodedTop.ts";
 import {lookupTrieValue, type TrieNodeSource} from "../src/trieLookup.ts";
-
-/** Keys of one length from a few bytes, so that paths share prefixes, split and collapse. */
-function keys(length: number) {
-  return fc.uint8Array({minLength: length, maxLength: length, min: 0, max: 3}).map((k) => k.map((b) => b * 0x55));
-}
+import {trieKeys} from "./trieArbitraries.ts";
 
 /** Batches of writes and deletes; short values make nodes the trie embeds in their parent. */
 function batches(length: number) {
   const write = fc
-    .tuple(keys(length), fc.option(fc.uint8Array({minLength: 1, maxLength: 40}), {freq: 4}))
+    .tuple(trieKeys(length), fc.option(fc.uint8Array({minLength: 1, maxLength: 40}), {freq: 4}))
     .map(([key, value]): TrieWrite => [key, value ?? undefined]);
   return fc.array(fc.array(write, {maxLength: 25}), {minLength: 1, maxLength: 6});
 }
@@ -42,7 +38,7 @@ describe("DecodedTop", () => {
   ] as const) {
     it(`keeps ${levels} level(s) between batches: the MPT's roots and reads, ${length}-byte keys`, async () => {
       await fc.assert(
-        fc.asyncProperty(batches(length), fc.array(keys(length), {maxLength: 10}), async (written, probes) => {
+        fc.asyncProperty(batches(length), fc.array(trieKeys(length), {maxLength: 10}), async (written, probes) => {
           const reference = await createMPT({db: new MapDB<string, Uint8Array>(), valueEncoding: ValueEncoding.Bytes});
           const db = new MapDB<string, Uint8Array>();
           const trie = await createMPT({db, valueEncoding: ValueEncoding.Bytes});
