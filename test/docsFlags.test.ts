@@ -21,6 +21,7 @@ const FOREIGN_FLAGS: Record<string, string> = {
   "--minutes": "scripts/bench/soak.mjs",
   "--heap-snapshots": "scripts/bench/soak.mjs",
   "--perf-basic-prof": "node",
+  "--enable-source-maps": "node",
   "--rpc-url": "cast/forge",
   "--private-key": "cast/forge",
   "--legacy": "cast/forge",

@@ -25,6 +25,7 @@ import {getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
 import {LevelStore} from "@xchain/db";
 import {Block, Transaction} from "@xchain/primitives";
+import {defaultStateOptions, StateDatabase} from "@xchain/state";
 import {ChainBuilder, compileSolidity, cowAccounts} from "@xchain/test-utils";
 import {bytesToHex, concatBytes, hexToBytes, keccak256, publicKeyOf, utf8ToBytes} from "@xchain/utils";
 import {SOLIDITY_HEADER, TOKEN_CONTRACT} from "./token.mjs";
@@ -187,7 +188,10 @@ async function importChain(encoded, setup, dbDir, pipeline) {
   const store = await LevelStore.open(dir);
   const recovery = pipeline ? new SenderRecovery() : undefined;
   try {
-    const chain = await Chain.open(defaultChainOptions, {store, chainspec, genesis: regtestGenesis});
+    // XCHAIN_FLAT_STATE=false: the chain without its flat state (docs/performance.md §26 compares).
+    const flatState = process.env.XCHAIN_FLAT_STATE !== "false";
+    const state = new StateDatabase({...defaultStateOptions, flatState}, {store});
+    const chain = await Chain.open(defaultChainOptions, {store, chainspec, genesis: regtestGenesis, state});
     for (const bytes of encoded.slice(0, setup)) await chain.importBlock(bytes);
     let gas = 0n;
     const start = process.hrtime.bigint();

@@ -45,15 +45,16 @@ function cpuMsOf(pid) {
 
 async function start(dataDir) {
   let ms;
+  let build;
   const spawnedAt = performance.now();
   const node = await startNode("startup", argsFor(dataDir), {
     ...(bin ? {bin} : {}),
     onLog: (entry) => {
-      if (typeof entry.startupMs === "number") ms = entry.startupMs;
+      if (typeof entry.startupMs === "number") ({startupMs: ms, build} = entry);
     },
   });
   // Read as the ready line resolves the start (the same chunk of output), before the next request.
-  return {node, ms, cpuMs: cpuMsOf(node.child.pid), wallMs: Math.round(node.readyAt - spawnedAt)};
+  return {node, ms, build, cpuMs: cpuMsOf(node.child.pid), wallMs: Math.round(node.readyAt - spawnedAt)};
 }
 
 const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1];
@@ -74,15 +75,18 @@ try {
   const figures = [];
   const walls = [];
   const cpus = [];
+  const builds = new Set();
   for (let i = 0; i < restarts; i++) {
-    const {node, ms, cpuMs, wallMs} = await start(fresh ? join(root, `fresh-${i}`) : reused);
+    const {node, ms, build, cpuMs, wallMs} = await start(fresh ? join(root, `fresh-${i}`) : reused);
     figures.push(ms);
+    builds.add(build ?? "modules");
     walls.push(wallMs);
     if (cpuMs !== undefined) cpus.push(cpuMs);
     await stopNode(node);
   }
   console.log(
-    `start-up (p2p ${p2p ? "on" : "off"}, ${fresh ? "a fresh" : "a reused"} data directory), ${restarts} starts: ` +
+    `start-up (p2p ${p2p ? "on" : "off"}, ${fresh ? "a fresh" : "a reused"} data directory, ` +
+      `${[...builds].join(" and ")}), ${restarts} starts: ` +
       `ready ${[...figures].sort((a, b) => a - b).join(", ")} ms after start (median ${median(figures)} ms; ` +
       `target ≤ 500 ms); spawn to ready line median ${median(walls)} ms` +
       (cpus.length > 0 ? `; CPU time at ready median ${median(cpus)} ms (fastest ${Math.min(...cpus)} ms)` : ""),

@@ -11,6 +11,8 @@ import {BlockExecutor, createChainCommon, type ForkAncestry} from "@xchain/execu
 import type {Block, BlockHeader, Receipt} from "@xchain/primitives";
 import {
   defaultStateOptions,
+  type FlatStateStatus,
+  type FlatStateWriter,
   StateDatabase,
   StateError,
   StateErrorCode,
@@ -19,6 +21,8 @@ import {
 } from "@xchain/state";
 import {bytesToPrefixedHex, type CacheUsage, equalBytes, type Logger, noopLogger, SerialQueue} from "@xchain/utils";
 import {ChainError, ChainErrorCode} from "./errors.ts";
+import {FlatStateGenerator} from "./flat/flatGenerator.ts";
+import {flatHeadMove} from "./flat/flatHeadMove.ts";
 import {describeForkAnchor, type ForkAnchor} from "./fork/anchor.ts";
 import {initializeForkStore} from "./fork/initializeForkStore.ts";
 import {reanchorWrites} from "./fork/reanchor.ts";
@@ -88,6 +92,8 @@ interface OpenedChain {
   retention: StateRetention;
   /** The view `store` writes through (its watch tells the collector's sweep what was stored). */
   marking: MarkingStore;
+  /** The flat state's writer, undefined when it is off (docs/operations.md §13). */
+  flat: FlatStateWriter | undefined;
 }
 
 interface ChainOrigin {
@@ -114,6 +120,8 @@ export class Chain implements ChainReader {
   private currentFork: ChainFork | undefined;
   private readonly retention: StateRetention;
   private readonly collector: StateCollector;
+  private readonly flat: FlatStateWriter | undefined;
+  private readonly flatGenerator: FlatStateGenerator | undefined;
 
   private constructor(modules: Omit<ChainModules, "genesis">, opened: OpenedChain) {
     const {chainspec} = modules;
@@ -139,6 +147,8 @@ export class Chain implements ChainReader {
       },
       rememberWrites: (writes) => state.rememberWrites(writes),
       fork: () => this.currentFork,
+      headStateMove: (batch, from, to) =>
+        flatHeadMove(this.flat, batch, overrides.rootAfter(from), overrides.rootAfter(to)),
     });
     this.collector = new StateCollector(
       retention,
@@ -157,6 +167,19 @@ export class Chain implements ChainReader {
     );
     this.events.on("newHead", () => this.collector.poke());
     this.collector.poke();
+    this.flat = opened.flat;
+    this.flat?.follow(overrides.rootAfter(opened.head.header));
+    this.flatGenerator =
+      this.flat &&
+      new FlatStateGenerator(
+        this.flat,
+        {kv: store.kv, exclusive: (task) => this.queue.run(task)},
+        this.logger.child({module: "state"}),
+      );
+    const pokeGenerator = () => this.flatGenerator?.poke();
+    this.events.on("newHead", pokeGenerator);
+    this.events.on("stateEdited", pokeGenerator);
+    pokeGenerator();
     const {head} = opened;
     const origin = bytesToPrefixedHex(this.origin.hash);
     this.logger.info(
@@ -201,7 +224,11 @@ export class Chain implements ChainReader {
     const overrides = new StateOverrides(modules.store);
     await overrides.load();
     const origin = {hash: genesis.block.hash(), stateRoot: genesis.block.header.stateRoot};
-    return new Chain(modules, {store, state, common, overrides, head, origin, fork: undefined, retention, marking: kv});
+    const flat = await state.openFlatWriter();
+    return new Chain(modules, {
+      ...{store, state, common, overrides, head, origin, fork: undefined, retention, marking: kv},
+      flat,
+    });
   }
 
   /**
@@ -223,7 +250,19 @@ export class Chain implements ChainReader {
     await overrides.load();
     const head = await initializeForkStore(store, overrides, fork.anchor, chainId);
     const origin = {hash: fork.anchor.header.hash(), stateRoot: fork.anchor.initialState.root};
-    return new Chain(modules, {store, state, common, overrides, head, origin, fork, retention, marking: kv});
+    // A forked state is a delta over its base: it has no flat state.
+    return new Chain(modules, {
+      store,
+      state,
+      common,
+      overrides,
+      head,
+      origin,
+      fork,
+      retention,
+      marking: kv,
+      flat: undefined,
+    });
   }
 
   /**
@@ -326,7 +365,14 @@ export class Chain implements ChainReader {
       const restored =
         stateRoot && !equalBytes(stateRoot, this.overrides.rootAfter(target.header)) ? stateRoot : undefined;
       if (restored) this.overrides.write(batch, target.header, restored);
+      const flatMoved = await flatHeadMove(
+        this.flat,
+        batch,
+        this.overrides.rootAfter(this.currentHead.header),
+        restored ?? this.overrides.rootAfter(target.header),
+      );
       if (batch.size > 0) await this.store.kv.write(batch);
+      flatMoved();
       floor?.applied();
       if (restored) this.overrides.remember(target.header, restored);
       if (moved) {
@@ -355,7 +401,9 @@ export class Chain implements ChainReader {
       const {root, writes} = await session.commit();
       const batch = new WriteBatch().append(writes);
       this.overrides.write(batch, head.header, root);
+      const flatMoved = await flatHeadMove(this.flat, batch, this.overrides.rootAfter(head.header), root);
       await this.store.kv.write(batch);
+      flatMoved();
       this.overrides.remember(head.header, root);
       this.events.emit("stateEdited", {head, stateRoot: root});
       return result;
@@ -452,6 +500,22 @@ export class Chain implements ChainReader {
   /** Stops the state collector between two steps (before the store closes); resolves once it has. */
   stopCollecting(): Promise<void> {
     return this.collector.stop();
+  }
+
+  /** What the flat state is doing (undefined when it is off): the node's metrics. */
+  flatStateStatus(): (FlatStateStatus & {steps: number}) | undefined {
+    const status = this.flat?.status();
+    return status && {...status, steps: this.flatGenerator?.steps ?? 0};
+  }
+
+  /** Resolves once the flat state's generation has nothing left to do for now. */
+  flatStateIdle(): Promise<void> {
+    return this.flatGenerator?.idle() ?? Promise.resolve();
+  }
+
+  /** Stops the flat state's generation between two steps (before the store closes). */
+  stopFlatState(): Promise<void> {
+    return this.flatGenerator?.stop() ?? Promise.resolve();
   }
 
   /** Resolves once the state collector has nothing left to do for now. */

@@ -4,7 +4,7 @@
  */
 import type {BlockExecutionResult, ExecutionBlockContext, ForkAncestry, TransactionOutcome} from "@xchain/execution";
 import type {Block, BlockHeader, Log, Receipt, Transaction} from "@xchain/primitives";
-import type {StateEditor, StateReader} from "@xchain/state";
+import type {StateEditor, StateError, StateReader} from "@xchain/state";
 import type {NodeError} from "@xchain/utils";
 import type {ForkAnchor} from "./fork/anchor.ts";
 
@@ -15,13 +15,20 @@ export enum ImportResultKind {
   EXIST = "EXIST",
   NO_PARENT = "NO_PARENT",
   INVALID_BLOCK = "INVALID_BLOCK",
+  /**
+   * The block passed the rules that need no state, but its parent's state is older than the retention
+   * window and was pruned, so it cannot be executed: not stored (docs/operations.md §12). The block is
+   * not known to be invalid: its branch forks from the canonical chain deeper than a pruned node follows.
+   */
+  PARENT_STATE_PRUNED = "PARENT_STATE_PRUNED",
 }
 
 export type ImportResult =
   | {kind: ImportResultKind.IMPORTED_BEST | ImportResultKind.IMPORTED_NOT_BEST; hash: Uint8Array; number: number}
   | {kind: ImportResultKind.EXIST; hash: Uint8Array; number: number}
   | {kind: ImportResultKind.NO_PARENT; hash: Uint8Array; number: number; parentHash: Uint8Array}
-  | {kind: ImportResultKind.INVALID_BLOCK; hash?: Uint8Array; number?: number; error: NodeError<{code: string}>};
+  | {kind: ImportResultKind.INVALID_BLOCK; hash?: Uint8Array; number?: number; error: NodeError<{code: string}>}
+  | {kind: ImportResultKind.PARENT_STATE_PRUNED; hash: Uint8Array; number: number; error: StateError};
 
 /** The best block. */
 export interface ChainHead {

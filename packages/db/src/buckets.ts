@@ -49,6 +49,12 @@ export enum Bucket {
    * fork's upstream, keyed by the upstream's chain id and the fork block hash
    */
   forkCache = 0x10,
+  /**
+   * the flat state of the head (state's `flat/`, docs/operations.md §13): empty key -> its meta (the state root
+   * it describes, whether complete, the generation's marker); keccak256(address) (32) -> the account trie's
+   * value (account RLP); keccak256(address) || keccak256(slot) (64) -> the storage trie's value (RLP of the word)
+   */
+  flatState = 0x11,
   /** singleton keys (head hash, schema version) */
   meta = 0x0f,
 }

@@ -18,7 +18,7 @@ import {
 import type {MergedMiningFields} from "@xchain/primitives";
 import {type Logger, RepeatedErrorLog, readUint32LE, SerialQueue} from "@xchain/utils";
 import type {MinerTxPool} from "./deps.ts";
-import {MinerError} from "./errors.ts";
+import {MinerError, requireMiningServer} from "./errors.ts";
 import type {HashrateMeter} from "./hashrate.ts";
 import type {MinerOptions} from "./options.ts";
 import type {BlockTemplate} from "./template/blockTemplate.ts";
@@ -32,7 +32,7 @@ export interface AutoMinerDeps {
   /** Seals and imports a solved template (no rate limit: this is the node's own miner). */
   seal: (template: BlockTemplate, fields: MergedMiningFields) => Promise<SubmitBlockResult>;
   meter: HashrateMeter;
-  options: Pick<MinerOptions, "autoMine" | "blockTimeMs">;
+  options: Pick<MinerOptions, "autoMine" | "blockTimeMs" | "server">;
   /** Where a failed mining task is logged. */
   logger: Logger;
   /** Called when auto-mining has nothing left to mine: nothing it took is still on its way into a block. */
@@ -82,6 +82,7 @@ export class AutoMiner {
 
   /** Starts mining on its own: what is pending now, then as transactions arrive and every interval. */
   start(): void {
+    requireMiningServer(this.deps.options);
     if (this.running || this.closed) return;
     this.running = true;
     this.setBlockTime(this.deps.options.blockTimeMs);
@@ -140,6 +141,11 @@ export class AutoMiner {
 
   /** Mines one block on the freshest work now (evm_mine), running or not; empty if nothing is pending. */
   mineBlock(): Promise<SubmitBlockResult> {
+    try {
+      requireMiningServer(this.deps.options);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.queue.run(async () => this.mine(await this.sealable()));
   }
 

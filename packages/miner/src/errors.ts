@@ -16,7 +16,13 @@ export type MinerErrorType =
   | {code: MinerErrorCode.NOT_ALLOWED; reason: string}
   | {code: MinerErrorCode.NO_SOLUTION; attempts: number}
   /** `reason` says why the node is not synced. */
-  | {code: MinerErrorCode.NOT_SYNCED; reason: string};
+  | {code: MinerErrorCode.NOT_SYNCED; reason: string}
+  | {code: MinerErrorCode.MINING_DISABLED};
+
+/** Throws MINING_DISABLED unless the node mines (`miner.server.enabled`). */
+export function requireMiningServer(options: {server: {enabled: boolean}}): void {
+  if (!options.server.enabled) throw new MinerError({code: MinerErrorCode.MINING_DISABLED});
+}
 
 /** A failed submission or development control. */
 export class MinerError extends NodeError<MinerErrorType> {
@@ -45,6 +51,11 @@ function describe(t: MinerErrorType): string {
       return (
         `no mining work: ${t.reason}, so a block mined now could be on a dead fork; ` +
         "add peers with p2p.bootnodes (--p2p.bootnodes), or set miner.allowSolo = true (--miner.allowSolo) to mine alone"
+      );
+    case MinerErrorCode.MINING_DISABLED:
+      return (
+        "mining is disabled on this node (miner.server.enabled = false): it serves no merged-mining work, " +
+        "takes no solution and mines no block; send miners and mining requests to a mining node"
       );
   }
 }

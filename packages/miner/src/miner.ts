@@ -23,7 +23,7 @@ import {DevStateControls} from "./dev/stateControls.ts";
 import {ClockTimeControls} from "./dev/timeControls.ts";
 import type {MinerDevControls} from "./dev/types.ts";
 import {EvmControls} from "./devControls.ts";
-import {MinerError} from "./errors.ts";
+import {MinerError, requireMiningServer} from "./errors.ts";
 import {bitcoinNonceFromEthNonce, buildEthHeaderWork, ethWorkPackage, headerWithNonce} from "./ethWork.ts";
 import type {MinerEvents, SubmitMethod} from "./events.ts";
 import {HashrateMeter} from "./hashrate.ts";
@@ -84,6 +84,8 @@ export class Miner implements MinerApi, PendingBlockSource {
   /** Subscribes to the chain and the pool, and starts the built-in miner when `options.enabled`. */
   constructor(configured: MinerOptions, modules: MinerModules) {
     const {chain, chainspec} = modules;
+    // The built-in miner mines through the work server (node options refuse the pair at start-up).
+    if (configured.enabled) requireMiningServer(configured);
     const options = {...configured};
     this.options = options;
     this.now = modules.now ?? Date.now;
@@ -200,6 +202,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   }
 
   async getWork(): Promise<MergedMiningWork> {
+    requireMiningServer(this.options);
     this.refuseWorkUnlessSynced();
     this.lastWorkRequestAt = this.now();
     const work = await this.work.current();
@@ -248,6 +251,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   private async submitted(method: SubmitMethod, submit: () => Promise<SubmitBlockResult>): Promise<SubmitBlockResult> {
     let result: SubmitBlockResult;
     try {
+      requireMiningServer(this.options);
       result = await submit();
     } catch (e) {
       const outcome =
@@ -262,6 +266,7 @@ export class Miner implements MinerApi, PendingBlockSource {
   }
 
   async getEthWork(): Promise<[Uint8Array, Uint8Array, Uint8Array]> {
+    requireMiningServer(this.options);
     this.refuseWorkUnlessSynced();
     this.lastWorkRequestAt = this.now();
     const work = await this.work.current();
@@ -277,6 +282,8 @@ export class Miner implements MinerApi, PendingBlockSource {
    * rejects; the answer is only a boolean, so each refusal is logged with its reason.
    */
   async submitEthWork(nonce: Uint8Array, powHash: Uint8Array, _mixDigest: Uint8Array): Promise<boolean> {
+    // Not a `false`: nothing is wrong with the solution, this node takes none.
+    requireMiningServer(this.options);
     const logRefusal = (reason: string) => {
       this.logger.info(
         {method: "eth_submitWork", powHash: bytesToHex(powHash), reason},

@@ -6,6 +6,13 @@ import {hexToBytes} from "@xchain/utils";
 export interface MinerOptions {
   /** The built-in CPU merge-miner runs from start-up (`eth_mining`); evm_startMining/evm_stopMining toggle it. */
   enabled: boolean;
+  /**
+   * rskj's `miner.server`. `enabled`: the node mines, serving merged-mining work and taking solutions
+   * (mnr_*, eth_getWork, eth_submitWork) and mining blocks for the built-in miner and the dev controls.
+   * Off (a follower: docs/operations.md §10), every one of them answers MINING_DISABLED and the node
+   * makes no block of its own; `enabled` must then be off too.
+   */
+  server: {enabled: boolean};
   /** 20-byte address of the blocks' coinbase (REMASC pays it the miner's share of its blocks' fees, docs/protocol/native-contracts.md §11.1). */
   coinbase: Uint8Array;
   /**
@@ -76,6 +83,7 @@ export function defaultMinerOptions(chainspec: Chainspec): MinerOptions {
   const regtest = name === "regtest" || name === "fork";
   return {
     enabled: regtest,
+    server: {enabled: true},
     coinbase: regtest ? REGTEST_MINER_COINBASE : new Uint8Array(20),
     minGasPriceInWei: 0n,
     targetGasLimit,

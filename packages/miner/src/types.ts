@@ -48,6 +48,8 @@ export enum MinerErrorCode {
   NO_SOLUTION = "MINER_NO_SOLUTION",
   /** Work asked for while the node is not synced and `allowSolo` is off. */
   NOT_SYNCED = "MINER_NOT_SYNCED",
+  /** Work, a solution or a block asked of a node whose `miner.server.enabled` is off (a follower). */
+  MINING_DISABLED = "MINER_MINING_DISABLED",
 }
 
 /**

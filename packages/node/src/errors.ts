@@ -55,6 +55,11 @@ export enum DbToolErrorCode {
   MISSING_PARENT = "DB_TOOL_MISSING_PARENT",
   /** The file's block 0 is another chain's genesis. */
   OTHER_GENESIS = "DB_TOOL_OTHER_GENESIS",
+  /**
+   * A block of the file whose parent's state the pruned database no longer holds: the file's chain
+   * forks from the database's below its retention window (docs/operations.md §12).
+   */
+  PARENT_STATE_PRUNED = "DB_TOOL_PARENT_STATE_PRUNED",
 }
 
 /** Each code with its metadata. */
@@ -67,7 +72,15 @@ export type DbToolErrorType =
   | {code: DbToolErrorCode.BAD_BLOCK_FILE; file: string; offset: number; reason: string}
   | {code: DbToolErrorCode.INVALID_BLOCK; file: string; index: number; number?: number; hash?: string; reason: string}
   | {code: DbToolErrorCode.MISSING_PARENT; file: string; number: number; hash: string; parentHash: string}
-  | {code: DbToolErrorCode.OTHER_GENESIS; file: string; genesis: string; expected: string};
+  | {code: DbToolErrorCode.OTHER_GENESIS; file: string; genesis: string; expected: string}
+  | {
+      code: DbToolErrorCode.PARENT_STATE_PRUNED;
+      file: string;
+      index: number;
+      number: number;
+      hash: string;
+      oldestBlock: number;
+    };
 
 /** A database tool that cannot go on; the message names the data directory, file or block, and what to do. */
 export class DbToolError extends NodeError<DbToolErrorType> {}

@@ -22,6 +22,7 @@ export function stateOptions(state: NodeOptions["state"], share: number, recordP
     nodeCacheBytes: Math.floor(state.cacheMb * MIB * share),
     codeCacheBytes: Math.floor(state.codeCacheMb * MIB * share),
     readerCacheBytes: Math.floor(state.readerCacheMb * MIB * share),
+    flatState: state.flat,
   };
 }
 

@@ -72,6 +72,7 @@ export class Node {
       checkAbort();
 
       p2p = await startNetwork(opts, {chainspec: storage.chainspec, chain, txpool, logger}, closers);
+      if (metrics && p2p) closers.push({name: "sync metrics", close: subscribe(p2p.syncEvents, metrics.sync)});
       checkAbort();
       // Once the miner and the relay listen, so that they take the journal's transactions as new ones.
       await replayJournal();

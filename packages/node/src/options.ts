@@ -48,6 +48,8 @@ export interface NodeOptions {
     codeCacheMb: number;
     /** The account and storage caches of the recent readers; each call worker gets a quarter more. */
     readerCacheMb: number;
+    /** Whether the flat state of the head is kept and read first (docs/operations.md §13). */
+    flat: boolean;
     /** `pruned` (the default) deletes the states older than `retainBlocks` blocks; `archive` keeps every one (docs/operations.md §12). */
     mode: StateMode;
     /** Blocks whose states a pruned node keeps, the head's included (the chain's `StateRetentionOptions`). */
@@ -201,6 +203,7 @@ export const defaultNodeOptions: NodeOptions = {
     cacheMb: defaultStateOptions.nodeCacheBytes / MIB,
     codeCacheMb: defaultStateOptions.codeCacheBytes / MIB,
     readerCacheMb: defaultStateOptions.readerCacheBytes / MIB,
+    flat: defaultStateOptions.flatState,
     ...defaultChainOptions.retention,
   },
   // LevelDB's block cache and write buffer: LevelDB's own defaults.

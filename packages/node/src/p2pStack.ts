@@ -38,6 +38,8 @@ export interface P2PStack {
   bestPeer(): AnnouncedHead | undefined;
   /** The running sync's progress and rate (metrics); undefined when not syncing. */
   syncProgress(): SyncProgress | undefined;
+  /** The sync manager's events (metrics count its runs). */
+  syncEvents: SyncManager["events"];
   /** Whether a peer has ever completed the status handshake. */
   hasSeenPeer(): boolean;
   /** Bootnodes are configured and no peer has been seen yet: not synced (`eth_syncing`, `GET /ready`; syncStanding.ts). */
@@ -102,6 +104,7 @@ export async function startP2P(
     addresses: network.listenAddresses(),
     bestPeer: () => heaviestPeer(network.peers()),
     syncProgress: () => sync.progress(),
+    syncEvents: sync.events,
     hasSeenPeer: () => seenPeer,
     awaitingFirstPeer,
     close: async () => {

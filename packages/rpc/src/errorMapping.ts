@@ -176,6 +176,7 @@ const WIRE: Record<MappedCode, Wire> = {
   MINER_NOT_ALLOWED: "invalidParams",
   MINER_NO_SOLUTION: "mining",
   MINER_NOT_SYNCED: "mining",
+  MINER_MINING_DISABLED: "mining",
   // @xchain/p2p
   P2P_TIMEOUT: "fault",
   P2P_BAD_RESPONSE: "fault",

@@ -6,6 +6,12 @@ import {EMPTY_TRIE_ROOT} from "./trie.ts";
 import type {GenesisAccount, StateCommit, StateSource} from "./types.ts";
 
 /**
+ * Accounts written between two flushes of the session's caches into the trie: the caches are LRUs
+ * sized for a block (cachePool.ts), and an entry they drop before a flush is a write lost.
+ */
+const ACCOUNTS_PER_FLUSH = 1_000;
+
+/**
  * The genesis state: every allocated account (balance, nonce, code, non-zero storage) on the empty
  * trie. The root does not depend on the order of `alloc`, and the writes are sorted by key, so the
  * result is byte-for-byte deterministic. Nothing is written: store `writes` with the genesis block.
@@ -26,6 +32,7 @@ export async function buildGenesisState(
       throw new StateError({code: StateErrorCode.DUPLICATE_GENESIS_ACCOUNT, address}, `${address} is allocated twice`);
     }
     seen.add(key);
+    if (seen.size % ACCOUNTS_PER_FLUSH === 0) await sm.flush();
     const address = new Address(bytes);
     await sm.putAccount(address, new Account(genesis.nonce ?? 0n, genesis.balance));
     if (genesis.code !== undefined && genesis.code.length > 0) await sm.putCode(address, genesis.code);

@@ -1,4 +1,8 @@
 export {StateError, StateErrorCode, type StateErrorType} from "./errors.ts";
+export {storedFlatState} from "./flat/flatMeta.ts";
+export {type FlatChange, type FlatStateStatus, FlatStateWriter, type FlatStep} from "./flat/flatState.ts";
+export type {StateReadCounts} from "./flat/flatView.ts";
+export type {FlatVerification} from "./flat/verifyFlat.ts";
 export type {ForkHeader} from "./fork/answers.ts";
 export {
   ACCOUNT_TOMBSTONE,

@@ -3,6 +3,7 @@ import {bytesToHex, hexToBytes} from "@xchain/utils";
 import {StateError, StateErrorCode} from "./errors.ts";
 import type {NodeCache} from "./nodeCache.ts";
 import {EMPTY_TRIE_ROOT} from "./trie.ts";
+import type {TrieNodeSource} from "./trieLookup.ts";
 
 const EMPTY_TRIE_ROOT_HEX = bytesToHex(EMPTY_TRIE_ROOT);
 
@@ -60,6 +61,18 @@ export class TrieNodeStore {
    */
   async isStored(key: Uint8Array): Promise<boolean> {
     return (await this.store.get(Bucket.stateTrie, key)) !== undefined;
+  }
+
+  /**
+   * A node source that does not fill the cache: for a walk that reads every node once (the flat
+   * state's generation), which would otherwise push out the nodes that block import and reads reuse.
+   */
+  passThrough(): TrieNodeSource {
+    return {
+      cachedNode: (hash) => this.cache.get(bytesToHex(hash)),
+      node: (hash) => this.store.get(Bucket.stateTrie, hash),
+      manyNodes: (hashes) => this.store.getMany(Bucket.stateTrie, hashes),
+    };
   }
 
   /** Caches nodes a session just produced (content-addressed, so correct whether or not they get persisted). */

@@ -18,14 +18,20 @@ export interface StateOptions {
    * docs/rpc.md §4.10). Off by default: it adds writes to every block.
    */
   recordPreimages: boolean;
+  /**
+   * Whether readers read the flat state of the head first (docs/operations.md §13), and whether the
+   * chain keeps it (generates it, follows the head). Off: every read walks the trie, nothing is written.
+   */
+  flatState: boolean;
 }
 
-/** The defaults: a 256 MiB trie-node cache, 16 MiB of code and 32 MiB for the readers; no preimages. */
+/** The defaults: a 256 MiB trie-node cache, 16 MiB of code and 32 MiB for the readers; no preimages; the flat state on. */
 export const defaultStateOptions: StateOptions = {
   nodeCacheBytes: 256 * 1024 * 1024,
   codeCacheBytes: 16 * 1024 * 1024,
   readerCacheBytes: 32 * 1024 * 1024,
   recordPreimages: false,
+  flatState: true,
 };
 
 /** How the fork's `UpstreamClient` talks to its upstream (docs/forking.md §1.3). */

@@ -5,6 +5,7 @@ import {createAccountFromRLP} from "@ethereumjs/util";
 import {bytesToHex, concatBytes, equalBytes, keccak256} from "@xchain/utils";
 import {LRUCache} from "lru-cache";
 import {checkLength} from "./errors.ts";
+import {type FlatSource, NOT_FLAT, type StateReadCounts} from "./flat/flatView.ts";
 import {EMPTY_CODE_HASH, EMPTY_TRIE_ROOT} from "./trie.ts";
 import {lookupTrieValue, type TrieNodeSource} from "./trieLookup.ts";
 import type {AccountState, StateReader} from "./types.ts";
@@ -92,9 +93,9 @@ export abstract class AccountReader {
 const MISSING = false;
 
 /**
- * A read-only view of the state at one root, read straight from the trie. It only reads, so its
- * caches (bounded LRUs, no journal) stay valid for its whole life; the accounts it returns are
- * shared and must not be mutated.
+ * A read-only view of the state at one root: from the flat state when it holds that root
+ * (flat/flatView.ts), else straight from the trie. It only reads, so its caches (bounded LRUs, no
+ * journal) stay valid for its whole life; the accounts it returns are shared and must not be mutated.
  */
 export class TrieStateReader extends AccountReader implements StateReader {
   private readonly accounts: LRUCache<string, AccountState | typeof MISSING> | undefined;
@@ -102,7 +103,8 @@ export class TrieStateReader extends AccountReader implements StateReader {
 
   /**
    * `trie` (the account trie at `root`) serves proofs and code; values are read from `nodes`.
-   * `cacheBytes`: the budget of this reader's account and storage caches (half each).
+   * `cacheBytes`: the budget of this reader's account and storage caches (half each). `flat`: the
+   * flat state seen at `root`, asked first; `counts` tells how each miss of the caches was served.
    */
   constructor(
     readonly root: Uint8Array,
@@ -110,6 +112,8 @@ export class TrieStateReader extends AccountReader implements StateReader {
     private readonly nodes: TrieNodeSource,
     private readonly code: CodeCache,
     cacheBytes: number,
+    private readonly counts: StateReadCounts,
+    private readonly flat?: FlatSource,
   ) {
     super();
     this.accounts = growingLru(cacheBytes / 2, ACCOUNT_ENTRY_BYTES);
@@ -126,7 +130,7 @@ export class TrieStateReader extends AccountReader implements StateReader {
     const key = bytesToHex(address);
     const cached = this.accounts?.get(key);
     if (cached !== undefined) return cached === MISSING ? undefined : cached;
-    const rlp = await lookupTrieValue(this.nodes, this.root, keccak256(address));
+    const rlp = await this.value(keccak256(address), this.root, true);
     const account = rlp === undefined ? undefined : createAccountFromRLP(rlp);
     const state =
       account === undefined
@@ -153,19 +157,39 @@ export class TrieStateReader extends AccountReader implements StateReader {
     const key = bytesToHex(address) + bytesToHex(slot);
     const cached = this.storage?.get(key);
     if (cached !== undefined) return cached;
-    const account = await this.getAccount(address);
+    const stored = await this.storedWord(address, slot);
     let value: Uint8Array = ZERO_WORD;
-    if (account !== undefined && !equalBytes(account.storageRoot, EMPTY_TRIE_ROOT)) {
-      const stored = await lookupTrieValue(this.nodes, account.storageRoot, keccak256(slot));
-      if (stored !== undefined) {
-        // Left-padded to a word; `setLengthLeft` pads through an array spread, slow on this path.
-        const bytes = RLP.decode(stored) as Uint8Array;
-        value = new Uint8Array(32);
-        value.set(bytes, 32 - bytes.length);
-      }
+    if (stored !== undefined) {
+      // Left-padded to a word; `setLengthLeft` pads through an array spread, slow on this path.
+      const bytes = RLP.decode(stored) as Uint8Array;
+      value = new Uint8Array(32);
+      value.set(bytes, 32 - bytes.length);
     }
     this.storage?.set(key, value);
     return value;
+  }
+
+  /** A storage trie's value (RLP of the word), undefined for an empty slot or a missing account. */
+  private async storedWord(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array | undefined> {
+    const hashedSlot = keccak256(slot);
+    if (this.flat !== undefined) {
+      const flat = await this.flat.get(concatBytes(keccak256(address), hashedSlot));
+      if (flat !== NOT_FLAT) return flat;
+    }
+    const account = await this.getAccount(address);
+    if (account === undefined || equalBytes(account.storageRoot, EMPTY_TRIE_ROOT)) return undefined;
+    return this.value(hashedSlot, account.storageRoot, false);
+  }
+
+  /**
+   * The value under the hashed key `key` of the trie at `root`: from the flat state when `askFlat`
+   * and it serves this root, else walked down the trie.
+   */
+  private async value(key: Uint8Array, root: Uint8Array, askFlat: boolean): Promise<Uint8Array | undefined> {
+    const served = askFlat && this.flat !== undefined ? await this.flat.get(key) : NOT_FLAT;
+    if (served !== NOT_FLAT) return served;
+    this.counts.trie++;
+    return lookupTrieValue(this.nodes, root, key);
   }
 
   accountProof(address: Uint8Array): Promise<Uint8Array[]> {

@@ -1,10 +1,15 @@
 import type {Common} from "@ethereumjs/common";
 import type {Caches} from "@ethereumjs/statemanager";
-import type {BatchOp, KeyValueStore} from "@xchain/db";
+import {type BatchOp, Bucket, type KeyValueStore} from "@xchain/db";
 import {bytesToHex, bytesToPrefixedHex, type CacheUsage, equalBytes} from "@xchain/utils";
 import {BatchFlushStateManager} from "./batchStateManager.ts";
 import {LONG_LIVED_CACHES, ONE_BLOCK_CACHES, SessionCachePool} from "./cachePool.ts";
 import {checkLength, StateError, StateErrorCode} from "./errors.ts";
+import {decodeFlatMeta, FLAT_META_KEY} from "./flat/flatMeta.ts";
+import {FlatStateWriter} from "./flat/flatState.ts";
+import {FlatOverlayView, FlatRootView, type FlatSource, type StateReadCounts} from "./flat/flatView.ts";
+import {flatStateDiff} from "./flat/trieDiff.ts";
+import {type FlatVerification, verifyFlatState} from "./flat/verifyFlat.ts";
 import {baseIdOf, forkStateRoot, type InitialForkAccount} from "./fork/forkMarker.ts";
 import {ForkStateSession} from "./fork/forkSession.ts";
 import {ForkStateReader} from "./fork/forkStateReader.ts";
@@ -56,6 +61,9 @@ export class StateDatabase implements StateSource {
   /** The marker's base id (null: an ordinary state) by root hex, for the last roots asked. */
   private readonly markers = new Map<string, Uint8Array | null>();
   private readonly baseHolder: ForkBaseHolder | undefined;
+  /** Whether readers ask the flat state first: on by option, never for forked states (their trie is a delta). */
+  private readonly flat: boolean;
+  private readonly counts: StateReadCounts = {flat: 0, trie: 0};
 
   private readonly store: KeyValueStore;
 
@@ -68,6 +76,7 @@ export class StateDatabase implements StateSource {
     this.cache = new NodeCache(opts.nodeCacheBytes);
     this.code = new CodeCache(opts.codeCacheBytes);
     this.nodes = new TrieNodeStore(store, this.cache);
+    this.flat = opts.flatState && base === undefined;
   }
 
   /** A writable session at `root`; throws STATE_ROOT_MISSING when that state is not stored. */
@@ -123,7 +132,12 @@ export class StateDatabase implements StateSource {
             base,
             this.opts.readerCacheBytes / MAX_CACHED_READERS,
           )
-        : await this.trieReader(root, db, common);
+        : await this.trieReader(
+            root,
+            db,
+            common,
+            staged === undefined ? this.rootFlat(root) : await this.stagedFlat(root, db),
+          );
     this.readers.delete(key);
     this.readers.set(key, reader);
     this.lastReader = reader;
@@ -140,7 +154,35 @@ export class StateDatabase implements StateSource {
     return !(reader instanceof ForkStateReader) || reader.base === this.baseHolder?.current();
   }
 
-  private async trieReader(root: Uint8Array, db: ReadOnlyTrieDB, common: Common): Promise<TrieStateReader> {
+  /** The flat state as readers at the stored `root` see it (undefined when it is off). */
+  private rootFlat(root: Uint8Array): FlatSource | undefined {
+    return this.flat ? new FlatRootView(this.store, Uint8Array.from(root), this.counts) : undefined;
+  }
+
+  /**
+   * The flat source of a staged state: its diff from the flat state's root (the head's, which the
+   * pending block builds on) over the flat state; undefined when there is none or the diff is too large.
+   */
+  private async stagedFlat(root: Uint8Array, db: ReadOnlyTrieDB): Promise<FlatSource | undefined> {
+    if (!this.flat) return undefined;
+    const meta = decodeFlatMeta(await this.store.get(Bucket.flatState, FLAT_META_KEY));
+    if (meta === undefined || !meta.complete) return undefined;
+    // A head that moved on and had its old state collected meanwhile: no flat source, the trie serves.
+    const writes = await flatStateDiff(db, meta.root, root, MAX_STAGED_DIFF_WORK).catch((e: unknown) => {
+      if (e instanceof StateError && e.code === StateErrorCode.NODE_MISSING) return undefined;
+      throw e;
+    });
+    if (writes === undefined) return undefined;
+    const changed = new Map(writes.map(({key, value}) => [bytesToHex(key), value]));
+    return new FlatOverlayView(changed, new FlatRootView(this.store, meta.root, this.counts), this.counts);
+  }
+
+  private async trieReader(
+    root: Uint8Array,
+    db: ReadOnlyTrieDB,
+    common: Common,
+    flat: FlatSource | undefined,
+  ): Promise<TrieStateReader> {
     const trie = await openTrie(db, root, common);
     return new TrieStateReader(
       Uint8Array.from(root),
@@ -148,7 +190,28 @@ export class StateDatabase implements StateSource {
       db,
       this.code,
       this.opts.readerCacheBytes / MAX_CACHED_READERS,
+      this.counts,
+      flat,
     );
+  }
+
+  /**
+   * The writer of the flat state (the chain's, docs/operations.md §13); undefined when it is off (the
+   * option, or a forked chain's state).
+   */
+  async openFlatWriter(): Promise<FlatStateWriter | undefined> {
+    if (!this.flat) return undefined;
+    return FlatStateWriter.open(this.store, new ReadOnlyTrieDB(this.nodes), this.nodes.passThrough());
+  }
+
+  /** The flat state compared with the trie at its root, when complete (`xchain db verify`). */
+  verifyFlatState(): Promise<FlatVerification> {
+    return verifyFlatState(this.store, this.nodes.passThrough());
+  }
+
+  /** How the readers' cache misses were served so far: by the flat state or by walking the trie. */
+  readCounts(): StateReadCounts {
+    return {...this.counts};
   }
 
   /**
@@ -297,6 +360,9 @@ export class StateDatabase implements StateSource {
 
 /** Unstored states kept readable: the pending block's current state and the ones just before it. */
 const MAX_STAGED_STATES = 3;
+
+/** Nodes and leaves the diff of a staged state from the flat state's root may visit (a pending block's writes). */
+const MAX_STAGED_DIFF_WORK = 100_000;
 
 /** Readers kept for reuse (the head and a few recent blocks). */
 const MAX_CACHED_READERS = 4;

@@ -10,6 +10,8 @@ export interface TrieNodeSource {
   cachedNode(hash: Uint8Array): Uint8Array | undefined;
   /** The node from memory or the store. */
   node(hash: Uint8Array): Promise<Uint8Array | undefined>;
+  /** Several nodes in one store request, when the source can (walks that read whole subtries). */
+  manyNodes?(hashes: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]>;
 }
 
 /**

@@ -74,6 +74,34 @@ describe("buildGenesisState", () => {
     expect(await reader.getStorage(addressOf(2), slotOf(2))).toEqual(new Uint8Array(32));
   });
 
+  it("keeps every account of an allocation larger than the session's caches", async () => {
+    // More accounts, accounts with storage and codes than LONG_LIVED_CACHES holds: a write the LRU
+    // dropped before the commit was lost, and with it the first accounts of the allocation.
+    const store = await openStore();
+    const state = new StateDatabase(defaultStateOptions, {store});
+    const accounts = 100_001;
+    const alloc: [Uint8Array, GenesisAccount][] = [];
+    for (let i = 0; i < accounts; i++) {
+      const genesis: GenesisAccount = {balance: BigInt(i + 1)};
+      if (i <= 50_000) genesis.storage = [[slotOf(1), hexToBytes("2a")]];
+      if (i <= 5_000)
+        genesis.code = hexToBytes(
+          `60${(i % 256).toString(16).padStart(2, "0")}600055${i.toString(16).padStart(8, "0")}`,
+        );
+      alloc.push([addressOf(i), genesis]);
+    }
+    const genesis = await buildGenesisState(state, alloc, common);
+    await persist(store, genesis);
+    const reader = await state.reader(genesis.root, common);
+    for (const i of [0, 1, 4_999, 5_000, 50_000, accounts - 1]) {
+      expect(await reader.getBalance(addressOf(i))).toBe(BigInt(i + 1));
+    }
+    for (const i of [0, 50_000]) {
+      expect(bytesToHex(await reader.getStorage(addressOf(i), slotOf(1)))).toBe(`${"00".repeat(31)}2a`);
+    }
+    for (const i of [0, 5_000]) expect(await reader.getCode(addressOf(i))).toEqual(alloc[i]?.[1].code);
+  }, 120_000);
+
   it("rejects an address allocated twice", async () => {
     const state = new StateDatabase(defaultStateOptions, {store: await openStore()});
     const alloc: [Uint8Array, GenesisAccount][] = [

@@ -2,7 +2,8 @@
  * Gossiped blocks in: a block we have is ignored; one whose parent we lack is
  * ignored and the sync manager is asked to sync from the sender (it does when the sender is
  * heavier); any other is imported through the chain's full validation: accepted (forwarded by
- * gossip, VALID_BLOCK) when stored, rejected (INVALID_BLOCK) when invalid. A peer sending the same
+ * gossip, VALID_BLOCK) when stored, rejected (INVALID_BLOCK) when invalid, ignored unreported when it
+ * forks below the states a pruned node keeps (PARENT_STATE_PRUNED). A peer sending the same
  * block more than `repeatedMessageLimit` times is reported REPEATED_MESSAGE each time beyond.
  *
  * Blocks that arrive together (a burst of gossip) import one after the other: a block that has to
@@ -101,6 +102,13 @@ export class BlockGossip {
         );
         network.report(from, PeerEvent.INVALID_BLOCK);
         return "reject";
+      case ImportResultKind.PARENT_STATE_PRUNED:
+        // Not known to be invalid, so not reported; not forwarded either (docs/operations.md §12).
+        this.deps.logger?.warn(
+          {peer: from, number: block.header.number, code: result.error.code, detail: result.error.message},
+          "gossiped block forks below the states this node keeps: not followed",
+        );
+        return "ignore";
     }
   }
 

@@ -26,6 +26,13 @@ export enum SyncErrorCode {
   PEER_REORGED = "SYNC_PEER_REORGED",
   /** The chain answered something sync cannot continue from (e.g. NO_PARENT for a block whose parent it imported). */
   UNEXPECTED_IMPORT = "SYNC_UNEXPECTED_IMPORT",
+  /**
+   * The peer's chain forks from ours below the oldest state this node keeps (a pruned node,
+   * docs/operations.md §12): its blocks cannot be executed here. Not the peer's fault (its first
+   * headers of the branch passed the checks): the branch is not followed, the head stays, and the
+   * sync goes on with other peers.
+   */
+  FORK_BELOW_RETENTION = "SYNC_FORK_BELOW_RETENTION",
   /** `stop()` was called. */
   STOPPED = "SYNC_STOPPED",
 }
@@ -42,6 +49,7 @@ export type SyncErrorType =
   | {code: SyncErrorCode.BODY_UNAVAILABLE; number: number; attempts: number}
   | {code: SyncErrorCode.PEER_REORGED; peer: string; number: number}
   | {code: SyncErrorCode.UNEXPECTED_IMPORT; number: number; kind: string}
+  | {code: SyncErrorCode.FORK_BELOW_RETENTION; peer: string; number: number; oldestBlock: number}
   | {code: SyncErrorCode.STOPPED};
 
 /** A sync run that ended early, or invalid options. */
@@ -73,6 +81,13 @@ function describe(t: SyncErrorType): string {
       return `peer ${t.peer} switched branches below block ${t.number}`;
     case SyncErrorCode.UNEXPECTED_IMPORT:
       return `import of block ${t.number} answered ${t.kind}`;
+    case SyncErrorCode.FORK_BELOW_RETENTION:
+      return (
+        `peer ${t.peer}'s chain forks from ours below the states this node keeps: its block ${t.number} ` +
+        `executes on the state after block ${t.number - 1}, which was pruned (the oldest state served is block ` +
+        `${t.oldestBlock}); a pruned node follows no reorganization deeper than state.retainBlocks ` +
+        "(docs/operations.md §12): the branch is not followed"
+      );
     case SyncErrorCode.STOPPED:
       return "sync stopped";
   }

@@ -12,4 +12,11 @@ export {isSyncCandidate, type SelectionContext, selectSyncPeer} from "./peerSele
 export {Relay, SYNC_STATUS_INTERVAL_MS} from "./relay.ts";
 export {PEER_COOLDOWN_MS, SYNC_REQUEST_TTL_MS, SyncManager} from "./syncManager.ts";
 export {isInvalidTransaction} from "./txGossip.ts";
-export type {RelayModules, SyncModules, SyncProgress, SyncRunResult, SyncSenderRecovery} from "./types.ts";
+export type {
+  RelayModules,
+  SyncEvents,
+  SyncModules,
+  SyncProgress,
+  SyncRunResult,
+  SyncSenderRecovery,
+} from "./types.ts";

@@ -34,6 +34,8 @@ const PEER_FAULTS = new Set<string>([
   SyncErrorCode.UNEXPECTED_HEADERS,
   SyncErrorCode.NO_COMMON_ANCESTOR,
   SyncErrorCode.BODY_UNAVAILABLE,
+  // Not a fault: the peer's branch forks below the states kept; it stays out of reach until the cool-down ends.
+  SyncErrorCode.FORK_BELOW_RETENTION,
 ]);
 
 /** Catches up with the heaviest peer; see the file comment. */

@@ -4,7 +4,9 @@
  * and queues their bodies, staying at most a window ahead of the importer; the import loop takes
  * the headers in order, waits for each body, assembles the block and imports it through the chain
  * (full validation). The run ends when the peer has no more headers and everything is imported, or
- * with the first error; headers checked before an invalid one are still imported.
+ * with the first error; headers checked before an invalid one are still imported. A peer whose chain
+ * forks from ours below the oldest state kept (a pruned node) ends the run after its first headers
+ * are checked, reported only if they are invalid.
  */
 
 import {type ImportResult, ImportResultKind} from "@xchain/chain";
@@ -92,6 +94,7 @@ export class SyncRun {
         }),
       );
       this.deps.logger?.debug({peer: this.peer, ancestor: ancestor.number}, "common ancestor");
+      const forkBelow = this.forkBelowRetention(ancestor);
       this.bodies = new BodyFetcher({
         network: this.deps.network,
         syncPeer: this.peer,
@@ -101,7 +104,7 @@ export class SyncRun {
         logger: this.deps.logger,
       });
       await Promise.all([
-        this.headerLoop(ancestor).catch((e) => this.fail(e)),
+        this.headerLoop(ancestor, forkBelow).catch((e) => this.fail(e)),
         this.importLoop().catch((e) => this.fail(e)),
       ]);
     } catch (e) {
@@ -139,7 +142,8 @@ export class SyncRun {
     return 2 * Math.max(headersPerRequest, bodiesPerRequest * parallelBodyRequests);
   }
 
-  private async headerLoop(ancestor: BlockHeader): Promise<void> {
+  /** `forkBelow`: the branch forks below the states kept, refused after its first headers are checked. */
+  private async headerLoop(ancestor: BlockHeader, forkBelow: SyncError | undefined): Promise<void> {
     const {network, options, chainspec} = this.deps;
     const {peer} = this;
     let parent = ancestor;
@@ -156,6 +160,7 @@ export class SyncRun {
           chainspec,
           nowSeconds: this.deps.nowSeconds(),
         });
+        if (forkBelow) throw this.refuseBranch(forkBelow, error);
         if (valid.length > 0) {
           this.headers.push(...valid);
           this.bodies?.enqueue(valid);
@@ -229,7 +234,36 @@ export class SyncRun {
       case ImportResultKind.INVALID_BLOCK:
         this.invalidBlock(header, fetched, result.error);
         return false;
+      case ImportResultKind.PARENT_STATE_PRUNED:
+        // The window moved past the branch while the run imported it (the head moved meanwhile).
+        this.fail(this.branchRefused(header.number, this.deps.chain.oldestStateBlock()));
+        return false;
     }
+  }
+
+  /**
+   * FORK_BELOW_RETENTION when the branch after `ancestor` forks below the oldest state kept: its first
+   * block could not be executed (docs/operations.md §12).
+   */
+  private forkBelowRetention(ancestor: BlockHeader): SyncError | undefined {
+    const oldest = this.deps.chain.oldestStateBlock();
+    if (ancestor.number >= oldest) return undefined;
+    return this.branchRefused(ancestor.number + 1, oldest);
+  }
+
+  private branchRefused(number: number, oldestBlock: number): SyncError {
+    return new SyncError({code: SyncErrorCode.FORK_BELOW_RETENTION, peer: this.peer, number, oldestBlock});
+  }
+
+  /**
+   * Ends the run on a branch below the states kept, before any body is fetched: a peer whose first
+   * headers of it are invalid is blamed as in any run (`headersError`); otherwise it is not reported,
+   * its branch may be valid (real proof of work), which this node cannot execute.
+   */
+  private refuseBranch(forkBelow: SyncError, headersError: SyncError | undefined): SyncError {
+    if (!headersError) return forkBelow;
+    this.rejectHeaders(headersError);
+    return headersError;
   }
 
   private invalidBlock(header: BlockHeader, fetched: FetchedBody, error: Error): void {

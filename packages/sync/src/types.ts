@@ -18,6 +18,8 @@ export interface SyncChain extends Pick<ChainReader, "head" | "getHeader" | "get
   readonly genesisHash: Uint8Array;
   readonly events: EventEmitter<ChainEvents>;
   importBlock(block: Block | Uint8Array): Promise<ImportResult>;
+  /** The oldest block whose state the chain serves: a branch forking below it cannot be executed (`Chain.oldestStateBlock`). */
+  oldestStateBlock(): number;
 }
 
 /**

@@ -77,7 +77,10 @@ export async function startCluster(
     const bootnode = miner.running.p2pAddresses[0] as string;
     const followers = await Promise.all(
       Array.from({length: count}, (_, i) =>
-        ClusterNode.start(`follower${i + 1}`, ["--miner.enabled", "false", "--p2p.bootnodes", bootnode]),
+        ClusterNode.start(`follower${i + 1}`, [
+          ...["--miner.enabled", "false", "--miner.server.enabled", "false"],
+          ...["--p2p.bootnodes", bootnode],
+        ]),
       ),
     );
     started.push(...followers);

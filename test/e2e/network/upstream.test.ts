@@ -7,7 +7,7 @@ import {cowAccounts} from "@xchain/test-utils";
 import {bytesToHex} from "@xchain/utils";
 import {Wallet} from "ethers";
 import {afterEach, describe, expect, it, vi} from "vitest";
-import {JsonRpcFault, rpc, waitForReceipt} from "../support/jsonRpc.ts";
+import {rpc, rpcRefusal, waitForReceipt} from "../support/jsonRpc.ts";
 import {type RunningNode, startNode, tempDataDir} from "../support/xchainProcess.ts";
 
 const running: RunningNode[] = [];
@@ -40,14 +40,8 @@ function post(node: RunningNode, method: string, params: unknown[] = []): Promis
 }
 
 /** The error a call answers (it must fail). */
-async function refusal(node: RunningNode, method: string, params: unknown[]): Promise<{code: number; message: string}> {
-  try {
-    await rpc(node.httpUrl, method, params);
-  } catch (e) {
-    if (e instanceof JsonRpcFault) return {code: e.code, message: e.message};
-    throw e;
-  }
-  throw new Error(`${method} did not fail`);
+function refusal(node: RunningNode, method: string, params: unknown[]): Promise<{code: number; message: string}> {
+  return rpcRefusal(node.httpUrl, method, params);
 }
 
 const signer = (index: number) => new Wallet(`0x${bytesToHex(cowAccounts()[index]!.privateKey)}`);

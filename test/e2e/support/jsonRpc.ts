@@ -25,6 +25,21 @@ export async function rpc<T = unknown>(url: string, method: string, params: unkn
   return body.result as T;
 }
 
+/** The error a call answers; throws when it succeeds. */
+export async function rpcRefusal(
+  url: string,
+  method: string,
+  params: unknown[],
+): Promise<{code: number; message: string}> {
+  try {
+    await rpc(url, method, params);
+  } catch (e) {
+    if (e instanceof JsonRpcFault) return {code: e.code, message: e.message};
+    throw e;
+  }
+  throw new Error(`${method} did not fail`);
+}
+
 /** Polls `eth_getTransactionReceipt` until the transaction is included. */
 export async function waitForReceipt(url: string, hash: string, timeoutMs = 20_000): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;

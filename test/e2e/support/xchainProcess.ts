@@ -40,15 +40,17 @@ export function tempDataDir(): string {
 
 /**
  * Starts `xchain start` on regtest with free ports (unless `args` say otherwise) and waits until RPC
- * is ready; `nodeFlags` go to Node itself (e.g. `--inspect=127.0.0.1:0`).
+ * is ready; `nodeFlags` go to Node itself (e.g. `--inspect=127.0.0.1:0`), `env` is the process's environment.
  */
 export function startNode(
   args: string[] = [],
   dataDir = tempDataDir(),
   nodeFlags: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunningNode> {
   const child = spawn(process.execPath, [...nodeFlags, XCHAIN_BIN, "start", ...freePortFlags(dataDir), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
+    env,
   });
   const exit = collectExit(child);
   const logs: Record<string, unknown>[] = [];

@@ -2,7 +2,8 @@
  * One block import: decode, EXIST, NO_PARENT, validate, execute on the parent's
  * state, compare with the header, then one `WriteBatch` with the state writes, the block, its
  * receipts, its total difficulty and, when it becomes the head, the canonical switch. A block that
- * fails any rule returns INVALID_BLOCK before anything is written.
+ * fails any rule returns INVALID_BLOCK before anything is written; one that passes the rules needing
+ * no state but whose parent's state was pruned returns PARENT_STATE_PRUNED, and nothing is written.
  */
 import type {Chainspec} from "@xchain/chainspec";
 import {HeaderError, isBetterHead, totalDifficulty} from "@xchain/consensus";
@@ -10,6 +11,7 @@ import {type BatchOp, WriteBatch} from "@xchain/db";
 import {BlockExecutionError, type BlockExecutionResult, type TransactionOutcome} from "@xchain/execution";
 import {MergedMiningError} from "@xchain/merged-mining";
 import {Block, BlockDecodeError, type BlockHeader} from "@xchain/primitives";
+import {StateError, StateErrorCode} from "@xchain/state";
 import {bytesToPrefixedHex, equalBytes, type NodeError} from "@xchain/utils";
 import {BlockError, ChainError, ChainErrorCode} from "../errors.ts";
 import type {ChainStore} from "../store/chainStore.ts";
@@ -33,6 +35,11 @@ export interface BlockImporterDeps {
   rememberWrites?: (writes: BatchOp[]) => void;
   /** On a forked chain, the fork it extends now (`Chain.fork`). */
   fork?: () => ChainFork | undefined;
+  /**
+   * Adds to the batch that makes `to` the head (after `from`) the flat state's move between their
+   * states (`flatHeadMove`); returns what to run once the batch is written.
+   */
+  headStateMove?(batch: WriteBatch, from: BlockHeader, to: BlockHeader): Promise<() => void>;
 }
 
 /** The result of an import, and when the block became the head, the switch that was written. */
@@ -79,6 +86,7 @@ export class BlockImporter {
       result = await executeOnParent(this.deps, block, ancestors, local);
       executionResultRule(header, result);
     } catch (e) {
+      if (isStatePruned(e)) return {result: {kind: ImportResultKind.PARENT_STATE_PRUNED, hash, number, error: e}};
       return {result: invalid(e, hash, number)};
     }
 
@@ -115,11 +123,14 @@ export class BlockImporter {
     store.receipts.put(batch, hash, result.receipts);
     store.totalDifficulty.put(batch, hash, candidate.totalDifficulty);
     let change: HeadChange | undefined;
+    let written: (() => void) | undefined;
     if (isBetterHead(candidate, head)) {
       change = await findHeadChange(store, {block, receipts: result.receipts}, head.header);
       writeHeadChange(batch, store, change, head.number, header);
+      written = await this.deps.headStateMove?.(batch, head.header, header);
     }
     await store.kv.write(batch);
+    written?.();
     store.blocks.remember(header);
     if (!change) return {result: {kind: ImportResultKind.IMPORTED_NOT_BEST, hash, number}};
     return {
@@ -134,6 +145,11 @@ function invalid(error: unknown, hash?: Uint8Array, number?: number): ImportResu
   if (!isRuleError(error)) throw error;
   const kind = ImportResultKind.INVALID_BLOCK;
   return hash === undefined ? {kind, error} : {kind, hash, number: number as number, error};
+}
+
+/** The parent's state was pruned (`StateRetention.requireServed`): the block's validity is not known. */
+function isStatePruned(error: unknown): error is StateError {
+  return error instanceof StateError && error.type.code === StateErrorCode.PRUNED;
 }
 
 function isRuleError(error: unknown): error is NodeError<{code: string}> {

@@ -18,7 +18,7 @@
  * `ABORT_POLL_MS`. A worker that exits fails its calls with `CallWorkerError` and is replaced.
  */
 import {Worker} from "node:worker_threads";
-import type {StateDatabase} from "@xchain/state";
+import type {StateDatabase, StateReadCounts} from "@xchain/state";
 import type {CacheUsage, Logger} from "@xchain/utils";
 import {ExecutionInterruptedCode, ExecutionInterruptedError} from "../errors.ts";
 import type {TraceScope} from "../tracing/traceBlock.ts";
@@ -77,7 +77,7 @@ interface WorkerSlot {
   ready: boolean;
   calls: Map<number, PendingCall>;
   /** Its last memory report. */
-  memory?: {caches: CacheUsage[]; heapUsedBytes: number};
+  memory?: {caches: CacheUsage[]; heapUsedBytes: number; reads: StateReadCounts};
 }
 
 /** Runs calls on a pool of worker threads, or in-process; implements the RPC's `CallExecutor`. */
@@ -144,6 +144,16 @@ export class CallService {
   /** The V8 heap the workers use, summed (their last reports). */
   heapUsedBytes(): number {
     return this.slots.reduce((sum, slot) => sum + (slot.memory?.heapUsedBytes ?? 0), 0);
+  }
+
+  /** How the workers' state reads were served, summed (their last reports): flat state or trie. */
+  stateReads(): StateReadCounts {
+    const sum = {flat: 0, trie: 0};
+    for (const slot of this.slots) {
+      sum.flat += slot.memory?.reads.flat ?? 0;
+      sum.trie += slot.memory?.reads.trie ?? 0;
+    }
+    return sum;
   }
 
   /** Tracing runs in-process. */
@@ -220,7 +230,7 @@ export class CallService {
       return;
     }
     if (message.type === "memory") {
-      slot.memory = {caches: message.caches, heapUsedBytes: message.heapUsedBytes};
+      slot.memory = {caches: message.caches, heapUsedBytes: message.heapUsedBytes, reads: message.reads};
       return;
     }
     const call = slot.calls.get(message.id);

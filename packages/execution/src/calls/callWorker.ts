@@ -81,6 +81,7 @@ opened.then(
         type: "memory",
         caches: state.cacheUsage("callWorkers"),
         heapUsedBytes: getHeapStatistics().used_heap_size,
+        reads: state.readCounts(),
       });
     report();
     setInterval(report, MEMORY_REPORT_MS).unref();

@@ -9,7 +9,7 @@
 
 import type {NetworkParams} from "@xchain/chainspec";
 import {DatabaseError} from "@xchain/db";
-import {StateError, type StateOptions} from "@xchain/state";
+import {StateError, type StateOptions, type StateReadCounts} from "@xchain/state";
 import {type CacheUsage, NodeError} from "@xchain/utils";
 import {ExecutionInterruptedError, TransactionInvalidError} from "../errors.ts";
 import type {CallInput, CallResult} from "../types.ts";
@@ -138,8 +138,11 @@ export type FromWorker =
   | {type: "ready"}
   | {type: "result"; id: number; result: PortableCallResult}
   | {type: "error"; id: number; error: PortableError}
-  /** Its caches against their budgets and its V8 heap, sent every `MEMORY_REPORT_MS`. */
-  | {type: "memory"; caches: CacheUsage[]; heapUsedBytes: number};
+  /**
+   * Its caches against their budgets, its V8 heap and how its state reads were served (flat state or
+   * trie, totals since it started), sent every `MEMORY_REPORT_MS`.
+   */
+  | {type: "memory"; caches: CacheUsage[]; heapUsedBytes: number; reads: StateReadCounts};
 
 /** How often a worker reports its memory (the metrics read the last report). */
 export const MEMORY_REPORT_MS = 5_000;

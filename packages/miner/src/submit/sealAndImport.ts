@@ -25,7 +25,8 @@ export async function sealAndImport(
 ): Promise<SubmitBlockResult> {
   const block = new Block(template.header.withMergedMining(fields, chainspec), template.transactions, template.uncles);
   const result = await chain.importBlock(block, template.execution);
-  if (result.kind === ImportResultKind.INVALID_BLOCK) {
+  // PARENT_STATE_PRUNED: a template on a head the chain has since left further behind than the states it keeps.
+  if (result.kind === ImportResultKind.INVALID_BLOCK || result.kind === ImportResultKind.PARENT_STATE_PRUNED) {
     throw new MinerError({
       code: MinerErrorCode.INVALID_BLOCK,
       reason: result.error.type.code,

@@ -155,6 +155,14 @@ function checkConsistency(options: NodeOptions): void {
       reason: `a genesis file is only for network custom (network is ${options.network})`,
     });
   }
+  if (options.miner.enabled && !options.miner.server.enabled) {
+    throw new ConfigError({
+      code: ConfigErrorCode.CONFLICT,
+      key: "miner.server.enabled",
+      reason:
+        "the built-in miner (miner.enabled, on by default on regtest) mines through the work server: set miner.enabled = false too (--miner.enabled false)",
+    });
+  }
   if (options.wallet.enabled && options.network !== "regtest") {
     throw new ConfigError({
       code: ConfigErrorCode.CONFLICT,

@@ -7,6 +7,7 @@ import {rebuildState, restoreGenesis, rewindChain, verifyChain, verifyStateAt} f
 import type {Chainspec, GenesisParams} from "@xchain/chainspec";
 import {Bucket, DatabaseError, DatabaseErrorCode, LevelStore, numberKey} from "@xchain/db";
 import {bytesToPrefixedHex, hexToBytes} from "@xchain/utils";
+import {dropWrongFlatState, flatStateUnreadable, verifyFlatStateLines} from "./flatCheck.ts";
 import {databaseDir} from "./openDatabase.ts";
 import {type DataDirRecord, RECORD_FILE, readRecord, writeRecord} from "./record.ts";
 import {dataDirInUse} from "./stoppedDatabase.ts";
@@ -54,6 +55,7 @@ export async function verifyDatabase(dataDir: string, chainspec: Chainspec, out:
         );
       } else {
         out.line(`state at block ${block}: ${nodes} trie nodes, ${accounts} accounts, ${codes} codes: whole`);
+        if (!(await verifyFlatStateLines(db, out))) whole = false;
       }
     }
     if (record && result.head && record.head.number > result.head.number) {
@@ -93,7 +95,7 @@ export async function repairDatabase(
   try {
     const onBlock = (n: number) => n % PROGRESS_EVERY === 0 && n > 0 && out.progress(`checked blocks 0..${n}`);
     let result = await verifyChain(db, {chainspec, onBlock});
-    if (result.unreadable) {
+    if (result.unreadable || (await flatStateUnreadable(db))) {
       out.line("LevelDB cannot read part of its files: running LevelDB's repair (the damaged blocks are dropped)");
       await db.close();
       await LevelStore.repair(path);
@@ -144,6 +146,7 @@ export async function repairDatabase(
     } else {
       out.line(`the chain and the state at block ${target} are whole`);
     }
+    await dropWrongFlatState(db, out);
     await writeRecord(dataDir, await recordOf(db, chainspec, target), true);
     out.line(
       `recorded block ${target} as the head in ${RECORD_FILE}; the node can start (with peers it syncs the rest again)`,

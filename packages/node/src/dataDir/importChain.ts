@@ -112,6 +112,19 @@ export async function importChain(
               `${chain.head().number} (${imported} block(s) of the file imported)`,
           );
         }
+        case ImportResultKind.PARENT_STATE_PRUNED: {
+          const {number} = result;
+          const hash = bytesToPrefixedHex(result.hash);
+          const oldestBlock = chain.oldestStateBlock();
+          throw new DbToolError(
+            {code: DbToolErrorCode.PARENT_STATE_PRUNED, file: label, index: block.index, number, hash, oldestBlock},
+            `block ${number} (${hash}), block ${block.index} of ${label}: the file's chain forks from the ` +
+              `database's below the states it keeps (the state after block ${number - 1} was pruned; the oldest ` +
+              `served is block ${oldestBlock}), so the block cannot be executed. Nothing of it was stored; the ` +
+              `chain stays at block ${chain.head().number}. Import the file into a fresh data directory, or ` +
+              "one that has always run with state.mode = archive (docs/operations.md §12)",
+          );
+        }
       }
       progress.tick(describe);
     }

@@ -6,6 +6,7 @@
 import {type ChainStoreSummary, SCHEMA_VERSION, summarizeChainStore} from "@xchain/chain";
 import type {Chainspec} from "@xchain/chainspec";
 import {Bucket, type LevelStore} from "@xchain/db";
+import {storedFlatState} from "@xchain/state";
 import {directorySize} from "../metrics/dirSize.ts";
 import {databaseDir} from "./openDatabase.ts";
 import {openStoppedDatabase} from "./stoppedDatabase.ts";
@@ -29,6 +30,8 @@ export interface DatabaseInspection {
   totalDiskBytes: number;
   buckets: BucketSize[];
   chain: ChainStoreSummary;
+  /** The flat state's record (docs/operations.md §13): the state it describes, complete or how far generated. */
+  flatState: Awaited<ReturnType<typeof storedFlatState>>;
   /** The schema version this node reads (`chain.schemaVersion` is the stored one). */
   readsSchemaVersion: number;
   network: string;
@@ -62,6 +65,7 @@ export async function inspectDatabase(
       totalDiskBytes: await directorySize(databaseDir(dataDir)),
       buckets,
       chain: await summarizeChainStore(db, chainspec),
+      flatState: await storedFlatState(db),
       readsSchemaVersion: SCHEMA_VERSION,
       network: chainspec.params.name,
       chainId: chainspec.params.chainId,
@@ -108,6 +112,10 @@ export function formatInspection(inspection: DatabaseInspection): string[] {
   lines.push(`head: ${chain.head ? `block ${chain.head.number} ${chain.head.hash}` : "none"}`);
   lines.push(
     `oldest state served: ${chain.oldestState ? `block ${chain.oldestState.number} ${chain.oldestState.hash}` : "none (the head's state is not stored)"}`,
+  );
+  const flat = inspection.flatState;
+  lines.push(
+    `flat state: ${flat ? `${flat.complete ? "complete" : `generating (${(flat.progress * 100).toFixed(1)}%)`} for state ${flat.root}` : "none"}`,
   );
   return lines;
 }

@@ -1,4 +1,4 @@
-/** Block imports and reorganizations, counted from the chain's events (docs/operations.md). */
+/** Block imports, refusals and reorganizations, counted from the chain's events (docs/operations.md). */
 import {type ChainEvents, ImportResultKind} from "@xchain/chain";
 import type {EventListeners} from "@xchain/utils";
 import {Counter, Histogram, type Registry} from "prom-client";
@@ -33,8 +33,18 @@ export function createChainMetrics(registry: Registry): EventListeners<ChainEven
     buckets: REORG_BUCKETS,
     registers,
   });
+  const refused = new Counter({
+    name: "xchain_blocks_refused_total",
+    help: "Blocks the chain refused, by result: INVALID_BLOCK, or PARENT_STATE_PRUNED (a branch forking below the states kept)",
+    labelNames: ["result"] as const,
+    registers,
+  });
   return {
     import({result, durationMs}) {
+      if (result.kind === ImportResultKind.INVALID_BLOCK || result.kind === ImportResultKind.PARENT_STATE_PRUNED) {
+        refused.inc({result: result.kind});
+        return;
+      }
       if (result.kind !== ImportResultKind.IMPORTED_BEST && result.kind !== ImportResultKind.IMPORTED_NOT_BEST) return;
       imports.inc();
       importTime.observe(durationMs / 1000);

@@ -4,6 +4,7 @@
  */
 import type {ChainHead, CollectorStats} from "@xchain/chain";
 import type {CallCacheStats, PeersInfo} from "@xchain/rpc";
+import type {FlatStateStatus, StateReadCounts} from "@xchain/state";
 import type {CacheUsage} from "@xchain/utils";
 import {Counter, Gauge, type Registry} from "prom-client";
 import {cached, directorySize} from "./dirSize.ts";
@@ -32,6 +33,10 @@ export interface MetricsSources {
   workersHeapUsedBytes(): number;
   /** The state collector's progress and the oldest block whose state is served (docs/operations.md §12). */
   stateCollection(): CollectorStats & {oldestStateBlock: number};
+  /** The flat state's phase and progress (docs/operations.md §13); undefined when it is off. */
+  flatState(): FlatStateStatus | undefined;
+  /** How the state readers' cache misses were served (main thread and call workers): by the flat state or the trie. */
+  stateReads(): StateReadCounts;
 }
 
 /** Registers in `registry` the metrics that read `sources` when scraped; `now` in milliseconds. */
@@ -97,6 +102,11 @@ export function registerScrapeGauges(registry: Registry, sources: MetricsSources
       "The longest a state collection's sweep step held block imports back, since the node started",
       () => sources.stateCollection().longestStepMs / 1000,
     ],
+    [
+      "xchain_flat_state_progress",
+      "The flat state of the head (docs/operations.md §13): 1 complete and read first, below 1 the share generated so far, -1 off",
+      () => sources.flatState()?.progress ?? -1,
+    ],
   ];
   for (const [name, help, read] of specs) {
     new Gauge({
@@ -114,6 +124,18 @@ export function registerScrapeGauges(registry: Registry, sources: MetricsSources
     ["xchain_call_cache_hits_total", "eth_call answers served from the answer cache", (s) => s.hits],
     ["xchain_call_cache_misses_total", "eth_call requests the answer cache did not hold", (s) => s.misses],
   ];
+  new Counter({
+    name: "xchain_state_reads_total",
+    help: "Accounts and storage words the state readers (main thread and call workers) did not have cached, by how they were read: flat (the flat state) or trie (a walk)",
+    labelNames: ["source"],
+    registers: [registry],
+    collect() {
+      const counts = sources.stateReads();
+      this.reset();
+      this.inc({source: "flat"}, counts.flat);
+      this.inc({source: "trie"}, counts.trie);
+    },
+  });
   for (const [name, help, read] of callCache) {
     new Counter({
       name,

@@ -9,6 +9,7 @@ import {warnIfAlone} from "../log/aloneWarning.ts";
 import {logStartupBanner} from "../log/startupBanner.ts";
 import type {Logger} from "../logger.ts";
 import type {NodeOptions} from "../options.ts";
+import {XCHAIN_BUILD} from "../version.ts";
 import {cowPrivateKeys} from "../wallet/devWallet.ts";
 import type {RpcEndpoints} from "./rpc.ts";
 
@@ -69,7 +70,7 @@ export function announceStart(opts: NodeOptions, started: StartedNode): void {
   logger
     .child({module: "rpc"})
     .info(
-      {...endpoints, p2p: p2pAddresses, metrics: metricsUrl, startupMs},
+      {...endpoints, p2p: p2pAddresses, metrics: metricsUrl, startupMs, build: XCHAIN_BUILD},
       `JSON-RPC ready ${startupMs} ms after start: ${[endpoints.http, endpoints.ws].filter(Boolean).join(" ") || "(no listener enabled)"}`,
     );
 }

@@ -54,6 +54,7 @@ export async function openChain(
   chain.events.on("newHead", recordHead);
   // Closed before the database (closers run in reverse): a collection step in flight finishes first.
   closers.push({name: "state collector", close: () => chain.stopCollecting()});
+  closers.push({name: "flat state generation", close: () => chain.stopFlatState()});
   closers.push({
     name: "database record",
     close: () => {

@@ -52,6 +52,12 @@ export async function serveMetrics(
     caches: () => nodeCacheUsage(opts, {state, assemblerState, calls, chain, txpool, rpc, db}),
     workersHeapUsedBytes: () => calls.heapUsedBytes(),
     stateCollection: () => ({...chain.collectorStats(), oldestStateBlock: chain.oldestStateBlock()}),
+    flatState: () => chain.flatStateStatus(),
+    stateReads: () => {
+      const main = state.readCounts();
+      const workers = calls.stateReads();
+      return {flat: main.flat + workers.flat, trie: main.trie + workers.trie};
+    },
   });
   const listener = await startMetricsServer(opts.metrics, {
     registry: metrics.registry,

@@ -187,4 +187,13 @@ describe("resolveNodeOptions", () => {
     const custom = await refusal(resolveNodeOptions({flags: new Map([["network", "custom"]])}));
     expect(custom.type).toMatchObject({code: ConfigErrorCode.CONFLICT, key: "genesisFile"});
   });
+
+  it("refuses the built-in miner without the work server, and reads the follower's pair", async () => {
+    const serverOff = new Map<string, string | boolean>([["miner.server.enabled", false]]);
+    const conflict = await refusal(resolveNodeOptions({flags: serverOff}));
+    expect(conflict.type).toMatchObject({code: ConfigErrorCode.CONFLICT, key: "miner.server.enabled"});
+    const follower = await resolveNodeOptions({flags: new Map([...serverOff, ["miner.enabled", false]])});
+    expect(follower.miner).toMatchObject({enabled: false, server: {enabled: false}});
+    expect((await resolveNodeOptions({flags: new Map()})).miner.server).toEqual({enabled: true});
+  });
 });

@@ -36,6 +36,8 @@ function exportedNames(): Set<string> {
     caches: unread,
     workersHeapUsedBytes: unread,
     stateCollection: unread,
+    flatState: unread,
+    stateReads: unread,
   };
   const {registry} = createNodeMetrics();
   registerScrapeGauges(registry, sources);

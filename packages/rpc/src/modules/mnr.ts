@@ -51,7 +51,8 @@ export function mnrMethods({miner}: Pick<ModuleDeps, "miner">): Record<string, R
   return {
     /**
      * Handler for `mnr_getWork` (docs/protocol/mining-rpc.md §2): feesPaidToMiner is a decimal string; `height`,
-     * the number of the block mined, is xchain's extra field after rskj's five (docs/mining.md, "Get work")
+     * the number of the block mined, is xchain's extra field after rskj's five (docs/mining.md, "Get work");
+     * -33000 MINING_DISABLED on a node that does not mine (`miner.server.enabled`), as every mnr_* method
      */
     getWork: method([], async () => {
       const work = await requireMiner(miner).getWork();

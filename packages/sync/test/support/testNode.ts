@@ -3,7 +3,7 @@
  * `FakeHub`, optionally with a `SyncManager` and a `Relay`. Blocks come from one shared
  * `ChainBuilder` (real merged-mining proofs) and are imported through full validation.
  */
-import {Chain, defaultChainOptions} from "@xchain/chain";
+import {Chain, type ChainOptions, defaultChainOptions} from "@xchain/chain";
 import {type Chainspec, getChainspec, regtestGenesis} from "@xchain/chainspec";
 import {calculateDifficulty} from "@xchain/consensus";
 import {MemoryStore} from "@xchain/db";
@@ -61,9 +61,20 @@ export class TestNode {
     readonly network: FakeNetwork,
   ) {}
 
-  /** A node over `store` (a fresh one unless given: pass the old one to restart a node). */
-  static async create(hub: FakeHub, id: PeerId, store = new MemoryStore()): Promise<TestNode> {
-    const chain = await Chain.open(defaultChainOptions, {store, chainspec: regtest, genesis: regtestGenesis});
+  /**
+   * A node over `store` (a fresh one unless given: pass the old one to restart a node), keeping the
+   * states `retention` says (default: the chain's default window).
+   */
+  static async create(
+    hub: FakeHub,
+    id: PeerId,
+    store = new MemoryStore(),
+    retention: ChainOptions["retention"] = defaultChainOptions.retention,
+  ): Promise<TestNode> {
+    const chain = await Chain.open(
+      {...defaultChainOptions, retention},
+      {store, chainspec: regtest, genesis: regtestGenesis},
+    );
     // Impersonated transactions admitted from every sender, as a dev node auto-impersonating would.
     const impersonation = {enabled: true, allows: () => true};
     const txpool = new TxPool(defaultTxPoolOptions, {chainspec: regtest, chain, impersonation});

@@ -9,7 +9,8 @@ export const minerKeys: readonly ConfigKey[] = [
   {
     key: "miner.enabled",
     kind: {type: "boolean"},
-    description: "run the built-in CPU merge-miner (regtest); work is served to external miners (mnr_*) either way",
+    description:
+      "run the built-in CPU merge-miner (regtest); work is served to external miners (mnr_*) either way while miner.server.enabled",
   },
   {
     key: "miner.coinbase",
@@ -99,5 +100,11 @@ export const minerKeys: readonly ConfigKey[] = [
     kind: {type: "integer", min: 1, max: 24 * 60 * 60 * 1000},
     placeholder: "ms",
     description: "eth_hashrate averages over this window",
+  },
+  {
+    key: "miner.server.enabled",
+    kind: {type: "boolean"},
+    description:
+      "mine: serve merged-mining work and take solutions (mnr_*, eth_getWork, eth_submitWork), mine blocks for evm_mine and the built-in miner; false on a follower, whose every such request then answers that mining is disabled (needs miner.enabled = false)",
   },
 ];

@@ -99,6 +99,12 @@ export const nodeKeys: readonly ConfigKey[] = [
       "accounts and storage words of the recent states read (the head and a few before), in MiB; each call worker gets a quarter more",
   },
   {
+    key: "state.flat",
+    kind: {type: "boolean"},
+    description:
+      "keep a flat copy of the head's accounts and storage that state reads and eth_call read first, instead of walking the trie (docs/operations.md §13)",
+  },
+  {
     key: "state.mode",
     kind: {type: "string", choices: ["pruned", "archive"]},
     placeholder: "mode",
@@ -110,7 +116,7 @@ export const nodeKeys: readonly ConfigKey[] = [
     kind: {type: "integer", min: MIN_RETAIN_BLOCKS, max: 100_000_000},
     placeholder: "blocks",
     description:
-      "blocks whose states a pruned node keeps, the head's included; older states answer a 'historical state not available' error",
+      "blocks whose states a pruned node keeps, the head's included; older states answer a 'historical state not available' error, and a reorganization deeper than retainBlocks - 1 blocks is refused (archive follows any)",
   },
   {
     key: "db.cacheMb",

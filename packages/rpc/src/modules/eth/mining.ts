@@ -18,7 +18,10 @@ const NET_HASHRATE_MAX_BLOCKS = 1_000;
 /** eth_getWork, eth_submitWork, eth_submitHashrate, eth_hashrate, eth_netHashrate, eth_mining, eth_coinbase. */
 export function ethMiningMethods({miner, chain}: Pick<ModuleDeps, "miner" | "chain">): Record<string, RpcMethod> {
   return {
-    /** Handler for `eth_getWork`: [pow hash, seed, boundary] (docs/rpc.md §2.11, docs/mining.md) */
+    /**
+     * Handler for `eth_getWork`: [pow hash, seed, boundary] (docs/rpc.md §2.11, docs/mining.md); -33000
+     * MINING_DISABLED on a node that does not mine (`miner.server.enabled`), as eth_submitWork
+     */
     getWork: method([], async () => (await requireMiner(miner).getEthWork()).map(toData)),
     /** Handler for `eth_submitWork`: true when the solution imported a block */
     submitWork: method(
