@@ -1,6 +1,5 @@
 import {encodeRlp} from "@xchain/primitives";
 import {bytesToHex, keccak256} from "@xchain/utils";
-import type {DecodedTop} from "./decodedTop.ts";
 import {StateError, StateErrorCode} from "./errors.ts";
 import {type RlpItem, rlpItemsOf, rlpListItems} from "./rlpItems.ts";
 import {EMPTY_TRIE_ROOT} from "./trie.ts";
@@ -30,7 +29,7 @@ export async function applyTrieWrites(
   db: TrieNodeDB,
   root: Uint8Array,
   writes: Iterable<TrieWrite>,
-  decoded?: DecodedTop,
+  decoded?: KeptTop,
 ): Promise<Uint8Array> {
   const batch = new TrieBatch(db, decoded?.levels ?? Number.POSITIVE_INFINITY);
   let top: Ref = equalRoot(root, EMPTY_TRIE_ROOT) ? null : (decoded?.take(root) ?? Uint8Array.from(root));
@@ -55,6 +54,16 @@ export async function applyTrieWrites(
   }
   decoded?.keep(node);
   return node.hash;
+}
+
+/** Where a trie's batches leave their new upper levels decoded for the next batch (`DecodedTop`). */
+export interface KeptTop {
+  /** How many levels of the new trie stay decoded; the hashes stand in below. */
+  readonly levels: number;
+  /** The kept root node when it hashes to `root`, handed over to the batch (which changes it in place). */
+  take(root: Uint8Array): TrieNode | undefined;
+  /** Keeps the batch's new root node. */
+  keep(node: TrieNode): void;
 }
 
 interface Leaf {

@@ -1,5 +1,5 @@
 import {equalBytes} from "@xchain/utils";
-import {Kind, type Ref, type TrieNode} from "./batchTrie.ts";
+import {type KeptTop, Kind, type Ref, type TrieNode} from "./batchTrie.ts";
 
 /** Where a lookup goes on from the kept levels: the value it found (or its absence), or a stored node to read. */
 export type TopDescent = {found: true; value: Uint8Array | undefined} | {found: false; hash: Uint8Array; depth: number};
@@ -14,7 +14,7 @@ export type TopDescent = {found: true; value: Uint8Array | undefined} | {found: 
  * levels (16^0 + ... + 16^(levels-1) nodes; a subtree a split moves one level down keeps its decoded
  * nodes until it changes again).
  */
-export class DecodedTop {
+export class DecodedTop implements KeptTop {
   /** The kept root node, every kept node hashed (a batch's result): the trie at `node.hash`. */
   private node: TrieNode | undefined;
 
