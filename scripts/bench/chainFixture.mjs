@@ -163,7 +163,7 @@ export function measureImport(file, setup, {dbDir, pipeline = false} = {}) {
 }
 
 /** The main thread's user + system time in seconds (Linux: /proc/self/task/<pid>/stat), or null elsewhere. */
-function mainThreadCpuSeconds() {
+export function mainThreadCpuSeconds() {
   try {
     const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
     // The fields after the command name (which may hold spaces), from field 3: utime and stime are 14 and 15.

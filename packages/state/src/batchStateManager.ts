@@ -11,8 +11,17 @@ import {
 } from "@ethereumjs/util";
 import {bytesToHex, concatBytes, hexToBytes, keccak256} from "@xchain/utils";
 import {applyTrieWrites, type TrieWrite} from "./batchTrie.ts";
+import {DecodedTop} from "./decodedTop.ts";
 import {SessionTrieDB} from "./sessionDb.ts";
 import {lookupTrieValue, type TrieNodeSource} from "./trieLookup.ts";
+
+/**
+ * Levels of the account trie kept decoded between flushes (`DecodedTop`): at most 273 nodes; a few
+ * million accounts make about six levels, the upper three shared by every block's accounts.
+ */
+const ACCOUNT_LEVELS = 3;
+/** Levels of each storage trie kept decoded (at most 17 nodes; a session may touch many contracts). */
+const STORAGE_LEVELS = 2;
 
 /** RLP of the empty value: what the storage cache holds for an empty slot. */
 const RLP_EMPTY = Uint8Array.of(0x80);
@@ -30,12 +39,21 @@ export class BatchFlushStateManager extends MerkleStateManager {
    */
   preimages: Map<string, Uint8Array> | undefined;
 
+  /** The upper levels of each trie kept decoded between flushes, by trie (the account trie's and the storage tries'). */
+  private readonly decodedTops = new WeakMap<MerklePatriciaTrie, DecodedTop>();
+
   /** The stock method with `lookupTrieValue` reading the trie on a cache miss. */
   override async getAccount(address: Address): Promise<Account | undefined> {
     const cached = this._caches?.account?.get(address);
     if (cached !== undefined)
       return cached.accountRLP === undefined ? undefined : createAccountFromRLP(cached.accountRLP);
-    const rlp = await lookupTrieValue(nodeSourceOf(this._trie), this._trie.root(), keccak256(address.bytes));
+    const trie = this._trie;
+    const rlp = await lookupTrieValue(
+      nodeSourceOf(trie),
+      trie.root(),
+      keccak256(address.bytes),
+      this.decodedTops.get(trie),
+    );
     const account = rlp === undefined ? undefined : createAccountFromRLP(rlp);
     this._caches?.account?.put(address, account);
     return account;
@@ -49,7 +67,7 @@ export class BatchFlushStateManager extends MerkleStateManager {
     const account = await this.getAccount(address);
     if (account === undefined) return new Uint8Array();
     const trie = this._getStorageTrie(address, account);
-    const value = await lookupTrieValue(nodeSourceOf(trie), trie.root(), keccak256(key));
+    const value = await lookupTrieValue(nodeSourceOf(trie), trie.root(), keccak256(key), this.decodedTops.get(trie));
     this._caches?.storage?.put(address, key, value ?? RLP_EMPTY);
     return RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
   }
@@ -92,8 +110,20 @@ export class BatchFlushStateManager extends MerkleStateManager {
       accountWrites.push([this.hashedKey(addressHex), accountRLP]);
     }
     if (accountWrites.length > 0) {
-      this._trie.root(await applyTrieWrites(this._trie.database(), this._trie.root(), accountWrites));
+      const trie = this._trie;
+      trie.root(
+        await applyTrieWrites(trie.database(), trie.root(), accountWrites, this.decodedTop(trie, ACCOUNT_LEVELS)),
+      );
     }
+  }
+
+  private decodedTop(trie: MerklePatriciaTrie, levels: number): DecodedTop {
+    let top = this.decodedTops.get(trie);
+    if (top === undefined) {
+      top = new DecodedTop(levels);
+      this.decodedTops.set(trie, top);
+    }
+    return top;
   }
 
   /** keccak256 of an address or slot given in hex, its preimage noted when recording. */
@@ -123,7 +153,7 @@ export class BatchFlushStateManager extends MerkleStateManager {
       // The stock flush drops the writes of an account that no longer exists.
       if (account === undefined) continue;
       const trie = this._getStorageTrie(address, account);
-      trie.root(await applyTrieWrites(trie.database(), trie.root(), writes));
+      trie.root(await applyTrieWrites(trie.database(), trie.root(), writes, this.decodedTop(trie, STORAGE_LEVELS)));
       account.storageRoot = trie.root();
       await this.putAccount(address, account);
     }

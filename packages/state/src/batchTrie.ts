@@ -20,14 +20,19 @@ export type TrieWrite = readonly [key: Uint8Array, value: Uint8Array | undefined
  * does; only the nodes the new root references are written to `db` (the root always, the others
  * when their encoding is 32 bytes or longer, as the MPT inlines shorter ones). The trie is
  * canonical, so the root equals the one the same writes give through the MPT one by one.
+ *
+ * With `decoded`, the batch starts from the nodes it kept decoded after the trie's previous batch
+ * (when that batch ended at `root`) instead of reading and decoding them again, and leaves it the
+ * upper levels of the new trie for the next batch and for lookups (docs/performance.md §3).
  */
 export async function applyTrieWrites(
   db: TrieNodeDB,
   root: Uint8Array,
   writes: Iterable<TrieWrite>,
+  decoded?: KeptTop,
 ): Promise<Uint8Array> {
-  const batch = new TrieBatch(db);
-  let top: Ref = equalRoot(root, EMPTY_TRIE_ROOT) ? null : Uint8Array.from(root);
+  const batch = new TrieBatch(db, decoded?.levels ?? Number.POSITIVE_INFINITY);
+  let top: Ref = equalRoot(root, EMPTY_TRIE_ROOT) ? null : (decoded?.take(root) ?? Uint8Array.from(root));
   for (const [key, value] of writes) {
     const path = toNibbles(key);
     if (value !== undefined && value.length > 0) {
@@ -40,12 +45,25 @@ export async function applyTrieWrites(
   if (top === null) return EMPTY_TRIE_ROOT;
   if (top instanceof Uint8Array) return top;
   const node = top;
-  if (node.hash !== undefined) return node.hash;
-  const encoded = encodeRlp(batch.raw(node));
-  const hash = keccak256(encoded);
-  batch.writes.push([hash, encoded]);
-  for (const [key, value] of batch.writes) await db.put(key, value);
-  return hash;
+  if (node.hash === undefined) {
+    // The root is stored by its hash even when its encoding is shorter than 32 bytes.
+    const encoded = encodeRlp(batch.raw(node, 0));
+    node.hash = keccak256(encoded);
+    batch.writes.push([node.hash, encoded]);
+    for (const [key, value] of batch.writes) await db.put(key, value);
+  }
+  decoded?.keep(node);
+  return node.hash;
+}
+
+/** Where a trie's batches leave their new upper levels decoded for the next batch (`DecodedTop`). */
+export interface KeptTop {
+  /** How many levels of the new trie stay decoded; the hashes stand in below. */
+  readonly levels: number;
+  /** The kept root node when it hashes to `root`, handed over to the batch (which changes it in place). */
+  take(root: Uint8Array): TrieNode | undefined;
+  /** Keeps the batch's new root node. */
+  keep(node: TrieNode): void;
 }
 
 interface Leaf {
@@ -71,16 +89,16 @@ interface Branch {
   hash?: Uint8Array;
 }
 
-enum Kind {
+export enum Kind {
   Leaf,
   Extension,
   Branch,
 }
 
-type TrieNode = Leaf | Extension | Branch;
+export type TrieNode = Leaf | Extension | Branch;
 
 /** A child: absent, a stored node not read yet (its hash), or a node in memory. */
-type Ref = TrieNode | Uint8Array | null;
+export type Ref = TrieNode | Uint8Array | null;
 
 type RawNode = (Uint8Array | RawNode)[];
 
@@ -94,7 +112,14 @@ class TrieBatch {
   /** [hash, encoding] of every node hashed so far, written when the root is known. */
   readonly writes: [Uint8Array, Uint8Array][] = [];
 
-  constructor(private readonly db: TrieNodeDB) {}
+  /**
+   * @param keptLevels the levels of the new trie left decoded (`DecodedTop`): `raw` puts the hash
+   * in place of each hashed node below them that it visits, so that they can be freed.
+   */
+  constructor(
+    private readonly db: TrieNodeDB,
+    private readonly keptLevels: number,
+  ) {}
 
   async insert(ref: Ref, path: number[], depth: number, value: Uint8Array): Promise<TrieNode> {
     if (ref === null) return {kind: Kind.Leaf, path: path.slice(depth), value};
@@ -198,20 +223,38 @@ class TrieBatch {
     return node;
   }
 
-  /** The node's RLP structure, with each child hashed (and queued for writing) or inlined when short. */
-  raw(node: TrieNode): RawNode {
+  /**
+   * The node's RLP structure, with each child hashed (and queued for writing) or inlined when short;
+   * `level` is the node's, the root's 0.
+   */
+  raw(node: TrieNode, level: number): RawNode {
     if (node.kind === Kind.Leaf) return [hexPrefix(node.path, true), node.value];
-    if (node.kind === Kind.Extension) return [hexPrefix(node.path, false), this.reference(node.child)];
-    const raw: RawNode = node.children.map((child) => this.reference(child));
-    raw.push(node.value);
+    if (node.kind === Kind.Extension) {
+      const child = this.reference(node.child, level + 1);
+      node.child = this.kept(node.child, level + 1);
+      return [hexPrefix(node.path, false), child];
+    }
+    const raw: RawNode = new Array(17);
+    for (let i = 0; i < 16; i++) {
+      raw[i] = this.reference(node.children[i] as Ref, level + 1);
+      node.children[i] = this.kept(node.children[i] as Ref, level + 1);
+    }
+    raw[16] = node.value;
     return raw;
   }
 
-  private reference(ref: Ref): Uint8Array | RawNode {
+  /** What stays in a node's child slot after `raw`: the child's hash in place of a hashed node below the kept levels. */
+  private kept(ref: Ref, level: number): Ref {
+    return level >= this.keptLevels && ref !== null && !(ref instanceof Uint8Array) && ref.hash !== undefined
+      ? ref.hash
+      : ref;
+  }
+
+  private reference(ref: Ref, level: number): Uint8Array | RawNode {
     if (ref === null) return EMPTY;
     if (ref instanceof Uint8Array) return ref;
     if (ref.hash !== undefined) return ref.hash;
-    const raw = this.raw(ref);
+    const raw = this.raw(ref, level);
     const encoded = encodeRlp(raw);
     if (encoded.length < 32) return raw;
     const hash = keccak256(encoded);

@@ -1,4 +1,5 @@
 import {bytesToHex, equalBytes} from "@xchain/utils";
+import type {DecodedTop} from "./decodedTop.ts";
 import {StateError, StateErrorCode} from "./errors.ts";
 import {type RlpItem, rlpItemsOf, rlpListItems} from "./rlpItems.ts";
 import {EMPTY_TRIE_ROOT} from "./trie.ts";
@@ -18,18 +19,27 @@ export interface TrieNodeSource {
  * the Merkle-Patricia trie at `root`, or undefined when absent: what `MerklePatriciaTrie.get`
  * answers, walking the key's nibbles down from the root with no walker, queue or promise per node
  * and without decoding the nodes on the way (each is read as RLP ranges, nothing copied but the
- * value). A node in memory is used at once, only a node from the store is awaited.
+ * value). A node in memory is used at once, only a node from the store is awaited. With
+ * `decoded`, the trie's upper levels kept decoded by its last batch flush answer first.
  */
 export async function lookupTrieValue(
   nodes: TrieNodeSource,
   root: Uint8Array,
   key: Uint8Array,
+  decoded?: DecodedTop,
 ): Promise<Uint8Array | undefined> {
   if (equalBytes(root, EMPTY_TRIE_ROOT)) return undefined;
   const nibbles = key.length * 2;
-  let bytes = await storedNode(nodes, root);
-  let items = rlpListItems(bytes);
+  let start = root;
   let depth = 0;
+  const descent = decoded?.descend(root, key);
+  if (descent !== undefined) {
+    if (descent.found) return descent.value;
+    start = descent.hash;
+    depth = descent.depth;
+  }
+  let bytes = await storedNode(nodes, start);
+  let items = rlpListItems(bytes);
   for (;;) {
     let next: RlpItem;
     if (items.length === 17) {

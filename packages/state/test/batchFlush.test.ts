@@ -7,16 +7,12 @@ import {describe, expect, it} from "vitest";
 import {BatchFlushStateManager} from "../src/batchStateManager.ts";
 import {applyTrieWrites, type TrieWrite} from "../src/batchTrie.ts";
 import {addressOf, common, slotOf} from "./helpers.ts";
-
-/** Keys of one length from a few bytes, so that paths share prefixes, split and collapse. */
-function keys(length: number) {
-  return fc.uint8Array({minLength: length, maxLength: length, min: 0, max: 3}).map((k) => k.map((b) => b * 0x55));
-}
+import {trieKeys} from "./trieArbitraries.ts";
 
 /** Writes and deletes; short values make short nodes, which the trie inlines. */
 function writeSets(length: number) {
   const write = fc
-    .tuple(keys(length), fc.option(fc.uint8Array({minLength: 1, maxLength: 40}), {freq: 3}))
+    .tuple(trieKeys(length), fc.option(fc.uint8Array({minLength: 1, maxLength: 40}), {freq: 3}))
     .map(([key, value]): TrieWrite => [key, value ?? undefined]);
   return fc.tuple(fc.array(write, {maxLength: 30}), fc.array(write, {maxLength: 30}));
 }

@@ -6,15 +6,11 @@ import {describe, expect, it} from "vitest";
 import {StateError, StateErrorCode} from "../src/errors.ts";
 import {EMPTY_TRIE_ROOT} from "../src/trie.ts";
 import {lookupTrieValue, type TrieNodeSource} from "../src/trieLookup.ts";
-
-/** Keys of one length from a few bytes, so that paths share prefixes, split into branches and extensions. */
-function keys(length: number) {
-  return fc.uint8Array({minLength: length, maxLength: length, min: 0, max: 3}).map((k) => k.map((b) => b * 0x55));
-}
+import {trieKeys} from "./trieArbitraries.ts";
 
 /** Entries with short values too: short nodes, which the trie inlines in their parent. */
 function entries(length: number) {
-  return fc.array(fc.tuple(keys(length), fc.uint8Array({minLength: 1, maxLength: 40})), {maxLength: 40});
+  return fc.array(fc.tuple(trieKeys(length), fc.uint8Array({minLength: 1, maxLength: 40})), {maxLength: 40});
 }
 
 /** The MPT's database as a node source; every other read goes to the store, as a cold cache's would. */
@@ -35,7 +31,7 @@ describe("lookupTrieValue", () => {
   for (const length of [1, 2, 32]) {
     it(`reads what the MPT reads, present and absent keys, in random tries of ${length}-byte keys`, async () => {
       await fc.assert(
-        fc.asyncProperty(entries(length), fc.array(keys(length), {maxLength: 10}), async (written, probes) => {
+        fc.asyncProperty(entries(length), fc.array(trieKeys(length), {maxLength: 10}), async (written, probes) => {
           const db = new MapDB<string, Uint8Array>();
           const trie = await createMPT({db, valueEncoding: ValueEncoding.Bytes});
           for (const [key, value] of written) await trie.put(key, value);

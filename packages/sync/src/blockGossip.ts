@@ -5,20 +5,26 @@
  * gossip, VALID_BLOCK) when stored, rejected (INVALID_BLOCK) when invalid, ignored unreported when it
  * forks below the states a pruned node keeps (PARENT_STATE_PRUNED). A peer sending the same
  * block more than `repeatedMessageLimit` times is reported REPEATED_MESSAGE each time beyond.
+ *
+ * Blocks that arrive together (a burst of gossip) import one after the other: a block that has to
+ * wait for the gossiped blocks before it has its senders recovered on another core meanwhile
+ * (`senderRecovery`, docs/performance.md §3); a block alone imports at once, recovering them itself.
  */
-import {ImportResultKind} from "@xchain/chain";
+import {type ImportResult, ImportResultKind} from "@xchain/chain";
 import {type GossipMessage, type GossipVerdict, PeerEvent, type PeerNetwork} from "@xchain/p2p";
 import type {Block} from "@xchain/primitives";
 import {bytesToHex, type Logger} from "@xchain/utils";
 import {BoundedCounter, BoundedSet} from "./boundedSet.ts";
 import {errorCode, errorDetail} from "./errors.ts";
-import type {SyncChain, SyncTrigger} from "./types.ts";
+import type {SyncChain, SyncSenderRecovery, SyncTrigger} from "./types.ts";
 
 /** What the block handler needs. */
 export interface BlockGossipDeps {
   network: PeerNetwork;
   chain: SyncChain;
   sync?: SyncTrigger;
+  /** Recovers the senders of a block that waits for others to import; default none. */
+  senderRecovery?: SyncSenderRecovery;
   logger?: Logger;
   repeatedMessageLimit: number;
   recentHashes: number;
@@ -31,6 +37,10 @@ export class BlockGossip {
   /** Blocks the chain refused: rejected again without import. */
   private readonly invalid: BoundedSet;
   private readonly repeats: BoundedCounter;
+  /** Gossiped blocks handed to `importInTurn` and not imported yet. */
+  private importing = 0;
+  /** Settles once the last block handed to `importInTurn` is queued for import (blocks import in arrival order). */
+  private lastQueued: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: BlockGossipDeps) {
     this.received = new BoundedSet(deps.recentHashes);
@@ -72,7 +82,7 @@ export class BlockGossip {
       return "ignore";
     }
     this.received.add(key);
-    const result = await chain.importBlock(block);
+    const result = await this.importInTurn(block);
     switch (result.kind) {
       case ImportResultKind.IMPORTED_BEST:
       case ImportResultKind.IMPORTED_NOT_BEST:
@@ -99,6 +109,32 @@ export class BlockGossip {
           "gossiped block forks below the states this node keeps: not followed",
         );
         return "ignore";
+    }
+  }
+
+  /**
+   * Imports `block` after the gossiped blocks handed in before it. One that has to wait for them has
+   * its senders recovered meanwhile; a failed recovery (its worker stopped) leaves them to the import.
+   */
+  private async importInTurn(block: Block): Promise<ImportResult> {
+    const recovery = this.deps.senderRecovery;
+    const recovered =
+      this.importing > 0 && recovery ? recovery.recover(block.transactions).catch(() => undefined) : undefined;
+    const before = this.lastQueued;
+    let queued = (): void => undefined;
+    this.lastQueued = new Promise<void>((resolve) => {
+      queued = resolve;
+    });
+    this.importing++;
+    try {
+      await recovered;
+      await before;
+      const result = this.deps.chain.importBlock(block);
+      queued();
+      return await result;
+    } finally {
+      queued();
+      this.importing--;
     }
   }
 }

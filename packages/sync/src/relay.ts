@@ -43,7 +43,8 @@ export class Relay {
     const {network} = deps;
     this.network = network;
     const limits = {...opts, logger: deps.logger};
-    this.blocks = new BlockGossip({network, chain: deps.chain, sync: deps.sync, ...limits});
+    const {chain, sync, senderRecovery} = deps;
+    this.blocks = new BlockGossip({network, chain, sync, senderRecovery, ...limits});
     this.transactions = new TxGossip({network, txpool: deps.txpool, ...limits});
   }
 

@@ -4,14 +4,16 @@
  * and past a gossip that reaches no one), status announcements, and a
  * block with an unknown parent handing over to the sync manager.
  */
+import {SenderRecovery} from "@xchain/chain";
 import {PeerEvent} from "@xchain/p2p";
 import {type Block, Transaction} from "@xchain/primitives";
 import {headerValues} from "@xchain/test-utils";
 import {bytesToHex} from "@xchain/utils";
 import {describe, expect, it} from "vitest";
 import type {FakeHub} from "./support/fakeNetwork.ts";
+import {GatedStore} from "./support/gatedStore.ts";
 import {syncSuite} from "./support/suite.ts";
-import {cows, hex, newHub, regtest, type TestNode, transfer, waitFor} from "./support/testNode.ts";
+import {cows, hex, newHub, regtest, TestNode, transfer, waitFor} from "./support/testNode.ts";
 
 const suite = syncSuite();
 
@@ -210,6 +212,26 @@ describe("Relay", () => {
     expect(await local.network.deliver("transaction", "peer", underfunded.encode())).toBe("ignore");
     expect(local.network.reportsAbout("peer")).toEqual([PeerEvent.INVALID_TRANSACTION]);
     expect(local.txpool.status()).toEqual({pending: 0, queued: 0});
+  });
+
+  it("imports gossiped blocks that arrive together when their sender recovery fails (closed)", async () => {
+    const hub = newHub();
+    const store = new GatedStore();
+    const local = suite.track(await TestNode.create(hub, "local", store));
+    await local.importBlocks(suite.f.main.slice(0, 11));
+    const recovery = new SenderRecovery();
+    await recovery.close();
+    local.startRelay({senderRecovery: recovery});
+    store.hold();
+    const first = local.network.deliver("block", "peer", suite.f.alt[0]!.encode());
+    await waitFor(() => store.waiting === 1, "the first block's import in progress");
+    const second = local.network.deliver("block", "peer", suite.f.main[11]!.encode());
+    // The second block's recovery fails at once; it waits for the first block's import.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    store.release();
+    expect(await Promise.all([first, second])).toEqual(["accept", "accept"]);
+    expect(local.headHex()).toBe(hex(suite.f.main[11]!));
+    expect(local.chain.head().number).toBe(12);
   });
 
   it("reports REPEATED_MESSAGE for a peer sending the same block more than 10 times", async () => {

@@ -101,14 +101,15 @@ export class TestNode {
     return sync;
   }
 
-  /** Starts a relay (wired to the sync manager when there is one). */
-  startRelay(): Relay {
+  /** Starts a relay (wired to the sync manager when there is one, and to a sender recovery, if given). */
+  startRelay(modules: Pick<SyncModules, "senderRecovery"> = {}): Relay {
     const relay = new Relay(defaultRelayOptions, {
       network: this.network,
       chainspec: regtest,
       chain: this.chain,
       txpool: this.txpool,
       sync: this.sync,
+      ...modules,
     });
     this.relay = relay;
     relay.start();
