@@ -74,6 +74,16 @@ describe("verifying and repairing a stored chain", () => {
     expect(chain.head().number).toBe(4);
   });
 
+  it("finds receipts that do not decode at their block (a value LevelDB's repair gave back cut short)", async () => {
+    const store = await chainOfTransfers();
+    const hash6 = (await store.get(Bucket.canonicalHash, numberKey(6))) as Uint8Array;
+    const receipts = (await store.get(Bucket.receipts, hash6)) as Uint8Array;
+    await store.write(new WriteBatch().put(Bucket.receipts, hash6, receipts.subarray(0, receipts.length - 5)));
+    const found = await verifyChain(store, {chainspec});
+    expect(found.damage).toMatchObject({number: 6, problem: expect.stringMatching(/^its receipts do not decode: /)});
+    expect(found.wholeThrough).toBe(5);
+  });
+
   it("writes a lost genesis and head pointer again, and refuses another chain's store", async () => {
     const store = await chainOfTransfers();
     const genesisHash = (await store.get(Bucket.canonicalHash, numberKey(0))) as Uint8Array;

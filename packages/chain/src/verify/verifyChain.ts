@@ -172,7 +172,13 @@ async function checkBlock(
   const unclesHash = keccak256(encodeRlp(block.uncles.map((uncle) => decodeRlp(uncle.encode()))));
   if (!equalBytes(unclesHash, header.unclesHash))
     return {...at, problem: "its uncles do not match the header's unclesHash"};
-  const receipts = await store.receipts.get(hash);
+  let receipts: Awaited<ReturnType<typeof store.receipts.get>>;
+  try {
+    receipts = await store.receipts.get(hash);
+  } catch (e) {
+    if (e instanceof DatabaseError) throw e;
+    return {...at, problem: `its receipts do not decode: ${(e as Error).message}`};
+  }
   if (!receipts) return {...at, problem: "its receipts are missing"};
   if (!equalBytes(receiptsRoot(receipts), header.receiptTrieRoot)) {
     return {...at, problem: "its receipts do not match the header's receiptTrieRoot"};
