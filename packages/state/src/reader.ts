@@ -7,7 +7,7 @@ import {LRUCache} from "lru-cache";
 import {checkLength} from "./errors.ts";
 import {type FlatSource, NOT_FLAT, type StateReadCounts} from "./flat/flatView.ts";
 import {EMPTY_CODE_HASH, EMPTY_TRIE_ROOT} from "./trie.ts";
-import {lookupTrieValue, type TrieNodeSource} from "./trieLookup.ts";
+import {lookupTrieValue, lookupTrieValueInMemory, NOT_IN_MEMORY, type TrieNodeSource} from "./trieLookup.ts";
 import type {AccountState, StateReader} from "./types.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -127,10 +127,36 @@ export class TrieStateReader extends AccountReader implements StateReader {
 
   async getAccount(address: Uint8Array): Promise<AccountState | undefined> {
     checkLength(address, 20, "address");
-    const key = bytesToHex(address);
-    const cached = this.accounts?.get(key);
+    const cached = this.accounts?.get(bytesToHex(address));
     if (cached !== undefined) return cached === MISSING ? undefined : cached;
-    const rlp = await this.value(keccak256(address), this.root, true);
+    const inMemory = this.accountInMemory(address);
+    if (inMemory !== NOT_IN_MEMORY) {
+      this.counts.trie++;
+      return inMemory;
+    }
+    const hashed = keccak256(address);
+    const served = this.flat !== undefined ? await this.flat.get(hashed) : NOT_FLAT;
+    if (served === NOT_FLAT) this.counts.trie++;
+    return this.keepAccount(
+      address,
+      served !== NOT_FLAT ? served : await lookupTrieValue(this.nodes, this.root, hashed),
+    );
+  }
+
+  /** The account from this reader's cache or from the trie's nodes in memory, without waiting. */
+  private accountAtHand(address: Uint8Array): AccountState | undefined | typeof NOT_IN_MEMORY {
+    const cached = this.accounts?.get(bytesToHex(address));
+    if (cached !== undefined) return cached === MISSING ? undefined : cached;
+    return this.accountInMemory(address);
+  }
+
+  /** The account when the trie's nodes on its path are all in memory (then kept in the cache). */
+  private accountInMemory(address: Uint8Array): AccountState | undefined | typeof NOT_IN_MEMORY {
+    const rlp = lookupTrieValueInMemory(this.nodes, this.root, keccak256(address));
+    return rlp === NOT_IN_MEMORY ? NOT_IN_MEMORY : this.keepAccount(address, rlp);
+  }
+
+  private keepAccount(address: Uint8Array, rlp: Uint8Array | undefined): AccountState | undefined {
     const account = rlp === undefined ? undefined : createAccountFromRLP(rlp);
     const state =
       account === undefined
@@ -141,7 +167,7 @@ export class TrieStateReader extends AccountReader implements StateReader {
             codeHash: account.codeHash,
             storageRoot: account.storageRoot,
           };
-    this.accounts?.set(key, state ?? MISSING);
+    this.accounts?.set(bytesToHex(address), state ?? MISSING);
     return state;
   }
 
@@ -169,27 +195,31 @@ export class TrieStateReader extends AccountReader implements StateReader {
     return value;
   }
 
-  /** A storage trie's value (RLP of the word), undefined for an empty slot or a missing account. */
+  /**
+   * A storage trie's value (RLP of the word), undefined for an empty slot or a missing account. The
+   * trie answers first when the account and the slot's path are in memory (no wait at all); else the
+   * flat state, when it serves this reader's root, in one store read (no account read); else the
+   * account's storage trie is walked down the store.
+   */
   private async storedWord(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array | undefined> {
     const hashedSlot = keccak256(slot);
+    const atHand = this.accountAtHand(address);
+    if (atHand !== NOT_IN_MEMORY) {
+      const inMemory =
+        atHand === undefined ? undefined : lookupTrieValueInMemory(this.nodes, atHand.storageRoot, hashedSlot);
+      if (inMemory !== NOT_IN_MEMORY) {
+        this.counts.trie++;
+        return inMemory;
+      }
+    }
     if (this.flat !== undefined) {
       const flat = await this.flat.get(concatBytes(keccak256(address), hashedSlot));
       if (flat !== NOT_FLAT) return flat;
     }
     const account = await this.getAccount(address);
     if (account === undefined || equalBytes(account.storageRoot, EMPTY_TRIE_ROOT)) return undefined;
-    return this.value(hashedSlot, account.storageRoot, false);
-  }
-
-  /**
-   * The value under the hashed key `key` of the trie at `root`: from the flat state when `askFlat`
-   * and it serves this root, else walked down the trie.
-   */
-  private async value(key: Uint8Array, root: Uint8Array, askFlat: boolean): Promise<Uint8Array | undefined> {
-    const served = askFlat && this.flat !== undefined ? await this.flat.get(key) : NOT_FLAT;
-    if (served !== NOT_FLAT) return served;
     this.counts.trie++;
-    return lookupTrieValue(this.nodes, root, key);
+    return lookupTrieValue(this.nodes, account.storageRoot, hashedSlot);
   }
 
   accountProof(address: Uint8Array): Promise<Uint8Array[]> {

@@ -28,39 +28,76 @@ export async function lookupTrieValue(
   key: Uint8Array,
   decoded?: DecodedTop,
 ): Promise<Uint8Array | undefined> {
-  if (equalBytes(root, EMPTY_TRIE_ROOT)) return undefined;
-  const nibbles = key.length * 2;
+  let walk = startWalk(nodes, root, key, decoded);
+  while (walk.missing !== undefined) walk = walkInMemory(nodes, await storedNode(nodes, walk.missing), key, walk.depth);
+  return walk.value;
+}
+
+/** What `lookupTrieValueInMemory` answers when the walk needs a node that is not in memory. */
+export const NOT_IN_MEMORY: unique symbol = Symbol("not in memory");
+
+/**
+ * `lookupTrieValue` without waiting: the value (or undefined when absent) when every node on the
+ * key's path is in memory, else `NOT_IN_MEMORY`. A reader asks this before a source that must wait
+ * (the flat state: a store read), so a hot trie answers with no promise at all.
+ */
+export function lookupTrieValueInMemory(
+  nodes: TrieNodeSource,
+  root: Uint8Array,
+  key: Uint8Array,
+  decoded?: DecodedTop,
+): Uint8Array | undefined | typeof NOT_IN_MEMORY {
+  const walk = startWalk(nodes, root, key, decoded);
+  return walk.missing === undefined ? walk.value : NOT_IN_MEMORY;
+}
+
+/** Where a walk stands: its answer, or the node it needs next and the key's depth there. */
+type Walk = {missing?: undefined; value: Uint8Array | undefined} | {missing: Uint8Array; depth: number};
+
+function startWalk(nodes: TrieNodeSource, root: Uint8Array, key: Uint8Array, decoded?: DecodedTop): Walk {
+  if (equalBytes(root, EMPTY_TRIE_ROOT)) return {value: undefined};
   let start = root;
   let depth = 0;
   const descent = decoded?.descend(root, key);
   if (descent !== undefined) {
-    if (descent.found) return descent.value;
+    if (descent.found) return {value: descent.value};
     start = descent.hash;
     depth = descent.depth;
   }
-  let bytes = await storedNode(nodes, start);
+  const cached = nodes.cachedNode(start);
+  return cached === undefined ? {missing: start, depth} : walkInMemory(nodes, cached, key, depth);
+}
+
+/** Walks down from the node `bytes` (at the key's nibble `depth`) as far as the nodes in memory go. */
+function walkInMemory(nodes: TrieNodeSource, bytes: Uint8Array, key: Uint8Array, depth: number): Walk {
+  const nibbles = key.length * 2;
   let items = rlpListItems(bytes);
   for (;;) {
     let next: RlpItem;
     if (items.length === 17) {
-      if (depth === nibbles) return valueItem(bytes, items[16] as RlpItem);
+      if (depth === nibbles) return {value: valueItem(bytes, items[16] as RlpItem)};
       next = items[nibbleAt(key, depth++)] as RlpItem;
     } else {
       const [path, second] = items as [RlpItem, RlpItem];
       const matched = matchPath(bytes, path, key, depth);
-      if (matched < 0) return undefined;
+      if (matched < 0) return {value: undefined};
       depth += matched;
       // Hex-prefix encoding: flag nibble 2 or 3 for a leaf.
-      if ((bytes[path.start] as number) >> 4 >= 2) return depth === nibbles ? valueItem(bytes, second) : undefined;
+      if ((bytes[path.start] as number) >> 4 >= 2) {
+        return {value: depth === nibbles ? valueItem(bytes, second) : undefined};
+      }
       next = second;
     }
     if (next.list) {
       // A child shorter than 32 bytes is embedded in its parent.
       items = rlpItemsOf(bytes, next);
     } else if (next.end === next.start) {
-      return undefined;
+      return {value: undefined};
     } else {
-      bytes = await storedNode(nodes, bytes.subarray(next.start, next.end));
+      const hash = bytes.subarray(next.start, next.end);
+      const child = nodes.cachedNode(hash);
+      if (child === undefined) return {missing: hash, depth};
+      bytes = child;
       items = rlpListItems(bytes);
     }
   }
@@ -68,7 +105,7 @@ export async function lookupTrieValue(
 
 /** The encoded node under `hash` (a node missing from the store is the source's error to throw). */
 async function storedNode(nodes: TrieNodeSource, hash: Uint8Array): Promise<Uint8Array> {
-  const encoded = nodes.cachedNode(hash) ?? (await nodes.node(hash));
+  const encoded = await nodes.node(hash);
   if (encoded === undefined) {
     const keyHex = bytesToHex(hash);
     throw new StateError({code: StateErrorCode.NODE_MISSING, key: keyHex}, `state entry ${keyHex} is missing`);

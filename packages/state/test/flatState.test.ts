@@ -78,7 +78,7 @@ async function expectExact(store: LevelStore, state: StateDatabase, head: Uint8A
   }
   if (!meta.complete) return;
   // Readers without caches: every read is a flat read or a walk.
-  const flat = new StateDatabase({...defaultStateOptions, readerCacheBytes: 0}, {store});
+  const flat = new StateDatabase({...defaultStateOptions, readerCacheBytes: 0, nodeCacheBytes: 0}, {store});
   const walk = new StateDatabase({...defaultStateOptions, readerCacheBytes: 0, flatState: false}, {store});
   const viaFlat = await flat.reader(head, common);
   const viaTrie = await walk.reader(head, common);
@@ -96,7 +96,11 @@ async function expectExact(store: LevelStore, state: StateDatabase, head: Uint8A
       );
     }
   }
-  expect(flat.readCounts()).toEqual({flat: ADDRESSES * (1 + SLOTS), trie: 0});
+  // The empty state needs no read at all: its reads count as the trie's.
+  const reads = ADDRESSES * (1 + SLOTS);
+  expect(flat.readCounts()).toEqual(
+    equalBytes(head, EMPTY_TRIE_ROOT) ? {flat: 0, trie: reads} : {flat: reads, trie: 0},
+  );
   expect(walk.readCounts().flat).toBe(0);
 }
 
@@ -179,7 +183,7 @@ describe("flat state", () => {
 
   it("is not read at a root it does not describe, nor while generating", async () => {
     const store = await openStore();
-    const state = new StateDatabase({...defaultStateOptions, readerCacheBytes: 0}, {store});
+    const state = new StateDatabase({...defaultStateOptions, readerCacheBytes: 0, nodeCacheBytes: 0}, {store});
     const writer = (await state.openFlatWriter()) as FlatStateWriter;
     const session = await state.openSession(EMPTY_TRIE_ROOT, common);
     await runBlock(session.stateManager, [randomOp(prng(3), 1), randomOp(prng(4), 1)], []);
@@ -201,7 +205,7 @@ describe("flat state", () => {
 
   it("serves a staged state (the pending block's) from its diff over the flat state", async () => {
     const store = await openStore();
-    const state = new StateDatabase({...defaultStateOptions, readerCacheBytes: 0}, {store});
+    const state = new StateDatabase({...defaultStateOptions, readerCacheBytes: 0, nodeCacheBytes: 0}, {store});
     const random = prng(11);
     const {writer, session} = await headOfRandomBlock(store, state, random, 40);
     while (await generationStep(store, writer, 64));
@@ -225,6 +229,10 @@ describe("flat state", () => {
         );
       }
     }
-    expect(state.readCounts()).toEqual({flat: ADDRESSES * (1 + SLOTS), trie: 0});
+    // The paths the pending block changed are in memory (its unstored nodes): those the trie answers
+    // without waiting; every other read is the flat state's.
+    const {flat, trie} = state.readCounts();
+    expect(flat + trie).toBe(ADDRESSES * (1 + SLOTS));
+    expect(flat).toBeGreaterThan(ADDRESSES);
   });
 });
